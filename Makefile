@@ -1,0 +1,51 @@
+# Table Banker. Two commands do all the set-up on a fresh machine:
+#   make run    creates .venv, installs the app, starts the touchscreen app
+#   make test   creates .venv with the test extras, installs the Debian packages the suite needs
+#               (when run as root), and runs the whole suite under a virtual screen
+PYTHON ?= python3
+VENV   ?= .venv
+PY     := $(VENV)/bin/python
+GAME   ?=
+# Debian packages the suite needs: a virtual screen for the Kivy tests, Chromium for the phone page,
+# Mesa's software OpenGL for Kivy, fonts, shellcheck and systemd-analyze for the deploy checks.
+TEST_DEBS := xvfb xauth chromium libgl1 libgl1-mesa-dri libegl1 libmtdev1 fonts-dejavu-core
+PYTEST_ARGS ?=
+
+.PHONY: run test bench system-deps clean
+
+$(VENV)/.app: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --disable-pip-version-check --upgrade pip
+	$(PY) -m pip install -q --disable-pip-version-check -e .
+	touch $@
+
+$(VENV)/.test: pyproject.toml $(VENV)/.app
+	$(PY) -m pip install -q --disable-pip-version-check -e '.[test]'
+	touch $@
+
+run: $(VENV)/.app
+	$(VENV)/bin/companion run $(GAME)
+
+system-deps:
+	@missing=""; for p in $(TEST_DEBS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "installing Debian packages:$$missing"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+	  else \
+	    echo "missing Debian packages (run make test as root, or: sudo apt-get install$$missing)"; \
+	  fi; \
+	fi
+
+test: $(VENV)/.test system-deps
+	@if command -v xvfb-run >/dev/null 2>&1; then \
+	  xvfb-run -a -s "-screen 0 1280x800x24" $(PY) -m pytest -q $(PYTEST_ARGS); \
+	else \
+	  $(PY) -m pytest -q $(PYTEST_ARGS); \
+	fi
+
+bench: $(VENV)/.test
+	$(PY) benchmarks/run.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis artifacts

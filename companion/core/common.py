@@ -1,0 +1,189 @@
+"""Actions every game has: moving money, the turn, pots, and the end of the game."""
+from __future__ import annotations
+
+from .engine import Registry, Tx, may_be_empty, ranking
+from .errors import BadAction, Refused
+from .model import BANK, pot_seed, active_players, cash, current_player, find_account, find_player, find_pot, pot_account
+
+__all__ = ["COMMON", "advance_turn", "declare_out"]
+
+COMMON = Registry()
+
+
+def _memo(a: dict, default: str = "") -> str:
+    memo = a.get("memo", default)
+    if not isinstance(memo, str):
+        raise BadAction("memo must be text")
+    memo = " ".join(memo.split())
+    if len(memo) > 120:
+        raise BadAction("memo is longer than 120 characters")
+    return memo
+
+
+@COMMON.action("transfer", required=("from", "to", "amount"), optional=("memo",))
+def transfer(tx: Tx, a: dict) -> str:
+    """Move money between the bank, players and pots."""
+    payer = find_account(tx.table, a["from"])
+    payee = find_account(tx.table, a["to"])
+    if payer == payee:
+        raise Refused(f"{_who(payer)} cannot pay {_who(payee)}")
+    amount = tx.amount(a["amount"])
+    memo = _memo(a)
+    tx.pay(payer, payee, amount, memo)
+    return f"{_who(payer)} paid {_who(payee)} {tx.fmt(amount)}" + (f" ({memo})" if memo else "")
+
+
+@COMMON.action("collect_from_all", required=("player", "amount"), optional=("memo",))
+def collect_from_all(tx: Tx, a: dict) -> str:
+    """Every other player pays the player the same sum (a birthday, a card)."""
+    player = find_player(tx.table, a["player"])
+    amount = tx.amount(a["amount"])
+    memo = _memo(a, "from every player")
+    others = [p for p in active_players(tx.table) if p != player]
+    if not others:
+        raise Refused(f"{player} has no opponents left to collect from")
+    for p in others:
+        tx.pay(p, player, amount, memo)
+    return f"{player} collected {tx.fmt(amount)} from each of {', '.join(others)}"
+
+
+@COMMON.action("pay_to_all", required=("player", "amount"), optional=("memo",))
+def pay_to_all(tx: Tx, a: dict) -> str:
+    """The player pays every other player the same sum."""
+    player = find_player(tx.table, a["player"])
+    amount = tx.amount(a["amount"])
+    memo = _memo(a, "to every player")
+    others = [p for p in active_players(tx.table) if p != player]
+    if not others:
+        raise Refused(f"{player} has no opponents left to pay")
+    total = amount * len(others)
+    if cash(tx.table, player) < total:
+        raise tx.short_of(player, total, memo)
+    for p in others:
+        tx.pay(player, p, amount, memo)
+    return f"{player} paid {tx.fmt(amount)} to each of {', '.join(others)}"
+
+
+@COMMON.action("win_pot", required=("player", "pot"))
+def win_pot(tx: Tx, a: dict) -> str:
+    """A player takes everything in a pot (free parking, the lottery, the centre)."""
+    player = find_player(tx.table, a["player"])
+    pot = find_pot(tx.table, a["pot"])
+    account = pot_account(pot)
+    amount = cash(tx.table, account)
+    if amount <= 0:
+        raise Refused(f"the {pot} pot is empty")
+    tx.pay(account, player, amount, f"won the {pot} pot")
+    seed = pot_seed(tx.table, pot)
+    if seed:
+        tx.pay(BANK, account, int(seed), f"the bank refills the {pot} pot")
+    return f"{player} won {tx.fmt(amount)} from the {pot} pot"
+
+
+def advance_turn(tx: Tx) -> str:
+    """Hand the turn to the next player who is in the game; players owing missed turns skip."""
+    active = active_players(tx.table)
+    if not active:
+        raise Refused("nobody is left in the game")
+    order = tx.table["order"]
+    now = current_player(tx.table)
+    tx.set(["players", now, "turns"], tx.table["players"][now]["turns"] + 1)
+    index = order.index(now)
+    skipped = []
+    for _ in range(len(order) * 8):
+        index = (index + 1) % len(order)
+        name = order[index]
+        record = tx.table["players"][name]
+        if record["bankrupt"]:
+            continue
+        owed = record.get("skip", 0)
+        if owed > 0 and len(active) > 1:
+            tx.set(["players", name, "skip"], owed - 1 or None)
+            tx.set(["players", name, "missed"], record["missed"] + 1)
+            skipped.append(name)
+            continue
+        break
+    tx.set(["turn", "index"], index)
+    tx.set(["turn", "number"], tx.table["turn"]["number"] + 1)
+    nxt = order[index]
+    note = f" ({', '.join(skipped)} missed a turn)" if skipped else ""
+    return f"{now}'s turn ended; {nxt} to play{note}"
+
+
+@COMMON.action("next_turn")
+def next_turn(tx: Tx, a: dict) -> str:
+    """The current player's turn ends and the next player in the game plays."""
+    return advance_turn(tx)
+
+
+@COMMON.action("miss_turns", required=("player", "turns"), optional=("memo",))
+def miss_turns(tx: Tx, a: dict) -> str:
+    """The player must miss some turns (jail, a construction zone): counted, not played."""
+    player = find_player(tx.table, a["player"])
+    turns = a["turns"]
+    if not isinstance(turns, int) or isinstance(turns, bool) or not 1 <= turns <= 20:
+        raise BadAction("turns must be a whole number from 1 to 20")
+    owed = tx.table["players"][player].get("skip", 0)
+    tx.set(["players", player, "skip"], owed + turns)
+    return f"{player} will miss {turns} turn{'s' if turns > 1 else ''}" + (f" ({_memo(a)})" if a.get("memo") else "")
+
+
+def declare_out(tx: Tx, player: str) -> None:
+    """Mark a player out of the game, and end the game when one player is left."""
+    tx.set(["players", player, "bankrupt"], True)
+    left = active_players(tx.table)
+    if tx.table["order"][tx.table["turn"]["index"]] == player and left:
+        order = tx.table["order"]
+        i = order.index(player)
+        while order[i] not in left:
+            i = (i + 1) % len(order)
+        tx.set(["turn", "index"], i)
+    if len(left) == 1 and len(tx.table["order"]) > 1:
+        tx.set(["over"], {"winner": left[0], "reason": "last player standing", "ranking": ranking(tx.table, tx.rules)})
+
+
+@COMMON.action("correct_card", required=("deed", "values"))
+def correct_card(tx: Tx, a: dict) -> str:
+    """The banker corrects a deed's printed values to match the card on the table (money already moved stays)."""
+    from .model import find_deed
+
+    deed = find_deed(tx.table, a["deed"])
+    values = a["values"]
+    if not isinstance(values, dict) or not values:
+        raise BadAction("values is an object of card keys and their new values")
+    current = tx.table["pack"]["cards"][deed]
+    fixed = dict(current)
+    for key, value in values.items():
+        if key in ("name",) or not isinstance(key, str):
+            raise BadAction(f"{key!r} cannot be corrected")
+        if key not in current and key not in tx.rules.extras.get("card_keys", ()):
+            raise BadAction(f"{deed} has no {key!r} (it has {', '.join(sorted(current))})")
+        fixed[key] = value
+    tx.rules.check_card(deed, fixed)
+    for key in values:
+        tx.set(["pack", "cards", deed, key], fixed[key])
+    shown = ", ".join(f"{k} = {v}" for k, v in values.items())
+    return f"The banker corrected {deed}: {shown}"
+
+
+@COMMON.action("end_game", optional=("reason",))
+@may_be_empty
+def end_game(tx: Tx, a: dict) -> str:
+    """End the game now (a timed game): the richest player by the pack's count wins."""
+    if tx.table.get("over"):
+        raise Refused("the game is already over")
+    rows = ranking(tx.table, tx.rules)
+    reason = a.get("reason") or "the banker ended the game"
+    if not isinstance(reason, str):
+        raise BadAction("reason must be text")
+    winner = rows[0]["player"] if rows else None
+    tx.set(["over"], {"winner": winner, "reason": reason[:120], "ranking": rows})
+    return f"Game over: {winner} wins with {tx.fmt(rows[0]['worth'])}" if rows else "Game over"
+
+
+def _who(account: str) -> str:
+    if account == BANK:
+        return "the bank"
+    if account.startswith("pot:"):
+        return f"the {account[4:]} pot"
+    return account

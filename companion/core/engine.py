@@ -1,0 +1,205 @@
+"""Actions in, events out: ``decide(table, action, rules)`` and the fold that applies them.
+
+A rule family is a :class:`Rules` object: pack data plus a registry of action handlers. A handler gets a
+:class:`Tx` (the table as it stands, plus the events decided so far) and the action's fields; it checks
+the rules, records events through the Tx and returns one sentence for the log. If it raises, nothing of
+the action happens. The core knows no family: families plug in, as plugins do in a ledger.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable
+
+from . import events as ev
+from .errors import BadAction, NotEnoughMoney, Refused
+from .model import BANK, Table, active_players, cash, pot_seed
+from .money import Currency
+
+__all__ = ["Tx", "Rules", "Registry", "Handler", "decide", "start", "fold", "ranking", "may_be_empty"]
+
+Handler = Callable[["Tx", dict], str]
+
+
+@dataclass(frozen=True)
+class ActionSpec:
+    name: str
+    handler: Handler
+    required: tuple[str, ...]
+    optional: tuple[str, ...]
+    summary: str
+
+
+class Registry:
+    """Action handlers by name, with the fields each one takes. Registries merge, later ones winning."""
+
+    def __init__(self, *bases: "Registry") -> None:
+        self.specs: dict[str, ActionSpec] = {}
+        for base in bases:
+            self.specs.update(base.specs)
+
+    def action(self, name: str, required: Iterable[str] = (), optional: Iterable[str] = ()):
+        def register(fn: Handler) -> Handler:
+            doc = (fn.__doc__ or "").strip().splitlines()
+            self.specs[name] = ActionSpec(name, fn, tuple(required), tuple(optional), doc[0] if doc else "")
+            return fn
+
+        return register
+
+
+@dataclass
+class Rules:
+    """A rule family bound to one pack's data. Everything here is pure."""
+
+    family: str
+    registry: Registry
+    could_raise: Callable[[Table, str], int] = lambda table, player: 0
+    worth: Callable[[Table, str], int] = lambda table, player: cash(table, player)
+    check_card: Callable[[str, dict], None] = lambda name, card: None
+    opening: Callable[["Tx"], str] | None = None
+    extras: dict = field(default_factory=dict)
+
+
+class Tx:
+    """The table during one action: records events and keeps its own view of the table up to date."""
+
+    def __init__(self, table: Table, rules: Rules) -> None:
+        self.table = table
+        self.rules = rules
+        self.events: list[dict] = []
+        self.currency = Currency.from_pack(table["pack"])
+
+    # -- reading -----------------------------------------------------------------------------------
+    def fmt(self, amount: int) -> str:
+        return self.currency.format(amount)
+
+    def get(self, *path: str, default: Any = None) -> Any:
+        node: Any = self.table
+        for key in path:
+            if not isinstance(node, dict) or key not in node:
+                return default
+            node = node[key]
+        return node
+
+    def option(self, key: str) -> Any:
+        return self.table["options"].get(key)
+
+    def amount(self, value: Any, what: str = "amount", *, allow_zero: bool = False) -> int:
+        """A positive whole amount from an action field, or a clear refusal."""
+        if value is None:
+            raise BadAction(f"{what} is missing")
+        n = self.currency.parse(value)
+        if n < 0 or (n == 0 and not allow_zero):
+            raise BadAction(f"{what} must be more than zero, not {self.fmt(n)}")
+        return n
+
+    # -- writing -----------------------------------------------------------------------------------
+    def record(self, event: dict) -> None:
+        self.table = ev.apply(self.table, event)
+        self.events.append(event)
+
+    def pay(self, payer: str, payee: str, amount: int, memo: str = "") -> None:
+        """Move money; a player or pot can never go below zero (the bank can: it issues money)."""
+        if amount == 0:
+            return
+        if amount < 0:
+            raise BadAction(f"cannot pay a negative amount ({self.fmt(amount)})")
+        if payer == payee:
+            raise Refused(f"{payer} cannot pay {payer}")
+        if payer != BANK:
+            have = cash(self.table, payer)
+            if have < amount:
+                raise self.short_of(payer, amount, memo)
+        self.record(ev.paid(payer, payee, amount, memo))
+
+    def short_of(self, payer: str, amount: int, memo: str = "") -> Refused:
+        have = cash(self.table, payer)
+        what = f" for {memo}" if memo else ""
+        if payer.startswith("pot:"):
+            return Refused(f"the {payer[4:]} pot holds {self.fmt(have)}, not {self.fmt(amount)}{what}")
+        raisable = self.rules.could_raise(self.table, payer)
+        hint = (
+            f"; selling buildings and mortgaging could raise {self.fmt(raisable)} more"
+            if raisable
+            else "; nothing left to sell or mortgage"
+        )
+        return NotEnoughMoney(f"{payer} has {self.fmt(have)} but needs {self.fmt(amount)}{what}{hint}")
+
+    def set(self, path: Iterable[str], new: Any) -> None:
+        path = list(path)
+        old = self.get(*path)
+        if old != new:
+            self.record(ev.changed(path, old, new))
+
+
+def decide(table: Table, action: dict, rules: Rules) -> tuple[list[dict], str]:
+    """The events that ``action`` makes on ``table`` under ``rules``, and a sentence for the log.
+
+    Raises :class:`BadAction` for a malformed action and :class:`Refused` when a rule forbids it.
+    """
+    if not isinstance(action, dict):
+        raise BadAction("an action is a JSON object with an \"action\" key")
+    name = action.get("action")
+    if not isinstance(name, str):
+        raise BadAction("the action has no \"action\" name")
+    spec = rules.registry.specs.get(name.strip().lower())
+    if spec is None:
+        raise BadAction(f"unknown action {name!r} for {rules.family} games")
+    allowed = {"action", "id", *spec.required, *spec.optional}
+    unknown = sorted(set(action) - allowed)
+    if unknown:
+        raise BadAction(f"{spec.name} does not take {', '.join(map(repr, unknown))}")
+    missing = [f for f in spec.required if action.get(f) is None]
+    if missing:
+        raise BadAction(f"{spec.name} needs {', '.join(missing)}")
+    if table.get("over") and spec.name not in ("end_game",):
+        raise Refused("the game is over; undo to go back into it")
+    tx = Tx(table, rules)
+    text = spec.handler(tx, action)
+    if not tx.events and not getattr(spec.handler, "may_be_empty", False):
+        raise Refused(f"{spec.name} would change nothing")
+    check_conservation(tx.table)
+    return tx.events, text
+
+
+def may_be_empty(fn: Handler) -> Handler:
+    """Mark a handler whose action may legitimately move nothing (a rent of zero, say)."""
+    fn.may_be_empty = True  # type: ignore[attr-defined]
+    return fn
+
+
+def check_conservation(table: Table) -> None:
+    total = sum(table["accounts"].values())
+    if total != 0:  # pragma: no cover - a bug in a rule, never a user's fault
+        raise AssertionError(f"money was created or destroyed: accounts sum to {total}")
+    for account, balance in table["accounts"].items():
+        if account != BANK and balance < 0:  # pragma: no cover
+            raise AssertionError(f"{account} would hold {balance}")
+
+
+def start(table: Table, rules: Rules) -> tuple[list[dict], str]:
+    """The events that open a game: by default every player receives the pack's starting cash."""
+    tx = Tx(table, rules)
+    if rules.opening is not None:
+        text = rules.opening(tx)
+    else:
+        amount = table["pack"].get("start_cash", 0)
+        for player in table["order"]:
+            tx.pay(BANK, player, amount, "starting cash")
+        text = f"New game: {', '.join(table['order'])} start with {tx.fmt(amount)} each"
+    for pot in table["pots"]:
+        seed = pot_seed(tx.table, pot)
+        if seed:
+            tx.pay(BANK, f"pot:{pot}", int(seed), f"the bank seeds the {pot} pot")
+    check_conservation(tx.table)
+    return tx.events, text
+
+
+def fold(table: Table, events: Iterable[dict]) -> Table:
+    return ev.apply_all(table, events)
+
+
+def ranking(table: Table, rules: Rules) -> list[dict]:
+    """Players by worth, richest first (bankrupt players last, in the order they went out)."""
+    rows = [{"player": p, "worth": rules.worth(table, p), "cash": cash(table, p)} for p in active_players(table)]
+    rows.sort(key=lambda r: (-r["worth"], -r["cash"]))
+    return rows

@@ -1,0 +1,359 @@
+"""The property-game family: classic Monopoly and the games built on its money rules.
+
+Buying and auctions, rent, mortgages, houses and hotels, trades, taxes, jail and bankruptcy. Each
+handler checks every rule first and then records events; a refusal leaves the table untouched.
+"""
+from __future__ import annotations
+
+from companion.core.common import COMMON, declare_out
+from companion.core.engine import Registry, Rules, Tx, may_be_empty
+from companion.core.errors import BadAction, Refused
+from companion.core.model import BANK, card, cash, find_account, find_deed, find_player, pot_account
+
+from . import deeds as d
+
+__all__ = ["PROPERTY", "rules", "fines_account"]
+
+PROPERTY = Registry(COMMON)
+
+
+def fines_account(tx: Tx) -> str:
+    """Where taxes and fines go: the free-parking pot when the table plays that house rule, else the bank."""
+    if tx.option("free_parking") and "free parking" in tx.table["pots"]:
+        return pot_account("free parking")
+    return BANK
+
+
+def _count(a: dict, field: str = "count", most: int = 5) -> int:
+    n = a.get(field, 1)
+    if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= most:
+        raise BadAction(f"{field} must be a whole number from 1 to {most}, not {n!r}")
+    return n
+
+
+@PROPERTY.action("salary", required=("player",), optional=("times",))
+def salary(tx: Tx, a: dict) -> str:
+    """The bank pays a player's salary for passing the start square."""
+    player = find_player(tx.table, a["player"])
+    times = _count(a, "times", 2)
+    amount = tx.table["pack"]["salary"] * times
+    tx.pay(BANK, player, amount, "salary")
+    return f"{player} collected {tx.fmt(amount)} salary"
+
+
+@PROPERTY.action("buy", required=("player", "deed"))
+def buy(tx: Tx, a: dict) -> str:
+    """A player buys an unowned deed from the bank at its printed price."""
+    player = find_player(tx.table, a["player"])
+    deed = find_deed(tx.table, a["deed"])
+    owner = tx.table["deeds"][deed].get("owner")
+    if owner is not None:
+        raise Refused(f"{deed} already belongs to {owner}")
+    price = card(tx.table, deed)["price"]
+    tx.pay(player, BANK, price, f"bought {deed}")
+    tx.set(["deeds", deed, "owner"], player)
+    return f"{player} bought {deed} for {tx.fmt(price)}"
+
+
+@PROPERTY.action("auction", required=("deed", "winner", "bid"))
+def auction(tx: Tx, a: dict) -> str:
+    """An unowned deed goes to the highest bidder, who pays the bid to the bank."""
+    deed = find_deed(tx.table, a["deed"])
+    winner = find_player(tx.table, a["winner"])
+    owner = tx.table["deeds"][deed].get("owner")
+    if owner is not None:
+        raise Refused(f"{deed} already belongs to {owner}; only the bank's deeds are auctioned")
+    bid = tx.amount(a["bid"], "bid")
+    tx.pay(winner, BANK, bid, f"won the auction for {deed}")
+    tx.set(["deeds", deed, "owner"], winner)
+    return f"{winner} won {deed} at auction for {tx.fmt(bid)}"
+
+
+@PROPERTY.action("rent", required=("payer", "deed"), optional=("dice", "multiplier"))
+def rent(tx: Tx, a: dict) -> str:
+    """A player landing on an owned deed pays its owner the rent the card says."""
+    payer = find_player(tx.table, a["payer"])
+    deed = find_deed(tx.table, a["deed"])
+    state = tx.table["deeds"][deed]
+    owner = state.get("owner")
+    if owner is None:
+        raise Refused(f"nobody owns {deed}: no rent is due (it can be bought or auctioned)")
+    if owner == payer:
+        raise Refused(f"{payer} owns {deed}: no rent is due")
+    if state.get("mortgaged"):
+        raise Refused(f"{deed} is mortgaged: no rent is due")
+    multiplier = a.get("multiplier")
+    if multiplier is not None and (isinstance(multiplier, bool) or multiplier not in (2, 10)):
+        raise BadAction("multiplier is 2 (nearest railroad card) or 10 (nearest utility card)")
+    amount = d.rent_due(tx.table, deed, a.get("dice"), multiplier=multiplier)
+    tx.pay(payer, owner, amount, f"rent for {deed}")
+    return f"{payer} paid {owner} {tx.fmt(amount)} rent for {deed}"
+
+
+@PROPERTY.action("mortgage", required=("player", "deed"))
+def mortgage(tx: Tx, a: dict) -> str:
+    """The bank lends the mortgage value on an unimproved deed."""
+    player = find_player(tx.table, a["player"])
+    deed = find_deed(tx.table, a["deed"])
+    d.require_owner(tx.table, player, deed)
+    if tx.table["deeds"][deed].get("mortgaged"):
+        raise Refused(f"{deed} is already mortgaged")
+    if d.group_has_buildings(tx.table, deed):
+        raise Refused(f"sell the buildings on the {d.group_of(tx.table, deed)} group before mortgaging {deed}")
+    value = card(tx.table, deed)["mortgage"]
+    tx.set(["deeds", deed, "mortgaged"], True)
+    tx.pay(BANK, player, value, f"mortgaged {deed}")
+    return f"{player} mortgaged {deed} for {tx.fmt(value)}"
+
+
+@PROPERTY.action("unmortgage", required=("player", "deed"))
+def unmortgage(tx: Tx, a: dict) -> str:
+    """The owner lifts a mortgage: the mortgage value plus the bank's interest."""
+    player = find_player(tx.table, a["player"])
+    deed = find_deed(tx.table, a["deed"])
+    d.require_owner(tx.table, player, deed)
+    if not tx.table["deeds"][deed].get("mortgaged"):
+        raise Refused(f"{deed} is not mortgaged")
+    cost = d.lift_cost(tx.table, deed)
+    tx.pay(player, BANK, cost, f"lifted the mortgage on {deed}")
+    tx.set(["deeds", deed, "mortgaged"], False)
+    return f"{player} lifted the mortgage on {deed} for {tx.fmt(cost)}"
+
+
+def _check_can_build(tx: Tx, player: str, deed: str) -> list[str]:
+    c = card(tx.table, deed)
+    if c.get("kind", "street") != "street":
+        raise Refused(f"nothing can be built on {deed}")
+    d.require_owner(tx.table, player, deed)
+    group = d.group_deeds(tx.table, c["group"])
+    if not d.owns_group(tx.table, player, c["group"]):
+        missing = [g for g in group if tx.table["deeds"][g].get("owner") != player]
+        raise Refused(f"{player} needs the whole {c['group']} group to build (missing {', '.join(missing)})")
+    mortgaged = [g for g in group if tx.table["deeds"][g].get("mortgaged")]
+    if mortgaged:
+        raise Refused(f"lift the mortgage on {', '.join(mortgaged)} before building on the {c['group']} group")
+    return group
+
+
+@PROPERTY.action("build", required=("player", "deed"), optional=("building", "count", "price"))
+def build(tx: Tx, a: dict) -> str:
+    """Buy houses or a hotel from the bank for a street of a complete, unmortgaged group, evenly.
+
+    ``price`` is the total paid when a shortage of buildings was settled by auction among buyers.
+    """
+    player = find_player(tx.table, a["player"])
+    deed = find_deed(tx.table, a["deed"])
+    kind = a.get("building", "house")
+    if kind not in ("house", "hotel"):
+        raise BadAction("building is \"house\" or \"hotel\"")
+    count = _count(a, most=4 if kind == "house" else 1)
+    group = _check_can_build(tx, player, deed)
+    c = card(tx.table, deed)
+    each = c["house_cost"] if kind == "house" else c.get("hotel_cost", c["house_cost"])
+    total = tx.amount(a["price"], "price") if a.get("price") is not None else each * count
+    if cash(tx.table, player) < total:
+        raise tx.short_of(player, total, f"{count} {kind}{'s' if count > 1 else ''} on {deed}")
+    for _ in range(count):
+        level = d.buildings(tx.table, deed)
+        levels = {g: d.buildings(tx.table, g) for g in group}
+        if kind == "house":
+            if level >= 4:
+                raise Refused(f"{deed} has {'a hotel' if level == 5 else '4 houses'}; {'no more can go there' if level == 5 else 'next comes a hotel'}")
+            if level > min(levels.values()):
+                behind = [g for g, n in levels.items() if n < level]
+                raise Refused(f"build evenly: {', '.join(behind)} need{'s' if len(behind) == 1 else ''} a house before {deed} gets another")
+            if tx.table["stock"].get("houses", 0) < 1:
+                raise Refused("the bank has no houses left: wait until someone sells some, or auction them among buyers")
+            tx.set(["deeds", deed, "houses"], level + 1)
+            tx.set(["stock", "houses"], tx.table["stock"]["houses"] - 1)
+        else:
+            if level == 5:
+                raise Refused(f"{deed} already has a hotel")
+            short = [g for g, n in levels.items() if n < 4]
+            if short:
+                raise Refused(f"a hotel needs 4 houses on every street of the group first ({', '.join(short)} short)")
+            if tx.table["stock"].get("hotels", 0) < 1:
+                raise Refused("the bank has no hotels left: wait until someone sells one, or auction it among buyers")
+            tx.set(["deeds", deed, "houses"], None)
+            tx.set(["deeds", deed, "hotel"], True)
+            tx.set(["stock", "hotels"], tx.table["stock"]["hotels"] - 1)
+            tx.set(["stock", "houses"], tx.table["stock"]["houses"] + 4)
+    tx.pay(player, BANK, total, f"built on {deed}")
+    what = f"a hotel" if kind == "hotel" else f"{count} house{'s' if count > 1 else ''}"
+    return f"{player} built {what} on {deed} for {tx.fmt(total)}"
+
+
+def sell_buildings_on(tx: Tx, deed: str, payee_note: str = "") -> int:
+    """Sell every building on a deed back to the bank at half price, keeping stock right; returns the cash."""
+    owner = tx.table["deeds"][deed].get("owner")
+    level = d.buildings(tx.table, deed)
+    if not level:
+        return 0
+    value = d.building_value(tx.table, deed) // 2
+    if level == 5:
+        tx.set(["deeds", deed, "hotel"], None)
+        tx.set(["stock", "hotels"], tx.table["stock"]["hotels"] + 1)
+    else:
+        tx.set(["deeds", deed, "houses"], None)
+        tx.set(["stock", "houses"], tx.table["stock"]["houses"] + level)
+    tx.pay(BANK, owner, value, f"sold the buildings on {deed}{payee_note}")
+    return value
+
+
+@PROPERTY.action("sell_building", required=("player", "deed"), optional=("building", "count"))
+def sell_building(tx: Tx, a: dict) -> str:
+    """Sell houses or a hotel back to the bank at half their price, evenly across the group."""
+    player = find_player(tx.table, a["player"])
+    deed = find_deed(tx.table, a["deed"])
+    kind = a.get("building", "house")
+    if kind not in ("house", "hotel"):
+        raise BadAction("building is \"house\" or \"hotel\"")
+    count = _count(a, most=4 if kind == "house" else 1)
+    d.require_owner(tx.table, player, deed)
+    c = card(tx.table, deed)
+    group = d.group_deeds(tx.table, c["group"])
+    received = 0
+    for _ in range(count):
+        level = d.buildings(tx.table, deed)
+        levels = {g: d.buildings(tx.table, g) for g in group}
+        if kind == "hotel":
+            if level != 5:
+                raise Refused(f"{deed} has no hotel")
+            if tx.table["stock"].get("houses", 0) < 4:
+                raise Refused(
+                    f"the bank has only {tx.table['stock'].get('houses', 0)} houses, so the hotel on {deed} cannot "
+                    "be broken back into 4: sell the other hotels of the group first, or settle it as the table agrees"
+                )
+            tx.set(["deeds", deed, "hotel"], None)
+            tx.set(["deeds", deed, "houses"], 4)
+            tx.set(["stock", "hotels"], tx.table["stock"]["hotels"] + 1)
+            tx.set(["stock", "houses"], tx.table["stock"]["houses"] - 4)
+            received += c.get("hotel_cost", c["house_cost"]) // 2
+        else:
+            if level == 5:
+                raise Refused(f"{deed} has a hotel: sell the hotel first")
+            if level == 0:
+                raise Refused(f"{deed} has no houses to sell")
+            if level < max(levels.values()):
+                ahead = [g for g, n in levels.items() if n > level]
+                raise Refused(f"sell evenly: sell from {', '.join(ahead)} before {deed}")
+            tx.set(["deeds", deed, "houses"], level - 1 or None)
+            tx.set(["stock", "houses"], tx.table["stock"]["houses"] + 1)
+            received += c["house_cost"] // 2
+    tx.pay(BANK, player, received, f"sold buildings on {deed}")
+    what = "a hotel" if kind == "hotel" else f"{count} house{'s' if count > 1 else ''}"
+    return f"{player} sold {what} on {deed} for {tx.fmt(received)}"
+
+
+@PROPERTY.action("tax", required=("player",), optional=("tax", "choice"))
+def tax(tx: Tx, a: dict) -> str:
+    """Pay a tax square: a flat sum, or where the card allows, a percentage of worth chosen beforehand."""
+    player = find_player(tx.table, a["player"])
+    taxes = tx.table["pack"].get("taxes", {})
+    name = a.get("tax") or next(iter(taxes), None)
+    if name not in taxes:
+        raise BadAction(f"tax is one of {', '.join(taxes) or 'nothing in this game'}")
+    rule = taxes[name]
+    choice = a.get("choice") or ("flat" if "percent" not in rule else None)
+    if choice not in ("flat", "percent") or choice not in rule:
+        options = [k for k in ("flat", "percent") if k in rule]
+        raise BadAction(f"the {name} tax needs \"choice\": {' or '.join(repr(o) for o in options)}, chosen before counting")
+    if choice == "flat":
+        amount = rule["flat"]
+    else:
+        amount = tx.rules.extras.get("tax_worth", d.tax_worth)(tx.table, player) * rule["percent"] // 100
+    label = rule.get("label", f"{name} tax")
+    tx.pay(player, fines_account(tx), amount, label)
+    return f"{player} paid {tx.fmt(amount)} {label}" + (f" ({rule['percent']}% of worth)" if choice == "percent" else "")
+
+
+@PROPERTY.action("fine", required=("player", "amount"), optional=("memo",))
+def fine(tx: Tx, a: dict) -> str:
+    """A player pays a card or penalty to the bank (or the free-parking pot when the table plays it)."""
+    player = find_player(tx.table, a["player"])
+    amount = tx.amount(a["amount"])
+    memo = " ".join(str(a.get("memo") or "fine").split())[:120]
+    payee = fines_account(tx)
+    tx.pay(player, payee, amount, memo)
+    return f"{player} paid {tx.fmt(amount)} ({memo})"
+
+
+@PROPERTY.action("repairs", required=("player", "per_house", "per_hotel"))
+@may_be_empty
+def repairs(tx: Tx, a: dict) -> str:
+    """A repairs card: pay a sum for every house and every hotel the player owns."""
+    player = find_player(tx.table, a["player"])
+    per_house = tx.amount(a["per_house"], "per_house", allow_zero=True)
+    per_hotel = tx.amount(a["per_hotel"], "per_hotel", allow_zero=True)
+    houses = hotels = 0
+    for deed in d.owned_by(tx.table, player):
+        level = d.buildings(tx.table, deed)
+        hotels += level == 5
+        houses += level if level < 5 else 0
+    total = houses * per_house + hotels * per_hotel
+    tx.pay(player, fines_account(tx), total, "repairs")
+    return f"{player} paid {tx.fmt(total)} for repairs on {houses} houses and {hotels} hotels"
+
+
+@PROPERTY.action("jail", required=("player",))
+def jail(tx: Tx, a: dict) -> str:
+    """The player is sent to jail (no salary on the way)."""
+    player = find_player(tx.table, a["player"])
+    if tx.table["players"][player]["in_jail"]:
+        raise Refused(f"{player} is already in {_jail_name(tx)}")
+    tx.set(["players", player, "in_jail"], True)
+    return f"{player} went to {_jail_name(tx)}"
+
+
+@PROPERTY.action("jail_fine", required=("player",))
+def jail_fine(tx: Tx, a: dict) -> str:
+    """The player pays the fine to leave jail."""
+    player = find_player(tx.table, a["player"])
+    amount = tx.table["pack"]["fines"]["jail"]
+    tx.pay(player, fines_account(tx), amount, f"fine to leave {_jail_name(tx)}")
+    tx.set(["players", player, "in_jail"], False)
+    return f"{player} paid {tx.fmt(amount)} to leave {_jail_name(tx)}"
+
+
+@PROPERTY.action("leave_jail", required=("player",))
+def leave_jail(tx: Tx, a: dict) -> str:
+    """The player leaves jail without paying (doubles, or a get-out card)."""
+    player = find_player(tx.table, a["player"])
+    if not tx.table["players"][player]["in_jail"]:
+        raise Refused(f"{player} is not in {_jail_name(tx)}")
+    tx.set(["players", player, "in_jail"], False)
+    return f"{player} left {_jail_name(tx)}"
+
+
+def _jail_name(tx: Tx) -> str:
+    return tx.table["pack"].get("names", {}).get("jail", "jail")
+
+
+from . import trade as _trade  # noqa: E402  (registers trade and bankrupt on PROPERTY)
+
+
+def rules(pack: dict) -> Rules:
+    return Rules(family="property", registry=PROPERTY, could_raise=d.could_raise, worth=d.worth, check_card=check_card)
+
+
+_RENT_LENGTH = {"street": 6, "railroad": 4, "utility": 2}
+
+
+def check_card(name: str, c: dict) -> None:
+    """Refuse a deed card whose values cannot be right (used at load and when the banker corrects one)."""
+    kind = c.get("kind", "street")
+    if kind not in _RENT_LENGTH:
+        raise BadAction(f"{name}: kind is street, railroad or utility, not {kind!r}")
+    if not isinstance(c.get("group"), str) or not c["group"]:
+        raise BadAction(f"{name}: a deed needs a group")
+    for key in ("price", "mortgage") + (("house_cost",) if kind == "street" else ()):
+        v = c.get(key)
+        if isinstance(v, bool) or not isinstance(v, int) or v <= 0:
+            raise BadAction(f"{name}: {key} must be a whole number above 0, not {v!r}")
+    if "hotel_cost" in c and (isinstance(c["hotel_cost"], bool) or not isinstance(c["hotel_cost"], int) or c["hotel_cost"] <= 0):
+        raise BadAction(f"{name}: hotel_cost must be a whole number above 0")
+    rent = c.get("rent")
+    if not isinstance(rent, list) or len(rent) != _RENT_LENGTH[kind]:
+        raise BadAction(f"{name}: a {kind} has {_RENT_LENGTH[kind]} rents, not {rent!r}")
+    if any(isinstance(r, bool) or not isinstance(r, int) or r < 0 for r in rent):
+        raise BadAction(f"{name}: rents are whole numbers of 0 or more")

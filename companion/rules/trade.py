@@ -1,0 +1,121 @@
+"""Deals between players and bankruptcy, for the property family."""
+from __future__ import annotations
+
+from companion.core.common import declare_out
+from companion.core.engine import Tx
+from companion.core.errors import BadAction, Refused
+from companion.core.model import BANK, card, cash, find_account, find_deed, find_player
+
+from . import deeds as d
+from .property import PROPERTY, sell_buildings_on
+
+__all__ = ["trade", "bankrupt", "hand_over_deed"]
+
+
+def _side(tx: Tx, giver: str, side: object, what: str) -> tuple[int, list[str]]:
+    if side is None:
+        return 0, []
+    if not isinstance(side, dict) or set(side) - {"cash", "deeds"}:
+        raise BadAction(f"{what} is an object with \"cash\" and/or \"deeds\"")
+    amount = tx.amount(side.get("cash", 0) or 0, f"{what} cash", allow_zero=True)
+    names = side.get("deeds", []) or []
+    if not isinstance(names, list):
+        raise BadAction(f"{what} deeds is a list of deed names")
+    deeds = [find_deed(tx.table, n) for n in names]
+    if len(set(deeds)) != len(deeds):
+        raise BadAction(f"{what} names a deed twice")
+    for deed in deeds:
+        d.require_owner(tx.table, giver, deed)
+        if d.group_has_buildings(tx.table, deed):
+            raise Refused(f"sell the buildings on the {d.group_of(tx.table, deed)} group before {deed} can change hands")
+    return amount, deeds
+
+
+def hand_over_deed(tx: Tx, deed: str, to: str, *, lift: bool = False) -> None:
+    """Give a deed to a new owner; a mortgaged deed costs them the bank's interest at once, or the
+    full lifting price if they lift the mortgage straight away."""
+    tx.set(["deeds", deed, "owner"], to)
+    if tx.table["deeds"][deed].get("mortgaged"):
+        value = card(tx.table, deed)["mortgage"]
+        if lift:
+            tx.pay(to, BANK, d.lift_cost(tx.table, deed), f"lifted the mortgage on {deed}")
+            tx.set(["deeds", deed, "mortgaged"], False)
+        else:
+            tx.pay(to, BANK, d.interest(value, tx.table["pack"].get("mortgage_interest", 10)), f"interest on mortgaged {deed}")
+
+
+@PROPERTY.action("trade", required=("a", "b"), optional=("give", "get", "lift"))
+def trade(tx: Tx, a: dict) -> str:
+    """Two players swap cash and deeds; mortgaged deeds bring their interest due (or are lifted at once)."""
+    pa = find_player(tx.table, a["a"])
+    pb = find_player(tx.table, a["b"])
+    if pa == pb:
+        raise Refused(f"{pa} cannot trade with {pa}")
+    give_cash, give_deeds = _side(tx, pa, a.get("give"), "give")
+    get_cash, get_deeds = _side(tx, pb, a.get("get"), "get")
+    if not (give_cash or give_deeds or get_cash or get_deeds):
+        raise BadAction("a trade needs something to change hands")
+    lift = a.get("lift", []) or []
+    if not isinstance(lift, list):
+        raise BadAction("lift is a list of deed names")
+    lift = {find_deed(tx.table, n) for n in lift}
+    stray = lift - set(give_deeds) - set(get_deeds)
+    if stray:
+        raise BadAction(f"lift names {', '.join(sorted(stray))}, which is not part of the trade")
+    for deed in lift:
+        if not tx.table["deeds"][deed].get("mortgaged"):
+            raise Refused(f"{deed} is not mortgaged, so there is nothing to lift")
+    if give_cash and cash(tx.table, pa) < give_cash:
+        raise tx.short_of(pa, give_cash, "the trade")
+    if get_cash and cash(tx.table, pb) < get_cash:
+        raise tx.short_of(pb, get_cash, "the trade")
+    tx.pay(pa, pb, give_cash, "trade")
+    tx.pay(pb, pa, get_cash, "trade")
+    for deed in give_deeds:
+        hand_over_deed(tx, deed, pb, lift=deed in lift)
+    for deed in get_deeds:
+        hand_over_deed(tx, deed, pa, lift=deed in lift)
+    parts = []
+    if give_cash or give_deeds:
+        parts.append(f"{pa} gave {', '.join([tx.fmt(give_cash)] * bool(give_cash) + give_deeds)}")
+    if get_cash or get_deeds:
+        parts.append(f"{pb} gave {', '.join([tx.fmt(get_cash)] * bool(get_cash) + get_deeds)}")
+    return "Trade: " + "; ".join(parts)
+
+
+@PROPERTY.action("bankrupt", required=("player", "creditor"))
+def bankrupt(tx: Tx, a: dict) -> str:
+    """A player who cannot pay retires: to a player creditor everything passes (buildings sold to the
+    bank at half price first, mortgaged deeds with their interest due); to the bank, deeds go back
+    unmortgaged for auction."""
+    player = find_player(tx.table, a["player"])
+    creditor = find_account(tx.table, a["creditor"])
+    if creditor == player:
+        raise Refused(f"{player} cannot go bankrupt to {player}")
+    if creditor.startswith("pot:"):
+        raise BadAction("a bankrupt player's creditor is another player or the bank")
+    owned = d.owned_by(tx.table, player)
+    for deed in owned:
+        if creditor == BANK:
+            level = d.buildings(tx.table, deed)
+            if level == 5:
+                tx.set(["deeds", deed, "hotel"], None)
+                tx.set(["stock", "hotels"], tx.table["stock"]["hotels"] + 1)
+            elif level:
+                tx.set(["deeds", deed, "houses"], None)
+                tx.set(["stock", "houses"], tx.table["stock"]["houses"] + level)
+        else:
+            sell_buildings_on(tx, deed, " (bankruptcy)")
+    everything = cash(tx.table, player)
+    tx.pay(player, creditor, everything, "bankruptcy")
+    for deed in owned:
+        if creditor == BANK:
+            tx.set(["deeds", deed, "owner"], None)
+            tx.set(["deeds", deed, "mortgaged"], False)
+        else:
+            hand_over_deed(tx, deed, creditor)
+    tx.set(["players", player, "in_jail"], False)
+    declare_out(tx, player)
+    to = "the bank" if creditor == BANK else creditor
+    back = f"; {len(owned)} deed{'s' if len(owned) != 1 else ''} return to the bank for auction" if creditor == BANK and owned else ""
+    return f"{player} went bankrupt to {to}, handing over {tx.fmt(everything)}{back}"

@@ -1,0 +1,108 @@
+"""Plain-data views of a game for people and programs: the whole state, players' worth, the log.
+
+Used by ``companion show``, the phones' API and the touchscreen's view-models, so every adapter
+describes the game the same way.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from .core.engine import Rules
+from .core.model import BANK, active_players, cash, current_player, pot_account
+from .core.money import Currency
+
+__all__ = ["state_json", "state_text"]
+
+
+def state_json(table: dict, rules: Rules, version: int) -> dict[str, Any]:
+    """The whole state: rules, turn, players (cash, deeds, loans, worth), pots, deeds, version."""
+    pack = table["pack"]
+    currency = Currency.from_pack(pack)
+    player_extra = rules.extras.get("player_view")
+    players = []
+    for name in table["order"]:
+        record = table["players"][name]
+        deeds = [d for d, s in table["deeds"].items() if s.get("owner") == name]
+        row = {
+            "name": name,
+            "colour": record.get("colour", ""),
+            "cash": cash(table, name),
+            "cash_text": currency.format(cash(table, name)),
+            "deeds": deeds,
+            "loans": record.get("loans", []),
+            "net_worth": rules.worth(table, name),
+            "bankrupt": record["bankrupt"],
+            "in_jail": record.get("in_jail", False),
+            "turns": record.get("turns", 0),
+            "missed_turns": record.get("missed", 0),
+            "turns_to_miss": record.get("skip", 0),
+        }
+        if player_extra:
+            row.update(player_extra(table, name))
+        players.append(row)
+    deeds = []
+    for name, c in pack["cards"].items():
+        state = table["deeds"][name]
+        deeds.append({"name": name, **{k: v for k, v in c.items()}, **state})
+    pots = [
+        {"name": pot, "label": rec.get("label", pot), "amount": cash(table, pot_account(pot)),
+         "amount_text": currency.format(cash(table, pot_account(pot)))}
+        for pot, rec in table["pots"].items()
+    ]
+    return {
+        "rules": pack["name"],
+        "title": pack.get("title", pack["name"]),
+        "family": pack["family"],
+        "currency": pack.get("currency", {"symbol": "$", "style": "plain"}),
+        "options": table["options"],
+        "version": version,
+        "turn": {"player": current_player(table), "number": table["turn"]["number"]},
+        "players": players,
+        "active": active_players(table),
+        "pots": pots,
+        "bank": {"issued": -cash(table, BANK)},
+        "stock": table["stock"],
+        "deeds": deeds,
+        "over": table.get("over"),
+    }
+
+
+def state_text(state: dict) -> str:
+    """A readable table of the state for the terminal."""
+    cur = Currency(**state["currency"]) if state.get("currency") else Currency()
+    lines = [f"{state['title']} - version {state['version']} - turn {state['turn']['number']}: {state['turn']['player']} to play"]
+    if state.get("over"):
+        lines.append(f"GAME OVER: {state['over'].get('winner')} wins ({state['over'].get('reason')})")
+    width = max([len("Player")] + [len(p["name"]) for p in state["players"]])
+    lines.append("")
+    lines.append(f"{'Player':<{width}}  {'Cash':>12}  {'Worth':>12}  Deeds")
+    for p in state["players"]:
+        flags = []
+        if p["bankrupt"]:
+            flags.append("bankrupt")
+        if p["in_jail"]:
+            flags.append("in jail")
+        if p["turns_to_miss"]:
+            flags.append(f"misses {p['turns_to_miss']} turn(s)")
+        for loan in p.get("loans", []):
+            flags.append(loan.get("text", "loan"))
+        deeds = ", ".join(_deed_label(state, d) for d in p["deeds"]) or "-"
+        lines.append(f"{p['name']:<{width}}  {cur.format(p['cash']):>12}  {cur.format(p['net_worth']):>12}  {deeds}"
+                     + (f"  [{'; '.join(flags)}]" if flags else ""))
+    for pot in state["pots"]:
+        lines.append(f"Pot {pot['label']}: {pot['amount_text']}")
+    if state["stock"]:
+        lines.append("Bank stock: " + ", ".join(f"{v} {k}" for k, v in state["stock"].items()))
+    return "\n".join(lines)
+
+
+def _deed_label(state: dict, name: str) -> str:
+    deed = next(d for d in state["deeds"] if d["name"] == name)
+    marks = []
+    if deed.get("mortgaged"):
+        marks.append("mortgaged")
+    if deed.get("hotel"):
+        marks.append("hotel")
+    elif deed.get("houses"):
+        marks.append(f"{deed['houses']}h")
+    return name + (f" ({', '.join(marks)})" if marks else "")
