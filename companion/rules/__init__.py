@@ -1,9 +1,13 @@
-"""Rule families and their packs. A family is a module with a ``rules(pack) -> Rules`` function.
+"""Rule families and their packs.
 
-``FAMILIES`` maps a pack's ``family`` to that function; :func:`rules_for` binds a pack to its family.
+A family is a module in this package that defines ``FAMILY`` (its name, as packs write it in their
+``family`` key), ``rules(pack) -> Rules`` and optionally ``check_card(name, card)``. Families are found
+by scanning this package, so adding a game is adding a module and a pack file: nothing else changes.
 """
 from __future__ import annotations
 
+import importlib
+import pkgutil
 from typing import Callable
 
 from companion.core.engine import Rules
@@ -20,10 +24,13 @@ def rules_for(pack: dict) -> Rules:
 
 
 def _register() -> None:
-    from . import property as _property
-
-    FAMILIES["property"] = _property.rules
-    CARD_CHECKS["property"] = _property.check_card
+    for info in pkgutil.iter_modules(__path__):
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        family = getattr(module, "FAMILY", None)
+        if family:
+            FAMILIES[family] = module.rules
+            if hasattr(module, "check_card"):
+                CARD_CHECKS[family] = module.check_card
 
 
 _register()

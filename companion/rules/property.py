@@ -12,7 +12,9 @@ from companion.core.model import BANK, card, cash, find_account, find_deed, find
 
 from . import deeds as d
 
-__all__ = ["PROPERTY", "rules", "fines_account"]
+__all__ = ["FAMILY", "PROPERTY", "rules", "fines_account", "check_card"]
+
+FAMILY = "property"
 
 PROPERTY = Registry(COMMON)
 
