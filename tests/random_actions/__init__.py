@@ -1,0 +1,23 @@
+"""Random table actions per rule pack, for the property test and the crash test.
+
+Each module here defines ``PACKS`` (the pack names it serves) and ``random_action(table, rnd) -> dict``:
+a plausible action for the table as it stands (often legal, sometimes refused: both must keep the
+ledger sound). Adding a pack's generator is adding a module; nothing else changes.
+"""
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import random
+from typing import Callable
+
+GENERATORS: dict[str, Callable[[dict, random.Random], dict]] = {}
+
+for _info in pkgutil.iter_modules(__path__):
+    _module = importlib.import_module(f"{__name__}.{_info.name}")
+    for _pack in getattr(_module, "PACKS", ()):
+        GENERATORS[_pack] = _module.random_action
+
+
+def players_for(pack: str) -> list[str]:
+    return ["Ann", "Bob", "Cy"]
