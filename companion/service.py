@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
-import threading
+import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -77,10 +77,17 @@ class Banker:
     def __init__(self, store: Store, *, backup_every: int = 20, backup_keep: int = 10, clock: Clock = _now) -> None:
         self.store = store
         self.clock = clock
-        self.meta = store.meta()
         self._subscribers: list[Callable[[Outcome], None]] = []
         self.backups = Backups(store.path, every=backup_every, keep=backup_keep)
-        self._load()
+        try:
+            self.meta = store.meta()
+            self._load()
+        except GameFileError:
+            store.close()
+            raise
+        except (sqlite3.DatabaseError, ValueError, KeyError, TypeError, ev.ReplayMismatch) as e:
+            store.close()
+            raise GameFileError(f"{store.path} is damaged ({e}); restore a backup with `companion restore`") from None
 
     # -- opening and closing -----------------------------------------------------------------------
     @classmethod
