@@ -20,7 +20,7 @@ from typing import Any, Callable
 from .backups import Backups
 from .core import engine
 from .core import events as ev
-from .core.errors import BadAction, GameFileError, Refused
+from .core.errors import BadAction, GameBusy, GameFileError, Refused
 from .core.model import SCHEMA, new_table
 from .core.money import Currency
 from .rules import load_pack, resolve_options, rules_for
@@ -222,15 +222,12 @@ class Banker:
                 raise BadAction(f"{name} does not take {', '.join(map(repr, sorted(extra)))}")
             return self.undo(action.get("id")) if name == "undo" else self.redo(action.get("id"))
         action_id = _action_id(action)
-        with self.store.writing():
-            self._catch_up()
-            if action_id is not None:
-                seen = self._repeat(action_id, action)
-                if seen:
-                    return seen
+
+        def decide() -> tuple[str, list, str, int | None]:
             events, summary = engine.decide(self.table, action, self.rules)
-            entry = self._append("do", action, events, summary, action_id)
-        return self._committed(entry)
+            return "do", events, summary, None
+
+        return self._write(action, action_id, decide)
 
     def undo(self, action_id: str | None = None) -> Outcome:
         """Reverse the last action still in force, by appending its reversal to the log."""
@@ -243,12 +240,8 @@ class Banker:
     def _step(self, kind: str, action_id: str | None) -> Outcome:
         action = {"action": kind, **({"id": action_id} if action_id is not None else {})}
         action_id = _action_id(action)
-        with self.store.writing():
-            self._catch_up()
-            if action_id is not None:
-                seen = self._repeat(action_id, action)
-                if seen:
-                    return seen
+
+        def decide() -> tuple[str, list, str, int | None]:
             stack = self._history.undo if kind == "undo" else self._history.redo
             if not stack:
                 raise Refused("nothing to undo" if kind == "undo" else "nothing to redo")
@@ -259,12 +252,30 @@ class Banker:
             else:
                 events = target.events
                 summary = f"Redone: {target.summary.removeprefix('Redone: ')}"
-            try:
-                engine.check_conservation(engine.fold(self.table, events))
-            except ev.ReplayMismatch as e:  # pragma: no cover - the log guarantees this cannot happen
-                raise Refused(f"cannot {kind}: the game changed underneath ({e})") from None
-            entry = self._append(kind, action, events, summary, action_id, target=target.seq)
-        return self._committed(entry)
+            return kind, events, summary, target.seq
+
+        return self._write(action, action_id, decide)
+
+    def _write(self, action: dict, action_id: str | None, decide: Callable[[], tuple]) -> Outcome:
+        """Decide and append under the write lock, optimistically: the entry takes the next number;
+        if another process took it (or the action id is already in the log), catch up and decide again."""
+        with self.store.writing():
+            for _ in range(100):
+                kind, events, summary, target = decide()
+                table = engine.fold(self.table, events)
+                engine.check_conservation(table)
+                try:
+                    entry = self._append(kind, action, events, summary, action_id, target, table)
+                    break
+                except sqlite3.IntegrityError:
+                    self._catch_up()
+                    if action_id is not None:
+                        seen = self._repeat(action_id, action)
+                        if seen:
+                            return seen
+            else:  # pragma: no cover - would need another writer winning a hundred races in a row
+                raise GameBusy("another program keeps writing to this game; try again in a moment")
+        return self._committed(entry, table)
 
     def _repeat(self, action_id: str, action: dict) -> Outcome | None:
         seen = self.store.entry_by_id(action_id)
@@ -274,17 +285,18 @@ class Banker:
             raise Refused(f"action id {action_id!r} was already used for a different action")
         return Outcome(seen, self.version, repeated=True)
 
-    def _append(self, kind: str, action: dict, events: list, summary: str, action_id: str | None, target: int | None = None) -> Entry:
-        table = engine.fold(self.table, events)
+    def _append(self, kind: str, action: dict, events: list, summary: str, action_id: str | None,
+                target: int | None, table: dict) -> Entry:
         at = self.clock()
-        seq = self.store.append(kind=kind, action=action, events=events, summary=summary, at=at, action_id=action_id, target=target)
+        seq = self.version + 1
+        self.store.append(seq=seq, kind=kind, action=action, events=events, summary=summary, at=at,
+                          action_id=action_id, target=target)
         if seq % SNAPSHOT_EVERY == 0:
             self.store.snapshot(seq, SCHEMA, {"table": table})
-        self._pending = table
         return Entry(seq, kind, action_id, action, events, summary, target, at)
 
-    def _committed(self, entry: Entry) -> Outcome:
-        self.table = self._pending
+    def _committed(self, entry: Entry, table: dict) -> Outcome:
+        self.table = table
         self.version = entry.seq
         self._history.see(entry.seq, entry.kind, entry.target)
         self.backups.after_commit(entry.seq)

@@ -275,11 +275,12 @@ class Store:
             if self.con.in_transaction:
                 self.con.execute("ROLLBACK")
             raise GameFileError(f"could not save to {self.path}: {e}") from None
-        self._data_version = self._read_data_version()
+        # PRAGMA data_version does not move for this connection's own commits: nothing to record.
 
     def append(
         self,
         *,
+        seq: int | None = None,
         kind: str,
         action: dict,
         events: list,
@@ -288,9 +289,11 @@ class Store:
         action_id: str | None = None,
         target: int | None = None,
     ) -> int:
+        """Insert one entry. With ``seq`` given, a sqlite3.IntegrityError means another writer got there
+        first (or the action id is taken): the caller catches up and decides again."""
         cur = self.con.execute(
-            "INSERT INTO entries (kind, action_id, action, events, summary, target, at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (kind, action_id, dumps(action), dumps(events), summary, target, at),
+            "INSERT INTO entries (seq, kind, action_id, action, events, summary, target, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (seq, kind, action_id, dumps(action), dumps(events), summary, target, at),
         )
         return cur.lastrowid
 
