@@ -272,7 +272,7 @@ def _optional_commands(sub) -> None:
     except ImportError:
         hw_check = None
     if hw_check is not None:
-        s = sub.add_parser("hw-check", help="walk through every button, the LED and the buzzer")
+        s = sub.add_parser("hw-check", add_help=False, help="walk through every button, the LED and the buzzer")
         s.add_argument("rest", nargs=argparse.REMAINDER)
         s.set_defaults(func=lambda a: hw_check.main(a.rest))
     try:
