@@ -272,9 +272,8 @@ def _optional_commands(sub) -> None:
     except ImportError:
         hw_check = None
     if hw_check is not None:
-        s = sub.add_parser("hw-check", add_help=False, help="walk through every button, the LED and the buzzer")
-        s.add_argument("rest", nargs=argparse.REMAINDER)
-        s.set_defaults(func=lambda a: hw_check.main(a.rest))
+        # listed for --help; main() hands everything after "hw-check" to hw_check.main untouched
+        sub.add_parser("hw-check", add_help=False, help="walk through every button, the LED and the buzzer")
     try:
         from .web import serve as web_serve
     except ImportError:
@@ -284,6 +283,11 @@ def _optional_commands(sub) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["hw-check"]:
+        from . import hw_check
+
+        return hw_check.main(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
