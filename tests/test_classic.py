@@ -236,6 +236,10 @@ def test_mortgaged_deeds_count_at_printed_price_for_income_tax(t):
     assert t.cash("Ann") == 1300 - 170
 
 
+def test_no_fine_for_a_player_who_is_not_in_jail(t):
+    assert t.refused("jail_fine", player="Bob") == "Bob is not in jail"
+
+
 def test_jail_fine_is_50(t):
     t.do("jail", player="Bob")
     assert t.table["players"]["Bob"]["in_jail"]
@@ -252,6 +256,7 @@ def test_free_parking_house_rule_collects_taxes_and_fines(new_game):
     t = new_game("classic", "Ann", "Bob", free_parking=True, free_parking_seed=500)
     assert t.pot("free parking") == 500
     t.do("tax", player="Bob", tax="luxury")
+    t.do("jail", player="Ann")
     t.do("jail_fine", player="Ann")
     assert t.pot("free parking") == 650
     t.do("win_pot", player="Ann", pot="free parking")

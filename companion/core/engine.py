@@ -117,10 +117,12 @@ class Tx:
         if payer.startswith("pot:"):
             return Refused(f"the {payer[4:]} pot holds {self.fmt(have)}, not {self.fmt(amount)}{what}")
         raisable = self.rules.could_raise(self.table, payer)
+        # A family may word the hint its own way: extras "raise_hint" (with {amount}) and "no_raise_hint".
         hint = (
-            f"; selling buildings and mortgaging could raise {self.fmt(raisable)} more"
+            "; " + self.rules.extras.get("raise_hint", "selling buildings and mortgaging could raise {amount} more")
+            .format(amount=self.fmt(raisable))
             if raisable
-            else "; nothing left to sell or mortgage"
+            else "; " + self.rules.extras.get("no_raise_hint", "nothing left to sell or mortgage")
         )
         return NotEnoughMoney(f"{payer} has {self.fmt(have)} but needs {self.fmt(amount)}{what}{hint}")
 

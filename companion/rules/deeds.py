@@ -46,9 +46,10 @@ def owns_group(table: Table, player: str, group: str) -> bool:
 
 
 def buildings(table: Table, deed: str) -> int:
-    """Buildings on a street as a level: 0-4 houses, 5 for a hotel."""
+    """Buildings on a street as a level: 0-4 houses, 5 for a hotel. Families that improve a deed by
+    levels instead (Greenopoly's park infrastructure, 0-4) keep the level under ``level``."""
     d = table["deeds"][deed]
-    return 5 if d.get("hotel") else d.get("houses", 0)
+    return 5 if d.get("hotel") else d.get("houses", 0) or d.get("level", 0)
 
 
 def interest(amount: int, percent: int = 10) -> int:

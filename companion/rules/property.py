@@ -311,6 +311,8 @@ def jail(tx: Tx, a: dict) -> str:
 def jail_fine(tx: Tx, a: dict) -> str:
     """The player pays the fine to leave jail."""
     player = find_player(tx.table, a["player"])
+    if not tx.table["players"][player]["in_jail"]:
+        raise Refused(f"{player} is not in {_jail_name(tx)}")
     amount = tx.table["pack"]["fines"]["jail"]
     tx.pay(player, fines_account(tx), amount, f"fine to leave {_jail_name(tx)}")
     tx.set(["players", player, "in_jail"], False)

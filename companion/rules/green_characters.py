@@ -1,0 +1,113 @@
+"""Greenopoly character cards: each player's salary, and whether Night and Detour apply to them.
+
+The pack lists the six cards under ``characters`` (key -> ``title``, ``salary``, ``night``,
+``detour``, ``stand_in``). Each player draws one at the start; the banker records it with
+``choose_character`` and can correct a card's values with ``correct_character``, as for deeds.
+"""
+from __future__ import annotations
+
+from companion.core.engine import Registry, Tx
+from companion.core.errors import BadAction, Refused, UnknownName
+from companion.core.model import find_player
+from companion.core.money import LIMIT
+
+__all__ = ["CHARACTERS", "check_character", "character_of", "find_character", "salary_of", "affected"]
+
+CHARACTERS = Registry()
+
+_KEYS = {"title": str, "salary": int, "night": bool, "detour": bool, "stand_in": bool}
+
+
+def check_character(key: str, c: object) -> None:
+    """Refuse a character card whose values cannot be right."""
+    if not isinstance(c, dict):
+        raise BadAction(f"character {key!r} is a table of title, salary, night and detour")
+    unknown = sorted(set(c) - set(_KEYS))
+    if unknown:
+        raise BadAction(f"character {key}: a character card has no {', '.join(map(repr, unknown))}")
+    for field in ("title", "salary", "night", "detour"):
+        if field not in c:
+            raise BadAction(f"character {key}: the card needs {field}")
+    for field, kind in _KEYS.items():
+        value = c.get(field)
+        if field in c and (not isinstance(value, kind) or (kind is int and isinstance(value, bool))):
+            raise BadAction(f"character {key}: {field} must be {'true or false' if kind is bool else kind.__name__}, not {value!r}")
+    if not 0 < c["salary"] <= LIMIT:
+        raise BadAction(f"character {key}: salary must be a whole number above 0, not {c['salary']!r}")
+    if not c["title"].strip() or len(c["title"]) > 40:
+        raise BadAction(f"character {key}: the title is 1 to 40 characters")
+
+
+def find_character(table: dict, name: object) -> str:
+    """A character's key, by its key or its title (any case)."""
+    cards = table["pack"]["characters"]
+    if isinstance(name, str):
+        wanted = " ".join(name.split()).casefold()
+        for key, c in cards.items():
+            if wanted in (key.casefold(), c["title"].casefold()):
+                return key
+    titles = ", ".join(c["title"] for c in cards.values())
+    raise UnknownName(f"there is no character called {name!r} (the cards: {titles})")
+
+
+def character_of(table: dict, player: str) -> str | None:
+    return table["players"][player].get("character")
+
+
+def _card_of(table: dict, player: str) -> dict:
+    key = character_of(table, player)
+    if key is None:
+        raise Refused(f"{player} has no character card yet: record the card they drew with choose_character")
+    return table["pack"]["characters"][key]
+
+
+def salary_of(table: dict, player: str) -> int:
+    return _card_of(table, player)["salary"]
+
+
+def affected(table: dict, player: str, what: str) -> bool:
+    """Whether Night (``what="night"``) or Detour applies to the player's character."""
+    return bool(_card_of(table, player)[what])
+
+
+def title_of(table: dict, player: str) -> str:
+    return _card_of(table, player)["title"]
+
+
+@CHARACTERS.action("choose_character", required=("player", "character"))
+def choose_character(tx: Tx, a: dict) -> str:
+    """Record the character card a player drew (each card is in one hand only)."""
+    player = find_player(tx.table, a["player"])
+    key = find_character(tx.table, a["character"])
+    title = tx.table["pack"]["characters"][key]["title"]
+    held = character_of(tx.table, player)
+    if held is not None:
+        raise Refused(f"{player} already holds {tx.table['pack']['characters'][held]['title']}; undo to change it")
+    other = next((p for p in tx.table["order"] if character_of(tx.table, p) == key), None)
+    if other is not None:
+        raise Refused(f"{other} already holds {title}")
+    tx.set(["players", player, "character"], key)
+    c = tx.table["pack"]["characters"][key]
+    applies = [w for w in ("night", "detour") if c[w]]
+    return (f"{player} is {title}: salary {tx.fmt(c['salary'])}, "
+            + (f"affected by {' and '.join(w.title() for w in applies)}" if applies else "not affected by Night or Detour"))
+
+
+@CHARACTERS.action("correct_character", required=("character", "values"))
+def correct_character(tx: Tx, a: dict) -> str:
+    """The banker corrects a character card to match the box (salaries already paid stay paid)."""
+    key = find_character(tx.table, a["character"])
+    values = a["values"]
+    if not isinstance(values, dict) or not values:
+        raise BadAction("values is an object of card keys and their new values")
+    current = tx.table["pack"]["characters"][key]
+    fixed = dict(current)
+    for field, value in values.items():
+        if field not in _KEYS:
+            raise BadAction(f"{field!r} cannot be corrected (a character card has {', '.join(_KEYS)})")
+        fixed[field] = tx.currency.parse(value) if field == "salary" and isinstance(value, str) else value
+    check_character(key, fixed)
+    for field in values:
+        tx.set(["pack", "characters", key, field], fixed[field])
+    shown = ", ".join(f"{f} = {fixed[f]}" for f in values)
+    return f"The banker corrected {current['title']}: {shown}"

@@ -1,0 +1,146 @@
+"""Greenopoly parks: infrastructure levels, the bank's stock of each piece, worth and the ranking.
+
+Pure functions over a table. A park's card holds ``group``, ``price``, ``mortgage``, ``rent`` (the
+access for an unimproved park, then for levels one to four) and ``infrastructure_cost`` (the price
+of each piece). Its state holds ``owner``, ``mortgaged`` and ``level`` (0-4), which the property
+family's rent, mortgage and deal rules read as the park's buildings.
+
+Level one is a fountain, two a playground, three a sports ground, four a collective space. By
+default a park shows one piece, the one of its level (improving swaps it for the next); the option
+``stacked_infrastructure`` keeps every lower piece standing too. Either way each step up costs one
+``infrastructure_cost``, and each step down is sold back for half of it.
+"""
+from __future__ import annotations
+
+from companion.core.errors import BadAction
+from companion.core.model import Table, active_players, card, cash
+
+from . import deeds as d
+
+__all__ = [
+    "LEVELS",
+    "RENT_LENGTH",
+    "level",
+    "piece",
+    "pieces_on",
+    "infrastructure_value",
+    "improved_parks",
+    "worth",
+    "tax_worth",
+    "could_raise",
+    "ranking",
+    "check_card",
+]
+
+#: (piece, the bank's stock key) for levels one to four.
+LEVELS = (
+    ("fountain", "fountains"),
+    ("playground", "playgrounds"),
+    ("sports ground", "sports grounds"),
+    ("collective space", "collective spaces"),
+)
+#: A park's card prints the access for an unimproved park and for each of the four levels.
+RENT_LENGTH = 1 + len(LEVELS)
+
+_MONEY_KEYS = ("price", "mortgage", "infrastructure_cost")
+_KNOWN_KEYS = {"group", "rent", "stand_in", *_MONEY_KEYS}
+
+
+def level(table: Table, deed: str) -> int:
+    return table["deeds"][deed].get("level", 0)
+
+
+def piece(n: int) -> str:
+    """The piece that marks level ``n`` (1-4)."""
+    return LEVELS[n - 1][0]
+
+
+def stacked(table: Table) -> bool:
+    return bool(table["options"].get("stacked_infrastructure"))
+
+
+def pieces_on(table: Table, n: int) -> list[int]:
+    """The levels whose pieces stand on a park at level ``n``."""
+    if n == 0:
+        return []
+    return list(range(1, n + 1)) if stacked(table) else [n]
+
+
+def infrastructure_value(table: Table, deed: str) -> int:
+    """What the infrastructure on a park cost to put up."""
+    return level(table, deed) * card(table, deed)["infrastructure_cost"]
+
+
+def improved_parks(table: Table, player: str) -> list[str]:
+    return [p for p in d.owned_by(table, player) if level(table, p) > 0]
+
+
+def worth(table: Table, player: str) -> int:
+    """Net worth: cash, printed price of unmortgaged parks, mortgage value of mortgaged ones, and what
+    the infrastructure cost."""
+    total = cash(table, player)
+    for park in d.owned_by(table, player):
+        c = card(table, park)
+        total += c["mortgage"] if table["deeds"][park].get("mortgaged") else c["price"]
+        total += infrastructure_value(table, park)
+    return total
+
+
+def tax_worth(table: Table, player: str) -> int:
+    """Total worth for the income tax: cash, printed prices of every park (mortgaged or not), and the
+    cost of all infrastructure."""
+    total = cash(table, player)
+    for park in d.owned_by(table, player):
+        total += card(table, park)["price"] + infrastructure_value(table, park)
+    return total
+
+
+def could_raise(table: Table, player: str) -> int:
+    """Cash the player could still raise: infrastructure sold at half price, then every park mortgaged."""
+    total = 0
+    for park in d.owned_by(table, player):
+        total += level(table, park) * (card(table, park)["infrastructure_cost"] // 2)
+        if not table["deeds"][park].get("mortgaged"):
+            total += card(table, park)["mortgage"]
+    return total
+
+
+def ranking(table: Table) -> list[dict]:
+    """Players by the game's objective, the most improved parks first; then the most levels, then
+    worth. Players out of the game come last."""
+    rows = []
+    for player in table["order"]:
+        parks = improved_parks(table, player)
+        rows.append({
+            "player": player,
+            "improved_parks": len(parks),
+            "levels": sum(level(table, p) for p in parks),
+            "worth": worth(table, player),
+            "cash": cash(table, player),
+            "bankrupt": player not in active_players(table),
+        })
+    rows.sort(key=lambda r: (r["bankrupt"], -r["improved_parks"], -r["levels"], -r["worth"]))
+    return rows
+
+
+def _whole_positive(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value > 0
+
+
+def check_card(name: str, c: dict) -> None:
+    """Refuse a park card whose values cannot be right (at load, and when the banker corrects one)."""
+    unknown = sorted(set(c) - _KNOWN_KEYS)
+    if unknown:
+        raise BadAction(f"{name}: an Access Right card has no {', '.join(map(repr, unknown))}")
+    if not isinstance(c.get("group"), str) or not c["group"].strip():
+        raise BadAction(f"{name}: a park needs a colour group")
+    for key in _MONEY_KEYS:
+        if not _whole_positive(c.get(key)):
+            raise BadAction(f"{name}: {key} must be a whole number above 0, not {c.get(key)!r}")
+    rent = c.get("rent")
+    if not isinstance(rent, list) or len(rent) != RENT_LENGTH:
+        raise BadAction(f"{name}: a park has {RENT_LENGTH} access charges (unimproved, then levels 1 to 4), not {rent!r}")
+    if not all(_whole_positive(r) for r in rent):
+        raise BadAction(f"{name}: access charges are whole numbers above 0, not {rent!r}")
+    if "stand_in" in c and not isinstance(c["stand_in"], bool):
+        raise BadAction(f"{name}: stand_in is true or false")

@@ -1,0 +1,239 @@
+"""The Greenopoly family: classic money rules on parks, with characters, Night and a centre pot.
+
+Buying, auctions, park access (rent), mortgages at 10% and deals come from the property family
+unchanged. Greenopoly differs here: salaries come from each player's character card; taxes and money
+paid because of Chance or Community Chest cards go to the centre of the board, which the player
+landing on Free Access to Park takes; Night replaces jail and spares some characters; parks are
+improved with infrastructure (:mod:`.green_infrastructure`); a bankruptcy ends the game, and the
+most improved parks win.
+"""
+from __future__ import annotations
+
+from companion.core.common import declare_out
+from companion.core.engine import Registry, Rules, Tx, may_be_empty
+from companion.core.errors import BadAction, Refused
+from companion.core.model import BANK, cash, find_account, find_player, pot_account
+from companion.core.money import LIMIT
+
+from . import deeds as d
+from . import green_characters as gc
+from . import green_parks as gp
+from .green_infrastructure import INFRASTRUCTURE, return_pieces, sell_all
+from .property import PROPERTY
+from .trade import hand_over_deed
+
+__all__ = ["FAMILY", "GREEN", "CENTRE", "rules", "check_card"]
+
+FAMILY = "greenopoly"
+CENTRE = "centre"
+
+GREEN = Registry(PROPERTY, gc.CHARACTERS, INFRASTRUCTURE)
+for _gone in ("build", "sell_building", "repairs", "jail", "jail_fine", "leave_jail"):
+    del GREEN.specs[_gone]  # parks take infrastructure, not houses; Night takes jail's place
+
+check_card = gp.check_card
+
+
+def _centre(tx: Tx) -> str:
+    return pot_account(CENTRE)
+
+
+@GREEN.action("salary", required=("player",), optional=("times",))
+def salary(tx: Tx, a: dict) -> str:
+    """The bank pays the salary on the player's character card for passing GO (``times``: 2 for twice)."""
+    player = find_player(tx.table, a["player"])
+    times = a.get("times", 1)
+    if isinstance(times, bool) or times not in (1, 2):
+        raise BadAction(f"times is 1 or 2, not {times!r}")
+    amount = gc.salary_of(tx.table, player) * times
+    tx.pay(BANK, player, amount, "salary")
+    return f"{player} collected {tx.fmt(amount)} salary ({gc.title_of(tx.table, player)})"
+
+
+@GREEN.action("tax", required=("player",), optional=("tax", "choice"))
+def tax(tx: Tx, a: dict) -> str:
+    """Income tax into the centre of the board: the flat sum, or 10% of total worth, chosen before counting."""
+    player = find_player(tx.table, a["player"])
+    taxes = tx.table["pack"]["taxes"]
+    name = a.get("tax") or next(iter(taxes))
+    if name not in taxes:
+        raise BadAction(f"tax is one of {', '.join(taxes)}")
+    rule = taxes[name]
+    choice = a.get("choice") or ("flat" if "percent" not in rule else None)
+    if choice not in ("flat", "percent") or choice not in rule:
+        options = " or ".join(repr(k) for k in ("flat", "percent") if k in rule)
+        raise BadAction(f"the {name} tax needs \"choice\": {options}, chosen before counting")
+    counted = gp.tax_worth(tx.table, player)
+    amount = rule["flat"] if choice == "flat" else counted * rule["percent"] // 100
+    label = rule.get("label", f"{name} tax")
+    tx.pay(player, _centre(tx), amount, label)
+    how = f" ({rule['percent']}% of {tx.fmt(counted)})" if choice == "percent" else ""
+    return f"{player} paid {tx.fmt(amount)} {label} into the centre of the board{how}"
+
+
+@GREEN.action("fine", required=("player", "amount"), optional=("memo",))
+def card_payment(tx: Tx, a: dict) -> str:
+    """A Chance or Community Chest card makes the player pay: the money goes to the centre of the board."""
+    player = find_player(tx.table, a["player"])
+    amount = tx.amount(a["amount"])
+    memo = " ".join(str(a.get("memo") or "card").split())[:120]
+    tx.pay(player, _centre(tx), amount, memo)
+    return f"{player} put {tx.fmt(amount)} in the centre of the board ({memo})"
+
+
+@GREEN.action("free_access", required=("player",))
+def free_access(tx: Tx, a: dict) -> str:
+    """The player landing on Free Access to Park takes everything in the centre of the board."""
+    player = find_player(tx.table, a["player"])
+    amount = cash(tx.table, _centre(tx))
+    if amount <= 0:
+        raise Refused("the centre of the board is empty: nothing to take")
+    tx.pay(_centre(tx), player, amount, "Free Access to Park")
+    return f"{player} took {tx.fmt(amount)} from the centre of the board"
+
+
+def _night_fine(tx: Tx) -> int:
+    return tx.option("night_fine") or tx.table["pack"]["fines"]["night"]
+
+
+@GREEN.action("night", required=("player",))
+def night(tx: Tx, a: dict) -> str:
+    """The player is sent to Night (no salary on the way), unless their character is spared."""
+    player = find_player(tx.table, a["player"])
+    if not gc.affected(tx.table, player, "night"):
+        raise Refused(f"{player}'s character ({gc.title_of(tx.table, player)}) is not affected by Night: no penalty, play on")
+    if tx.table["players"][player]["in_jail"]:
+        raise Refused(f"{player} is already in Night")
+    tx.set(["players", player, "in_jail"], True)
+    return f"{player} was sent to Night"
+
+
+@GREEN.action("night_fine", required=("player",))
+def night_fine(tx: Tx, a: dict) -> str:
+    """A player in Night pays the fine to the bank to get out."""
+    player = find_player(tx.table, a["player"])
+    if not tx.table["players"][player]["in_jail"]:
+        raise Refused(f"{player} is not in Night")
+    amount = _night_fine(tx)
+    tx.pay(player, BANK, amount, "fine to leave Night")
+    tx.set(["players", player, "in_jail"], False)
+    return f"{player} paid {tx.fmt(amount)} to leave Night"
+
+
+@GREEN.action("leave_night", required=("player",))
+def leave_night(tx: Tx, a: dict) -> str:
+    """The player leaves Night without paying (doubles, or a torch card)."""
+    player = find_player(tx.table, a["player"])
+    if not tx.table["players"][player]["in_jail"]:
+        raise Refused(f"{player} is not in Night")
+    tx.set(["players", player, "in_jail"], False)
+    return f"{player} left Night"
+
+
+def _game_over(tx: Tx, reason: str) -> list[dict]:
+    rows = gp.ranking(tx.table)
+    winner = rows[0]["player"] if rows and not rows[0]["bankrupt"] else None
+    tx.set(["over"], {"winner": winner, "reason": reason, "ranking": rows})
+    return rows
+
+
+@GREEN.action("bankrupt", required=("player", "creditor"))
+def bankrupt(tx: Tx, a: dict) -> str:
+    """A player who cannot pay loses, and the game ends with the most improved parks winning.
+
+    Their assets go to the creditor first as in classic Monopoly: to a player, infrastructure is sold
+    to the bank at half price and the cash and parks pass (mortgaged parks with their 10% due); to the
+    bank, the parks return unmortgaged."""
+    player = find_player(tx.table, a["player"])
+    creditor = find_account(tx.table, a["creditor"])
+    if creditor == player:
+        raise Refused(f"{player} cannot go bankrupt to {player}")
+    if creditor.startswith("pot:"):
+        raise BadAction("a bankrupt player's creditor is another player or the bank")
+    owned = d.owned_by(tx.table, player)
+    for park in owned:
+        if creditor == BANK:
+            return_pieces(tx, park)
+        else:
+            sell_all(tx, park, " (bankruptcy)")
+    everything = cash(tx.table, player)
+    tx.pay(player, creditor, everything, "bankruptcy")
+    for park in owned:
+        if creditor == BANK:
+            tx.set(["deeds", park, "owner"], None)
+            tx.set(["deeds", park, "mortgaged"], None)
+        else:
+            hand_over_deed(tx, park, creditor)
+    tx.set(["players", player, "in_jail"], False)
+    declare_out(tx, player)
+    rows = _game_over(tx, f"{player} went bankrupt")
+    to = "the bank" if creditor == BANK else creditor
+    lead = rows[0]
+    return (f"{player} went bankrupt to {to}, handing over {tx.fmt(everything)}. Game over: "
+            f"{lead['player']} wins with {lead['improved_parks']} improved park{'s' if lead['improved_parks'] != 1 else ''}")
+
+
+@GREEN.action("end_game", optional=("reason",))
+@may_be_empty
+def end_game(tx: Tx, a: dict) -> str:
+    """End the game now: the player with the most improved parks wins (worth shown beside)."""
+    if tx.table.get("over"):
+        raise Refused("the game is already over")
+    reason = a.get("reason") or "the banker ended the game"
+    if not isinstance(reason, str):
+        raise BadAction("reason must be text")
+    rows = _game_over(tx, reason[:120])
+    lead = rows[0]
+    return (f"Game over: {lead['player']} wins with {lead['improved_parks']} improved "
+            f"park{'s' if lead['improved_parks'] != 1 else ''} (worth {tx.fmt(lead['worth'])})")
+
+
+def player_view(table: dict, player: str) -> dict:
+    """Character, salary, Night and Detour, and the objective's count, for phones and the touchscreen."""
+    key = gc.character_of(table, player)
+    c = table["pack"]["characters"].get(key) if key else None
+    return {
+        "character": c["title"] if c else None,
+        "salary": c["salary"] if c else None,
+        "night_applies": c["night"] if c else None,
+        "detour_applies": c["detour"] if c else None,
+        "in_night": table["players"][player]["in_jail"],
+        "improved_parks": len(gp.improved_parks(table, player)),
+    }
+
+
+def _check_pack(pack: dict) -> None:
+    """Refuse a pack (say, a table's edited copy) that lacks a number or a card the rules need."""
+    label = pack.get("name", "pack")
+
+    def money(value: object, what: str) -> None:
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 < value <= LIMIT:
+            raise BadAction(f"{label}: {what} must be a whole number above 0, not {value!r}")
+
+    money(pack.get("fines", {}).get("night"), "fines.night")
+    if not pack.get("taxes"):
+        raise BadAction(f"{label}: the income tax is missing")
+    for name, rule in pack["taxes"].items():
+        money(rule.get("flat"), f"taxes.{name}.flat")
+    characters = pack.get("characters")
+    if not isinstance(characters, dict) or not characters:
+        raise BadAction(f"{label}: the pack needs its character cards")
+    for key, c in characters.items():
+        gc.check_character(key, c)
+    if CENTRE not in {p.get("name") for p in pack.get("pots", [])}:
+        raise BadAction(f"{label}: the pack needs the {CENTRE!r} pot (the centre of the board)")
+    for _, stock in gp.LEVELS:
+        if not isinstance(pack.get("stock", {}).get(stock), int):
+            raise BadAction(f"{label}: the bank's stock of {stock} is missing")
+
+
+def rules(pack: dict) -> Rules:
+    _check_pack(pack)
+    return Rules(
+        family=FAMILY,
+        registry=GREEN,
+        could_raise=gp.could_raise,
+        worth=gp.worth,
+        check_card=check_card,
+        extras={"player_view": player_view, "card_keys": ("stand_in",), "tax_worth": gp.tax_worth},
+    )

@@ -1,0 +1,307 @@
+"""The Monopoly City family: districts with blocks, hazards and skyscrapers, money in thousands and millions.
+
+Buying districts is as in the property family; the rest differs and is here: wages with a bonus per
+stadium, auctions from a minimum bid, rent from the district's blocks (with the Rent Dodge card),
+the industry tax, mortgages worth the current rent value, deals in which buildings stay with their
+district, bankruptcy and the end-of-game count. Building lives in :mod:`.city_building`, the pure
+district arithmetic in :mod:`.city_districts`.
+"""
+from __future__ import annotations
+
+from companion.core.common import advance_turn, declare_out
+from companion.core.engine import Registry, Rules, Tx
+from companion.core.errors import BadAction, Refused
+from companion.core.model import BANK, cash, find_account, find_deed, find_player
+from companion.core.money import LIMIT
+
+from . import city_districts as cd
+from .city_building import BUILDING, describe_spin, spin_of
+from .property import PROPERTY
+
+__all__ = ["FAMILY", "CITY", "rules", "check_card", "rent_dodge_holder"]
+
+FAMILY = "monopoly-city"
+
+CITY = Registry(PROPERTY, BUILDING)
+for _gone in ("repairs", "sell_building", "win_pot"):  # no houses, no buying back, no pots
+    del CITY.specs[_gone]
+
+check_card = cd.check_card
+
+
+def _wages(tx: Tx) -> int:
+    return tx.option("wages") or tx.table["pack"]["salary"]
+
+
+def rent_dodge_holder(table: dict) -> str | None:
+    """Who holds the Rent Dodge card (None: it lies beside Free Parking)."""
+    return next((p for p in table["order"] if table["players"][p].get("rent_dodge")), None)
+
+
+def opening(tx: Tx) -> str:
+    """Every player receives the starting money from the bank."""
+    amount = tx.option("start_cash") or tx.table["pack"]["start_cash"]
+    for player in tx.table["order"]:
+        tx.pay(BANK, player, amount, "starting money")
+    return f"New Monopoly City game: {', '.join(tx.table['order'])} start with {tx.fmt(amount)} each"
+
+
+@CITY.action("salary", required=("player",), optional=("times",))
+def salary(tx: Tx, a: dict) -> str:
+    """Wages for passing GO, plus a bonus for every stadium the player owns."""
+    player = find_player(tx.table, a["player"])
+    times = a.get("times", 1)
+    if isinstance(times, bool) or times not in (1, 2):
+        raise BadAction(f"times is 1 or 2, not {times!r}")
+    stadiums = cd.stadiums_of(tx.table, player)
+    bonus = stadiums * tx.table["pack"]["stadium_bonus"]
+    amount = (_wages(tx) + bonus) * times
+    tx.pay(BANK, player, amount, "wages" + (f" and {stadiums} stadium{'s' if stadiums > 1 else ''}" if stadiums else ""))
+    extra = f" (with {tx.fmt(bonus * times)} for {stadiums} stadium{'s' if stadiums > 1 else ''})" if stadiums else ""
+    return f"{player} collected {tx.fmt(amount)} wages{extra}"
+
+
+@CITY.action("auction", required=("deed", "winner", "bid"))
+def auction(tx: Tx, a: dict) -> str:
+    """An unowned district goes to the highest bidder, who pays the bank; bids start at the pack's minimum."""
+    deed = find_deed(tx.table, a["deed"])
+    winner = find_player(tx.table, a["winner"])
+    owner = tx.table["deeds"][deed].get("owner")
+    if owner is not None:
+        raise Refused(f"{deed} already belongs to {owner}; only the bank's districts are auctioned")
+    bid = tx.amount(a["bid"], "bid")
+    least = tx.table["pack"]["auction_min_bid"]
+    if bid < least:
+        raise Refused(f"bids start at {tx.fmt(least)}, not {tx.fmt(bid)}")
+    tx.pay(winner, BANK, bid, f"won the auction for {deed}")
+    tx.set(["deeds", deed, "owner"], winner)
+    return f"{winner} won {deed} at auction for {tx.fmt(bid)}"
+
+
+@CITY.action("rent", required=("payer", "deed"), optional=("dodge",))
+def rent(tx: Tx, a: dict) -> str:
+    """A visitor pays the district's rent value to its owner, or plays the Rent Dodge card instead."""
+    payer = find_player(tx.table, a["payer"])
+    deed = find_deed(tx.table, a["deed"])
+    state = tx.table["deeds"][deed]
+    owner = state.get("owner")
+    if owner is None:
+        raise Refused(f"nobody owns {deed}: no rent is due (buy it or auction it)")
+    if owner == payer:
+        raise Refused(f"{payer} owns {deed}: no rent is due")
+    if state.get("mortgaged"):
+        raise Refused(f"{deed} is mortgaged: no rent is due")
+    dodge = a.get("dodge", False)
+    if not isinstance(dodge, bool):
+        raise BadAction("dodge is true or false")
+    amount = cd.rent_value(tx.table, deed)
+    if dodge:
+        if not tx.table["players"][payer].get("rent_dodge"):
+            holder = rent_dodge_holder(tx.table)
+            raise Refused(f"{payer} does not hold the Rent Dodge card ({holder + ' has it' if holder else 'it is beside Free Parking'})")
+        tx.set(["players", payer, "rent_dodge"], None)
+        return f"{payer} played the Rent Dodge card on {deed} and paid {owner} nothing instead of {tx.fmt(amount)}"
+    tx.pay(payer, owner, amount, f"rent for {deed}")
+    return f"{payer} paid {owner} {tx.fmt(amount)} rent for {deed}"
+
+
+@CITY.action("free_parking", required=("player",))
+def free_parking(tx: Tx, a: dict) -> str:
+    """The player landing on Free Parking takes the Rent Dodge card (from the board or its holder)."""
+    player = find_player(tx.table, a["player"])
+    holder = rent_dodge_holder(tx.table)
+    if holder == player:
+        raise Refused(f"{player} already holds the Rent Dodge card")
+    if holder:
+        tx.set(["players", holder, "rent_dodge"], None)
+    tx.set(["players", player, "rent_dodge"], True)
+    return f"{player} took the Rent Dodge card" + (f" from {holder}, who had not used it" if holder else "")
+
+
+@CITY.action("tax", required=("player",), optional=("tax", "amount"))
+def tax(tx: Tx, a: dict) -> str:
+    """Industry tax: a player who owns industrial blocks pays the sum on the space to the bank.
+
+    The sum is the pack's, or ``amount`` as printed on the table's board."""
+    player = find_player(tx.table, a["player"])
+    taxes = tx.table["pack"]["taxes"]
+    name = a.get("tax") or "industry"
+    if name not in taxes:
+        raise BadAction(f"tax is one of {', '.join(taxes)}")
+    rule = taxes[name]
+    amount = tx.amount(a["amount"]) if a.get("amount") is not None else rule["flat"]
+    label = rule.get("label", f"{name} tax")
+    if not cd.holds_industry(tx.table, player):
+        raise Refused(f"{player} owns no industrial blocks, so no {label} is due")
+    tx.pay(player, BANK, amount, label)
+    return f"{player} paid {tx.fmt(amount)} {label}"
+
+
+@CITY.action("mortgage", required=("player", "deed"))
+def mortgage(tx: Tx, a: dict) -> str:
+    """The bank pays the district's current rent value; the buildings stay, and so does the sum owed."""
+    player = find_player(tx.table, a["player"])
+    deed = find_deed(tx.table, a["deed"])
+    cd.require_owner(tx.table, player, deed)
+    if tx.table["deeds"][deed].get("mortgaged"):
+        raise Refused(f"{deed} is already mortgaged")
+    value = cd.rent_value(tx.table, deed)
+    tx.pay(BANK, player, value, f"mortgaged {deed}")
+    tx.set(["deeds", deed, "mortgaged"], True)
+    tx.set(["deeds", deed, "mortgage"], value)
+    return f"{player} mortgaged {deed} for {tx.fmt(value)}, its rent value"
+
+
+@CITY.action("unmortgage", required=("player", "deed"))
+def unmortgage(tx: Tx, a: dict) -> str:
+    """The owner buys a mortgaged district back for exactly what the bank paid for it."""
+    player = find_player(tx.table, a["player"])
+    deed = find_deed(tx.table, a["deed"])
+    cd.require_owner(tx.table, player, deed)
+    state = tx.table["deeds"][deed]
+    if not state.get("mortgaged"):
+        raise Refused(f"{deed} is not mortgaged")
+    cost = state["mortgage"]
+    tx.pay(player, BANK, cost, f"bought back {deed}")
+    tx.set(["deeds", deed, "mortgaged"], False)
+    tx.set(["deeds", deed, "mortgage"], None)
+    return f"{player} bought back {deed} for {tx.fmt(cost)}"
+
+
+@CITY.action("jail_fine", required=("player",))
+def jail_fine(tx: Tx, a: dict) -> str:
+    """A player in jail pays the fine to the bank and plays on."""
+    player = find_player(tx.table, a["player"])
+    if not tx.table["players"][player]["in_jail"]:
+        raise Refused(f"{player} is not in jail")
+    amount = tx.table["pack"]["fines"]["jail"]
+    tx.pay(player, BANK, amount, "fine to leave jail")
+    tx.set(["players", player, "in_jail"], False)
+    return f"{player} paid {tx.fmt(amount)} to leave jail"
+
+
+@CITY.action("next_turn")
+def next_turn(tx: Tx, a: dict) -> str:
+    """The turn passes on, and the build spinner may turn again."""
+    tx.set(["turn", "spin"], None)
+    return advance_turn(tx)
+
+
+def _side(tx: Tx, giver: str, side: object, what: str) -> tuple[int, list[str]]:
+    if side is None:
+        return 0, []
+    if not isinstance(side, dict) or set(side) - {"cash", "deeds"}:
+        raise BadAction(f"{what} is an object with \"cash\" and/or \"deeds\"")
+    amount = tx.amount(side.get("cash", 0) or 0, f"{what} cash", allow_zero=True)
+    names = side.get("deeds", []) or []
+    if not isinstance(names, list):
+        raise BadAction(f"{what} deeds is a list of district names")
+    deeds = [find_deed(tx.table, n) for n in names]
+    if len(set(deeds)) != len(deeds):
+        raise BadAction(f"{what} names a district twice")
+    for deed in deeds:
+        cd.require_owner(tx.table, giver, deed)
+    return amount, deeds
+
+
+@CITY.action("trade", required=("a", "b"), optional=("give", "get"))
+def trade(tx: Tx, a: dict) -> str:
+    """A deal: two players swap cash and districts; buildings (and any mortgage) stay with the district."""
+    pa = find_player(tx.table, a["a"])
+    pb = find_player(tx.table, a["b"])
+    if pa == pb:
+        raise Refused(f"{pa} cannot make a deal with {pa}")
+    give_cash, give_deeds = _side(tx, pa, a.get("give"), "give")
+    get_cash, get_deeds = _side(tx, pb, a.get("get"), "get")
+    if not (give_cash or give_deeds or get_cash or get_deeds):
+        raise BadAction("a deal needs something to change hands")
+    if give_cash and cash(tx.table, pa) < give_cash:
+        raise tx.short_of(pa, give_cash, "the deal")
+    if get_cash and cash(tx.table, pb) < get_cash:
+        raise tx.short_of(pb, get_cash, "the deal")
+    tx.pay(pa, pb, give_cash, "deal")
+    tx.pay(pb, pa, get_cash, "deal")
+    for deed in give_deeds:
+        tx.set(["deeds", deed, "owner"], pb)
+    for deed in get_deeds:
+        tx.set(["deeds", deed, "owner"], pa)
+    parts = []
+    if give_cash or give_deeds:
+        parts.append(f"{pa} gave {', '.join([tx.fmt(give_cash)] * bool(give_cash) + give_deeds)}")
+    if get_cash or get_deeds:
+        parts.append(f"{pb} gave {', '.join([tx.fmt(get_cash)] * bool(get_cash) + get_deeds)}")
+    return "Deal: " + "; ".join(parts)
+
+
+@CITY.action("bankrupt", required=("player", "creditor"))
+def bankrupt(tx: Tx, a: dict) -> str:
+    """A player who cannot pay is out; their cash and districts go to the creditor.
+
+    To a player creditor pass the cash and the districts (buildings and mortgages with them); to the
+    bank, the cash goes and the districts return, mortgage cancelled, for the banker to auction with
+    whatever stands on them."""
+    player = find_player(tx.table, a["player"])
+    creditor = find_account(tx.table, a["creditor"])
+    if creditor == player:
+        raise Refused(f"{player} cannot go bankrupt to {player}")
+    if creditor.startswith("pot:"):
+        raise BadAction("a bankrupt player's creditor is another player or the bank")
+    owned = cd.owned_by(tx.table, player)
+    everything = cash(tx.table, player)
+    tx.pay(player, creditor, everything, "bankruptcy")
+    for deed in owned:
+        if creditor == BANK:
+            tx.set(["deeds", deed, "owner"], None)
+            tx.set(["deeds", deed, "mortgaged"], None)
+            tx.set(["deeds", deed, "mortgage"], None)
+        else:
+            tx.set(["deeds", deed, "owner"], creditor)
+    tx.set(["players", player, "rent_dodge"], None)
+    tx.set(["players", player, "in_jail"], False)
+    declare_out(tx, player)
+    to = "the bank" if creditor == BANK else creditor
+    back = f"; {len(owned)} district{'s' if len(owned) != 1 else ''} return to the bank for auction" if creditor == BANK and owned else ""
+    return f"{player} went bankrupt to {to}, handing over {tx.fmt(everything)}{back}"
+
+
+def player_view(table: dict, player: str) -> dict:
+    """What the phones and the touchscreen show besides cash: the Rent Dodge card, stadiums, this turn's spin."""
+    spin = spin_of(table, player)
+    return {
+        "rent_dodge": bool(table["players"][player].get("rent_dodge")),
+        "stadiums": cd.stadiums_of(table, player),
+        "district_value": sum(cd.rent_value(table, d) for d in cd.owned_by(table, player)),
+        "build_allowance": describe_spin(spin) if spin else None,
+    }
+
+
+def _check_pack(pack: dict) -> None:
+    """Refuse a pack (say, a table's edited copy) that lacks a number the rules need."""
+    def money(value: object, what: str) -> None:
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 < value <= LIMIT:
+            raise BadAction(f"{pack.get('name', 'pack')}: {what} must be a whole number above 0, not {value!r}")
+
+    for key in ("start_cash", "salary", "stadium_bonus", "stadium_cost", "tower_cost", "auction_min_bid"):
+        money(pack.get(key), key)
+    money(pack.get("fines", {}).get("jail"), "fines.jail")
+    for name, rule in pack.get("taxes", {}).items():
+        money(rule.get("flat"), f"taxes.{name}.flat")
+    planning = pack.get("planning", {})
+    if not isinstance(planning.get("bonus"), list) or not isinstance(planning.get("hazards"), dict):
+        raise BadAction(f"{pack.get('name', 'pack')}: planning needs a bonus list and a hazards table")
+    money(planning.get("removal_per_block"), "planning.removal_per_block")
+    for hazard, size in planning["hazards"].items():
+        money(size, f"the size of the {hazard}")
+
+
+def rules(pack: dict) -> Rules:
+    _check_pack(pack)
+    return Rules(
+        family=FAMILY,
+        registry=CITY,
+        could_raise=cd.could_raise,
+        worth=cd.worth,
+        check_card=check_card,
+        opening=opening,
+        extras={"player_view": player_view, "card_keys": ("stand_in",), "raise_means": "mortgaging districts"},
+    )
