@@ -5,6 +5,7 @@ says ok, and a full replay of the log equals the state rebuilt from the snapshot
 """
 from __future__ import annotations
 
+import json
 import os
 import random
 import signal
@@ -17,15 +18,15 @@ import pytest
 
 from companion.rules import pack_names
 from companion.service import Banker
-from tests.random_actions import GENERATORS
+from tests.random_actions import variants
 
 KILLS = int(os.environ.get("CRASH_KILLS", "100"))
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _run_and_kill(game: Path, pack: str, seed: int, rnd: random.Random) -> int:
+def _run_and_kill(game: Path, pack: str, options: dict, seed: int, rnd: random.Random) -> int:
     child = subprocess.Popen(
-        [sys.executable, "-m", "tests.crash_child", str(game), pack, str(seed)],
+        [sys.executable, "-m", "tests.crash_child", str(game), pack, str(seed), json.dumps(options)],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1,
     )
     try:
@@ -65,13 +66,12 @@ def _run_and_kill(game: Path, pack: str, seed: int, rnd: random.Random) -> int:
 @pytest.mark.slow
 def test_every_acknowledged_action_survives_sigkill(tmp_path):
     rnd = random.Random(20261125)
-    packs = [p for p in pack_names() if p in GENERATORS]
-    games = {pack: tmp_path / f"{pack}.game" for pack in packs}
+    runs = [(pack, options) for pack, options in variants() if pack in pack_names()]
+    games = [tmp_path / f"{pack}-{i}.game" for i, (pack, _) in enumerate(runs)]
     acked_total = 0
     for kill in range(KILLS):
-        pack = packs[kill % len(packs)]
-        game = games[pack]
-        acked = _run_and_kill(game, pack, seed=kill, rnd=rnd)
+        (pack, options), game = runs[kill % len(runs)], games[kill % len(runs)]
+        acked = _run_and_kill(game, pack, options, seed=kill, rnd=rnd)
         if not game.exists():
             continue  # killed before the game file was linked into place: nothing was acknowledged
         with Banker.open(game, backup_every=0) as banker:
@@ -80,6 +80,6 @@ def test_every_acknowledged_action_survives_sigkill(tmp_path):
             assert banker.store.integrity_check() == ["ok"]
             acked_total += 1
     assert acked_total >= KILLS * 0.9
-    for game in games.values():
+    for game in games:
         with Banker.open(game, backup_every=0) as banker:
             assert banker.version > 20, "the children should have made real progress"

@@ -16,9 +16,9 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 from companion.core.errors import BankerError
 from companion.rules import pack_names
 from companion.service import Banker
-from tests.random_actions import GENERATORS, players_for
+from tests.random_actions import GENERATORS, players_for, variants
 
-PACKS = [p for p in pack_names() if p in GENERATORS]
+VARIANTS = [(pack, options) for pack, options in variants() if pack in pack_names()]
 _counter = itertools.count()
 
 
@@ -26,8 +26,8 @@ def test_every_shipped_pack_has_a_random_action_generator():
     assert set(pack_names()) <= set(GENERATORS), "add a module to tests/random_actions for the new pack"
 
 
-@pytest.mark.parametrize("pack", PACKS)
-def test_ledger_properties(pack, tmp_path_factory):
+@pytest.mark.parametrize("pack, options", VARIANTS, ids=[f"{p}{'-' + '-'.join(f'{k}={v}' for k, v in o.items()) if o else ''}" for p, o in VARIANTS])
+def test_ledger_properties(pack, options, tmp_path_factory):
     folder = tmp_path_factory.mktemp(f"props-{pack}")
 
     class Ledger(RuleBasedStateMachine):
@@ -35,7 +35,7 @@ def test_ledger_properties(pack, tmp_path_factory):
         def start(self, seed):
             self.rnd = random.Random(seed)
             self.path = folder / f"g{next(_counter)}.game"
-            self.banker = Banker.create(self.path, pack, players_for(pack), backup_every=7)
+            self.banker = Banker.create(self.path, pack, players_for(pack), dict(options), backup_every=7)
 
         def teardown(self):
             if hasattr(self, "banker"):

@@ -227,7 +227,7 @@ def test_a_player_short_of_rent_is_told_what_mortgaging_could_raise(t):
         t.do("rent", payer="Bob", deed="Central Quay")
     assert str(caught.value) == (
         "Bob has ₩100K but needs ₩600K for rent for Central Quay; "
-        "selling buildings and mortgaging could raise ₩60K more")
+        "mortgaging districts could raise ₩60K more")
 
 
 # -- the Rent Dodge card -----------------------------------------------------------------------------

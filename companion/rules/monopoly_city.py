@@ -303,5 +303,5 @@ def rules(pack: dict) -> Rules:
         worth=cd.worth,
         check_card=check_card,
         opening=opening,
-        extras={"player_view": player_view, "card_keys": ("stand_in",), "raise_means": "mortgaging districts"},
+        extras={"player_view": player_view, "card_keys": ("stand_in",), "raise_hint": "mortgaging districts could raise {amount} more"},
     )

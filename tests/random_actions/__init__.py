@@ -12,11 +12,19 @@ import random
 from typing import Callable
 
 GENERATORS: dict[str, Callable[[dict, random.Random], dict]] = {}
+#: Option sets each pack is exercised with (a module may declare ``OPTIONS = {pack: [{...}, ...]}``).
+VARIANTS: dict[str, list[dict]] = {}
 
 for _info in pkgutil.iter_modules(__path__):
     _module = importlib.import_module(f"{__name__}.{_info.name}")
     for _pack in getattr(_module, "PACKS", ()):
         GENERATORS[_pack] = _module.random_action
+        VARIANTS[_pack] = getattr(_module, "OPTIONS", {}).get(_pack, [{}])
+
+
+def variants() -> list[tuple[str, dict]]:
+    """Every (pack, options) pair the property and crash tests run over."""
+    return [(pack, options) for pack in sorted(GENERATORS) for options in VARIANTS[pack]]
 
 
 def players_for(pack: str) -> list[str]:

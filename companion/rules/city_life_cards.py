@@ -1,0 +1,103 @@
+"""City Life's cards: the Quiz Card round and the Traffic Violation cards.
+
+The cards are not printed in the rulebook, so their sums are fields: the right answers each player
+gave (at $300 each, tax free) and the Traffic Violation card's fine, award and demerit points. Fines go
+to the City Life Lottery; a fine the player cannot pay is owed until they have sold enough (see
+:mod:`.city_life_debts`), and with nothing left to sell costs a missed turn per $500, at most 5.
+"""
+from __future__ import annotations
+
+from companion.core.engine import Tx
+from companion.core.errors import BadAction, Refused
+from companion.core.model import BANK, Table, active_players, current_player, find_player
+
+from .city_life_bank import CITY, amount_of, is_advanced
+from .city_life_debts import charge
+
+__all__ = ["whole_number", "judge_of", "pay_quiz"]
+
+
+def whole_number(value: object, what: str, low: int, high: int) -> int:
+    if isinstance(value, str) and value.strip().isdigit():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise BadAction(f"{what} must be a whole number from {low} to {high}, not {value!r}")
+    return value
+
+
+def judge_of(table: Table) -> str | None:
+    """The Quiz Card round's Judge: the player before the one playing, in the rotation."""
+    active = active_players(table)
+    if len(active) < 2:
+        return None
+    return active[active.index(current_player(table)) - 1]
+
+
+def pay_quiz(tx: Tx, answers: object, *, only: str | None) -> tuple[str, dict[str, int]]:
+    """$300 from the Bank for every correct answer; ``only``: the one player allowed to answer."""
+    if not isinstance(answers, dict) or not answers:
+        raise BadAction("answers is an object of player names and their correct answers, e.g. {\"Ann\": 2}")
+    most = amount_of(tx.table, "quiz_questions")
+    judge = None if only else judge_of(tx.table)
+    counts: dict[str, int] = {}
+    for name, n in answers.items():
+        player = find_player(tx.table, name)
+        counts[player] = counts.get(player, 0) + whole_number(n, f"{player}'s correct answers", 0, most)
+        if only and player != only and counts[player]:
+            raise Refused(f"only {only} answers the Quiz Card under the basic rules")
+        if player == judge and counts[player]:
+            raise Refused(f"{judge} is the Judge of this Quiz Card round and cannot answer")
+    if sum(counts.values()) > most:
+        raise Refused(f"a Quiz Card has {most} questions, so at most {most} correct answers")
+    each = amount_of(tx.table, "quiz_answer")
+    paid = []
+    for player, n in counts.items():
+        if n:
+            tx.pay(BANK, player, n * each, f"{n} correct quiz answer{'s' if n > 1 else ''}")
+            paid.append(f"{player} {tx.fmt(n * each)}")
+    return ("quiz: " + ", ".join(paid)) if paid else "no correct answers", counts
+
+
+@CITY.action("quiz", required=("answers",))
+def quiz(tx: Tx, a: dict) -> str:
+    """A Quiz Card round (a roll of 3): $300 tax free for each correct answer, per player."""
+    player = current_player(tx.table)
+    text, counts = pay_quiz(tx, a["answers"], only=None if is_advanced(tx.table) else player)
+    if not any(counts.values()):
+        raise Refused("nobody answered correctly: the quiz pays nothing")
+    return f"Quiz Card round for {player}'s roll of 3: " + text.removeprefix("quiz: ")
+
+
+@CITY.action("violation", required=("player",), optional=("fine", "award", "demerits"))
+def violation(tx: Tx, a: dict) -> str:
+    """A Traffic Violation card: its fine to the Lottery, its award from the Bank, its demerit points."""
+    player = find_player(tx.table, a["player"])
+    if all(a.get(k) is None for k in ("fine", "award", "demerits")):
+        raise BadAction("violation needs the card's fine, award or demerits")
+    parts = []
+    if a.get("award") is not None:
+        award = tx.amount(a["award"], "award")
+        tx.pay(BANK, player, award, "Traffic Violation card")
+        parts.append(f"{player} collected {tx.fmt(award)}")
+    if a.get("fine") is not None:
+        fine = tx.amount(a["fine"], "fine")
+        cap = amount_of(tx.table, "violation_turn_cap")
+        outcome = charge(tx, player, fine, "traffic fine", when_broke="turns", cap=cap)
+        parts.append(outcome or f"{player} paid a {tx.fmt(fine)} traffic fine to the Lottery")
+    if a.get("demerits") is not None:
+        n = whole_number(a["demerits"], "demerits", 1, 15)
+        total = tx.table["players"][player].get("demerits", 0) + n
+        limit = amount_of(tx.table, "demerit_limit")
+        if total < limit:
+            tx.set(["players", player, "demerits"], total)
+            parts.append(f"{player} has {total} demerit points")
+        else:
+            tx.set(["players", player, "demerits"], None)
+            tx.set(["players", player, "at"], 10)
+            parts.append(f"{player} reached {limit} demerit points: the cards go back and {player} "
+                         "returns to square 10")
+            if is_advanced(tx.table):
+                rise = amount_of(tx.table, "insurance_increase")
+                outcome = charge(tx, player, rise, "motor insurance increase", when_broke="turns")
+                parts.append(outcome or f"{player} paid {tx.fmt(rise)} more for motor insurance")
+    return "Traffic Violation: " + "; ".join(parts)

@@ -1,0 +1,126 @@
+"""What a City Life player owes on a square or a card, and how it ends when the cash is short.
+
+Every fine, bill and tax goes to the City Life Lottery; a Visitor's Fee goes to the proprietor. A
+player who cannot pay must first sell Bank shares or property (to other players or to the Bank; a
+visitor to the proprietor at the purchase price first). So a charge the player cannot meet while they
+still own something is recorded as **owed**, fixed at the sum the square or card made it (a Property
+Tax counts the properties owned on landing); the banker records the sales and ``settle`` pays it. A
+player who has nothing left to sell meets the rest the rulebook's way, which the charge names:
+
+``"turns"``     all the cash, then a missed turn per $500 still owed (at most ``cap``)
+``"jail"``      the same, spent in Jail (a Tower's Visitor's Fee)
+``"one_turn"``  one missed turn instead of paying (Ernie's Garage, Bob's Supermarket)
+``"miss_two"``  the House visitor's two missed turns instead of the fee
+
+Missed turns for a debt do not count toward a loan's seven turns. The turn cannot end while the
+player whose turn it is still owes something they could sell to pay.
+"""
+from __future__ import annotations
+
+from companion.core.engine import Tx
+from companion.core.errors import NotEnoughMoney, Refused
+from companion.core.model import cash, find_player
+
+from . import turns
+from .city_life_bank import CITY, LOTTERY, amount_of, has_assets, sell_hint, turns_for
+
+__all__ = ["charge", "settle_owed", "owed_view", "who"]
+
+WHEN_BROKE = ("turns", "jail", "one_turn", "miss_two")
+
+
+def who(account: str) -> str:
+    return "the Lottery" if account == LOTTERY else account
+
+
+def _pay(tx: Tx, player: str, entry: dict, amount: int) -> None:
+    """Pay ``amount`` of the entry; a proprietor pays the Capital Gains Tax on what they received."""
+    tx.pay(player, entry["to"], amount, entry["memo"])
+    if entry.get("tax"):
+        tax = entry["tax"] * amount // entry["amount"]
+        tx.pay(entry["to"], LOTTERY, tax, f"Capital Gains Tax on the {entry['memo']}")
+
+
+def _broke(tx: Tx, player: str, entry: dict) -> str:
+    """Nothing left to sell: the rulebook's outcome for this charge."""
+    have = cash(tx.table, player)
+    what = f"the {tx.fmt(entry['amount'])} {entry['memo']}"
+    if entry["broke"] == "one_turn":
+        turns.miss(tx, player, 1, "debt")
+        return f"{player} has {tx.fmt(have)} and nothing to sell, so misses a turn instead of paying {what}"
+    if entry["broke"] == "miss_two":
+        n = amount_of(tx.table, "visitor_miss_turns")
+        turns.miss(tx, player, n, "debt")
+        return f"{player} cannot cover {what}, so misses the next {n} turns instead"
+    _pay(tx, player, entry, have)
+    owed = entry["amount"] - have
+    n = turns_for(tx.table, owed, entry.get("cap"))
+    if entry["broke"] == "jail":
+        turns.send_to_jail(tx, player, n)
+        tx.set(["players", player, "at"], 44)
+    else:
+        turns.miss(tx, player, n, "debt")
+    where = " in Jail" if entry["broke"] == "jail" else ""
+    return (f"{player} paid {who(entry['to'])} all {tx.fmt(have)} of {what}, has nothing to sell and misses "
+            f"{n} turn{'s' if n != 1 else ''}{where} for the {tx.fmt(owed)} still owed")
+
+
+def _owed_text(tx: Tx, player: str, entry: dict) -> str:
+    to = entry["to"] if entry["to"] != LOTTERY else None
+    return (f"{player} has {tx.fmt(cash(tx.table, player))} but owes {who(entry['to'])} {tx.fmt(entry['amount'])} "
+            f"for the {entry['memo']}: " + sell_hint(tx.table, player, tx.fmt, to) + ", then settle")
+
+
+def charge(tx: Tx, player: str, amount: int, memo: str, *, payee: str = LOTTERY, when_broke: str = "turns",
+           cap: int | None = None, tax: int = 0) -> str:
+    """The player pays ``amount`` for ``memo`` to ``payee`` (``tax``: the payee's Capital Gains Tax on
+    it). Short of cash, it is owed until settled, or met the ``when_broke`` way with nothing to sell.
+    Returns "" when paid, else a sentence about what happened."""
+    assert when_broke in WHEN_BROKE
+    entry = {"to": payee, "amount": amount, "memo": memo, "broke": when_broke,
+             **({"cap": cap} if cap else {}), **({"tax": tax} if tax else {})}
+    if cash(tx.table, player) >= amount:
+        _pay(tx, player, entry, amount)
+        return ""
+    if has_assets(tx.table, player):
+        tx.set(["players", player, "owes"], [*tx.table["players"][player].get("owes", []), entry])
+        return _owed_text(tx, player, entry)
+    return _broke(tx, player, entry)
+
+
+def settle_owed(tx: Tx, player: str, *, strict: bool) -> list[str]:
+    """Pay what the player owes, oldest first; with nothing left to sell, the rulebook's outcome.
+
+    ``strict``: refuse (with what to sell) when something is still owed and could be sold for.
+    """
+    notes = []
+    while tx.table["players"][player].get("owes"):
+        owes = list(tx.table["players"][player]["owes"])
+        entry = owes[0]
+        if cash(tx.table, player) >= entry["amount"]:
+            _pay(tx, player, entry, entry["amount"])
+            notes.append(f"{player} paid {who(entry['to'])} the {tx.fmt(entry['amount'])} {entry['memo']}")
+        elif not has_assets(tx.table, player):
+            notes.append(_broke(tx, player, entry))
+        elif strict:
+            raise NotEnoughMoney(_owed_text(tx, player, entry))
+        else:
+            break
+        tx.set(["players", player, "owes"], owes[1:] or None)
+    return notes
+
+
+def owed_view(table: dict, player: str, fmt) -> list[dict]:
+    return [{"to": who(e["to"]), "amount": e["amount"], "amount_text": fmt(e["amount"]), "memo": e["memo"],
+             "text": f"owes {who(e['to'])} {fmt(e['amount'])} for the {e['memo']}"}
+            for e in table["players"][player].get("owes", [])]
+
+
+@CITY.action("settle", required=("player",))
+def settle(tx: Tx, a: dict) -> str:
+    """Pay what the player owes for a square or card once they have sold enough (or, with nothing left
+    to sell, meet it with missed turns as the rulebook says)."""
+    player = find_player(tx.table, a["player"])
+    if not tx.table["players"][player].get("owes"):
+        raise Refused(f"{player} owes nothing for a square or card")
+    return "; ".join(settle_owed(tx, player, strict=True))

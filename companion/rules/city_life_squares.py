@@ -1,0 +1,349 @@
+"""The City Life board: what landing on each square does to the money.
+
+``land {player, square}`` takes the square the player's die brought them to, follows the squares that
+send a player straight on (Faith, Hope, Charity, the Friend's Houses, the Park, ...) and applies the
+money of the square reached, asking for the choices and die rolls it needs as fields. A square whose
+outcome sends the player on to another square with instructions of its own (a School answered right,
+the Museum's School choice) records where the player now stands and says so; that square is a
+``land`` of its own. Squares that only move the piece record the square and move no money.
+"""
+from __future__ import annotations
+
+from companion.core.engine import Tx, ranking
+from companion.core.errors import BadAction, Refused
+from companion.core.model import BANK, Table, active_players, card, cash, current_player, find_player, pot_seed
+
+from . import turns
+from .city_life_bank import CITY, LOTTERY, amount_of, could_raise, find_property, is_advanced, properties_of, shares_of
+from .city_life_cards import pay_quiz, whole_number
+from .city_life_debts import charge
+from .city_life_property import take_property, unsold
+
+__all__ = ["kind_of", "square_name", "win_lottery"]
+
+#: Fields each kind of square takes beyond player and square.
+FIELDS = {
+    "house": {"choice"}, "tower": {"choice", "house"}, "hospital": {"house"}, "amusement_park": {"roll"},
+    "museum": {"choice", "roll"}, "school": {"correct", "answers"},
+}
+
+
+def kind_of(table: Table, square: int) -> str:
+    for name, c in table["pack"]["cards"].items():
+        if c["square"] == square:
+            return c["kind"]
+    for kind, squares in table["pack"]["board"].items():
+        if isinstance(squares, list) and square in squares:
+            return kind
+    return "plain"
+
+
+def square_name(table: Table, square: int) -> str:
+    for name, c in table["pack"]["cards"].items():
+        if c["square"] == square:
+            return f"square {square} ({name})"
+    name = table["pack"]["board"].get("names", {}).get(str(square))
+    kind = kind_of(table, square)
+    if not name and kind != "plain":
+        name = kind.replace("_", " ").title()
+    return f"square {square} ({name})" if name else f"square {square}"
+
+
+def _follow(table: Table, square: int) -> list[int]:
+    """The square reached, through every square that sends a player straight on."""
+    path = [square]
+    advance = table["pack"]["board"].get("advance", {})
+    while str(path[-1]) in advance and len(path) < 20:
+        path.append(int(advance[str(path[-1])]))
+    return path
+
+
+def _arrive(tx: Tx, player: str, square: int) -> None:
+    tx.set(["players", player, "at"], square)
+    tx.set(["players", player, "landed"], tx.table["turn"]["number"])
+
+
+def win_lottery(tx: Tx, player: str) -> str:
+    """The player takes the City Life Lottery; the Bank puts its $1,000 back in."""
+    amount = cash(tx.table, LOTTERY)
+    tx.pay(LOTTERY, player, amount, "won the City Life Lottery")
+    tx.pay(BANK, LOTTERY, pot_seed(tx.table, "lottery"), "the Bank refills the City Life Lottery")
+    return f"{player} won the City Life Lottery: {tx.fmt(amount)}"
+
+
+@CITY.action("land", required=("player", "square"), optional=("choice", "roll", "correct", "answers", "house"))
+def land(tx: Tx, a: dict) -> str:
+    """The player's piece lands on a square: its money happens (choices and die rolls as fields)."""
+    player = find_player(tx.table, a["player"])
+    if current_player(tx.table) != player:
+        raise Refused(f"it is {current_player(tx.table)}'s turn, not {player}'s")
+    if tx.table["players"][player].get("in_jail"):
+        raise Refused(f"{player} is in Jail: roll for a six (leave_jail) or end the turn")
+    path = _follow(tx.table, whole_number(a["square"], "square", 1, 100))
+    square = path[-1]
+    kind = kind_of(tx.table, square)
+    extra = sorted(k for k in ("choice", "roll", "correct", "answers", "house")
+                   if a.get(k) is not None and k not in FIELDS.get(kind, ()))
+    if extra:
+        raise BadAction(f"{square_name(tx.table, square)} takes no {', '.join(extra)}")
+    _arrive(tx, player, square)
+    text = SQUARES.get(kind, _plain)(tx, player, square, a)
+    if len(path) == 1:
+        return f"{player} landed on {square_name(tx.table, square)}: {text}"
+    by = (" by " + ", ".join(str(s) for s in path[1:-1])) if len(path) > 2 else ""
+    first, reached = square_name(tx.table, path[0]), square_name(tx.table, square)
+    return f"{player} landed on {first} and went on{by} to {reached}: {text}"
+
+
+# -- the squares ------------------------------------------------------------------------------------
+def _plain(tx: Tx, player: str, square: int, a: dict) -> str:
+    return "no money moves"
+
+
+def _move_text(kind: str):
+    texts = {
+        "express_way": "along the Express Way on the next turns",
+        "detour": "along the Detour on the next turns",
+        "dead_end": "along the Dead End (69, 52, 49) on the next turns",
+        "gas_station": "an extra turn",
+        "traffic_violation": "draw a Traffic Violation card (record it with violation)",
+    }
+    return lambda tx, player, square, a: texts[kind]
+
+
+def _dollar_sign(tx: Tx, player: str, square: int, a: dict) -> str:
+    if not is_advanced(tx.table):
+        amount = amount_of(tx.table, "dollar_sign")
+        tx.pay(BANK, player, amount, "Dollar Sign square")
+        return f"{player} collected {tx.fmt(amount)}"
+    amount = amount_of(tx.table, "dollar_sign_advanced")
+    tx.pay(BANK, player, amount, "Dollar Sign square")
+    parts = [f"{player} collected {tx.fmt(amount)}"]
+    per = amount_of(tx.table, "dividend")
+    for holder in active_players(tx.table):
+        n = shares_of(tx.table, holder)
+        if n:
+            tx.pay(BANK, holder, n * per, f"dividend on {n} Bank share{'s' if n > 1 else ''}")
+            parts.append(f"{holder} {tx.fmt(n * per)} dividend")
+    return "; ".join(parts) + f"; {player} may buy Bank shares (buy_shares)"
+
+
+def _property(tx: Tx, player: str, square: int, a: dict) -> str:
+    deed = next(d for d, c in tx.table["pack"]["cards"].items() if c["square"] == square)
+    c = card(tx.table, deed)
+    owner = tx.table["deeds"][deed].get("owner")
+    if owner is None:
+        if a.get("choice") is not None or a.get("house") is not None:
+            raise BadAction(f"nobody owns {deed}: there is no proprietor's choice")
+        tax = c["land_transfer_tax"] if is_advanced(tx.table) else 0
+        with_tax = f" + {tx.fmt(tax)} Land Transfer Tax" if tax else ""
+        return f"{deed} is for sale: {player} may buy it for {tx.fmt(c['price'])}{with_tax}"
+    if owner == player:
+        return f"{player} owns {deed}"
+    choices = ("fee", "miss_turns") if c["kind"] == "house" else ("fee", "send")
+    choice = a.get("choice")
+    if choice not in choices:
+        raise BadAction(f"{owner} owns {deed}: choice is {' or '.join(map(repr, choices))} (the proprietor's choice)")
+    if choice == "miss_turns":
+        n = amount_of(tx.table, "visitor_miss_turns")
+        turns.miss(tx, player, n, "other")
+        return f"{owner} chose to make {player} miss the next {n} turns"
+    if choice == "send":
+        house = a.get("house")
+        if house is None:
+            raise BadAction(f"send needs house: the square of a House {owner} owns")
+        target = find_property(tx.table, house)
+        if card(tx.table, target)["kind"] != "house" or tx.table["deeds"][target].get("owner") != owner:
+            raise Refused(f"{target} is not a House of {owner}'s")
+        tx.set(["players", player, "at"], card(tx.table, target)["square"])
+        return f"{owner} sent {player} to {target}"
+    if a.get("house") is not None:
+        raise BadAction("house goes with the choice \"send\"")
+    return _visitor_fee(tx, player, owner, deed)
+
+
+def _visitor_fee(tx: Tx, player: str, owner: str, deed: str) -> str:
+    """The visitor pays; the proprietor pays Capital Gains Tax on it (advanced). A House's visitor who
+    could not cover the fee even by selling everything misses two turns instead; a Tower's visitor left
+    owing after selling everything goes to Jail for a turn per $500."""
+    c = card(tx.table, deed)
+    fee = c["visitor_fee"]
+    cgt = c["visitor_capital_gains"] if is_advanced(tx.table) else 0
+    memo = f"Visitor's Fee at {deed}"
+    house = c["kind"] == "house"
+    if house and cash(tx.table, player) + could_raise(tx.table, player) < fee:
+        n = amount_of(tx.table, "visitor_miss_turns")
+        turns.miss(tx, player, n, "debt")
+        return f"{player} cannot cover the {tx.fmt(fee)} Visitor's Fee, so misses the next {n} turns instead"
+    outcome = charge(tx, player, fee, memo, payee=owner, when_broke="miss_two" if house else "jail", tax=cgt)
+    return outcome or (f"{player} paid {owner} a {tx.fmt(fee)} Visitor's Fee"
+                       + (f"; {owner} paid {tx.fmt(cgt)} Capital Gains Tax" if cgt else ""))
+
+
+def _bill(key: str, memo: str):
+    def square(tx: Tx, player: str, sq: int, a: dict) -> str:
+        amount = amount_of(tx.table, key)
+        outcome = charge(tx, player, amount, memo, when_broke="one_turn")
+        return outcome or f"{player} paid the {tx.fmt(amount)} {memo} to the Lottery"
+    return square
+
+
+def _city_hall(tx: Tx, player: str, square: int, a: dict) -> str:
+    owned = properties_of(tx.table, player)
+    tax = sum(card(tx.table, d)["property_tax"] for d in owned)
+    if not tax:
+        return f"{player} owns no property: no Property Tax"
+    outcome = charge(tx, player, tax, "Property Tax", when_broke="turns")
+    what = f"{len(owned)} propert{'ies' if len(owned) > 1 else 'y'}"
+    return outcome or f"{player} paid {tx.fmt(tax)} Property Tax on {what} to the Lottery"
+
+
+def _hospital(tx: Tx, player: str, square: int, a: dict) -> str:
+    houses = unsold(tx.table, "house")
+    if not houses:
+        if a.get("house") is not None:
+            raise Refused("every City Life House is sold: the Hospital pays cash instead")
+        amount = amount_of(tx.table, "hospital")
+        tx.pay(BANK, player, amount, "the Hospital")
+        return f"no House is left, so {player} collected {tx.fmt(amount)}"
+    if a.get("house") is None:
+        squares = ", ".join(str(card(tx.table, h)["square"]) for h in houses)
+        raise BadAction(f"{player} wins an unsold House: house is one of squares {squares}")
+    deed = find_property(tx.table, a["house"])
+    if deed not in houses:
+        raise Refused(f"{deed} is not an unsold City Life House")
+    take_property(tx, player, deed)
+    return f"{player} won {deed}, tax free"
+
+
+def _to_tower(tx: Tx, player: str) -> str:
+    """On to the nearest unsold Tower (to buy it), or stay and collect when none is left."""
+    towers = unsold(tx.table, "tower")
+    here = tx.table["players"][player]["at"]
+    if towers:
+        ahead = [t for t in towers if card(tx.table, t)["square"] > here] or towers
+        tower = ahead[0]
+        c = card(tx.table, tower)
+        tx.set(["players", player, "at"], c["square"])
+        return f"{player} advances to {tower}, which is for sale for {tx.fmt(c['price'])}"
+    amount = amount_of(tx.table, "fire_department")
+    tx.pay(BANK, player, amount, "no Tower left")
+    text = f"no Tower is left, so {player} collected {tx.fmt(amount)}"
+    if is_advanced(tx.table):
+        cgt = amount_of(tx.table, "fire_department_capital_gains")
+        tx.pay(player, LOTTERY, cgt, "Capital Gains Tax")
+        text += f" and paid {tx.fmt(cgt)} Capital Gains Tax"
+    return text
+
+
+def _fire_department(tx: Tx, player: str, square: int, a: dict) -> str:
+    return _to_tower(tx, player)
+
+
+def _amusement_park(tx: Tx, player: str, square: int, a: dict) -> str:
+    roll = whole_number(a.get("roll"), "roll (the die at the Lottery)", 1, 6)
+    tx.set(["players", player, "at"], 58)
+    if roll == 6:
+        return f"on to the Lottery; {player} rolled a six: " + win_lottery(tx, player)
+    return f"on to the Lottery; {player} rolled {roll}, not a six: no win"
+
+
+def _lottery(tx: Tx, player: str, square: int, a: dict) -> str:
+    return win_lottery(tx, player)
+
+
+def _jail(tx: Tx, player: str, square: int, a: dict) -> str:
+    n = amount_of(tx.table, "jail_turns")
+    turns.send_to_jail(tx, player, n)
+    return f"{player} misses {n} turns in Jail (a six on any of them gets {player} out)"
+
+
+def _construction(tx: Tx, player: str, square: int, a: dict) -> str:
+    n = amount_of(tx.table, "construction_turns")
+    turns.miss(tx, player, n, "other")
+    return f"{player} loses {n} turn{'s' if n > 1 else ''}"
+
+
+def _mall(tx: Tx, player: str, square: int, a: dict) -> str:
+    amount = amount_of(tx.table, "mall")
+    tx.pay(BANK, player, amount, "advertising contest")
+    return f"{player} won {tx.fmt(amount)} in the advertising contest"
+
+
+def _museum(tx: Tx, player: str, square: int, a: dict) -> str:
+    choice = a.get("choice")
+    if choice not in ("school", "collect", "roll"):
+        raise BadAction("at the Museum choice is \"school\", \"collect\" or \"roll\"")
+    if choice != "roll" and a.get("roll") is not None:
+        raise BadAction("roll goes with the choice \"roll\"")
+    adv = is_advanced(tx.table)
+    if choice == "school":
+        tx.set(["players", player, "at"], 82)
+        return f"{player} goes on to School (82): land there for its quiz"
+    if choice == "collect":
+        amount = amount_of(tx.table, "museum")
+        cgt = amount_of(tx.table, "museum_capital_gains") if adv else 0
+    else:
+        roll = whole_number(a.get("roll"), "roll", 1, 6)
+        if roll == 6:
+            return f"{player} rolled a six: nothing"
+        amount = amount_of(tx.table, "museum_roll") * roll
+        cgt = amount_of(tx.table, "museum_roll_capital_gains") * roll if adv else 0
+    tx.pay(BANK, player, amount, "the Museum")
+    tx.pay(player, LOTTERY, cgt, "Capital Gains Tax")
+    return f"{player} collected {tx.fmt(amount)}" + (f" and paid {tx.fmt(cgt)} Capital Gains Tax" if cgt else "")
+
+
+def _school(tx: Tx, player: str, square: int, a: dict) -> str:
+    if is_advanced(tx.table):
+        if a.get("answers") is None:
+            raise BadAction("the School's Quiz Card round needs answers: each player's correct answers, "
+                            "e.g. {\"Ann\": 3}")
+        text, counts = pay_quiz(tx, a["answers"], only=None)
+        every = amount_of(tx.table, "quiz_questions")
+        correct = a.get("correct")
+        if correct is None:
+            correct = counts.get(player, 0) == every and sum(counts.values()) == every
+    else:
+        if a.get("answers") is not None:
+            raise BadAction("under the basic rules the School takes correct: true or false")
+        correct = a.get("correct")
+        text = "no correct answer"
+        if correct is True:
+            each = amount_of(tx.table, "quiz_answer")
+            tx.pay(BANK, player, each, "correct quiz answer")
+            text = f"quiz: {player} {tx.fmt(each)}"
+    if not isinstance(correct, bool):
+        raise BadAction("correct is true or false: did the player answer the Quiz Card right")
+    if not correct:
+        return f"{text}; {player} stays"
+    nxt = tx.table["pack"]["board"]["school_next"].get(str(square))
+    if nxt is None:
+        return f"{text}; this School sends nobody on"
+    if nxt == "tower":
+        return f"{text}; " + _to_tower(tx, player)
+    path = _follow(tx.table, int(nxt))
+    tx.set(["players", player, "at"], path[-1])
+    by = f" by {square_name(tx.table, path[0])}" if len(path) > 1 else ""
+    return f"{text}; {player} goes on{by} to {square_name(tx.table, path[-1])}: land there next"
+
+
+def _winner(tx: Tx, player: str, square: int, a: dict) -> str:
+    rows = ranking(tx.table, tx.rules)
+    tx.set(["over"], {"winner": player, "reason": f"{player} reached square 100", "ranking": rows})
+    return f"{player} reached square 100 and wins the game"
+
+
+def _wrong_turn(tx: Tx, player: str, square: int, a: dict) -> str:
+    tx.set(["players", player, "at"], square - 30)
+    return f"{player} moves back 30 squares to square {square - 30}"
+
+
+SQUARES = {
+    "dollar_sign": _dollar_sign, "house": _property, "tower": _property,
+    "garage": _bill("garage", "motor vehicle repair bill"), "supermarket": _bill("supermarket", "grocery bill"),
+    "city_hall": _city_hall, "hospital": _hospital, "fire_department": _fire_department,
+    "amusement_park": _amusement_park, "lottery": _lottery, "jail": _jail, "construction_zone": _construction,
+    "mall": _mall, "museum": _museum, "school": _school, "winner": _winner, "wrong_turn": _wrong_turn,
+    **{k: _move_text(k) for k in ("express_way", "detour", "dead_end", "gas_station", "traffic_violation")},
+}

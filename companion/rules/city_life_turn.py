@@ -1,0 +1,73 @@
+"""The City Life turn: the rotation with every player's turns counted, missed turns, and Jail.
+
+A turn ends only when the player whose turn it is owes nothing they could still sell to pay. At the
+end of every turn the Bank collects the loans and mortgages that fall due (see
+:mod:`.city_life_bank`), and what any player owes is settled as far as their cash allows.
+"""
+from __future__ import annotations
+
+from companion.core.engine import Tx
+from companion.core.errors import BadAction, Refused
+from companion.core.model import active_players, current_player, find_player
+
+from . import turns
+from .city_life_bank import CITY, amount_of, collect_due, has_assets
+from .city_life_debts import settle_owed
+
+__all__ = ["next_turn", "miss_turns", "jail", "leave_jail"]
+
+
+def _turns(value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 20:
+        raise BadAction("turns must be a whole number from 1 to 20")
+    return value
+
+
+@CITY.action("next_turn")
+def next_turn(tx: Tx, a: dict) -> str:
+    """The turn ends: the rotation moves on, turns are counted and debts that fall due are collected."""
+    ending = current_player(tx.table)
+    notes = settle_owed(tx, ending, strict=False)
+    if tx.table["players"][ending].get("owes") and has_assets(tx.table, ending):
+        settle_owed(tx, ending, strict=True)  # raises, saying what is owed and what to sell
+    text = turns.end_turn(tx, other_misses_count=bool(tx.option("missed_turns_count")))
+    for player in active_players(tx.table):
+        if player != ending:
+            notes += settle_owed(tx, player, strict=False)
+        notes += collect_due(tx, player)
+    return "; ".join([text, *notes])
+
+
+@CITY.action("miss_turns", required=("player", "turns"), optional=("memo", "reason"))
+def miss_turns(tx: Tx, a: dict) -> str:
+    """The player misses turns; ``reason`` "debt" marks turns that do not count toward a loan."""
+    player = find_player(tx.table, a["player"])
+    n = _turns(a["turns"])
+    reason = a.get("reason", "other")
+    if reason not in ("other", "debt"):
+        raise BadAction("reason is \"other\" or \"debt\" (send a player to Jail with the jail action)")
+    turns.miss(tx, player, n, reason)
+    memo = a.get("memo")
+    why = f" ({' '.join(str(memo).split())[:120]})" if memo else ""
+    return f"{player} will miss {n} turn{'s' if n > 1 else ''}{why}"
+
+
+@CITY.action("jail", required=("player",), optional=("turns",))
+def jail(tx: Tx, a: dict) -> str:
+    """The player goes to Jail for 3 turns (or ``turns``); jail turns do not count toward loans."""
+    player = find_player(tx.table, a["player"])
+    n = _turns(a.get("turns", amount_of(tx.table, "jail_turns")))
+    turns.send_to_jail(tx, player, n)
+    tx.set(["players", player, "at"], 44)
+    return f"{player} went to Jail for {n} turn{'s' if n > 1 else ''}"
+
+
+@CITY.action("leave_jail", required=("player",))
+def leave_jail(tx: Tx, a: dict) -> str:
+    """The jailed player rolled a six on a jail turn: out of Jail at once, and this turn is played."""
+    player = find_player(tx.table, a["player"])
+    now = current_player(tx.table)
+    if now != player and tx.table["players"][player].get("in_jail"):
+        raise Refused(f"{player} rolls for a six on {player}'s own turn; it is {now}'s turn")
+    left = turns.release_from_jail(tx, player)
+    return f"{player} rolled a six and left Jail ({left} jail turn{'s' if left != 1 else ''} spared)"
