@@ -125,10 +125,11 @@ def cmd_export(args) -> int:
 
 def cmd_rules(args) -> int:
     from .rules import load_pack, pack_names
+    from .rules.pack import option_specs
 
     for name in pack_names():
         pack = load_pack(name)
-        options = ", ".join(f"{k}={v['default']}" for k, v in pack.get("options", {}).items())
+        options = ", ".join(f"{k}={v['default']}" for k, v in option_specs(pack).items())
         print(f"{name:<16} {pack.get('title', name)}" + (f"  [options: {options}]" if options else ""))
     return 0
 

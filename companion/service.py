@@ -260,6 +260,11 @@ class Banker:
         """Decide and append under the write lock, optimistically: the entry takes the next number;
         if another process took it (or the action id is already in the log), catch up and decide again."""
         with self.store.writing():
+            if action_id is not None:  # a retry of an applied action returns its first outcome
+                self._catch_up()
+                seen = self._repeat(action_id, action)
+                if seen:
+                    return seen
             for _ in range(100):
                 kind, events, summary, target = decide()
                 table = engine.fold(self.table, events)

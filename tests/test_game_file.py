@@ -194,3 +194,17 @@ def test_a_held_write_lock_gives_a_clear_refusal(game, monkeypatch):
         locker.close()
     with Banker.open(game) as b:
         assert b.table["accounts"]["Bob"] == 1500
+
+
+def test_a_retried_buy_returns_its_first_outcome_instead_of_a_refusal(game):
+    with Banker.open(game) as b:
+        act = {"action": "buy", "player": "Bob", "deed": "Park Place", "id": "phone-7"}
+        first = b.do(act)
+        again = b.do(dict(act))
+        assert again.repeated and again.entry.seq == first.entry.seq
+        assert b.table["accounts"]["Bob"] == 1150
+
+
+def test_every_game_may_turn_phone_requests_off(tmp_path):
+    with Banker.create(tmp_path / "quiet.game", "classic", ["Ann"], {"phone_requests": "false"}) as b:
+        assert b.table["options"]["phone_requests"] is False

@@ -13,7 +13,7 @@ from typing import Any, Callable
 from companion.core.errors import BadAction
 from companion.core.money import LIMIT, Currency
 
-__all__ = ["PACK_DIR", "pack_names", "load_pack", "normalise_pack", "resolve_options", "CARD_CHECKS", "check_card"]
+__all__ = ["TABLE_OPTIONS", "option_specs", "PACK_DIR", "pack_names", "load_pack", "normalise_pack", "resolve_options", "CARD_CHECKS", "check_card"]
 
 PACK_DIR = Path(__file__).with_name("packs")
 
@@ -88,9 +88,20 @@ def normalise_pack(raw: dict, source: str = "pack") -> dict:
     return pack
 
 
+#: Options every game has, whatever its pack.
+TABLE_OPTIONS = {
+    "phone_requests": {"default": True, "help": "Players may ask the banker for payments from their phones"},
+}
+
+
+def option_specs(pack: dict) -> dict:
+    """Every option a game of this pack takes: the table-wide ones and the pack's own."""
+    return {**TABLE_OPTIONS, **pack.get("options", {})}
+
+
 def resolve_options(pack: dict, chosen: dict[str, str | Any]) -> dict:
     """The pack's option defaults with the table's choices on top, each converted to the default's type."""
-    specs = pack.get("options", {})
+    specs = option_specs(pack)
     options = {k: v["default"] for k, v in specs.items()}
     for key, value in chosen.items():
         if key not in specs:

@@ -1,0 +1,302 @@
+"""The JSON API under ``/api/v1/``: pages, the live stream, actions, payment requests, join links.
+
+Who may call what (anything else: 403, and nothing is written):
+
+=============================================  ==========  ==========================================
+route                                          role        does
+=============================================  ==========  ==========================================
+GET  /api/v1/state                             any         the caller's page (player or banker view)
+GET  /api/v1/events                            any         the same page, live (server-sent events)
+GET  /api/v1/requests                          any         a player's own requests; all for the banker
+POST /api/v1/requests                          player      ask to pay a player or the bank
+POST /api/v1/requests/{id}/cancel              player      withdraw one's own waiting request
+POST /api/v1/requests/{id}/approve             banker      apply it (a transfer through the Banker)
+POST /api/v1/requests/{id}/decline             banker      refuse it, with a reason for the phone
+POST /api/v1/actions                           banker      any action, as ``companion do`` takes it
+GET  /api/v1/log                               banker      log entries after ``?after=N``
+GET  /api/v1/players/{name}/join               banker      the player's join link
+GET  /api/v1/players/{name}/qr.svg             banker      the join link as a QR code
+POST /api/v1/players/{name}/revoke             banker      withdraw the player's link, make a new one
+GET  /api/v1/openapi.json                      anyone      this API described (OpenAPI 3.0)
+=============================================  ==========  ==========================================
+
+Refusals: 400 malformed, 401 no or bad credential, 403 not for this role, 404 unknown, 409 a rule
+says no (the game is unchanged), 413 too large, 415 not JSON, 421 wrong host, 429 slow down, 503 the
+game file is busy.
+"""
+from __future__ import annotations
+
+import json
+
+from aiohttp import web
+
+from companion.core.errors import BadAction, GameBusy, GameFileError, Refused, UnknownName
+from companion.core.model import find_player
+from companion.qr import qr_svg
+from companion.service import Outcome
+
+from . import sse
+from .desk import dumps_safe
+from .openapi import openapi_document
+from .security import DESK, caller, refuse
+
+__all__ = ["routes", "outcome_json", "already_applied", "JOIN_URL", "read_json"]
+
+routes = web.RouteTableDef()
+
+#: The app's function ``player -> join URL`` (set by the server, which knows its address and port).
+JOIN_URL = web.AppKey("join_url", object)
+
+
+def _json(data, status: int = 200) -> web.Response:
+    return web.Response(body=dumps_safe(data), status=status, content_type="application/json")
+
+
+async def read_json(request: web.Request, *, allowed: set[str] | None, empty_ok: bool = False) -> dict:
+    """The request's JSON object, or a 400 that says what is wrong with it.
+
+    ``allowed``: the fields it may have (None: any). ``empty_ok``: an empty body counts as ``{}``.
+    """
+    raw = await request.read()  # aiohttp answers 413 beyond client_max_size
+    if not raw.strip() and empty_ok:
+        return {}
+    try:
+        body = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise refuse(400, f"the body is not valid JSON ({getattr(e, 'msg', 'not UTF-8')})") from None
+    except RecursionError:
+        raise refuse(400, "the body is nested too deeply") from None
+    if not isinstance(body, dict):
+        raise refuse(400, "the body is a JSON object")
+    if allowed is not None:
+        extra = sorted(set(body) - allowed)
+        if extra:
+            takes = f"it takes {', '.join(sorted(allowed))}" if allowed else "it takes no fields"
+            raise refuse(400, f"unknown field {extra[0]!r}: {takes}")
+    return body
+
+
+def _game_error(e: Exception):
+    """The refusal for an error raised by the Banker or a rule."""
+    if isinstance(e, (UnknownName, Refused)):
+        return refuse(409, str(e))
+    if isinstance(e, BadAction):
+        return refuse(400, str(e))
+    if isinstance(e, GameBusy):
+        return refuse(503, str(e), Retry_After="1")
+    if isinstance(e, GameFileError):
+        return refuse(503, str(e))
+    return None
+
+
+def already_applied(banker, action: dict):
+    """The first outcome of an action whose id is already in the log (a retry, a double tap), or None.
+
+    The Banker also guards its ids, but only after deciding again, so a retry of an action that cannot
+    happen twice ("buy Boardwalk") would be refused instead of answered; phones retry, so ask first.
+    """
+    action_id = action.get("id")
+    if not isinstance(action_id, str):
+        return None
+    seen = banker.store.entry_by_id(action_id)
+    if seen is None or seen.action != action:
+        return None  # unknown, or a different action under the same id: the Banker says so
+    return Outcome(seen, banker.version, repeated=True)
+
+
+def outcome_json(outcome) -> dict:
+    return {
+        "seq": outcome.entry.seq,
+        "kind": outcome.entry.kind,
+        "summary": outcome.summary,
+        "events": outcome.events,
+        "version": outcome.version,
+        "repeated": outcome.repeated,
+    }
+
+
+# -- every role ------------------------------------------------------------------------------------
+@routes.get("/api/v1/state")
+async def get_state(request: web.Request) -> web.Response:
+    holder = caller(request)
+    body, _ = request.app[DESK].page(holder)
+    return web.Response(body=body, content_type="application/json")
+
+
+@routes.get("/api/v1/events")
+async def get_events(request: web.Request) -> web.StreamResponse:
+    holder = caller(request)
+    if request.method == "HEAD":  # nothing to stream for a HEAD
+        return web.Response(content_type="text/event-stream")
+    desk = request.app[DESK]
+    key = holder.key
+    if desk.streams[key] >= desk.limits.streams_per_pass:
+        raise refuse(429, "too many live pages open for this link; close one")
+    desk.streams[key] += 1
+    try:
+        return await sse.stream(request, desk.hub, lambda: desk.live_page(holder))
+    finally:
+        desk.streams[key] -= 1
+        if desk.streams[key] <= 0:
+            del desk.streams[key]
+
+
+@routes.get("/api/v1/requests")
+async def list_requests(request: web.Request) -> web.Response:
+    holder = caller(request)
+    desk = request.app[DESK]
+    currency = desk.banker.currency
+    if holder.role == "banker":
+        items = desk.requests.pending() + desk.requests.recent(20)
+    else:
+        items = desk.requests.of_player(holder.player, 20)
+    return _json({"requests": [r.as_json(currency) for r in items]})
+
+
+@routes.get("/api/v1/openapi.json")
+async def openapi(request: web.Request) -> web.Response:
+    return _json(openapi_document(request.app[DESK].cookie_name))
+
+
+# -- players ---------------------------------------------------------------------------------------
+@routes.post("/api/v1/requests")
+async def ask(request: web.Request) -> web.Response:
+    holder = caller(request)
+    if holder.role != "player":
+        raise refuse(403, "the banker moves money with actions, not requests")
+    body = await read_json(request, allowed={"to", "amount", "memo", "id", "from"})
+    desk = request.app[DESK]
+    if "from" in body:
+        try:
+            payer = find_player(desk.banker.table, body["from"], active=False)
+        except (BadAction, UnknownName):
+            payer = None
+        if payer != holder.player:
+            raise refuse(403, "a phone can only offer to pay from its own player's cash")
+    try:
+        made = desk.requests.ask(holder.player, body.get("to"), body.get("amount"), body.get("memo", ""), body.get("id"))
+    except Exception as e:
+        refusal = _game_error(e)
+        if refusal is None:
+            raise
+        raise refusal from None
+    return _json({"request": made.as_json(desk.banker.currency)}, status=201)
+
+
+@routes.post("/api/v1/requests/{id}/cancel")
+async def cancel(request: web.Request) -> web.Response:
+    holder = caller(request, "player")
+    await read_json(request, allowed=set(), empty_ok=True)
+    desk = request.app[DESK]
+    try:
+        done = desk.requests.cancel(request.match_info["id"], holder.player)
+    except LookupError:
+        raise refuse(404, "no such request") from None
+    except PermissionError as e:
+        raise refuse(403, str(e)) from None
+    except Refused as e:
+        raise refuse(409, str(e)) from None
+    return _json({"request": done.as_json(desk.banker.currency)})
+
+
+# -- the banker ------------------------------------------------------------------------------------
+@routes.post("/api/v1/requests/{id}/approve")
+async def approve(request: web.Request) -> web.Response:
+    caller(request, "banker")
+    await read_json(request, allowed=set(), empty_ok=True)
+    desk = request.app[DESK]
+    request_id = request.match_info["id"]
+    try:
+        outcome = desk.requests.approve(request_id)
+    except LookupError:
+        raise refuse(404, "no such request") from None
+    except Exception as e:
+        refusal = _game_error(e)
+        if refusal is None:
+            raise
+        raise refusal from None
+    return _json({"request": desk.requests.get(request_id).as_json(desk.banker.currency), "outcome": outcome_json(outcome)})
+
+
+@routes.post("/api/v1/requests/{id}/decline")
+async def decline(request: web.Request) -> web.Response:
+    caller(request, "banker")
+    body = await read_json(request, allowed={"reason"}, empty_ok=True)
+    desk = request.app[DESK]
+    try:
+        done = desk.requests.decline(request.match_info["id"], body.get("reason", ""))
+    except LookupError:
+        raise refuse(404, "no such request") from None
+    except (Refused, BadAction) as e:
+        raise _game_error(e) from None
+    return _json({"request": done.as_json(desk.banker.currency)})
+
+
+@routes.post("/api/v1/actions")
+async def do_action(request: web.Request) -> web.Response:
+    caller(request, "banker")
+    body = await read_json(request, allowed=None)
+    desk = request.app[DESK]
+    try:
+        outcome = already_applied(desk.banker, body) or desk.banker.do(body)
+    except Exception as e:
+        refusal = _game_error(e)
+        if refusal is None:
+            raise
+        raise refusal from None
+    return _json(outcome_json(outcome), status=200 if outcome.repeated else 201)
+
+
+def _int_query(request: web.Request, name: str, default: int, low: int, high: int) -> int:
+    text = request.query.get(name)
+    if text is None:
+        return default
+    if not text.isdigit() or not low <= int(text) <= high:
+        raise refuse(400, f"{name} is a whole number from {low} to {high}")
+    return int(text)
+
+
+@routes.get("/api/v1/log")
+async def log(request: web.Request) -> web.Response:
+    caller(request, "banker")
+    desk = request.app[DESK]
+    after = _int_query(request, "after", 0, 0, 10**12)
+    limit = _int_query(request, "limit", 100, 1, 500)
+    entries = []
+    for entry in desk.banker.store.entries(after):
+        entries.append(entry.as_json())
+        if len(entries) >= limit:
+            break
+    return _json({"version": desk.banker.version, "entries": entries})
+
+
+def _named_player(request: web.Request) -> str:
+    try:
+        return find_player(request.app[DESK].banker.table, request.match_info["name"], active=False)
+    except (BadAction, UnknownName):
+        raise refuse(404, "there is no player of that name in this game") from None
+
+
+@routes.get("/api/v1/players/{name}/join")
+async def join_link(request: web.Request) -> web.Response:
+    caller(request, "banker")
+    player = _named_player(request)
+    return _json({"player": player, "url": request.app[JOIN_URL](player)})
+
+
+@routes.get("/api/v1/players/{name}/qr.svg")
+async def join_qr(request: web.Request) -> web.Response:
+    caller(request, "banker")
+    player = _named_player(request)
+    return web.Response(text=qr_svg(request.app[JOIN_URL](player)), content_type="image/svg+xml")
+
+
+@routes.post("/api/v1/players/{name}/revoke")
+async def revoke(request: web.Request) -> web.Response:
+    caller(request, "banker")
+    await read_json(request, allowed=set(), empty_ok=True)
+    player = _named_player(request)
+    desk = request.app[DESK]
+    desk.tokens.revoke(player)
+    desk.hub.bump()  # that player's open pages learn at once that their link is gone
+    return _json({"player": player, "url": request.app[JOIN_URL](player)})

@@ -1,0 +1,87 @@
+"""The aiohttp application: the phone page, the join links, static files and the JSON API.
+
+``/``            the phone page (static HTML; it loads its data from the API)
+``/j/<token>``   a join link from a QR code: trades the token for an HttpOnly, SameSite=Strict cookie
+                 and redirects to ``/``, so the token leaves the address bar and the history
+``/static/...``  the page's CSS, JavaScript and icon (never anything outside that folder)
+``/api/v1/...``  the JSON API (:mod:`companion.web.api`)
+"""
+from __future__ import annotations
+
+import html
+from pathlib import Path
+from typing import Callable
+
+from aiohttp import web
+
+from . import api
+from .desk import PhoneDesk
+from .security import DESK, HOSTS, MIDDLEWARES, refuse, security_headers
+
+__all__ = ["build_app", "STATIC", "COOKIE_DAYS"]
+
+STATIC = Path(__file__).with_name("static")
+COOKIE_DAYS = 30
+
+_BAD_LINK = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Table Banker</title><link rel="stylesheet" href="/static/phone.css"></head>
+<body><main class="notice"><h1>This link does not open the table</h1><p>{reason}</p>
+<p>Ask the banker to show your code again and scan it.</p></main></body></html>
+"""
+
+
+async def index(request: web.Request) -> web.FileResponse:
+    return web.FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+
+async def join(request: web.Request) -> web.StreamResponse:
+    """A QR code's link: a valid token becomes the phone's cookie; the token leaves the URL."""
+    desk = request.app[DESK]
+    address = request.remote or "unknown"
+    if desk.bad_tokens.blocked(address):
+        raise refuse(429, "Too many wrong links from this device. Wait a minute and scan again.",
+                     Retry_After=str(desk.bad_tokens.retry_after(address)))
+    token = request.match_info["token"]
+    holder = desk.authorise(token)
+    if holder is None:
+        known = desk.tokens.check(token)
+        if known is not None:
+            reason = (desk.expired(known) or "it no longer works").capitalize() + "."
+        elif desk.tokens.withdrawn(token):
+            reason = "The banker withdrew this link; a new code replaces it."
+        else:
+            desk.bad_tokens.allow(address)  # a guess: counted against this device
+            reason = "It is not a link to this game."
+        return web.Response(status=403, text=_BAD_LINK.format(reason=html.escape(reason)),
+                            content_type="text/html", headers={"Cache-Control": "no-store"})
+    response = web.Response(status=303, headers={"Location": "/", "Cache-Control": "no-store"})
+    response.set_cookie(desk.cookie_name, holder.token, max_age=COOKIE_DAYS * 86400, path="/",
+                        httponly=True, samesite="Strict")
+    return response
+
+
+def build_app(desk: PhoneDesk, *, hosts: frozenset[str], join_url: Callable[[str], str]) -> web.Application:
+    """The phone server's application for one game's desk.
+
+    ``hosts``: the Host names it answers to; ``join_url(player)``: the link a player's QR code holds.
+    """
+    app = web.Application(client_max_size=desk.limits.request_bytes, middlewares=list(MIDDLEWARES))
+    app[DESK] = desk
+    app[HOSTS] = hosts
+    app[api.JOIN_URL] = join_url
+    app.router.add_get("/", index)
+    app.router.add_get("/j/{token}", join)
+    app.router.add_static("/static/", STATIC, follow_symlinks=False, show_index=False)
+    app.add_routes(api.routes)
+    app.on_response_prepare.append(security_headers)
+
+    async def on_startup(app: web.Application) -> None:
+        desk.open()
+
+    async def on_shutdown(app: web.Application) -> None:
+        desk.close()  # wakes every live stream so it ends now, not at shutdown_timeout
+
+    app.on_startup.append(on_startup)
+    app.on_shutdown.append(on_shutdown)
+    return app

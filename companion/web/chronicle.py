@@ -1,0 +1,81 @@
+"""The game over time, as the phones show it: each player's worth after every entry, and their story.
+
+Built once from the log (the opening table folded through every entry) and then kept up to date from
+the Banker's committed outcomes, one entry at a time; if an entry is ever missed (another process
+wrote several), it rebuilds from the log. Worth is the rule family's own count (``rules.worth``).
+"""
+from __future__ import annotations
+
+from collections import deque
+
+from companion.core import engine
+from companion.core.model import SCHEMA
+from companion.core.money import Currency
+
+from .story import entry_lines
+
+__all__ = ["Chronicle", "thin"]
+
+STORY_LINES = 25
+BANKER_LINES = 25
+CHART_POINTS = 60
+
+
+def thin(points: list[list[int]], most: int = CHART_POINTS) -> list[list[int]]:
+    """At most ``most`` points spread evenly along the series, always keeping the first and the last."""
+    if len(points) <= most:
+        return list(points)
+    step = (len(points) - 1) / (most - 1)
+    return [points[round(i * step)] for i in range(most)]
+
+
+class Chronicle:
+    """Worth series and recent lines per player, for a :class:`~companion.service.Banker`."""
+
+    def __init__(self, banker) -> None:
+        self.banker = banker
+        self.rebuild()
+
+    def rebuild(self) -> None:
+        banker = self.banker
+        opening = banker.store.latest_snapshot(SCHEMA, upto=0)
+        table = opening[1]["table"] if opening else banker.table
+        self.table = table
+        self.seq = 0
+        self.worth: dict[str, list[list[int]]] = {name: [] for name in table["order"]}
+        self.stories: dict[str, deque] = {name: deque(maxlen=STORY_LINES) for name in table["order"]}
+        self.summaries: deque = deque(maxlen=BANKER_LINES)
+        for entry in banker.log():
+            self._see(entry)
+
+    def see(self, entry) -> None:
+        """Take in one committed entry (from a Banker subscription)."""
+        if entry.seq <= self.seq:
+            return
+        if entry.seq != self.seq + 1:
+            self.rebuild()
+            return
+        self._see(entry)
+
+    def _see(self, entry) -> None:
+        self.table = engine.fold(self.table, entry.events)
+        self.seq = entry.seq
+        rules = self.banker.rules
+        fmt = Currency.from_pack(self.table["pack"]).format
+        for name in self.table["order"]:
+            self.worth[name].append([entry.seq, rules.worth(self.table, name)])
+            self.stories[name].extend(entry_lines(entry, name, fmt))
+        self.summaries.append({"seq": entry.seq, "text": entry.summary, "kind": entry.kind})
+
+    def worth_of(self, player: str) -> list[list[int]]:
+        """``[[seq, worth], ...]`` thinned for a small chart."""
+        return thin(self.worth.get(player, []))
+
+    def story_of(self, player: str, last: int = 15) -> list[dict]:
+        """The player's latest lines, newest first."""
+        lines = list(self.stories.get(player, ()))
+        return list(reversed(lines[-last:]))
+
+    def log_lines(self, last: int = 20) -> list[dict]:
+        """The latest log summaries, newest first (the banker's view)."""
+        return list(reversed(list(self.summaries)[-last:]))

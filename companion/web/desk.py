@@ -1,0 +1,161 @@
+"""The phones' desk: everything the web handlers share for one open game.
+
+Join tokens, payment requests, the chronicle (worth over time, each player's story), the broadcast
+that wakes live streams, the rate limiters, and a cache of each role's page per change, so fifty
+phones watching eight players cost eight page renders per action, not fifty.
+
+Threading: belongs to the app's asyncio loop, like the Banker it serves.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import Counter
+from typing import Any
+
+from companion.views import state_json
+
+from .chronicle import Chronicle
+from .limits import Limits
+from .requests import PaymentRequests, requests_allowed
+from .roleview import DEFAULT_PUBLIC, banker_view, player_view
+from .sidecar import open_sidecar
+from .sse import Broadcast
+from .tokens import WITHDRAWN, JoinTokens, Pass
+
+__all__ = ["PhoneDesk", "dumps_safe"]
+
+_ESCAPES = {ord("<"): "\\u003c", ord(">"): "\\u003e", ord("&"): "\\u0026"}
+
+
+def dumps_safe(value: Any) -> bytes:
+    """JSON that is inert anywhere: ASCII only (bidi controls become \\u escapes), no raw < > &."""
+    return json.dumps(value, ensure_ascii=True, separators=(",", ":")).translate(_ESCAPES).encode("ascii")
+
+
+class PhoneDesk:
+    """Shared state of the phone server for one :class:`~companion.service.Banker`."""
+
+    def __init__(self, banker, *, limits: Limits | None = None) -> None:
+        self.banker = banker
+        self.limits = limits or Limits()
+        self.bad_tokens, self.player_calls, self.banker_calls = self.limits.make()
+        self._con = open_sidecar(banker.path)
+        self.tokens = JoinTokens(self._con)
+        self.requests = PaymentRequests(self._con, banker)
+        self.chronicle = Chronicle(banker)
+        self.hub = Broadcast()
+        self.streams: Counter[str] = Counter()
+        digest = hashlib.sha256(str(banker.path.resolve()).encode()).hexdigest()[:10]
+        self.cookie_name = f"tb_{digest}"
+        self._pages: dict[tuple[str, str | None], tuple[bytes, int]] = {}
+        self._pages_generation = -1
+        self._state: dict | None = None
+        self._unsubscribe: list = []
+
+    # -- lifetime ----------------------------------------------------------------------------------
+    def open(self) -> None:
+        """Start following the game and the requests (idempotent)."""
+        if self._unsubscribe:
+            return
+        if self.chronicle.seq != self.banker.version:
+            self.chronicle.rebuild()  # reopened after a while: catch up with the log
+        self._unsubscribe = [self.banker.subscribe(self._on_outcome), self.requests.subscribe(self._on_request)]
+        self.hub.closed = False
+        self.hub.bump()
+
+    def close(self) -> None:
+        """Stop following, wake every stream so it ends; safe twice."""
+        for unsubscribe in self._unsubscribe:
+            unsubscribe()
+        self._unsubscribe = []
+        self.hub.close()
+
+    def close_file(self) -> None:
+        self.close()
+        self._con.close()
+
+    def _on_outcome(self, outcome) -> None:
+        self.chronicle.see(outcome.entry)
+        self.hub.bump()
+
+    def _on_request(self, request) -> None:
+        self.hub.bump()
+
+    # -- who is asking -----------------------------------------------------------------------------
+    def authorise(self, token: object) -> Pass | None:
+        """The pass behind a token if it is valid now: known, not revoked, and (for players) the game
+        is still on and they are in it."""
+        found = self.tokens.check(token)
+        if found is None:
+            return None
+        if found.role == "player" and self.expired(found):
+            return None
+        return found
+
+    def expired(self, holder: Pass) -> str | None:
+        """Why a pass stopped working (one line), or None while it works."""
+        if self.tokens.check(holder.token) is None:
+            return WITHDRAWN
+        if holder.role == "player":
+            table = self.banker.table
+            if holder.player not in table["players"]:
+                return "this link is for a player who is not in this game"
+            if table.get("over"):
+                return "the game is over"
+        return None
+
+    # -- pages -------------------------------------------------------------------------------------
+    def state(self) -> dict:
+        """The public state of the game at the current generation."""
+        self._refresh_cache()
+        if self._state is None:
+            self._state = state_json(self.banker.table, self.banker.rules, self.banker.version)
+        return self._state
+
+    def _refresh_cache(self) -> None:
+        if self._pages_generation != self.hub.generation:
+            self._pages.clear()
+            self._state = None
+            self._pages_generation = self.hub.generation
+
+    def page(self, holder: Pass) -> tuple[bytes, int]:
+        """The holder's page as JSON bytes, and the game version it shows."""
+        self._refresh_cache()
+        key = (holder.role, holder.player)
+        cached = self._pages.get(key)
+        if cached is None:
+            cached = (dumps_safe(self.page_data(holder)), self.banker.version)
+            self._pages[key] = cached
+        return cached
+
+    def page_data(self, holder: Pass) -> dict:
+        state = self.state()
+        currency = self.banker.currency
+        if holder.role == "banker":
+            return banker_view(
+                state,
+                log=self.chronicle.log_lines(),
+                pending=[r.as_json(currency) for r in self.requests.pending()],
+                answered=[r.as_json(currency) for r in self.requests.recent(8)],
+            )
+        public = self.banker.rules.extras.get("phone_public", DEFAULT_PUBLIC)
+        return player_view(
+            state,
+            holder.player,
+            worth=self.chronicle.worth_of(holder.player),
+            story=self.chronicle.story_of(holder.player),
+            requests=[r.as_json(currency) for r in self.requests.of_player(holder.player, 6)],
+            can_request=requests_allowed(self.banker.table),
+            public=public,
+        )
+
+    def live_page(self, holder: Pass) -> tuple[bytes | None, int, str | None]:
+        """For a stream: ``(page, version, reason)``; a reason means this is the last message (the
+        game ended: the final page still goes out; the link was withdrawn: no page)."""
+        reason = self.expired(holder)
+        if reason and (holder.role != "player" or not self.banker.table.get("over")
+                       or self.tokens.check(holder.token) is None):
+            return None, self.banker.version, reason
+        body, version = self.page(holder)
+        return body, version, reason

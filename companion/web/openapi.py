@@ -1,0 +1,243 @@
+"""The OpenAPI 3.0 description of ``/api/v1``, served at ``/api/v1/openapi.json``.
+
+Written as data next to the handlers so a test can hold the two together: every route the app has is
+described here, and nothing else (see tests/web/test_openapi.py; schemathesis fuzzes it).
+"""
+from __future__ import annotations
+
+import copy
+
+__all__ = ["OPENAPI", "openapi_document"]
+
+
+def _ref(name: str) -> dict:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _error(text: str) -> dict:
+    return {"description": text, "content": {"application/json": {"schema": _ref("Error")}}}
+
+
+def _ok(schema: dict, text: str = "OK") -> dict:
+    return {"description": text, "content": {"application/json": {"schema": schema}}}
+
+
+_GUARDS = {
+    "401": _error("no credential, or a wrong, withdrawn or expired one"),
+    "421": _error("the Host header does not name this table"),
+    "429": _error("too many requests, or too many wrong tokens from this device"),
+}
+_ROLE = {"403": _error("the caller's role may not do this; nothing was written")}
+_BODY = {
+    "400": _error("the body is not the JSON object this operation takes"),
+    "403": _error("not for this role, or a cross-origin request; nothing was written"),
+    "413": _error("the body is too large"),
+    "415": _error("the body is not application/json"),
+}
+_NAME = {"name": "name", "in": "path", "required": True, "schema": {"type": "string", "minLength": 1, "maxLength": 40}}
+_ID = {"name": "id", "in": "path", "required": True, "schema": {"type": "string", "minLength": 1, "maxLength": 40}}
+
+
+def _op(summary: str, responses: dict, *, body: dict | None = None, params: list | None = None,
+        public: bool = False, extra: tuple[dict, ...] = ()) -> dict:
+    op: dict = {"summary": summary, "responses": {}}
+    if params:
+        op["parameters"] = params
+    if body is not None:
+        op["requestBody"] = {"required": True, "content": {"application/json": {"schema": body}}}
+    op["responses"].update(responses)
+    if not public:
+        op["responses"].update(_GUARDS)
+    else:
+        op["responses"]["421"] = _GUARDS["421"]
+        op["security"] = []
+    for more in extra:
+        op["responses"].update(more)
+    return op
+
+
+_NULL_INT = {"type": "integer", "nullable": True}
+_NULL_STR = {"type": "string", "nullable": True}
+
+SCHEMAS = {
+    "Error": {"type": "object", "required": ["error"], "properties": {"error": {"type": "string"}}},
+    "Money": {"type": "object", "required": ["amount", "amount_text"],
+              "properties": {"amount": {"type": "integer"}, "amount_text": {"type": "string"}}},
+    "Deed": {"type": "object", "required": ["name", "group", "mortgaged", "houses", "hotel", "marks"],
+             "properties": {"name": {"type": "string"}, "group": {"type": "string"}, "kind": {"type": "string"},
+                            "mortgaged": {"type": "boolean"}, "houses": {"type": "integer"},
+                            "hotel": {"type": "boolean"}, "marks": {"type": "array", "items": {"type": "string"}}}},
+    "Loan": {"type": "object", "required": ["text"],
+             "properties": {"text": {"type": "string"}, "amount": _NULL_INT, "amount_text": {"type": "string"},
+                            "due_turn": _NULL_INT, "turns_left": _NULL_INT, "overdue": {"type": "boolean"},
+                            "due_text": {"type": "string"}}},
+    "Pot": {"type": "object", "required": ["name", "label", "amount", "amount_text"],
+            "properties": {"name": {"type": "string"}, "label": {"type": "string"}, "amount": {"type": "integer"},
+                           "amount_text": {"type": "string"}}},
+    "PaymentRequest": {
+        "type": "object",
+        "required": ["id", "player", "to", "amount", "amount_text", "memo", "status", "reason", "created"],
+        "properties": {
+            "id": {"type": "string"}, "player": {"type": "string"}, "to": {"type": "string"},
+            "amount": {"type": "integer", "minimum": 1}, "amount_text": {"type": "string"},
+            "memo": {"type": "string"},
+            "status": {"type": "string", "enum": ["pending", "approved", "declined", "cancelled"]},
+            "reason": {"type": "string"}, "created": {"type": "string"}, "decided": _NULL_STR, "seq": _NULL_INT,
+        },
+    },
+    "NewRequest": {
+        "type": "object", "required": ["to", "amount"], "additionalProperties": False,
+        "properties": {
+            "to": {"type": "string", "description": "\"bank\" or another player's name"},
+            "amount": {"oneOf": [{"type": "integer", "minimum": 1}, {"type": "string"}],
+                       "description": "whole money: 50, \"$1,500\", \"2.5M\""},
+            "memo": {"type": "string", "maxLength": 60},
+            "id": {"type": "string", "minLength": 1, "maxLength": 40, "description": "the phone's idempotency id"},
+            "from": {"type": "string", "description": "must be the caller's own player if given"},
+        },
+    },
+    "Decline": {"type": "object", "additionalProperties": False,
+                "properties": {"reason": {"type": "string", "maxLength": 120}}},
+    "Empty": {"type": "object", "additionalProperties": False, "properties": {}},
+    "Action": {
+        "type": "object", "required": ["action"], "additionalProperties": True,
+        "properties": {"action": {"type": "string", "description": "transfer, buy, rent, ... (docs/actions.md)"},
+                       "id": {"type": "string", "minLength": 1, "maxLength": 100}},
+    },
+    "Outcome": {
+        "type": "object", "required": ["seq", "kind", "summary", "events", "version", "repeated"],
+        "properties": {"seq": {"type": "integer"}, "kind": {"type": "string"}, "summary": {"type": "string"},
+                       "events": {"type": "array", "items": {"type": "object"}}, "version": {"type": "integer"},
+                       "repeated": {"type": "boolean"}},
+    },
+    "Entry": {
+        "type": "object", "required": ["seq", "kind", "action", "events", "summary", "at"],
+        "properties": {"seq": {"type": "integer"}, "kind": {"type": "string"}, "id": _NULL_STR,
+                       "action": {"type": "object"}, "events": {"type": "array", "items": {"type": "object"}},
+                       "summary": {"type": "string"}, "target": _NULL_INT, "at": {"type": "string"}},
+    },
+    "PlayerPage": {
+        "type": "object",
+        "required": ["role", "version", "title", "turn", "me", "players", "pots", "requests", "can_request", "payees"],
+        "properties": {
+            "role": {"type": "string", "enum": ["player"]},
+            "version": {"type": "integer"}, "title": {"type": "string"}, "rules": {"type": "string"},
+            "turn": {"type": "object"}, "over": {"type": "object", "nullable": True},
+            "me": {"type": "object", "required": ["name", "cash", "cash_text", "deeds", "loans", "worth_series", "story"],
+                   "properties": {"name": {"type": "string"}, "cash": {"type": "integer"}, "cash_text": {"type": "string"},
+                                  "deeds": {"type": "array", "items": _ref("Deed")},
+                                  "loans": {"type": "array", "items": _ref("Loan")},
+                                  "worth_series": {"type": "array", "items": {"type": "array", "items": {"type": "integer"}}},
+                                  "story": {"type": "array", "items": {"type": "object"}}}},
+            "players": {"type": "array", "items": {"type": "object", "required": ["name"]}},
+            "pots": {"type": "array", "items": _ref("Pot")},
+            "requests": {"type": "array", "items": _ref("PaymentRequest")},
+            "can_request": {"type": "boolean"},
+            "payees": {"type": "array", "items": {"type": "string"}},
+        },
+    },
+    "BankerPage": {
+        "type": "object", "required": ["role", "version", "title", "turn", "players", "pots", "pending", "answered", "log"],
+        "properties": {
+            "role": {"type": "string", "enum": ["banker"]},
+            "version": {"type": "integer"}, "title": {"type": "string"}, "turn": {"type": "object"},
+            "over": {"type": "object", "nullable": True},
+            "players": {"type": "array", "items": {"type": "object", "required": ["name", "cash", "deeds"]}},
+            "pots": {"type": "array", "items": _ref("Pot")},
+            "pending": {"type": "array", "items": _ref("PaymentRequest")},
+            "answered": {"type": "array", "items": _ref("PaymentRequest")},
+            "log": {"type": "array", "items": {"type": "object"}},
+        },
+    },
+    "Join": {"type": "object", "required": ["player", "url"],
+             "properties": {"player": {"type": "string"}, "url": {"type": "string"}}},
+}
+
+PATHS = {
+    "/api/v1/openapi.json": {"get": _op("This document", {"200": _ok({"type": "object"})}, public=True)},
+    "/api/v1/state": {"get": _op("The caller's page: a player's own view, or the banker's",
+                                 {"200": _ok({"oneOf": [_ref("PlayerPage"), _ref("BankerPage")]})})},
+    "/api/v1/events": {"get": _op(
+        "The caller's page, live: server-sent events `state` (id = game version), `ping`, `closed`",
+        {"200": {"description": "an event stream that stays open",
+                 "content": {"text/event-stream": {"schema": {"type": "string"}}}}})},
+    "/api/v1/requests": {
+        "get": _op("Payment requests: the caller's own (player) or all (banker)",
+                   {"200": _ok({"type": "object", "required": ["requests"],
+                                "properties": {"requests": {"type": "array", "items": _ref("PaymentRequest")}}})}),
+        "post": _op("A player asks to pay another player or the bank; it waits for the banker",
+                    {"201": _ok({"type": "object", "required": ["request"], "properties": {"request": _ref("PaymentRequest")}},
+                                "the request, waiting (or the earlier one with the same id)"),
+                     "409": _error("a rule or limit says no (requests off, not enough cash, too many waiting)")},
+                    body=_ref("NewRequest"), extra=(_BODY,)),
+    },
+    "/api/v1/requests/{id}/cancel": {"post": _op(
+        "A player withdraws their own waiting request",
+        {"200": _ok({"type": "object", "required": ["request"], "properties": {"request": _ref("PaymentRequest")}}),
+         "404": _error("no such request"), "409": _error("already answered")},
+        body=_ref("Empty"), params=[_ID], extra=(_BODY,))},
+    "/api/v1/requests/{id}/approve": {"post": _op(
+        "The banker approves: the transfer is applied through the Banker (idempotent)",
+        {"200": _ok({"type": "object", "required": ["request", "outcome"],
+                     "properties": {"request": _ref("PaymentRequest"), "outcome": _ref("Outcome")}}),
+         "404": _error("no such request"), "409": _error("a rule refuses the transfer now, or already answered"),
+         "503": _error("the game file is busy")},
+        body=_ref("Empty"), params=[_ID], extra=(_BODY,))},
+    "/api/v1/requests/{id}/decline": {"post": _op(
+        "The banker declines, with a reason for the phone",
+        {"200": _ok({"type": "object", "required": ["request"], "properties": {"request": _ref("PaymentRequest")}}),
+         "404": _error("no such request"), "409": _error("already answered")},
+        body=_ref("Decline"), params=[_ID], extra=(_BODY,))},
+    "/api/v1/actions": {"post": _op(
+        "The banker applies an action (the same JSON as `companion do`; an `id` makes it idempotent)",
+        {"201": _ok(_ref("Outcome"), "applied"), "200": _ok(_ref("Outcome"), "already applied under this id"),
+         "409": _error("a rule refuses it; the game is unchanged"), "503": _error("the game file is busy")},
+        body=_ref("Action"), extra=(_BODY,))},
+    "/api/v1/log": {"get": _op(
+        "Log entries after a version (banker)",
+        {"200": _ok({"type": "object", "required": ["version", "entries"],
+                     "properties": {"version": {"type": "integer"}, "entries": {"type": "array", "items": _ref("Entry")}}}),
+         "400": _error("after or limit out of range")},
+        params=[{"name": "after", "in": "query", "schema": {"type": "integer", "minimum": 0}},
+                {"name": "limit", "in": "query", "schema": {"type": "integer", "minimum": 1, "maximum": 500}}],
+        extra=(_ROLE,))},
+    "/api/v1/players/{name}/join": {"get": _op(
+        "A player's join link (banker)", {"200": _ok(_ref("Join")), "404": _error("no such player")},
+        params=[_NAME], extra=(_ROLE,))},
+    "/api/v1/players/{name}/qr.svg": {"get": _op(
+        "A player's join link as a QR code (banker)",
+        {"200": {"description": "SVG", "content": {"image/svg+xml": {"schema": {"type": "string"}}}},
+         "404": _error("no such player")},
+        params=[_NAME], extra=(_ROLE,))},
+    "/api/v1/players/{name}/revoke": {"post": _op(
+        "Withdraw a player's link and make a new one (banker)",
+        {"200": _ok(_ref("Join")), "404": _error("no such player")},
+        body=_ref("Empty"), params=[_NAME], extra=(_BODY,))},
+}
+
+OPENAPI = {
+    "openapi": "3.0.3",
+    "info": {
+        "title": "Table Banker phones API",
+        "version": "1",
+        "description": "Players' phones and the banker's tools on the table's local network. See docs/api.md.",
+    },
+    "servers": [{"url": "/"}],
+    "security": [{"bearer": []}, {"cookie": []}],
+    "paths": PATHS,
+    "components": {
+        "schemas": SCHEMAS,
+        "securitySchemes": {
+            "bearer": {"type": "http", "scheme": "bearer", "description": "a join token (player or banker)"},
+            "cookie": {"type": "apiKey", "in": "cookie", "name": "tb_GAME",
+                       "description": "set by visiting the join link; its name is per game"},
+        },
+    },
+}
+
+
+def openapi_document(cookie_name: str) -> dict:
+    """The document with this game's cookie name filled in."""
+    doc = copy.deepcopy(OPENAPI)
+    doc["components"]["securitySchemes"]["cookie"]["name"] = cookie_name
+    return doc

@@ -1,0 +1,232 @@
+"""Payment requests: what a player asks for from their phone, waiting for the banker's answer.
+
+A phone never moves money. A player asks "I pay Bob $50 (the pizza)"; the request waits in the phones
+file until the banker approves it - then one ``transfer`` goes through the Banker, with an action id
+tied to the request, so approving twice (a double tap, a retry after a crash) moves the money once -
+or declines it with a reason that goes back to the phone.
+
+The banker's touchscreen uses :meth:`PaymentRequests.pending`, :meth:`~PaymentRequests.approve`,
+:meth:`~PaymentRequests.decline` and :meth:`~PaymentRequests.subscribe` (called with the changed
+request after every change, on the app's loop).
+"""
+from __future__ import annotations
+
+import secrets
+import sqlite3
+import unicodedata
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from companion.core.errors import BadAction, Refused
+from companion.core.model import BANK, cash, find_player
+from companion.core.money import Currency
+from companion.service import Outcome
+
+from .sidecar import now
+
+__all__ = ["PaymentRequest", "PaymentRequests", "MAX_WAITING", "requests_allowed"]
+
+MAX_WAITING = 3  # requests one player may have waiting at once
+MAX_MEMO = 60
+
+_COLUMNS = "id, player, payee, amount, memo, status, reason, client_id, created, decided, seq"
+
+
+@dataclass(frozen=True)
+class PaymentRequest:
+    """One request: ``player`` asks to pay ``payee`` ("bank" or a player) ``amount``."""
+
+    id: str
+    player: str
+    payee: str
+    amount: int
+    memo: str
+    status: str  # pending, approved, declined, cancelled
+    reason: str
+    client_id: str | None
+    created: str
+    decided: str | None
+    seq: int | None  # the game log entry of the approved transfer
+
+    @property
+    def action(self) -> dict:
+        """The transfer this request becomes when approved (its id makes it idempotent)."""
+        memo = self.memo or "asked from a phone"
+        return {"action": "transfer", "from": self.player, "to": self.payee, "amount": self.amount,
+                "memo": memo, "id": f"phone-request-{self.id}"}
+
+    def as_json(self, currency: Currency) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "player": self.player,
+            "to": self.payee,
+            "amount": self.amount,
+            "amount_text": currency.format(self.amount),
+            "memo": self.memo,
+            "status": self.status,
+            "reason": self.reason,
+            "created": self.created,
+            "decided": self.decided,
+            "seq": self.seq,
+        }
+
+
+def requests_allowed(table: dict) -> bool:
+    """The game option ``phone_requests`` (default on) lets players ask from their phones."""
+    value = table.get("options", {}).get("phone_requests", True)
+    return value not in (False, "false", "no", "off", 0)
+
+
+def clean_text(text: object, what: str, most: int) -> str:
+    """Text typed on a phone: whitespace collapsed, control and bidi-override characters removed."""
+    if text is None:
+        return ""
+    if not isinstance(text, str):
+        raise BadAction(f"{what} must be text")
+    kept = "".join(c if unicodedata.category(c) not in ("Cc", "Cf", "Zl", "Zp") else " " for c in text)
+    kept = " ".join(kept.split())
+    if len(kept) > most:
+        raise BadAction(f"{what} is longer than {most} characters")
+    return kept
+
+
+class PaymentRequests:
+    """The requests of one game. ``banker`` is the open :class:`~companion.service.Banker`."""
+
+    def __init__(self, con: sqlite3.Connection, banker) -> None:
+        self.con = con
+        self.banker = banker
+        self._subscribers: list[Callable[[PaymentRequest], None]] = []
+
+    # -- subscribers -------------------------------------------------------------------------------
+    def subscribe(self, callback: Callable[[PaymentRequest], None]) -> Callable[[], None]:
+        """Call ``callback(request)`` after every new, approved, declined or cancelled request."""
+        self._subscribers.append(callback)
+        return lambda: self._subscribers.remove(callback) if callback in self._subscribers else None
+
+    def _changed(self, request: PaymentRequest) -> PaymentRequest:
+        for callback in list(self._subscribers):
+            callback(request)
+        return request
+
+    # -- reading -----------------------------------------------------------------------------------
+    def _rows(self, where: str, args: tuple = (), limit: int = 100) -> list[PaymentRequest]:
+        sql = f"SELECT {_COLUMNS} FROM requests WHERE {where} ORDER BY created DESC, rowid DESC LIMIT ?"
+        return [PaymentRequest(*row) for row in self.con.execute(sql, (*args, limit))]
+
+    def get(self, request_id: object) -> PaymentRequest | None:
+        if not isinstance(request_id, str) or len(request_id) > 40:
+            return None
+        rows = self._rows("id = ?", (request_id,), 1)
+        return rows[0] if rows else None
+
+    def pending(self) -> list[PaymentRequest]:
+        """Requests waiting for the banker, oldest first."""
+        return list(reversed(self._rows("status = 'pending'")))
+
+    def recent(self, limit: int = 10) -> list[PaymentRequest]:
+        """The latest answered requests, newest first."""
+        return self._rows("status != 'pending'", (), limit)
+
+    def of_player(self, player: str, limit: int = 10) -> list[PaymentRequest]:
+        """A player's own requests, newest first."""
+        return self._rows("player = ?", (player,), limit)
+
+    # -- the player asks ---------------------------------------------------------------------------
+    def ask(self, player: str, to: object, amount: object, memo: object = "", client_id: object = None) -> PaymentRequest:
+        """Record a player's request to pay ``to`` ("bank" or another player). Refused clearly if not allowed.
+
+        The same ``client_id`` from the same player returns the first request (a phone retrying).
+        """
+        table = self.banker.table
+        if not requests_allowed(table):
+            raise Refused("the banker has turned off requests from phones in this game")
+        if table.get("over"):
+            raise Refused("the game is over")
+        player = find_player(table, player)
+        if client_id is not None:
+            if not isinstance(client_id, str) or not 1 <= len(client_id) <= 40:
+                raise BadAction("id is text of 1 to 40 characters")
+            seen = self._rows("player = ? AND client_id = ?", (player, client_id), 1)
+            if seen:
+                return seen[0]
+        if not isinstance(to, str) or not to.strip():
+            raise BadAction("to names a player or the bank")
+        payee = BANK if to.strip().casefold() == BANK else find_player(table, to)
+        if payee == player:
+            raise Refused("you cannot pay yourself")
+        currency = Currency.from_pack(table["pack"])
+        if amount is None:
+            raise BadAction("amount is missing")
+        value = currency.parse(amount)
+        if value <= 0:
+            raise BadAction("amount must be more than zero")
+        have = cash(table, player)
+        if value > have:
+            raise Refused(f"you have {currency.format(have)}, not {currency.format(value)}")
+        memo = clean_text(memo, "memo", MAX_MEMO)
+        waiting = self.con.execute("SELECT count(*) FROM requests WHERE player = ? AND status = 'pending'", (player,)).fetchone()[0]
+        if waiting >= MAX_WAITING:
+            raise Refused(f"you already have {waiting} requests waiting for the banker")
+        request = PaymentRequest("r" + secrets.token_hex(6), player, payee, value, memo, "pending", "", client_id, now(), None, None)
+        self.con.execute(f"INSERT INTO requests ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", _values(request))
+        return self._changed(request)
+
+    def cancel(self, request_id: str, player: str) -> PaymentRequest:
+        """The player withdraws their own waiting request."""
+        request = self.get(request_id)
+        if request is None:
+            raise LookupError(f"no request {request_id!r}")
+        if request.player != player:
+            raise PermissionError("that is another player's request")
+        request = self._waiting(request_id)
+        return self._answer(request, "cancelled", "withdrawn by the player")
+
+    # -- the banker answers ------------------------------------------------------------------------
+    def _waiting(self, request_id: str) -> PaymentRequest:
+        request = self.get(request_id)
+        if request is None:
+            raise LookupError(f"no request {request_id!r}")
+        if request.status != "pending":
+            raise Refused(f"that request was already {request.status}")
+        return request
+
+    def approve(self, request_id: str):
+        """Apply the transfer through the banker; returns the Banker's Outcome.
+
+        If a rule refuses it (not enough cash now, a player left the game), the request stays waiting
+        and the refusal is raised, so the banker can decline it with that reason or try again later.
+        """
+        request = self.get(request_id)
+        if request is None:
+            raise LookupError(f"no request {request_id!r}")
+        done = self.banker.store.entry_by_id(request.action["id"])
+        if done is not None:  # approved before (maybe just before a crash): never pay twice
+            if request.status == "pending":
+                self._answer(request, "approved", "", seq=done.seq)
+            return Outcome(done, self.banker.version, repeated=True)
+        request = self._waiting(request_id)
+        outcome = self.banker.do(request.action)
+        self._answer(request, "approved", "", seq=outcome.entry.seq)
+        return outcome
+
+    def decline(self, request_id: str, reason: object = "") -> PaymentRequest:
+        """Refuse the request; ``reason`` (one line) goes back to the player's phone."""
+        request = self._waiting(request_id)
+        text = clean_text(reason, "reason", 120) or "declined by the banker"
+        return self._answer(request, "declined", text)
+
+    def _answer(self, request: PaymentRequest, status: str, reason: str, seq: int | None = None) -> PaymentRequest:
+        decided = now()
+        cur = self.con.execute(
+            "UPDATE requests SET status = ?, reason = ?, decided = ?, seq = ? WHERE id = ? AND status = 'pending'",
+            (status, reason, decided, seq, request.id),
+        )
+        if cur.rowcount != 1:
+            raise Refused("that request was answered meanwhile")
+        return self._changed(PaymentRequest(request.id, request.player, request.payee, request.amount, request.memo,
+                                            status, reason, request.client_id, request.created, decided, seq))
+
+
+def _values(r: PaymentRequest) -> tuple:
+    return (r.id, r.player, r.payee, r.amount, r.memo, r.status, r.reason, r.client_id, r.created, r.decided, r.seq)

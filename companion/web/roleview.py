@@ -1,0 +1,185 @@
+"""What each role may see: a player's own page, and the banker's.
+
+Pure functions over the public state (:func:`companion.views.state_json`), the chronicle's series and
+lines, and the payment requests. A player sees their own money, deeds, loans and story in full; of the
+other players only what the rules make public - by default name, colour, cash and how many deeds they
+hold; a rule family narrows or widens that with ``rules.extras["phone_public"]`` (a tuple of the
+fields "cash", "deeds", "worth"). Pots are public. The banker sees everything.
+"""
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from companion.core.money import Currency
+
+__all__ = ["player_view", "banker_view", "DEFAULT_PUBLIC", "deed_line", "loan_line"]
+
+DEFAULT_PUBLIC = ("cash", "deeds")
+
+
+def _currency(state: dict) -> Currency:
+    cur = state.get("currency") or {}
+    return Currency(cur.get("symbol", "$"), cur.get("style", "plain"))
+
+
+def deed_line(deed: dict) -> dict[str, Any]:
+    """A deed for a phone: name, colour group, and its marks ("mortgaged", "3 houses", "hotel")."""
+    marks = []
+    if deed.get("mortgaged"):
+        marks.append("mortgaged")
+    if deed.get("hotel"):
+        marks.append("hotel")
+    houses = deed.get("houses")
+    if isinstance(houses, int) and not isinstance(houses, bool) and houses > 0:
+        marks.append(f"{houses} house{'s' if houses != 1 else ''}")
+    return {
+        "name": deed["name"],
+        "group": deed.get("group", ""),
+        "kind": deed.get("kind", ""),
+        "mortgaged": bool(deed.get("mortgaged")),
+        "houses": houses if isinstance(houses, int) and not isinstance(houses, bool) else 0,
+        "hotel": bool(deed.get("hotel")),
+        "marks": marks,
+    }
+
+
+def _whole(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def loan_line(loan: Any, currency: Currency, turn: int) -> dict[str, Any]:
+    """A loan or note as one line: what it is, how much, and when it falls due.
+
+    Families describe debts their own way; this reads the common keys: ``text``/``label``/``kind``,
+    ``amount``, and either ``due_turn`` (a turn number of the table) or ``due_in_turns`` (counted
+    turns left), plus ``overdue``.
+    """
+    if not isinstance(loan, dict):
+        return {"text": str(loan), "amount": None, "amount_text": "", "due_turn": None, "turns_left": None,
+                "overdue": False, "due_text": ""}
+    amount = _whole(loan.get("amount"))
+    text = loan.get("text") or loan.get("label")
+    if not text:
+        what = str(loan.get("kind") or "loan").capitalize()
+        text = f"{what} of {currency.format(amount)}" if amount is not None else what
+    due = _whole(loan.get("due_turn", loan.get("due")))
+    left = due - turn if due is not None else _whole(loan.get("due_in_turns"))
+    overdue = bool(loan.get("overdue")) or (left is not None and left < 0)
+    due_text = ""
+    if "due" not in str(text).lower():  # the family's own text may already say when
+        if overdue:
+            due_text = "overdue"
+        elif due is not None:
+            due_text = f"due turn {due}" + (" (this turn)" if left == 0 else f" ({left} to go)")
+        elif left is not None:
+            due_text = "due now" if left == 0 else f"due in {left} turn{'s' if left != 1 else ''}"
+    return {
+        "text": str(text),
+        "amount": amount,
+        "amount_text": currency.format(amount) if amount is not None else "",
+        "due_turn": due,
+        "turns_left": left,
+        "overdue": overdue,
+        "due_text": due_text,
+    }
+
+
+def _deeds_of(state: dict, name: str) -> list[dict]:
+    owned = {d["name"]: d for d in state["deeds"] if d.get("owner") == name}
+    return [deed_line(owned[n]) for n in owned]
+
+
+def _common(state: dict) -> dict[str, Any]:
+    return {
+        "version": state["version"],
+        "title": state["title"],
+        "rules": state["rules"],
+        "currency": state["currency"],
+        "turn": state["turn"],
+        "over": state.get("over"),
+        "pots": [{"name": p["name"], "label": p["label"], "amount": p["amount"], "amount_text": p["amount_text"]}
+                 for p in state["pots"]],
+    }
+
+
+def player_view(
+    state: dict,
+    me: str,
+    *,
+    worth: list[list[int]],
+    story: list[dict],
+    requests: Iterable[dict],
+    can_request: bool,
+    public: Iterable[str] = DEFAULT_PUBLIC,
+) -> dict[str, Any]:
+    """The page of player ``me``: their money in full, the others as the rules make public."""
+    currency = _currency(state)
+    public = set(public)
+    mine = next(p for p in state["players"] if p["name"] == me)
+    others = []
+    for p in state["players"]:
+        row: dict[str, Any] = {"name": p["name"], "colour": p["colour"], "bankrupt": p["bankrupt"],
+                               "in_jail": p["in_jail"], "me": p["name"] == me, "to_play": p["name"] == state["turn"]["player"]}
+        if "cash" in public or p["name"] == me:
+            row["cash"], row["cash_text"] = p["cash"], p["cash_text"]
+        if "deeds" in public or p["name"] == me:
+            row["deed_count"] = len(p["deeds"])
+        if "worth" in public or p["name"] == me:
+            row["worth_text"] = currency.format(p["net_worth"])
+        others.append(row)
+    story = [{**line, "change_text": _signed(currency, line.get("change", 0))} for line in story]
+    payees = ["bank"] + [p["name"] for p in state["players"] if p["name"] != me and not p["bankrupt"]]
+    return {
+        **_common(state),
+        "role": "player",
+        "me": {
+            "name": me,
+            "colour": mine["colour"],
+            "cash": mine["cash"],
+            "cash_text": mine["cash_text"],
+            "worth": mine["net_worth"],
+            "worth_text": currency.format(mine["net_worth"]),
+            "bankrupt": mine["bankrupt"],
+            "in_jail": mine["in_jail"],
+            "turns_to_miss": mine.get("turns_to_miss", 0),
+            "deeds": _deeds_of(state, me),
+            "loans": [loan_line(l, currency, state["turn"]["number"]) for l in mine.get("loans", [])],
+            "worth_series": worth,
+            "worth_start_text": currency.format(worth[0][1]) if worth else "",
+            "story": story,
+        },
+        "players": others,
+        "requests": list(requests),
+        "can_request": can_request and not mine["bankrupt"] and not state.get("over"),
+        "payees": payees,
+    }
+
+
+def banker_view(state: dict, *, log: list[dict], pending: Iterable[dict], answered: Iterable[dict]) -> dict[str, Any]:
+    """The banker's page: every player in full, the requests waiting, the latest log lines."""
+    currency = _currency(state)
+    players = []
+    for p in state["players"]:
+        players.append({
+            "name": p["name"], "colour": p["colour"], "cash": p["cash"], "cash_text": p["cash_text"],
+            "worth": p["net_worth"], "worth_text": currency.format(p["net_worth"]),
+            "bankrupt": p["bankrupt"], "in_jail": p["in_jail"], "to_play": p["name"] == state["turn"]["player"],
+            "deeds": _deeds_of(state, p["name"]), "deed_count": len(p["deeds"]),
+            "loans": [loan_line(l, currency, state["turn"]["number"]) for l in p.get("loans", [])],
+        })
+    return {
+        **_common(state),
+        "role": "banker",
+        "players": players,
+        "pending": list(pending),
+        "answered": list(answered),
+        "log": log,
+        "bank": state.get("bank", {}),
+        "stock": state.get("stock", {}),
+    }
+
+
+def _signed(currency: Currency, change: int) -> str:
+    if not change:
+        return ""
+    return ("+" if change > 0 else "-") + currency.format(abs(change))

@@ -1,0 +1,205 @@
+"""The phone server's guards, as aiohttp middlewares plus one response hook.
+
+In order, for every request:
+
+1. :func:`error_pages` - every refusal below (and aiohttp's own 404/405/413) becomes a short JSON body
+   ``{"error": "one line"}`` under ``/api/``, plain text elsewhere. Nothing echoes the request back.
+2. :func:`host_check` - the Host header must name this Pi (its LAN address, its ``.local`` name,
+   localhost, 127.0.0.1); anything else is a DNS-rebinding attempt and gets **421**.
+3. :func:`csrf_check` - a request that changes something must be a JSON POST from our own origin:
+   ``Origin`` must equal ``http://<Host>`` (and is required when the cookie is the credential),
+   ``Sec-Fetch-Site`` must not say cross-site, and the body must be ``application/json`` (a form post
+   gets **415**). GET never changes anything.
+4. :func:`authenticate` - under ``/api/``, the caller's authority comes from the HttpOnly cookie or an
+   ``Authorization: Bearer <token>`` header, and from nothing else (never from the source address).
+   Wrong tokens are counted per address and answered **429** once one address has guessed too
+   often; each token holder has a request budget (**429** when spent).
+
+:func:`security_headers` then stamps every response (errors and static files too) with a strict
+Content-Security-Policy (no inline script or style, no framing), ``no-referrer`` and ``nosniff``.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+
+from aiohttp import web
+
+from .desk import PhoneDesk
+from .lan import host_of
+from .tokens import WITHDRAWN
+
+__all__ = [
+    "DESK",
+    "HOSTS",
+    "Refusal",
+    "refuse",
+    "error_pages",
+    "host_check",
+    "csrf_check",
+    "authenticate",
+    "security_headers",
+    "caller",
+    "CSP",
+    "MIDDLEWARES",
+]
+
+log = logging.getLogger(__name__)
+
+DESK = web.AppKey("desk", PhoneDesk)
+HOSTS = web.AppKey("hosts", frozenset)
+_RequestKey = getattr(web, "RequestKey", None)  # aiohttp >= 3.12; plain strings before
+PASS = _RequestKey("pass", object) if _RequestKey else "pass"
+VIA = _RequestKey("via", str) if _RequestKey else "via"
+
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
+       "object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+_PUBLIC_API = frozenset({"/api/v1/openapi.json"})
+
+
+class Refusal(Exception):
+    """A request the server will not serve: an HTTP status and one line saying why."""
+
+    def __init__(self, status: int, message: str, headers: dict[str, str] | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.headers = headers or {}
+
+
+def refuse(status: int, message: str, **headers: str) -> Refusal:
+    return Refusal(status, message, {k.replace("_", "-"): v for k, v in headers.items()})
+
+
+def problem(request: web.Request, status: int, message: str, headers: dict[str, str] | None = None) -> web.Response:
+    """The response for a refusal: JSON under /api/, plain text elsewhere."""
+    if request.path.startswith("/api/"):
+        return web.Response(status=status, body=json.dumps({"error": message}).encode(),
+                            content_type="application/json", headers=headers)
+    return web.Response(status=status, text=message + "\n", content_type="text/plain", headers=headers)
+
+
+_AIOHTTP_MESSAGES = {
+    404: "there is nothing here",
+    405: "this address does not take that method",
+    413: "the request is too large",
+}
+
+
+@web.middleware
+async def error_pages(request: web.Request, handler):
+    try:
+        return await handler(request)
+    except Refusal as r:
+        return problem(request, r.status, r.message, r.headers)
+    except web.HTTPException as e:
+        if e.status < 400:
+            raise
+        headers = {k: v for k, v in e.headers.items() if k.lower() in ("allow", "retry-after")}
+        return problem(request, e.status, _AIOHTTP_MESSAGES.get(e.status, e.reason.lower()), headers)
+    except (asyncio.CancelledError, ConnectionResetError):
+        raise
+    except Exception:  # a bug: say so briefly, keep the details in the log, never in the answer
+        log.exception("unexpected error serving %s %s", request.method, request.path)
+        return problem(request, 500, "unexpected error on the table's server (details in its log)")
+
+
+@web.middleware
+async def host_check(request: web.Request, handler):
+    host = host_of(request.headers.get("Host"))
+    if host is None or host not in request.app[HOSTS]:
+        raise refuse(421, "this server answers only to the table's own address")
+    return await handler(request)
+
+
+def _own_origin(request: web.Request) -> str:
+    return f"http://{request.headers.get('Host', '').lower()}"
+
+
+@web.middleware
+async def csrf_check(request: web.Request, handler):
+    if request.method in SAFE_METHODS:
+        return await handler(request)
+    site = request.headers.get("Sec-Fetch-Site")
+    if site is not None and site not in ("same-origin", "none"):
+        raise refuse(403, "cross-site requests are refused")
+    origin = request.headers.get("Origin")
+    if origin is not None and origin.lower().rstrip("/") != _own_origin(request):
+        raise refuse(403, "cross-origin requests are refused")
+    if origin is None and "Authorization" not in request.headers:
+        raise refuse(403, "a change needs the Origin header of this page")
+    if request.content_type != "application/json":
+        raise refuse(415, "send JSON (Content-Type: application/json)")
+    return await handler(request)
+
+
+def _presented(request: web.Request, desk: PhoneDesk) -> tuple[str | None, str]:
+    auth = request.headers.get("Authorization")
+    if auth is not None:
+        scheme, _, token = auth.partition(" ")
+        return (token.strip() if scheme.lower() == "bearer" else ""), "bearer"
+    return request.cookies.get(desk.cookie_name), "cookie"
+
+
+@web.middleware
+async def authenticate(request: web.Request, handler):
+    request[PASS] = None
+    if not request.path.startswith("/api/") or request.path in _PUBLIC_API:
+        return await handler(request)
+    desk = request.app[DESK]
+    token, via = _presented(request, desk)
+    if token is None:
+        return await handler(request)  # handlers that need a pass answer 401
+    address = request.remote or "unknown"
+    if desk.bad_tokens.blocked(address):
+        raise refuse(429, "too many wrong links from this device; wait a minute",
+                     Retry_After=str(desk.bad_tokens.retry_after(address)))
+    holder = desk.authorise(token)
+    if holder is None:
+        known = desk.tokens.check(token)
+        if known is not None:
+            reason = desk.expired(known)
+        elif desk.tokens.withdrawn(token):
+            reason = WITHDRAWN
+        else:
+            desk.bad_tokens.allow(address)  # a guess: counted against this device
+            reason = "this link is not valid; scan the code on the banker's screen"
+        headers = {}
+        if via == "cookie":
+            headers["Set-Cookie"] = f"{desk.cookie_name}=; Max-Age=0; Path=/; HttpOnly; SameSite=Strict"
+        raise Refusal(401, reason or "this link is not valid", headers)
+    limiter = desk.banker_calls if holder.role == "banker" else desk.player_calls
+    key = f"{holder.role}:{holder.player or ''}"
+    if not limiter.allow(key):
+        raise refuse(429, "too many requests; slow down", Retry_After=str(limiter.retry_after(key)))
+    request[PASS] = holder
+    request[VIA] = via
+    return await handler(request)
+
+
+def caller(request: web.Request, role: str | None = None):
+    """The request's pass, or a 401/403 refusal; ``role`` restricts to "player" or "banker"."""
+    holder = request.get(PASS)
+    if holder is None:
+        raise refuse(401, "scan your code on the banker's screen to join this table")
+    if role is not None and holder.role != role:
+        raise refuse(403, "only the banker may do that" if role == "banker" else "only a player's phone may do that")
+    return holder
+
+
+async def security_headers(request: web.Request, response: web.StreamResponse) -> None:
+    h = response.headers
+    h["Content-Security-Policy"] = CSP
+    h["X-Content-Type-Options"] = "nosniff"
+    h["Referrer-Policy"] = "no-referrer"
+    h["X-Frame-Options"] = "DENY"
+    h["Cross-Origin-Opener-Policy"] = "same-origin"
+    h["Cross-Origin-Resource-Policy"] = "same-origin"
+    h["Permissions-Policy"] = "camera=(), microphone=(), geolocation=(), payment=()"
+    if "Cache-Control" not in h:
+        h["Cache-Control"] = "no-cache" if request.path.startswith("/static/") else "no-store"
+
+
+MIDDLEWARES = (error_pages, host_check, csrf_check, authenticate)

@@ -1,0 +1,173 @@
+"""The phone server: what the touchscreen app (and ``companion serve``) starts beside the Banker.
+
+Usage, on the app's asyncio loop (the same loop that runs Kivy and owns the Banker)::
+
+    server = PhoneServer(banker, host="0.0.0.0", port=8080)   # advertise=True: zeroconf too
+    await server.start()
+    server.join_url("Ann")      # http://192.168.1.20:8080/j/<token>: put it in Ann's QR code
+    server.banker_url()         # the same for the banker's own phone
+    server.revoke("Ann")        # Ann's old code stops working; join_url("Ann") makes a new one
+    server.requests.pending()   # payment requests waiting for the banker
+    server.requests.approve(request_id)          # applies a transfer through the Banker
+    server.requests.decline(request_id, "no")    # the reason goes back to the phone
+    unsubscribe = server.requests.subscribe(lambda request: ...)   # after every change
+    await server.stop()         # safe twice; says goodbye on zeroconf
+
+QR images: :mod:`companion.qr` (``qr_png(server.join_url("Ann"))`` for a Kivy texture).
+
+Threading: every method runs on the app's loop; nothing here starts a thread. Phones follow the
+game through the Banker's subscriptions; with ``poll_interval`` the server also calls
+``banker.refresh()`` that often, so actions written by another process (``companion do``) reach the
+phones too. Tokens and requests live in ``<game>.phones`` beside the game file, so QR codes survive
+a restart.
+"""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import Sequence
+
+from aiohttp import web
+
+from companion.core.model import find_player
+
+from .app import build_app
+from .desk import PhoneDesk
+from .lan import allowed_hosts, lan_ipv4
+from .limits import Limits
+
+__all__ = ["PhoneServer"]
+
+log = logging.getLogger(__name__)
+
+
+def _report_advert(task: asyncio.Task) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.warning("the table could not be announced by zeroconf (phones can still scan the codes): %s",
+                    task.exception())
+
+
+class PhoneServer:
+    """The players' phone server for one open game.
+
+    ``host``/``port``: where to listen (port 0 picks a free one; read :attr:`port` after start).
+    ``advertise``: announce "Table Banker on <hostname>" by zeroconf on ``interfaces`` (default all).
+    ``lan_address``: the IPv4 put in join links (default: found from the routing table).
+    ``extra_hosts``: more Host names to accept (a DNS name the table's router gives the Pi).
+    """
+
+    def __init__(
+        self,
+        banker,
+        host: str = "127.0.0.1",
+        port: int = 8080,
+        *,
+        advertise: bool = True,
+        interfaces: Sequence[str] | None = None,
+        table_name: str | None = None,
+        lan_address: str | None = None,
+        extra_hosts: Sequence[str] = (),
+        poll_interval: float | None = None,
+        limits: Limits | None = None,
+    ) -> None:
+        self.banker = banker
+        self.host = host
+        self.port = port
+        self.advertise = advertise
+        self.interfaces = list(interfaces) if interfaces else None
+        self.table_name = table_name
+        self.lan_address = lan_ipv4(lan_address)
+        self.poll_interval = poll_interval
+        self.desk = PhoneDesk(banker, limits=limits)
+        self.tokens = self.desk.tokens
+        self.requests = self.desk.requests
+        self.app = build_app(self.desk, hosts=allowed_hosts(self.lan_address, host, tuple(extra_hosts)),
+                             join_url=self.join_url)
+        self._runner: web.AppRunner | None = None
+        self._advert = None
+        self._advert_task: asyncio.Task | None = None
+        self._poller: asyncio.Task | None = None
+
+    # -- running -----------------------------------------------------------------------------------
+    async def start(self) -> None:
+        """Listen, then announce on zeroconf in the background (see :meth:`advertised`)."""
+        if self._runner is not None:
+            return
+        runner = web.AppRunner(self.app, shutdown_timeout=3.0, handler_cancellation=True, access_log=None)
+        await runner.setup()
+        try:
+            site = web.TCPSite(runner, self.host, self.port, reuse_address=True)
+            await site.start()
+        except BaseException:
+            await runner.cleanup()
+            raise
+        self._runner = runner
+        self.port = runner.addresses[0][1]
+        if self.poll_interval:
+            self._poller = asyncio.create_task(self._poll(self.poll_interval))
+        if self.advertise:
+            from companion.discovery import Advertisement
+
+            self._advert = Advertisement(self.lan_address, self.port, label=self.table_name, interfaces=self.interfaces)
+            self._advert_task = asyncio.create_task(self._advert.start())
+            self._advert_task.add_done_callback(_report_advert)
+
+    async def advertised(self) -> str | None:
+        """Wait until the zeroconf announcement is out; the registered service name (None if off)."""
+        if self._advert_task is None:
+            return None
+        await self._advert_task
+        return self._advert.name
+
+    async def stop(self) -> None:
+        """Say goodbye on zeroconf, end every live stream, stop listening. Safe to call twice."""
+        if self._poller is not None:
+            self._poller.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._poller
+            self._poller = None
+        if self._advert_task is not None:
+            task, self._advert_task = self._advert_task, None
+            with contextlib.suppress(Exception):
+                await task
+            await self._advert.stop()
+        runner, self._runner = self._runner, None
+        if runner is not None:
+            await runner.cleanup()
+
+    async def _poll(self, every: float) -> None:
+        while True:
+            await asyncio.sleep(every)
+            try:
+                self.banker.refresh()
+            except Exception:  # a busy or briefly locked file: try again next tick
+                log.exception("could not pick up changes to the game")
+
+    # -- links -------------------------------------------------------------------------------------
+    @property
+    def url(self) -> str:
+        """The server's address on the table's network."""
+        return f"http://{self.lan_address}:{self.port}/"
+
+    def join_url(self, player: str) -> str:
+        """The link for a player's QR code (made on first use, the same one until revoked)."""
+        name = find_player(self.banker.table, player, active=False)
+        return f"{self.url}j/{self.tokens.for_player(name)}"
+
+    def banker_url(self) -> str:
+        """The link for the banker's own phone: every player's page, requests to approve."""
+        return f"{self.url}j/{self.tokens.for_banker()}"
+
+    def revoke(self, player: str | None = None) -> bool:
+        """Withdraw a player's link (None: the banker's); their open pages close at once."""
+        if player is None:
+            done = self.tokens.revoke(role="banker")
+        else:
+            done = self.tokens.revoke(find_player(self.banker.table, player, active=False))
+        self.desk.hub.bump()
+        return done
+
+    def close(self) -> None:
+        """Release the phones file (after :meth:`stop`)."""
+        self.desk.close_file()

@@ -1,0 +1,98 @@
+"""Server-sent events: every phone's live feed of its page.
+
+A stream always sends the *latest* page, never a backlog: when a phone wakes from sleep (or a slow
+phone falls behind a burst of actions) it jumps straight to the current version. Each message is
+``event: state`` with ``id: <game version>`` and the role's whole page as JSON; a ``ping`` every
+15 seconds lets the page notice a dead connection; ``event: closed`` says why a stream ends for good
+(the token was revoked, the game is over) so the page stops reconnecting. When the server itself
+stops, streams just end: the pages say the connection is lost and reconnect when it is back.
+
+:class:`Broadcast` is the only shared piece: a generation counter and one future that every waiting
+stream awaits. Loop-only, no locks.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Callable
+
+from aiohttp import web
+
+__all__ = ["Broadcast", "stream", "PING_SECONDS", "sse_message"]
+
+PING_SECONDS = 15.0
+RETRY_MS = 2000
+
+
+class Broadcast:
+    """Wakes every waiting stream when something changed."""
+
+    def __init__(self) -> None:
+        self.generation = 0
+        self.closed = False
+        self._waiter: asyncio.Future | None = None
+
+    def bump(self) -> None:
+        """Something changed: every stream should send its page again."""
+        self.generation += 1
+        waiter, self._waiter = self._waiter, None
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    def close(self) -> None:
+        """The server is stopping: wake every stream so it can finish."""
+        self.closed = True
+        self.bump()
+
+    async def wait(self, seen: int, timeout: float) -> bool:
+        """Wait until the generation moves past ``seen`` (True) or ``timeout`` seconds pass (False)."""
+        if self.generation != seen or self.closed:
+            return True
+        if self._waiter is None or self._waiter.done():
+            self._waiter = asyncio.get_running_loop().create_future()
+        done, _ = await asyncio.wait((self._waiter,), timeout=timeout)  # never cancels the shared future
+        return bool(done)
+
+
+def sse_message(event: str, data: bytes, id_: int | None = None) -> bytes:
+    """One event in the text/event-stream format (``data`` is one line of JSON)."""
+    head = f"id: {id_}\n" if id_ is not None else ""
+    return f"{head}event: {event}\n".encode() + b"data: " + data + b"\n\n"
+
+
+Page = Callable[[], "tuple[bytes | None, int, str | None]"]
+
+
+async def stream(request: web.Request, hub: Broadcast, page: Page, *, ping: float = PING_SECONDS) -> web.StreamResponse:
+    """Run one phone's stream until it disconnects, its pass expires, or the server stops.
+
+    ``page()`` returns ``(json_bytes, version, reason)``: the caller's current page (None if they
+    may not see it any more) and, when this is the last message, a one-line reason.
+    """
+    response = web.StreamResponse(headers={
+        "Content-Type": "text/event-stream; charset=utf-8",
+        "Cache-Control": "no-store",
+        "X-Accel-Buffering": "no",
+    })
+    await response.prepare(request)
+    await response.write(f"retry: {RETRY_MS}\n\n".encode())
+    seen = None
+    try:
+        while True:
+            generation = hub.generation
+            if generation != seen:
+                body, version, reason = page()
+                if body is not None:
+                    await response.write(sse_message("state", body, version))
+                if reason is not None:
+                    await response.write(sse_message("closed", json.dumps({"reason": reason}).encode()))
+                    break
+                seen = generation
+            else:
+                await response.write(b"event: ping\ndata: {}\n\n")
+            if hub.closed:
+                break  # the server is stopping: the page shows "connection lost" and comes back later
+            await hub.wait(seen, ping)
+    except ConnectionResetError:
+        pass  # the phone went away; it reconnects on its own and gets the latest page
+    return response

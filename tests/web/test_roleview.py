@@ -1,0 +1,51 @@
+"""What each role sees: a player's page in full, others as the rules make public, loans in plain words."""
+from __future__ import annotations
+
+from companion.core.money import Currency
+from companion.views import state_json
+from companion.web.roleview import banker_view, deed_line, loan_line, player_view
+
+USD = Currency()
+
+
+def page_of(table, me, **kw):
+    state = state_json(table.banker.table, table.banker.rules, table.banker.version)
+    return player_view(state, me, worth=[[1, 1500]], story=[], requests=[], can_request=True, **kw)
+
+
+def test_a_deed_shows_its_group_mortgage_and_buildings():
+    assert deed_line({"name": "Park Place", "group": "dark blue", "houses": 3})["marks"] == ["3 houses"]
+    assert deed_line({"name": "Boardwalk", "group": "dark blue", "hotel": True})["marks"] == ["hotel"]
+    assert deed_line({"name": "Baltic Avenue", "group": "brown", "mortgaged": True})["marks"] == ["mortgaged"]
+
+
+def test_loans_read_the_same_whichever_game_wrote_them():
+    city = loan_line({"kind": "loan", "label": "Bank loan", "amount": 1200, "due_in_turns": 2,
+                      "text": "Bank loan of $1,200 due in 2 turns"}, USD, turn=9)
+    assert (city["text"], city["turns_left"], city["due_text"]) == ("Bank loan of $1,200 due in 2 turns", 2, "")
+    note = loan_line({"kind": "note", "amount": 20000, "due_turn": 12}, USD, turn=10)
+    assert (note["text"], note["due_text"], note["turns_left"]) == ("Note of $20,000", "due turn 12 (2 to go)", 2)
+    late = loan_line({"label": "mortgage on Elm St", "amount": 500, "due_in_turns": 0, "overdue": True}, USD, turn=3)
+    assert late["overdue"] and late["due_text"] == "overdue"
+    assert loan_line("an IOU to the bank", USD, turn=1)["text"] == "an IOU to the bank"
+
+
+def test_others_show_only_what_the_rules_make_public(table):
+    table.do("buy", player="Bob", deed="Boardwalk")
+    page = page_of(table, "Ann")
+    bob = next(p for p in page["players"] if p["name"] == "Bob")
+    assert bob["cash_text"] == "$1,100" and bob["deed_count"] == 1 and "worth_text" not in bob
+    secret = page_of(table, "Ann", public=())
+    bob = next(p for p in secret["players"] if p["name"] == "Bob")
+    assert "cash" not in bob and "deed_count" not in bob
+    ann = next(p for p in secret["players"] if p["name"] == "Ann")
+    assert ann["cash"] == 1500  # one's own money is always there
+    assert page["payees"] == ["bank", "Bob", "Cy"]
+
+
+def test_the_banker_sees_every_player_in_full(table):
+    table.do("buy", player="Cy", deed="Reading Railroad")
+    state = state_json(table.banker.table, table.banker.rules, table.banker.version)
+    view = banker_view(state, log=[], pending=[], answered=[])
+    cy = next(p for p in view["players"] if p["name"] == "Cy")
+    assert [d["name"] for d in cy["deeds"]] == ["Reading Railroad"] and cy["worth_text"] == "$1,500"
