@@ -275,6 +275,7 @@ def _optional_commands(sub) -> None:
     if hw_check is not None:
         # listed for --help; main() hands everything after "hw-check" to hw_check.main untouched
         sub.add_parser("hw-check", add_help=False, help="walk through every button, the LED and the buzzer")
+    sub.add_parser("usb-backup", add_help=False, help="copy every game to a USB stick, or bring games back from one")
     try:
         from .web import serve as web_serve
     except ImportError:
@@ -289,6 +290,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from . import hw_check
 
         return hw_check.main(argv[1:])
+    if argv[:1] == ["usb-backup"]:
+        from . import usb_backup
+
+        return usb_backup.main(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
