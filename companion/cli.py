@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
-from .core.errors import BadAction, BankerError, GameFileError, Refused
+from .core.errors import BadAction, BankerError, Refused
 
 __all__ = ["main"]
 

@@ -49,7 +49,8 @@ class AtTheTable:
         return self.banker.table["deeds"][deed].get("owner")
 
     def deed(self, deed: str) -> dict:
-        return self.banker.table["deeds"][deed]
+        """A deed's state, with the values a missing key stands for (owned by the bank, not mortgaged)."""
+        return {"owner": None, "mortgaged": False, **self.banker.table["deeds"][deed]}
 
     def give(self, player: str, *deeds: str) -> None:
         """Set up: the player buys these deeds at their printed price."""

@@ -9,18 +9,16 @@ most improved parks win.
 """
 from __future__ import annotations
 
-from companion.core.common import declare_out
 from companion.core.engine import Registry, Rules, Tx, may_be_empty
 from companion.core.errors import BadAction, Refused
-from companion.core.model import BANK, cash, find_account, find_player, pot_account
+from companion.core.model import BANK, cash, find_player, pot_account
 from companion.core.money import LIMIT
 
-from . import deeds as d
 from . import green_characters as gc
 from . import green_parks as gp
 from .green_infrastructure import INFRASTRUCTURE, return_pieces, sell_all
 from .property import PROPERTY
-from .trade import hand_over_deed
+from .trade import go_bankrupt, hand_over_deed, return_to_bank
 
 __all__ = ["FAMILY", "GREEN", "CENTRE", "rules", "check_card"]
 
@@ -137,6 +135,20 @@ def _game_over(tx: Tx, reason: str) -> list[dict]:
     return rows
 
 
+def _clear_park(tx: Tx, park: str, creditor: str) -> None:
+    if creditor == BANK:
+        return_pieces(tx, park)
+    else:
+        sell_all(tx, park, " (bankruptcy)")
+
+
+def _pass_park(tx: Tx, park: str, creditor: str) -> None:
+    if creditor == BANK:
+        return_to_bank(tx, park)
+    else:
+        hand_over_deed(tx, park, creditor)
+
+
 @GREEN.action("bankrupt", required=("player", "creditor"))
 def bankrupt(tx: Tx, a: dict) -> str:
     """A player who cannot pay loses, and the game ends with the most improved parks winning.
@@ -145,31 +157,10 @@ def bankrupt(tx: Tx, a: dict) -> str:
     to the bank at half price and the cash and parks pass (mortgaged parks with their 10% due); to the
     bank, the parks return unmortgaged."""
     player = find_player(tx.table, a["player"])
-    creditor = find_account(tx.table, a["creditor"])
-    if creditor == player:
-        raise Refused(f"{player} cannot go bankrupt to {player}")
-    if creditor.startswith("pot:"):
-        raise BadAction("a bankrupt player's creditor is another player or the bank")
-    owned = d.owned_by(tx.table, player)
-    for park in owned:
-        if creditor == BANK:
-            return_pieces(tx, park)
-        else:
-            sell_all(tx, park, " (bankruptcy)")
-    everything = cash(tx.table, player)
-    tx.pay(player, creditor, everything, "bankruptcy")
-    for park in owned:
-        if creditor == BANK:
-            tx.set(["deeds", park, "owner"], None)
-            tx.set(["deeds", park, "mortgaged"], None)
-        else:
-            hand_over_deed(tx, park, creditor)
-    tx.set(["players", player, "in_jail"], False)
-    declare_out(tx, player)
+    text = go_bankrupt(tx, a, clear=_clear_park, pass_on=_pass_park, noun="park")
     rows = _game_over(tx, f"{player} went bankrupt")
-    to = "the bank" if creditor == BANK else creditor
     lead = rows[0]
-    return (f"{player} went bankrupt to {to}, handing over {tx.fmt(everything)}. Game over: "
+    return (f"{text}. Game over: "
             f"{lead['player']} wins with {lead['improved_parks']} improved park{'s' if lead['improved_parks'] != 1 else ''}")
 
 

@@ -8,15 +8,16 @@ district arithmetic in :mod:`.city_districts`.
 """
 from __future__ import annotations
 
-from companion.core.common import advance_turn, declare_out
+from companion.core.common import advance_turn
 from companion.core.engine import Registry, Rules, Tx
 from companion.core.errors import BadAction, Refused
-from companion.core.model import BANK, cash, find_account, find_deed, find_player
+from companion.core.model import BANK, find_deed, find_player
 from companion.core.money import LIMIT
 
 from . import city_districts as cd
 from .city_building import BUILDING, describe_spin, spin_of
 from .property import PROPERTY
+from .trade import go_bankrupt, return_to_bank, swap
 
 __all__ = ["FAMILY", "CITY", "rules", "check_card", "rent_dodge_holder"]
 
@@ -59,23 +60,6 @@ def salary(tx: Tx, a: dict) -> str:
     tx.pay(BANK, player, amount, "wages" + (f" and {stadiums} stadium{'s' if stadiums > 1 else ''}" if stadiums else ""))
     extra = f" (with {tx.fmt(bonus * times)} for {stadiums} stadium{'s' if stadiums > 1 else ''})" if stadiums else ""
     return f"{player} collected {tx.fmt(amount)} wages{extra}"
-
-
-@CITY.action("auction", required=("deed", "winner", "bid"))
-def auction(tx: Tx, a: dict) -> str:
-    """An unowned district goes to the highest bidder, who pays the bank; bids start at the pack's minimum."""
-    deed = find_deed(tx.table, a["deed"])
-    winner = find_player(tx.table, a["winner"])
-    owner = tx.table["deeds"][deed].get("owner")
-    if owner is not None:
-        raise Refused(f"{deed} already belongs to {owner}; only the bank's districts are auctioned")
-    bid = tx.amount(a["bid"], "bid")
-    least = tx.table["pack"]["auction_min_bid"]
-    if bid < least:
-        raise Refused(f"bids start at {tx.fmt(least)}, not {tx.fmt(bid)}")
-    tx.pay(winner, BANK, bid, f"won the auction for {deed}")
-    tx.set(["deeds", deed, "owner"], winner)
-    return f"{winner} won {deed} at auction for {tx.fmt(bid)}"
 
 
 @CITY.action("rent", required=("payer", "deed"), optional=("dodge",))
@@ -187,50 +171,22 @@ def next_turn(tx: Tx, a: dict) -> str:
     return advance_turn(tx)
 
 
-def _side(tx: Tx, giver: str, side: object, what: str) -> tuple[int, list[str]]:
-    if side is None:
-        return 0, []
-    if not isinstance(side, dict) or set(side) - {"cash", "deeds"}:
-        raise BadAction(f"{what} is an object with \"cash\" and/or \"deeds\"")
-    amount = tx.amount(side.get("cash", 0) or 0, f"{what} cash", allow_zero=True)
-    names = side.get("deeds", []) or []
-    if not isinstance(names, list):
-        raise BadAction(f"{what} deeds is a list of district names")
-    deeds = [find_deed(tx.table, n) for n in names]
-    if len(set(deeds)) != len(deeds):
-        raise BadAction(f"{what} names a district twice")
-    for deed in deeds:
-        cd.require_owner(tx.table, giver, deed)
-    return amount, deeds
+def _hand_over(tx: Tx, deed: str, to: str, lift: bool) -> None:
+    tx.set(["deeds", deed, "owner"], to)  # buildings and any mortgage stay with the district
 
 
 @CITY.action("trade", required=("a", "b"), optional=("give", "get"))
 def trade(tx: Tx, a: dict) -> str:
     """A deal: two players swap cash and districts; buildings (and any mortgage) stay with the district."""
-    pa = find_player(tx.table, a["a"])
-    pb = find_player(tx.table, a["b"])
-    if pa == pb:
-        raise Refused(f"{pa} cannot make a deal with {pa}")
-    give_cash, give_deeds = _side(tx, pa, a.get("give"), "give")
-    get_cash, get_deeds = _side(tx, pb, a.get("get"), "get")
-    if not (give_cash or give_deeds or get_cash or get_deeds):
-        raise BadAction("a deal needs something to change hands")
-    if give_cash and cash(tx.table, pa) < give_cash:
-        raise tx.short_of(pa, give_cash, "the deal")
-    if get_cash and cash(tx.table, pb) < get_cash:
-        raise tx.short_of(pb, get_cash, "the deal")
-    tx.pay(pa, pb, give_cash, "deal")
-    tx.pay(pb, pa, get_cash, "deal")
-    for deed in give_deeds:
-        tx.set(["deeds", deed, "owner"], pb)
-    for deed in get_deeds:
-        tx.set(["deeds", deed, "owner"], pa)
-    parts = []
-    if give_cash or give_deeds:
-        parts.append(f"{pa} gave {', '.join([tx.fmt(give_cash)] * bool(give_cash) + give_deeds)}")
-    if get_cash or get_deeds:
-        parts.append(f"{pb} gave {', '.join([tx.fmt(get_cash)] * bool(get_cash) + get_deeds)}")
-    return "Deal: " + "; ".join(parts)
+    return swap(tx, a, noun="Deal", buildings_stay=True, hand_over=_hand_over)
+
+
+def _pass_district(tx: Tx, deed: str, creditor: str) -> None:
+    if creditor == BANK:
+        return_to_bank(tx, deed)
+        tx.set(["deeds", deed, "mortgage"], None)  # the sum kept for buying back is cancelled too
+    else:
+        tx.set(["deeds", deed, "owner"], creditor)
 
 
 @CITY.action("bankrupt", required=("player", "creditor"))
@@ -241,27 +197,9 @@ def bankrupt(tx: Tx, a: dict) -> str:
     bank, the cash goes and the districts return, mortgage cancelled, for the banker to auction with
     whatever stands on them."""
     player = find_player(tx.table, a["player"])
-    creditor = find_account(tx.table, a["creditor"])
-    if creditor == player:
-        raise Refused(f"{player} cannot go bankrupt to {player}")
-    if creditor.startswith("pot:"):
-        raise BadAction("a bankrupt player's creditor is another player or the bank")
-    owned = cd.owned_by(tx.table, player)
-    everything = cash(tx.table, player)
-    tx.pay(player, creditor, everything, "bankruptcy")
-    for deed in owned:
-        if creditor == BANK:
-            tx.set(["deeds", deed, "owner"], None)
-            tx.set(["deeds", deed, "mortgaged"], None)
-            tx.set(["deeds", deed, "mortgage"], None)
-        else:
-            tx.set(["deeds", deed, "owner"], creditor)
+    text = go_bankrupt(tx, a, clear=lambda tx, deed, creditor: None, pass_on=_pass_district, noun="district")
     tx.set(["players", player, "rent_dodge"], None)
-    tx.set(["players", player, "in_jail"], False)
-    declare_out(tx, player)
-    to = "the bank" if creditor == BANK else creditor
-    back = f"; {len(owned)} district{'s' if len(owned) != 1 else ''} return to the bank for auction" if creditor == BANK and owned else ""
-    return f"{player} went bankrupt to {to}, handing over {tx.fmt(everything)}{back}"
+    return text
 
 
 def player_view(table: dict, player: str) -> dict:

@@ -5,10 +5,10 @@ handler checks every rule first and then records events; a refusal leaves the ta
 """
 from __future__ import annotations
 
-from companion.core.common import COMMON, declare_out
+from companion.core.common import COMMON
 from companion.core.engine import Registry, Rules, Tx, may_be_empty
 from companion.core.errors import BadAction, Refused
-from companion.core.model import BANK, card, cash, find_account, find_deed, find_player, pot_account
+from companion.core.model import BANK, card, cash, find_deed, find_player, pot_account
 
 from . import deeds as d
 
@@ -59,13 +59,17 @@ def buy(tx: Tx, a: dict) -> str:
 
 @PROPERTY.action("auction", required=("deed", "winner", "bid"))
 def auction(tx: Tx, a: dict) -> str:
-    """An unowned deed goes to the highest bidder, who pays the bid to the bank."""
+    """An unowned deed goes to the highest bidder, who pays the bid to the bank (from the pack's
+    smallest bid, if it sets one)."""
     deed = find_deed(tx.table, a["deed"])
     winner = find_player(tx.table, a["winner"])
     owner = tx.table["deeds"][deed].get("owner")
     if owner is not None:
         raise Refused(f"{deed} already belongs to {owner}; only the bank's deeds are auctioned")
     bid = tx.amount(a["bid"], "bid")
+    least = tx.table["pack"].get("auction_min_bid", 1)
+    if bid < least:
+        raise Refused(f"bids start at {tx.fmt(least)}, not {tx.fmt(bid)}")
     tx.pay(winner, BANK, bid, f"won the auction for {deed}")
     tx.set(["deeds", deed, "owner"], winner)
     return f"{winner} won {deed} at auction for {tx.fmt(bid)}"
@@ -181,7 +185,7 @@ def build(tx: Tx, a: dict) -> str:
             tx.set(["stock", "hotels"], tx.table["stock"]["hotels"] - 1)
             tx.set(["stock", "houses"], tx.table["stock"]["houses"] + 4)
     tx.pay(player, BANK, total, f"built on {deed}")
-    what = f"a hotel" if kind == "hotel" else f"{count} house{'s' if count > 1 else ''}"
+    what = "a hotel" if kind == "hotel" else f"{count} house{'s' if count > 1 else ''}"
     return f"{player} built {what} on {deed} for {tx.fmt(total)}"
 
 

@@ -1,6 +1,8 @@
 """Deals between players and bankruptcy, for the property family."""
 from __future__ import annotations
 
+from typing import Callable
+
 from companion.core.common import declare_out
 from companion.core.engine import Tx
 from companion.core.errors import BadAction, Refused
@@ -9,10 +11,10 @@ from companion.core.model import BANK, card, cash, find_account, find_deed, find
 from . import deeds as d
 from .property import PROPERTY, sell_buildings_on
 
-__all__ = ["trade", "bankrupt", "hand_over_deed"]
+__all__ = ["trade", "bankrupt", "swap", "go_bankrupt", "hand_over_deed", "return_to_bank"]
 
 
-def _side(tx: Tx, giver: str, side: object, what: str) -> tuple[int, list[str]]:
+def _side(tx: Tx, giver: str, side: object, what: str, *, buildings_stay: bool = False) -> tuple[int, list[str]]:
     if side is None:
         return 0, []
     if not isinstance(side, dict) or set(side) - {"cash", "deeds"}:
@@ -26,9 +28,51 @@ def _side(tx: Tx, giver: str, side: object, what: str) -> tuple[int, list[str]]:
         raise BadAction(f"{what} names a deed twice")
     for deed in deeds:
         d.require_owner(tx.table, giver, deed)
-        if d.group_has_buildings(tx.table, deed):
+        if not buildings_stay and d.group_has_buildings(tx.table, deed):
             raise Refused(f"sell the buildings on the {d.group_of(tx.table, deed)} group before {deed} can change hands")
     return amount, deeds
+
+
+def swap(tx: Tx, a: dict, *, noun: str = "Trade", buildings_stay: bool = False,
+         hand_over: Callable[[Tx, str, str, bool], None] | None = None) -> str:
+    """Two players exchange cash and deeds. Families choose whether buildings may stand on traded deeds
+    (they then stay with the deed) and how a deed changes hands (by default with the bank's interest
+    on a mortgaged deed, or lifted at once when the action lists it under ``lift``)."""
+    hand_over = hand_over or (lambda tx, deed, to, lift: hand_over_deed(tx, deed, to, lift=lift))
+    pa = find_player(tx.table, a["a"])
+    pb = find_player(tx.table, a["b"])
+    if pa == pb:
+        raise Refused(f"{pa} cannot trade with {pa}")
+    give_cash, give_deeds = _side(tx, pa, a.get("give"), "give", buildings_stay=buildings_stay)
+    get_cash, get_deeds = _side(tx, pb, a.get("get"), "get", buildings_stay=buildings_stay)
+    if not (give_cash or give_deeds or get_cash or get_deeds):
+        raise BadAction(f"a {noun.lower()} needs something to change hands")
+    lift = a.get("lift", []) or []
+    if not isinstance(lift, list):
+        raise BadAction("lift is a list of deed names")
+    lift = {find_deed(tx.table, n) for n in lift}
+    stray = lift - set(give_deeds) - set(get_deeds)
+    if stray:
+        raise BadAction(f"lift names {', '.join(sorted(stray))}, which is not part of the {noun.lower()}")
+    for deed in lift:
+        if not tx.table["deeds"][deed].get("mortgaged"):
+            raise Refused(f"{deed} is not mortgaged, so there is nothing to lift")
+    if give_cash and cash(tx.table, pa) < give_cash:
+        raise tx.short_of(pa, give_cash, f"the {noun.lower()}")
+    if get_cash and cash(tx.table, pb) < get_cash:
+        raise tx.short_of(pb, get_cash, f"the {noun.lower()}")
+    tx.pay(pa, pb, give_cash, noun.lower())
+    tx.pay(pb, pa, get_cash, noun.lower())
+    for deed in give_deeds:
+        hand_over(tx, deed, pb, deed in lift)
+    for deed in get_deeds:
+        hand_over(tx, deed, pa, deed in lift)
+    parts = []
+    if give_cash or give_deeds:
+        parts.append(f"{pa} gave {', '.join([tx.fmt(give_cash)] * bool(give_cash) + give_deeds)}")
+    if get_cash or get_deeds:
+        parts.append(f"{pb} gave {', '.join([tx.fmt(get_cash)] * bool(get_cash) + get_deeds)}")
+    return f"{noun}: " + "; ".join(parts)
 
 
 def hand_over_deed(tx: Tx, deed: str, to: str, *, lift: bool = False) -> None:
@@ -47,47 +91,23 @@ def hand_over_deed(tx: Tx, deed: str, to: str, *, lift: bool = False) -> None:
 @PROPERTY.action("trade", required=("a", "b"), optional=("give", "get", "lift"))
 def trade(tx: Tx, a: dict) -> str:
     """Two players swap cash and deeds; mortgaged deeds bring their interest due (or are lifted at once)."""
-    pa = find_player(tx.table, a["a"])
-    pb = find_player(tx.table, a["b"])
-    if pa == pb:
-        raise Refused(f"{pa} cannot trade with {pa}")
-    give_cash, give_deeds = _side(tx, pa, a.get("give"), "give")
-    get_cash, get_deeds = _side(tx, pb, a.get("get"), "get")
-    if not (give_cash or give_deeds or get_cash or get_deeds):
-        raise BadAction("a trade needs something to change hands")
-    lift = a.get("lift", []) or []
-    if not isinstance(lift, list):
-        raise BadAction("lift is a list of deed names")
-    lift = {find_deed(tx.table, n) for n in lift}
-    stray = lift - set(give_deeds) - set(get_deeds)
-    if stray:
-        raise BadAction(f"lift names {', '.join(sorted(stray))}, which is not part of the trade")
-    for deed in lift:
-        if not tx.table["deeds"][deed].get("mortgaged"):
-            raise Refused(f"{deed} is not mortgaged, so there is nothing to lift")
-    if give_cash and cash(tx.table, pa) < give_cash:
-        raise tx.short_of(pa, give_cash, "the trade")
-    if get_cash and cash(tx.table, pb) < get_cash:
-        raise tx.short_of(pb, get_cash, "the trade")
-    tx.pay(pa, pb, give_cash, "trade")
-    tx.pay(pb, pa, get_cash, "trade")
-    for deed in give_deeds:
-        hand_over_deed(tx, deed, pb, lift=deed in lift)
-    for deed in get_deeds:
-        hand_over_deed(tx, deed, pa, lift=deed in lift)
-    parts = []
-    if give_cash or give_deeds:
-        parts.append(f"{pa} gave {', '.join([tx.fmt(give_cash)] * bool(give_cash) + give_deeds)}")
-    if get_cash or get_deeds:
-        parts.append(f"{pb} gave {', '.join([tx.fmt(get_cash)] * bool(get_cash) + get_deeds)}")
-    return "Trade: " + "; ".join(parts)
+    return swap(tx, a)
 
 
-@PROPERTY.action("bankrupt", required=("player", "creditor"))
-def bankrupt(tx: Tx, a: dict) -> str:
-    """A player who cannot pay retires: to a player creditor everything passes (buildings sold to the
-    bank at half price first, mortgaged deeds with their interest due); to the bank, deeds go back
-    unmortgaged for auction."""
+def go_bankrupt(
+    tx: Tx,
+    a: dict,
+    *,
+    clear: Callable[[Tx, str, str], None],
+    pass_on: Callable[[Tx, str, str], None],
+    noun: str = "deed",
+) -> str:
+    """What every bankruptcy does, with the family's own steps for each deed.
+
+    ``clear(tx, deed, creditor)`` deals with what stands on a deed before the cash is counted (sold to
+    the bank for a player creditor, returned to the bank's stock for the bank); ``pass_on(tx, deed,
+    creditor)`` hands the deed over. Then all the player's cash goes to the creditor and the player is
+    out of the game (the game ends when one player is left)."""
     player = find_player(tx.table, a["player"])
     creditor = find_account(tx.table, a["creditor"])
     if creditor == player:
@@ -96,26 +116,48 @@ def bankrupt(tx: Tx, a: dict) -> str:
         raise BadAction("a bankrupt player's creditor is another player or the bank")
     owned = d.owned_by(tx.table, player)
     for deed in owned:
-        if creditor == BANK:
-            level = d.buildings(tx.table, deed)
-            if level == 5:
-                tx.set(["deeds", deed, "hotel"], None)
-                tx.set(["stock", "hotels"], tx.table["stock"]["hotels"] + 1)
-            elif level:
-                tx.set(["deeds", deed, "houses"], None)
-                tx.set(["stock", "houses"], tx.table["stock"]["houses"] + level)
-        else:
-            sell_buildings_on(tx, deed, " (bankruptcy)")
+        clear(tx, deed, creditor)
     everything = cash(tx.table, player)
     tx.pay(player, creditor, everything, "bankruptcy")
     for deed in owned:
-        if creditor == BANK:
-            tx.set(["deeds", deed, "owner"], None)
-            tx.set(["deeds", deed, "mortgaged"], False)
-        else:
-            hand_over_deed(tx, deed, creditor)
+        pass_on(tx, deed, creditor)
     tx.set(["players", player, "in_jail"], False)
     declare_out(tx, player)
     to = "the bank" if creditor == BANK else creditor
-    back = f"; {len(owned)} deed{'s' if len(owned) != 1 else ''} return to the bank for auction" if creditor == BANK and owned else ""
+    back = (f"; {len(owned)} {noun}{'s' if len(owned) != 1 else ''} return to the bank for auction"
+            if creditor == BANK and owned else "")
     return f"{player} went bankrupt to {to}, handing over {tx.fmt(everything)}{back}"
+
+
+def return_to_bank(tx: Tx, deed: str) -> None:
+    """A deed goes back to the bank, unmortgaged, ready for auction."""
+    tx.set(["deeds", deed, "owner"], None)
+    tx.set(["deeds", deed, "mortgaged"], None)
+
+
+def _clear_buildings(tx: Tx, deed: str, creditor: str) -> None:
+    if creditor != BANK:
+        sell_buildings_on(tx, deed, " (bankruptcy)")
+        return
+    level = d.buildings(tx.table, deed)
+    if level == 5:
+        tx.set(["deeds", deed, "hotel"], None)
+        tx.set(["stock", "hotels"], tx.table["stock"]["hotels"] + 1)
+    elif level:
+        tx.set(["deeds", deed, "houses"], None)
+        tx.set(["stock", "houses"], tx.table["stock"]["houses"] + level)
+
+
+def _pass_deed(tx: Tx, deed: str, creditor: str) -> None:
+    if creditor == BANK:
+        return_to_bank(tx, deed)
+    else:
+        hand_over_deed(tx, deed, creditor)
+
+
+@PROPERTY.action("bankrupt", required=("player", "creditor"))
+def bankrupt(tx: Tx, a: dict) -> str:
+    """A player who cannot pay retires: to a player creditor everything passes (buildings sold to the
+    bank at half price first, mortgaged deeds with their interest due); to the bank, deeds go back
+    unmortgaged for auction."""
+    return go_bankrupt(tx, a, clear=_clear_buildings, pass_on=_pass_deed)
