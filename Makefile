@@ -44,8 +44,8 @@ test: $(VENV)/.test system-deps
 	  $(PY) -m pytest -q $(PYTEST_ARGS); \
 	fi
 
-bench: $(VENV)/.test
-	$(PY) benchmarks/run.py
+bench: $(VENV)/.test system-deps
+	xvfb-run -a -s "-screen 0 1280x800x24" $(PY) benchmarks/run.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis artifacts

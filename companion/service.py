@@ -24,7 +24,7 @@ from .core.errors import BadAction, GameBusy, GameFileError, Refused
 from .core.model import SCHEMA, new_table
 from .core.money import Currency
 from .rules import load_pack, resolve_options, rules_for
-from .store import Entry, Store, dumps
+from .store import Entry, Store, canonical
 
 __all__ = ["Banker", "Outcome", "SNAPSHOT_EVERY"]
 
@@ -286,7 +286,7 @@ class Banker:
         seen = self.store.entry_by_id(action_id)
         if seen is None:
             return None
-        if dumps(seen.action) != dumps(action):
+        if canonical(seen.action) != canonical(action):
             raise Refused(f"action id {action_id!r} was already used for a different action")
         return Outcome(seen, self.version, repeated=True)
 

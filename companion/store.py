@@ -49,6 +49,12 @@ CREATE TRIGGER snapshots_append_only_u BEFORE UPDATE ON snapshots
 
 
 def dumps(value: Any) -> str:
+    """Compact JSON that keeps the order of keys (the board order of deeds, the seating order)."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def canonical(value: Any) -> str:
+    """JSON with sorted keys, for comparing two actions whatever order their fields came in."""
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False, sort_keys=True)
 
 

@@ -39,8 +39,9 @@ class Registry:
 
     def action(self, name: str, required: Iterable[str] = (), optional: Iterable[str] = ()):
         def register(fn: Handler) -> Handler:
-            doc = (fn.__doc__ or "").strip().splitlines()
-            self.specs[name] = ActionSpec(name, fn, tuple(required), tuple(optional), doc[0] if doc else "")
+            first_paragraph = (fn.__doc__ or "").strip().split("\n\n")[0]
+            summary = " ".join(first_paragraph.split())
+            self.specs[name] = ActionSpec(name, fn, tuple(required), tuple(optional), summary)
             return fn
 
         return register

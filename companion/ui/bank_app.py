@@ -1,0 +1,389 @@
+"""TableBankerApp: the Kivy App. Holds the open game (a :class:`Desk`), the theme and the scale, and
+does every tap's work: act, undo, redo, run a flow, show a refusal, ask for a confirmation.
+
+Import this only after :func:`companion.ui.app.configure_kivy` (Kivy reads its settings once).
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+from pathlib import Path
+from typing import Any, Callable
+
+from kivy.app import App
+from kivy.clock import Clock
+from kivy.core.window import Window
+from kivy.factory import Factory
+from kivy.lang import Builder
+from kivy.properties import DictProperty, NumericProperty, ObjectProperty, StringProperty
+
+from companion.paths import data_dir, list_games
+
+from .colours import theme
+from .desk import Desk, Result
+from .taps import Taps
+from .games import NewGame, game_file_name
+from .phones import Phones
+from .settings import UiSettings
+from .unit_link import UnitLink
+
+__all__ = ["TableBankerApp", "load_kv", "SCREENS"]
+
+log = logging.getLogger(__name__)
+
+#: Screen name -> "module:Class" under companion.ui.screens; each has a kv file of the same name.
+SCREENS = {
+    "start": "start:StartScreen",
+    "setup": "setup:SetupScreen",
+    "table": "table:TableScreen",
+    "amount": "amount:AmountScreen",
+    "ask": "ask:AskScreen",
+    "more": "more:MoreScreen",
+    "deeds": "deeds:DeedsScreen",
+    "auction": "auction:AuctionScreen",
+    "unit": "unit:UnitScreen",
+    "trade": "trade:TradeScreen",
+    "loans": "loans:LoansScreen",
+    "history": "history:HistoryScreen",
+    "requests": "requests:RequestsScreen",
+    "join": "join:JoinScreen",
+    "settings": "settings:SettingsScreen",
+    "card": "card:CardScreen",
+    "over": "over:OverScreen",
+}
+
+#: Screens that make sense without an open game.
+NO_GAME_SCREENS = ("start", "setup", "settings")
+
+_LOADED: set[str] = set()
+
+
+def load_kv(names: list[str]) -> None:
+    """Load ``kv/widgets.kv``, ``kv/app.kv`` and each screen's kv file, once per process."""
+    from .app import KV_DIR
+
+    for name in ["widgets", "app", *names]:
+        path = KV_DIR / f"{name}.kv"
+        if str(path) not in _LOADED and path.exists():
+            Builder.load_file(str(path))
+            _LOADED.add(str(path))
+
+
+def _screen_class(spec: str):
+    import importlib
+
+    module, cls = spec.split(":")
+    return getattr(importlib.import_module(f"companion.ui.screens.{module}"), cls)
+
+
+class TableBankerApp(Taps, App):
+    """The bank on the touchscreen. One instance per window."""
+
+    u = NumericProperty(1.0)  # scale: 1.0 on 800x480; every size in kv is a multiple of it
+    c = DictProperty(theme("dark"))  # the theme's colours
+    theme_name = StringProperty("dark")
+    desk = ObjectProperty(None, allownone=True)
+    selected = StringProperty("")  # the player the table's buttons act for
+    last_text = StringProperty("")  # the last thing done, in words
+
+    def __init__(self, *, game: str | Path | None = None, data: str | Path | None = None,
+                 settings: UiSettings | None = None, **kwargs: Any) -> None:
+        self.game_arg = Path(game) if game else None
+        self.folder = data_dir(data)
+        self.settings_store = settings or UiSettings.load(self.folder)
+        self.exit_code = 0
+        self._unsubscribe: Callable[[], None] | None = None
+        self._poll_event = None
+        self._refresh_trigger = None
+        self.screens: dict[str, Any] = {}  # built lazily once the window exists (see build)
+        self.unit_link: UnitLink | None = None
+        self.phones = Phones(self.settings_store, advertise=self.settings_store.advertise)
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self._tasks: set[asyncio.Task] = set()
+        self._was_over = False
+        super().__init__(**kwargs)
+        self.title = "Table Banker"
+        self.set_theme(self.settings_store.theme)
+
+    # -- building --------------------------------------------------------------------------------
+    def build(self):
+        load_kv(list(SCREENS))
+        root = Factory.BankRoot()
+        self.screens = _Screens(root.ids.screens)  # each screen is built the first time it is needed
+        self.root_widget = root
+        Window.bind(size=self._rescale)
+        self._rescale(Window, Window.size)
+        self._refresh_trigger = Clock.create_trigger(self._refresh_now, 0)
+        return root
+
+    def on_start(self):
+        self._poll_event = Clock.schedule_interval(self.poll, 0.5)
+        self.open_first()
+
+    def on_stop(self):
+        self.shutdown()
+
+    def shutdown(self) -> None:
+        """Close the game and every adapter; safe to call twice."""
+        if self._poll_event is not None:
+            self._poll_event.cancel()
+            self._poll_event = None
+        if self.root is not None:
+            current = self.screens.get(self.manager.current)
+            if current is not None:
+                current.dispatch("on_leave")  # screens stop their timers
+        self.close_game()
+        Window.unbind(size=self._rescale)
+
+    async def main(self) -> None:
+        """Run the window, and beside it on the same loop the phones' server (when installed)."""
+        self.loop = asyncio.get_running_loop()
+        try:
+            await self.async_run(async_lib="asyncio")
+        finally:
+            await self.phones.stop()
+
+    def _spawn(self, coro) -> None:
+        """Run a coroutine on the app's loop (only when the app runs under asyncio)."""
+        if self.loop is None:
+            coro.close()
+            return
+        task = self.loop.create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def restart_phones(self) -> None:
+        """(Re)start the phones' server for the open game, per the settings."""
+        self.phones.settings = self.settings_store
+        self.phones.advertise = self.settings_store.advertise
+        if self.desk is None or not self.settings_store.phones:
+            self._spawn(self.phones.stop())
+            return
+        self._spawn(self._start_phones(self.desk.banker))
+
+    async def _start_phones(self, banker) -> None:
+        problem = await self.phones.start(banker, on_change=lambda request: self.refresh())
+        if problem:
+            log.warning("phones: %s", problem)
+        self.refresh()  # the join and requests screens show the server's address or the problem
+
+    def change_setting(self, key: str, value) -> None:
+        """Change and save one of the touchscreen's settings (ValueError with the reason if it cannot be)."""
+        self.settings_store = self.settings_store.change(key, value)
+        try:
+            self.settings_store.save()
+        except OSError as e:
+            log.warning("cannot save the settings: %s", e)
+
+    def _rescale(self, window, size) -> None:
+        width, height = size
+        self.u = max(0.5, min(width / 800.0, height / 480.0))
+
+    def set_theme(self, name: str) -> None:
+        self.theme_name = name if name in ("light", "dark") else "dark"
+        self.c = theme(self.theme_name)
+
+    # -- screens ---------------------------------------------------------------------------------
+    @property
+    def manager(self):
+        return self.root.ids.screens
+
+    @property
+    def layer(self):
+        return self.root.ids.layer
+
+    def show(self, name: str) -> Any:
+        if self.desk is None and name not in NO_GAME_SCREENS:
+            name = "start"
+        screen = self.screens[name]
+        if self.manager.current != name:
+            self.manager.current = name
+        else:
+            screen.refresh()
+        return screen
+
+    def to_table(self, *_: object) -> None:
+        self.show("table" if self.desk is not None else "start")
+
+    def refresh(self, *_: object) -> None:
+        """Ask for one refresh of the screen on show (batched: many entries, one redraw)."""
+        if self._refresh_trigger is not None:
+            self._refresh_trigger()
+
+    def _refresh_now(self, *_: object) -> None:
+        screen = self.screens.get(self.manager.current)
+        if screen is not None:
+            screen.refresh()
+
+    # -- games -----------------------------------------------------------------------------------
+    def open_first(self) -> None:
+        """The game named on the command line, else the one played last, else the start screen."""
+        path = self.game_arg
+        if path is None:
+            games = list_games(self.folder)
+            path = games[0] if games else None
+        if path is not None:
+            problem = self.open_game(path)
+            if problem is None:
+                return
+            self.screens["start"].problem = problem
+        self.show("start")
+
+    def open_game(self, path: str | Path) -> str | None:
+        """Open a saved game and show the table; the reason it cannot be opened, or None."""
+        from companion.core.errors import BankerError
+
+        try:
+            desk = Desk.open(path)
+        except BankerError as e:
+            return str(e)
+        self._use(desk)
+        self.show("table")
+        return None
+
+    def create_game(self, form: NewGame) -> str | None:
+        """Start a new game from the setup form; the reason it cannot start, or None."""
+        from companion.core.errors import BankerError
+
+        problem = form.check()
+        if problem:
+            return problem
+        try:
+            desk = Desk.create(game_file_name(self.folder, form.pack), form.pack, form.people(), form.options)
+        except BankerError as e:
+            return str(e)
+        self._use(desk)
+        self.last_text = desk.banker.log()[-1].summary
+        phones_coming = self.settings_store.phones and self.phones.installed and self.loop is not None
+        self.show("join" if phones_coming else "table")  # the players scan their codes first
+        return None
+
+    def _use(self, desk: Desk) -> None:
+        self.close_game()
+        self.desk = desk
+        self._unsubscribe = desk.subscribe(self._committed)
+        self.selected = ""
+        self.last_text = ""
+        self._was_over = bool(desk.table.get("over"))
+        self.unit_link = UnitLink(desk.pack, act=self._unit_act, on_sold=self._unit_sold, on_event=self._unit_event)
+        self.unit_link.muted = not self.settings_store.sound
+        self.unit_link.follow_turn(desk.table["turn"]["number"])
+        if self.settings_store.hardware:
+            self.unit_link.open_board(call_soon_threadsafe=self._call_soon_threadsafe, call_later=self._call_later,
+                                      pins=self.settings_store.pins)
+        self.restart_phones()
+
+    def close_game(self) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+            self._unsubscribe = None
+        if self.unit_link is not None:
+            self.unit_link.close()
+            self.unit_link = None
+        if self.desk is not None:
+            if self.phones.running:
+                self._spawn(self.phones.stop())
+            self.desk.close()
+            self.desk = None
+
+    def restore_backup(self, backup: str) -> str | None:
+        """Bring back a backup of the open game (the current file is kept aside) and reopen it."""
+        from companion.core.errors import BankerError
+        from companion.restore import restore
+
+        if self.desk is None:
+            return "no game is open"
+        game = self.desk.path
+        self.close_game()
+        try:
+            self.last_text = restore(game, Path(backup))
+        except BankerError as e:
+            problem = str(e)
+            self.open_game(game)
+            return problem
+        return self.open_game(game)
+
+    def _committed(self, outcome) -> None:
+        self.last_text = outcome.summary
+        if self.unit_link is not None and self.desk is not None:
+            self.unit_link.follow_turn(self.desk.table["turn"]["number"])
+        over = bool(self.desk is not None and self.desk.table.get("over"))
+        if over and not self._was_over:
+            Clock.schedule_once(lambda *_: self.show("over"), 0)
+        self._was_over = over
+        self.refresh()
+
+    # -- the trading unit's link to the loop -------------------------------------------------------
+    def _unit_act(self, action: dict) -> Result:
+        return self.act(action)
+
+    def _unit_sold(self, result: Result) -> None:
+        if result is not None and result.ok and self.manager.current == "auction":
+            self.screens["auction"].lot = ""
+            self.to_table()
+
+    def _unit_event(self, event) -> None:
+        """The unit asks (a held undo, a second press on a running timer) or refuses a press: show it
+        on whatever screen is up, unless the unit's own screen is showing it already."""
+        from companion.trading_unit import CancelAsked, PressRefused, UndoConfirmAsked
+
+        if self.root is None or self.manager.current == "unit":
+            return
+        link = self.unit_link
+        if isinstance(event, UndoConfirmAsked):
+            what = self.desk.undo_text() if self.desk is not None else None
+            self.confirm(f"Undo: {what}?" if what else "Undo the last action?", "Undo",
+                         lambda: link.unit.confirm_undo(link.clock()), on_no=lambda: link.unit.dismiss(link.clock()))
+        elif isinstance(event, CancelAsked):
+            self.confirm(f"Cancel the {event.purpose}? No bid wins.", f"Cancel the {event.purpose}",
+                         lambda: link.unit.confirm_cancel(link.clock()), on_no=lambda: link.unit.dismiss(link.clock()))
+        elif isinstance(event, PressRefused) and event.button in ("auction", "build"):
+            self.refuse(event.reason)
+
+    def _call_soon_threadsafe(self, fn, *args) -> None:
+        """gpiozero's threads hand a press to the app's loop (asyncio when running, else Kivy's Clock)."""
+        if self.loop is not None:
+            self.loop.call_soon_threadsafe(fn, *args)
+        else:
+            Clock.schedule_once(lambda *_: fn(*args), 0)
+
+    def _call_later(self, delay: float, fn):
+        event = Clock.schedule_once(lambda *_: fn(), delay)
+        return _Cancel(event)
+
+    def poll(self, *_: object) -> None:
+        """Pick up entries committed elsewhere (phones' server in another process, the command line)."""
+        if self.desk is not None:
+            self.desk.refresh()
+
+class _Cancel:
+    """What ``call_later`` hands back: something with ``cancel()``, like asyncio's handles."""
+
+    def __init__(self, event) -> None:
+        self.event = event
+
+    def cancel(self) -> None:
+        self.event.cancel()
+
+
+class _Screens(dict):
+    """The app's screens by name, each made (and added to the manager) on first use: a banker who
+    never opens Settings never pays for its widgets."""
+
+    def __init__(self, manager) -> None:
+        super().__init__()
+        self.manager = manager
+
+    def __missing__(self, name: str):
+        if name not in SCREENS:
+            raise KeyError(name)
+        screen = _screen_class(SCREENS[name])(name=name)
+        self[name] = screen
+        self.manager.add_widget(screen)
+        return screen
+
+    def get(self, name, default=None):
+        return dict.get(self, name, default)
+
+    def __contains__(self, name) -> bool:
+        return name in SCREENS

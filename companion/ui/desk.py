@@ -1,0 +1,168 @@
+"""The banker's desk: the one open game every screen shares, and the answers the screens need from it.
+
+A :class:`Desk` owns the :class:`~companion.service.Banker` of the game on the table. Screens ask it to
+do an action and get back a :class:`Result` (done, with the log's sentence; or refused, with the
+rule's one-line reason and nothing changed). It also answers "would this be refused, and why?"
+without committing anything (:meth:`Desk.check`, a pure :func:`engine.decide` on the current table),
+which is how the deed card knows which buttons are live.
+
+No Kivy here: the app subscribes to :meth:`Desk.subscribe` and batches screen refreshes itself.
+Threading: like the Banker, a Desk belongs to the app's loop thread.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from companion.core import engine
+from companion.core.errors import BadAction, BankerError, Refused
+from companion.core.model import BANK
+from companion.service import Banker, Outcome
+from companion.views import state_json
+
+__all__ = ["Desk", "Result", "check_action", "money_moved"]
+
+
+@dataclass(frozen=True)
+class Result:
+    """What became of a tap: ``ok`` with the log's sentence, or refused with the reason."""
+
+    ok: bool
+    text: str
+    version: int = 0
+    malformed: bool = False  # the action itself was incomplete or wrong (BadAction), not a rule
+
+    def __bool__(self) -> bool:
+        return self.ok
+
+
+def check_action(table: dict, rules: engine.Rules, action: dict) -> Result:
+    """Would ``action`` be accepted on ``table``? Pure: decides on the table and commits nothing."""
+    try:
+        events, summary = engine.decide(table, action, rules)
+    except BadAction as e:
+        return Result(False, str(e), malformed=True)
+    except Refused as e:
+        return Result(False, str(e))
+    return Result(True, summary)
+
+
+def money_moved(table: dict, rules: engine.Rules, action: dict) -> dict[str, int]:
+    """What each account would gain (+) or lose (-) if ``action`` were applied now ({} if refused)."""
+    try:
+        events, _ = engine.decide(table, action, rules)
+    except BankerError:
+        return {}
+    moved: dict[str, int] = {}
+    for e in events:
+        if e["type"] == "Paid":
+            moved[e["from"]] = moved.get(e["from"], 0) - e["amount"]
+            moved[e["to"]] = moved.get(e["to"], 0) + e["amount"]
+    return moved
+
+
+class Desk:
+    """The open game: do, undo, redo, check, and the public state (cached per version)."""
+
+    def __init__(self, banker: Banker) -> None:
+        self.banker = banker
+        self._state: dict | None = None
+        self._state_version = -1
+
+    @classmethod
+    def open(cls, path: str | Path) -> "Desk":
+        return cls(Banker.open(path))
+
+    @classmethod
+    def create(cls, path: str | Path, pack: str, people: list[dict], options: dict) -> "Desk":
+        return cls(Banker.create(path, pack, people, options))
+
+    def close(self) -> None:
+        self.banker.close()
+
+    # -- reading -----------------------------------------------------------------------------------
+    @property
+    def path(self) -> Path:
+        return self.banker.path
+
+    @property
+    def table(self) -> dict:
+        return self.banker.table
+
+    @property
+    def rules(self) -> engine.Rules:
+        return self.banker.rules
+
+    @property
+    def specs(self) -> dict:
+        return self.banker.rules.registry.specs
+
+    @property
+    def version(self) -> int:
+        return self.banker.version
+
+    @property
+    def pack(self) -> dict:
+        return self.banker.table["pack"]
+
+    def state(self) -> dict[str, Any]:
+        """The public state (:func:`companion.views.state_json`), rebuilt only when the game moved."""
+        if self._state is None or self._state_version != self.banker.version:
+            self._state = state_json(self.banker.table, self.banker.rules, self.banker.version)
+            self._state_version = self.banker.version
+        return self._state
+
+    def fmt(self, amount: int) -> str:
+        return self.banker.fmt(amount)
+
+    def undo_text(self) -> str | None:
+        entry = self.banker.next_undo()
+        return entry.summary if entry else None
+
+    def redo_text(self) -> str | None:
+        entry = self.banker.next_redo()
+        return entry.summary.removeprefix("Undone: ") if entry else None
+
+    def check(self, action: dict) -> Result:
+        """Would the action be accepted now? Nothing is written."""
+        return check_action(self.banker.table, self.banker.rules, {k: v for k, v in action.items() if k != "id"})
+
+    def moved(self, action: dict) -> dict[str, int]:
+        return money_moved(self.banker.table, self.banker.rules, {k: v for k, v in action.items() if k != "id"})
+
+    def account_name(self, account: str) -> str:
+        """'the bank', 'the Free Parking pot' or the player's name, for sentences on screen."""
+        if account == BANK:
+            return "the bank"
+        if account.startswith("pot:"):
+            pot = self.banker.table["pots"].get(account[4:], {})
+            return f"the {pot.get('label', account[4:])} pot"
+        return account
+
+    # -- writing -----------------------------------------------------------------------------------
+    def do(self, action: dict) -> Result:
+        """Apply an action; a refusal (or a malformed action) comes back as a Result, never raised."""
+        try:
+            outcome = self.banker.do(action)
+        except BadAction as e:
+            return Result(False, str(e), self.banker.version, malformed=True)
+        except BankerError as e:
+            return Result(False, str(e), self.banker.version)
+        return Result(True, outcome.summary, outcome.version)
+
+    def undo(self) -> Result:
+        return self.do({"action": "undo"})
+
+    def redo(self) -> Result:
+        return self.do({"action": "redo"})
+
+    def refresh(self, *_: object) -> bool:
+        """Pick up what another process committed (phones' server, the command line); True if any."""
+        try:
+            return self.banker.refresh()
+        except BankerError:
+            return False
+
+    def subscribe(self, callback: Callable[[Outcome], None]) -> Callable[[], None]:
+        return self.banker.subscribe(callback)

@@ -1,0 +1,202 @@
+"""The start screen's data: the saved games to resume, the packs to choose from, a new game's form.
+
+Pure (no Kivy): the games folder is read through the store, packs through :mod:`companion.rules`.
+The form is a small value that the screen edits and :meth:`NewGame.check` judges, so every refusal
+("two players are called Ann") is known before a file is made.
+"""
+from __future__ import annotations
+
+import datetime as _dt
+import re
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from companion.core.errors import BankerError
+from companion.core.model import SCHEMA
+from companion.paths import GAME_SUFFIX, list_games
+from companion.rules import load_pack, pack_names, resolve_options
+
+from .colours import PLAYER_COLOURS, next_free_colour
+
+__all__ = ["saved_games", "describe_game", "pack_choices", "NewGame", "game_file_name", "when_text",
+           "MIN_PLAYERS", "MAX_PLAYERS"]
+
+MIN_PLAYERS, MAX_PLAYERS = 2, 6
+
+
+def when_text(at: str | None, now: _dt.datetime | None = None) -> str:
+    """'today 20:15', 'yesterday 09:02' or '12 Mar 2025' for an ISO time stamp of the log."""
+    if not at:
+        return ""
+    try:
+        moment = _dt.datetime.fromisoformat(at).astimezone()
+    except ValueError:
+        return at
+    now = (now or _dt.datetime.now(_dt.timezone.utc)).astimezone()
+    days = (now.date() - moment.date()).days
+    if days == 0:
+        return f"today {moment:%H:%M}"
+    if days == 1:
+        return f"yesterday {moment:%H:%M}"
+    return f"{moment.day} {moment:%b %Y}"
+
+
+def describe_game(path: Path) -> dict[str, Any]:
+    """What the start screen shows of a saved game: title, players, last played, actions so far.
+
+    A file that cannot be read is still listed, with the reason, so the banker knows it is there.
+    """
+    from companion.store import Store
+
+    row: dict[str, Any] = {"path": str(path), "file": path.name, "title": path.stem, "players": [],
+                           "players_text": "", "when": "", "entries": 0, "problem": None, "over": False}
+    try:
+        store = Store.open(path, readonly=True)
+    except BankerError as e:
+        row["problem"] = str(e)
+        return row
+    try:
+        meta = store.meta()
+        row["title"] = meta.get("title", path.stem)
+        last = store.last_seq()
+        row["entries"] = last
+        row["when"] = when_text(store.entry(last).at if last else meta.get("created"))
+        snap = store.latest_snapshot(SCHEMA)
+        if snap is not None:
+            table = snap[1]["table"]
+            row["players"] = list(table["order"])
+            row["players_text"] = ", ".join(table["order"])
+    except Exception as e:  # a foreign or damaged file: show it, never crash the start screen
+        row["problem"] = f"cannot read {path.name}: {e}"
+    finally:
+        store.close()
+    return row
+
+
+def saved_games(folder: Path, limit: int = 20) -> list[dict[str, Any]]:
+    """The games in ``folder``, the most recently played first."""
+    return [describe_game(p) for p in list_games(Path(folder))[:limit]]
+
+
+def pack_choices() -> list[dict[str, Any]]:
+    """Every pack installed, with its title, family and options (default, help, kind) for the form."""
+    choices = []
+    for name in pack_names():
+        try:
+            pack = load_pack(name)
+        except BankerError as e:
+            choices.append({"name": name, "title": name, "family": "", "options": [], "problem": str(e)})
+            continue
+        options = []
+        for key, spec in pack.get("options", {}).items():
+            default = spec["default"]
+            kind = "bool" if isinstance(default, bool) else "amount" if isinstance(default, int) else "text"
+            options.append({"key": key, "default": default, "help": spec.get("help", ""), "kind": kind,
+                            "label": key.replace("_", " ").capitalize()})
+        players = pack.get("players", {})
+        choices.append({
+            "name": name,
+            "title": pack.get("title", name),
+            "family": pack["family"],
+            "options": options,
+            "min_players": max(MIN_PLAYERS, int(players.get("min", MIN_PLAYERS))) if isinstance(players, dict) else MIN_PLAYERS,
+            "max_players": min(MAX_PLAYERS, int(players.get("max", MAX_PLAYERS))) if isinstance(players, dict) else MAX_PLAYERS,
+            "problem": None,
+        })
+    return choices
+
+
+def game_file_name(folder: Path, pack: str, now: _dt.datetime | None = None) -> Path:
+    """A new, unused file name in ``folder``: 'classic-2025-03-12-2015.game' (then -2, -3, ...)."""
+    now = now or _dt.datetime.now()
+    stem = f"{re.sub(r'[^a-z0-9-]+', '-', pack.lower()).strip('-') or 'game'}-{now:%Y-%m-%d-%H%M}"
+    path = Path(folder) / f"{stem}{GAME_SUFFIX}"
+    n = 2
+    while path.exists():
+        path = Path(folder) / f"{stem}-{n}{GAME_SUFFIX}"
+        n += 1
+    return path
+
+
+@dataclass(frozen=True)
+class NewGame:
+    """The new game form: which pack, who plays in which colour, which options."""
+
+    pack: str
+    players: tuple[dict, ...] = ()
+    options: dict = field(default_factory=dict)
+
+    @classmethod
+    def start(cls, pack: str | None = None, players: int = 2) -> "NewGame":
+        names = pack_names()
+        chosen = pack if pack in names else ("classic" if "classic" in names else (names[0] if names else ""))
+        form = cls(chosen)
+        for _ in range(players):
+            form = form.add_player()
+        return form
+
+    def choose_pack(self, pack: str) -> "NewGame":
+        """Another pack: the options go back to that pack's defaults."""
+        return replace(self, pack=pack, options={})
+
+    def add_player(self, name: str = "") -> "NewGame":
+        if len(self.players) >= MAX_PLAYERS:
+            return self
+        colour = next_free_colour([p["colour"] for p in self.players])
+        return replace(self, players=self.players + ({"name": name, "colour": colour},))
+
+    def remove_player(self, index: int) -> "NewGame":
+        if len(self.players) <= MIN_PLAYERS or not 0 <= index < len(self.players):
+            return self
+        return replace(self, players=self.players[:index] + self.players[index + 1:])
+
+    def rename(self, index: int, name: str) -> "NewGame":
+        players = list(self.players)
+        players[index] = {**players[index], "name": name}
+        return replace(self, players=tuple(players))
+
+    def next_colour(self, index: int) -> "NewGame":
+        """Tap a player's colour: the next colour that nobody else has."""
+        names = list(PLAYER_COLOURS)
+        taken = {p["colour"] for i, p in enumerate(self.players) if i != index}
+        current = self.players[index]["colour"]
+        start = names.index(current) if current in names else -1
+        for step in range(1, len(names) + 1):
+            candidate = names[(start + step) % len(names)]
+            if candidate not in taken:
+                players = list(self.players)
+                players[index] = {**players[index], "colour": candidate}
+                return replace(self, players=tuple(players))
+        return self
+
+    def set_option(self, key: str, value: Any) -> "NewGame":
+        return replace(self, options={**self.options, key: value})
+
+    def names(self) -> list[str]:
+        """The players' names; an empty name becomes 'Player N' as the form's hint shows."""
+        return [" ".join(p["name"].split()) or f"Player {i + 1}" for i, p in enumerate(self.players)]
+
+    def people(self) -> list[dict]:
+        return [{"name": n, "colour": p["colour"]} for n, p in zip(self.names(), self.players)]
+
+    def check(self) -> str | None:
+        """Why the game cannot start yet, in one line, or None when it can."""
+        if not self.pack:
+            return "choose a game"
+        if not MIN_PLAYERS <= len(self.players) <= MAX_PLAYERS:
+            return f"a game here has {MIN_PLAYERS} to {MAX_PLAYERS} players"
+        seen: set[str] = set()
+        for name in self.names():
+            if len(name) > 24:
+                return f"the name {name[:24]!r}... is longer than 24 characters"
+            if name.casefold() in {"bank", "banker", "all", "everyone"} or name.casefold().startswith("pot:"):
+                return f"{name!r} cannot be a player's name: it names the bank or a pot"
+            if name.casefold() in seen:
+                return f"two players are called {name!r}"
+            seen.add(name.casefold())
+        try:
+            resolve_options(load_pack(self.pack), self.options)
+        except BankerError as e:
+            return str(e)
+        return None

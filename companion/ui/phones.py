@@ -1,0 +1,139 @@
+"""The players' phones, seen from the touchscreen: the phone server beside the app, join links and
+their QR codes, and the payment requests waiting for the banker.
+
+The server (:class:`companion.web.server.PhoneServer`) runs on the app's own asyncio loop, so it shares
+the open game's Banker with the screens and needs no locks. When the web adapter is not installed the
+app runs without phones and says so. No Kivy here.
+"""
+from __future__ import annotations
+
+import logging
+from typing import Any, Callable
+
+from companion.core.errors import BankerError
+
+from .desk import Result
+from .settings import UiSettings
+
+__all__ = ["Phones", "request_rows", "DECLINE_REASONS"]
+
+log = logging.getLogger(__name__)
+
+#: One-tap reasons for declining a request (the phone shows the reason).
+DECLINE_REASONS = ("Not now: ask at the table", "Wrong amount", "Wrong player")
+
+
+def _server_class():
+    try:
+        from companion.web.server import PhoneServer
+    except ImportError:
+        return None
+    return PhoneServer
+
+
+class Phones:
+    """The phone server for the open game, started and stopped with it."""
+
+    def __init__(self, settings: UiSettings, *, advertise: bool = True, interfaces: list[str] | None = None,
+                 lan_address: str | None = None) -> None:
+        self.settings = settings
+        self.advertise = advertise
+        self.interfaces = interfaces
+        self.lan_address = lan_address
+        self.server: Any = None
+        self.problem: str | None = None if _server_class() else "the phones' server is not installed"
+        self._unsubscribe: Callable[[], None] | None = None
+
+    @property
+    def installed(self) -> bool:
+        return _server_class() is not None
+
+    @property
+    def running(self) -> bool:
+        return self.server is not None
+
+    def status_text(self) -> str:
+        if self.server is not None:
+            return f"Phones: {self.server.url}"
+        if not self.settings.phones:
+            return "Phones are off (Settings)"
+        return f"Phones are not connected: {self.problem}" if self.problem else "Phones: starting..."
+
+    async def start(self, banker, on_change: Callable[[Any], None] | None = None) -> str | None:
+        """Listen for phones on the settings' address; the reason it could not, or None."""
+        await self.stop()
+        server_class = _server_class()
+        if server_class is None:
+            self.problem = "the phones' server is not installed"
+            return self.problem
+        try:
+            server = server_class(banker, host=self.settings.host, port=self.settings.port, advertise=self.advertise,
+                                  interfaces=self.interfaces, lan_address=self.lan_address)
+            await server.start()
+        except (OSError, ValueError, BankerError) as e:
+            self.problem = f"cannot listen on {self.settings.host}:{self.settings.port} ({e})"
+            log.warning("phones: %s", self.problem)
+            return self.problem
+        self.server, self.problem = server, None
+        if on_change is not None:
+            self._unsubscribe = server.requests.subscribe(on_change)
+        return None
+
+    async def stop(self) -> None:
+        """Stop the server (safe twice)."""
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+            self._unsubscribe = None
+        server, self.server = self.server, None
+        if server is not None:
+            try:
+                await server.stop()
+            finally:
+                server.close()
+
+    # -- join links ---------------------------------------------------------------------------------
+    def join_url(self, player: str) -> str | None:
+        return self.server.join_url(player) if self.server else None
+
+    def banker_url(self) -> str | None:
+        return self.server.banker_url() if self.server else None
+
+    def revoke(self, player: str | None) -> bool:
+        return bool(self.server and self.server.revoke(player))
+
+    # -- payment requests ---------------------------------------------------------------------------
+    def pending(self) -> list:
+        return self.server.requests.pending() if self.server else []
+
+    def approve(self, request_id: str) -> Result:
+        if self.server is None:
+            return Result(False, "the phones are not connected")
+        try:
+            outcome = self.server.requests.approve(request_id)
+        except (BankerError, LookupError) as e:
+            return Result(False, str(e).strip("'\""))
+        return Result(True, outcome.summary, outcome.version)
+
+    def decline(self, request_id: str, reason: str) -> Result:
+        if self.server is None:
+            return Result(False, "the phones are not connected")
+        try:
+            self.server.requests.decline(request_id, reason)
+        except (BankerError, LookupError) as e:
+            return Result(False, str(e).strip("'\""))
+        return Result(True, f"declined: {reason}")
+
+
+def request_rows(requests: list, desk) -> list[dict[str, Any]]:
+    """What the requests screen shows of each waiting request, with whether the rules allow it now."""
+    rows = []
+    for r in requests:
+        check = desk.check(r.action)
+        payee = desk.account_name(r.payee)
+        rows.append({
+            "id": r.id,
+            "text": f"{r.player} asks to pay {payee} {desk.fmt(r.amount)}" + (f" ({r.memo})" if r.memo else ""),
+            "player": r.player,
+            "refused": None if check.ok else check.text,
+        })
+    return rows

@@ -1,0 +1,29 @@
+"""The app's screens: thin Kivy classes that show a view-model and turn each tap into one call.
+
+Each screen has a kv file of the same name in ``kv/`` for its layout. Decisions live in the
+``companion.ui.*_view`` modules (pure, tested without a window) and in the app.
+"""
+from __future__ import annotations
+
+from kivy.app import App
+from kivy.uix.screenmanager import Screen
+
+__all__ = ["BankScreen"]
+
+
+class BankScreen(Screen):
+    """A screen that redraws itself from the game whenever it is shown or the ledger moves."""
+
+    @property
+    def app(self):
+        return App.get_running_app()
+
+    @property
+    def desk(self):
+        return self.app.desk
+
+    def on_pre_enter(self, *args):
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Show the current state; called on entering and after every committed entry."""

@@ -1,0 +1,123 @@
+"""Amount entry: a big keypad with the pack's quick amounts, payer and payee as tiles, a clear confirm."""
+from __future__ import annotations
+
+from kivy.factory import Factory
+from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
+
+from companion.core.money import Currency
+
+from ..amount_view import amount_field, amount_view
+from ..keypad import Keypad
+from ..widgets import AccountTile
+from . import BankScreen
+
+__all__ = ["AmountScreen"]
+
+
+class AmountScreen(BankScreen):
+    form = ObjectProperty(None, allownone=True)
+    keypad = ObjectProperty(None, allownone=True)
+    title = StringProperty("")
+    figure = StringProperty("")
+    problem = StringProperty("")
+    sentence = StringProperty("")
+    ready = BooleanProperty(False)
+    warning = BooleanProperty(False)
+    has_sides = BooleanProperty(False)
+
+    def ask(self, form) -> None:
+        """Start entering the amount of ``form`` (fields already filled stay as they are)."""
+        self.form = form
+        self.keypad = Keypad(Currency.from_pack(self.desk.pack))
+        field = amount_field(form)
+        if field and form.values.get(field):
+            self.keypad = self.keypad.set(int(form.values[field]))
+            self.form = form.clear(field)
+        self._keys_for = None
+
+    def refresh(self) -> None:
+        if self.form is None or self.desk is None:
+            return
+        view = amount_view(self.desk, self.form, self.keypad)
+        self.title = view["title"]
+        self.figure = view["figure"]
+        self.problem = view["problem"]
+        self.sentence = view["sentence"]
+        self.ready = view["ready"]
+        self.warning = bool(view["refused"])
+        self._show_keys(view["keys"], view["quick"])
+        self._show_sides(view["sides"])
+        self.has_sides = bool(view["sides"])
+
+    def _show_keys(self, keys: list[str], quick: list[dict]) -> None:
+        signature = (tuple(keys), tuple(q["amount"] for q in quick))
+        if getattr(self, "_keys_for", None) == signature:
+            return
+        self._keys_for = signature
+        pad = self.ids.keygrid
+        pad.clear_widgets()
+        for key in keys:
+            tap = Factory.Tap(text="Del" if key == "<" else key, name=f"key-{key}", guard=False,
+                              font_size=self.app.u * 30, size_hint_y=1)
+            tap.value = key
+            tap.bind(on_release=self.press_key)
+            pad.add_widget(tap)
+        box = self.ids.quick
+        box.clear_widgets()
+        for q in quick:
+            tap = Factory.Tap(text=q["label"], name=f"quick-{q['amount']}", guard=False, size_hint_y=1)
+            tap.value = q["amount"]
+            tap.bind(on_release=self.press_quick)
+            box.add_widget(tap)
+
+    def _show_sides(self, sides: list[dict]) -> None:
+        rows = self.ids.sides
+        rows.clear_widgets()
+        for side in sides:
+            row = Factory.SideRow()
+            row.label = side["label"]
+            for choice in side["choices"]:
+                tile = AccountTile(text=choice["label"], account=choice["value"], colour=list(choice["colour"]),
+                                   selected=choice["selected"], name=f"{side['field']}-{choice['value']}", guard=False)
+                tile.value = side["field"]
+                tile.bind(on_release=self.pick_side)
+                row.ids.tiles.add_widget(tile)
+            rows.add_widget(row)
+
+    # -- taps --------------------------------------------------------------------------------------
+    def press_key(self, tap) -> None:
+        self.keypad = self.keypad.press(tap.value)
+        self.refresh()
+
+    def press_quick(self, tap) -> None:
+        self.keypad = self.keypad.add(tap.value)
+        self.refresh()
+
+    def clear(self) -> None:
+        self.keypad = self.keypad.set(None)
+        self.refresh()
+
+    def pick_side(self, tile) -> None:
+        field = tile.value
+        other = {"from": "to", "to": "from"}.get(field)
+        form = self.form.fill(field, tile.account)
+        if other and str(form.values.get(other, "")).casefold() == tile.account.casefold():
+            form = form.fill(other, self.form.values.get(field))  # picking the other side swaps them
+        self.form = form
+        self.refresh()
+
+    def confirm(self, tap) -> None:
+        field = amount_field(self.form)
+        value = self.keypad.value()
+        if not value:
+            self.app.refuse(self.keypad.problem() or "type an amount first", tap)
+            return
+        missing = [f for f in self.form.pending() if f != field]
+        if missing:
+            self.app.refuse(f"choose {missing[0].replace('_', ' ')} first", tap)
+            return
+        self.app.run_flow(self.form.fill(field, value), tap)
+
+    def cancel(self) -> None:
+        self.form = None
+        self.app.to_table()

@@ -1,0 +1,165 @@
+"""Auction: the lot, bids by tapping a player and an amount, the trading unit's countdown beside them;
+when the light goes off (or the banker taps Sold) the highest bidder pays the bank.
+
+The countdown is the shared :class:`TradingUnit` (the same one the GPIO buttons and the Unit screen
+drive), shown here compactly: seconds left, the ring as a bar, the red light."""
+from __future__ import annotations
+
+from kivy.clock import Clock
+from kivy.factory import Factory
+from kivy.properties import BooleanProperty, DictProperty, NumericProperty, StringProperty
+
+from companion.trading_unit import BidRefused
+
+from ..auction_view import auction_view, unowned_deeds
+from ..flows import ActionForm
+from ..keypad import quick_amounts
+from ..widgets import AccountTile
+from . import BankScreen
+
+__all__ = ["AuctionScreen"]
+
+
+class AuctionScreen(BankScreen):
+    lot = StringProperty("")
+    bidder = StringProperty("")
+    amount = NumericProperty(0)
+    view = DictProperty({}, rebind=True)
+    seconds = StringProperty("")
+    ring = NumericProperty(0)
+    light = NumericProperty(0)
+    warning = BooleanProperty(False)
+    _ticker = None
+    _bids = 0
+
+    def open_lot(self, deed: str) -> None:
+        if deed != self.lot:
+            self.lot, self.bidder, self.amount = deed, "", 0
+
+    def on_pre_enter(self, *args):
+        if self.desk is not None and (not self.lot or self.lot not in unowned_deeds(self.desk)):
+            lots = unowned_deeds(self.desk)
+            self.lot = self.lot if self.lot in lots else ""
+        self.refresh()
+        self._ticker = Clock.schedule_interval(self._tick, 0.1)
+
+    def on_leave(self, *args):
+        if self._ticker is not None:
+            self._ticker.cancel()
+            self._ticker = None
+
+    def _tick(self, *_):
+        """Follow the countdown (a refresh of the whole view only when the unit's state changed)."""
+        link = self.app.unit_link
+        if link is None:
+            return
+        unit = link.unit.view(link.clock())
+        self.seconds = str(unit["seconds_left"]) if unit["mode"] == "auction" else ""
+        self.ring, self.light, self.warning = unit["ring"], unit["light"], unit["warning"]
+        if (unit["mode"] == "auction") != bool(self.view.get("running")) or unit["bid_count"] != self._bids:
+            self.refresh()
+
+    def refresh(self) -> None:
+        if self.desk is None:
+            return
+        link = self.app.unit_link
+        unit = link.unit.view(link.clock()) if link is not None else None
+        self._bids = unit["bid_count"] if unit else 0
+        view = auction_view(self.desk, self.lot, self.bidder or None, int(self.amount) or None, unit)
+        self.view = view
+        self._show_bidders(view["bidders"])
+        self._show_quick()
+
+    def _show_bidders(self, rows: list[dict]) -> None:
+        box = self.ids.bidders
+        box.clear_widgets()
+        for row in rows:
+            tile = AccountTile(text=row["label"] + (" *" if row["leading"] else ""), account=row["value"],
+                               colour=list(row["colour"]), selected=row["selected"], guard=False,
+                               name=f"bidder-{row['value']}", size_hint_y=1)
+            tile.bind(on_release=self.pick_bidder)
+            box.add_widget(tile)
+
+    def _show_quick(self) -> None:
+        box = self.ids.quick
+        amounts = quick_amounts(self.desk.pack)
+        if [c.value for c in reversed(box.children)] == amounts and getattr(self, "_fmt_for", None) is self.desk:
+            return
+        self._fmt_for = self.desk
+        box.clear_widgets()
+        for q in amounts:
+            tap = Factory.Tap(text="+" + self.desk.fmt(q), name=f"raise-{q}", guard=False, size_hint_y=1,
+                              font_size=self.app.u * 21)
+            tap.value = q
+            tap.bind(on_release=self.raise_by)
+            box.add_widget(tap)
+
+    # -- taps --------------------------------------------------------------------------------------
+    def choose_lot(self, tap) -> None:
+        spec = self.desk.specs.get("auction")
+        if spec is None:
+            self.app.refuse("this game has no auctions", tap)
+            return
+        form = ActionForm("auction", spec.required, spec.optional, {}, button="auction")
+        self.app.screens["ask"].ask(form, "deed")
+        self.app.show("ask")
+
+    def pick_bidder(self, tile) -> None:
+        self.bidder = tile.account
+        self.refresh()
+
+    def raise_by(self, tap) -> None:
+        best = self.view.get("running") and self.app.unit_link.unit.highest_bid
+        base = max(int(self.amount), best.amount if best else 0)
+        self.amount = base + tap.value
+        self.refresh()
+
+    def clear(self) -> None:
+        self.amount = 0
+        self.refresh()
+
+    def start_timer(self, tap) -> None:
+        if not self.lot:
+            self.app.refuse("choose the deed first", tap)
+            return
+        link = self.app.unit_link
+        link.unit.press_auction(link.clock(), purpose="auction", lot=self.lot)
+        self.refresh()
+
+    def record_bid(self, tap) -> None:
+        link = self.app.unit_link
+        if not (self.bidder and self.amount):
+            self.app.refuse("tap a bidder and an amount first", tap)
+            return
+        if not self.view.get("running"):
+            self.app.refuse("start the timer first, or tap Sold to sell at this bid now", tap)
+            return
+        try:
+            link.unit.bid(link.clock(), self.bidder, int(self.amount))
+        except BidRefused as e:
+            self.app.refuse(str(e), tap)
+            return
+        self.refresh()
+
+    def sold(self, tap) -> None:
+        """The hammer comes down: the highest bid (or the chosen bidder and amount) wins."""
+        link = self.app.unit_link
+        if self.view.get("running") and link.unit.highest_bid is not None:
+            link.unit.close_auction(link.clock())  # the unit's TimerEnded applies the auction
+            result = link.last_result
+        else:
+            if self.view.get("running"):
+                link.unit.confirm_cancel(link.clock())
+            if not (self.lot and self.bidder and self.amount):
+                self.app.refuse("choose the deed, the winner and the winning bid first", tap)
+                return
+            result = self.app.act({"action": "auction", "deed": self.lot, "winner": self.bidder,
+                                   "bid": int(self.amount), "id": f"ui-auction-{self.desk.version}-{self.lot}"}, tap)
+        if result is not None and result.ok:
+            self.lot, self.bidder, self.amount = "", "", 0
+            self.app.to_table()
+        elif result is not None:
+            self.app.refuse(result.text, tap)
+
+    def back(self) -> None:
+        self.app.to_table()

@@ -1,0 +1,113 @@
+"""Deeds: the colour groups as the board shows them; a deed's card with owner, buildings, rent now,
+mortgage state and the actions the rules allow for it now (refused ones say why when tapped)."""
+from __future__ import annotations
+
+from kivy.factory import Factory
+from kivy.properties import DictProperty, StringProperty
+
+from ..deeds_view import deed_card, deeds_view
+from ..flows import ActionForm
+from . import BankScreen
+
+__all__ = ["DeedsScreen"]
+
+
+class DeedsScreen(BankScreen):
+    deed = StringProperty("")  # the deed whose card is open
+    card = DictProperty({}, rebind=True)
+
+    def open_deed(self, name: str) -> None:
+        self.deed = name
+        self.refresh()
+
+    def refresh(self) -> None:
+        if self.desk is None:
+            return
+        state = self.desk.state()
+        if self.deed not in self.desk.table["deeds"]:
+            self.deed = next(iter(self.desk.table["deeds"]), "")
+        chosen = self.app.player_for_buttons()
+        self._show_players(state, chosen)
+        self._show_board(deeds_view(self.desk, self.deed))
+        self._show_card(deed_card(self.desk, self.deed, chosen) if self.deed else {})
+
+    def _show_players(self, state: dict, chosen: str | None) -> None:
+        box = self.ids.players
+        box.clear_widgets()
+        for p in state["players"]:
+            if p["bankrupt"]:
+                continue
+            tap = Factory.Tap(text=p["name"], name=f"acting-{p['name']}", selected=p["name"] == chosen,
+                              size_hint_y=1, font_size=self.app.u * 20)
+            tap.value = p["name"]
+            tap.bind(on_release=self.choose_player)
+            box.add_widget(tap)
+
+    def _show_board(self, view: dict) -> None:
+        grid = self.ids.board
+        grid.clear_widgets()
+        for group in view["groups"]:
+            for deed in group["deeds"]:
+                tile = Factory.DeedTile()
+                tile.text = deed["name"]
+                tile.name = f"deed-{deed['name']}"
+                tile.band = list(group["colour"])
+                tile.owner_colour = list(deed["owner_colour"])
+                tile.detail = deed["detail"]
+                tile.selected = deed["selected"]
+                tile.mortgaged = deed["mortgaged"]
+                tile.value = deed["name"]
+                tile.bind(on_release=self.pick)
+                grid.add_widget(tile)
+
+    def _show_card(self, card: dict) -> None:
+        self.card = card
+        lines = self.ids.lines
+        lines.clear_widgets()
+        for label, text in card.get("lines", []):
+            row = Factory.CardLine()
+            row.label, row.text = label, text
+            lines.add_widget(row)
+        box = self.ids.actions
+        box.clear_widgets()
+        for act in card.get("actions", []):
+            tap = Factory.Tap(text=act["text"], name=f"do-{act['action']}", font_size=self.app.u * 21,
+                              kind="button" if act["refused"] else "accent")
+            tap.opacity = 0.5 if act["refused"] else 1
+            tap.value = act
+            tap.bind(on_release=self.do)
+            box.add_widget(tap)
+        if card and "trade" in self.desk.specs and card.get("owner"):
+            tap = Factory.Tap(text=f"Trade ({card['owner']})", name="do-trade", font_size=self.app.u * 21)
+            tap.bind(on_release=self.trade)
+            box.add_widget(tap)
+
+    # -- taps --------------------------------------------------------------------------------------
+    def pick(self, tile) -> None:
+        self.open_deed(tile.value)
+
+    def choose_player(self, tap) -> None:
+        self.app.selected = tap.value
+        self.refresh()
+
+    def do(self, tap) -> None:
+        act = tap.value
+        if act["refused"]:
+            self.app.refuse(act["refused"], tap)
+            return
+        spec = self.desk.specs[act["action"]]
+        if act["action"] == "auction":
+            self.app.screens["auction"].open_lot(self.deed)
+            self.app.show("auction")
+            return
+        form = ActionForm(act["action"], spec.required, spec.optional, dict(act["values"]),
+                          id=f"ui-{self.desk.version}-{act['action']}-{self.deed}", button=act["action"],
+                          back="deeds")
+        self.app.run_flow(form, tap)
+
+    def trade(self, tap) -> None:
+        self.app.screens["trade"].start(self.card["owner"], give=[self.deed])
+        self.app.show("trade")
+
+    def back(self) -> None:
+        self.app.to_table()

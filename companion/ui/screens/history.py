@@ -1,0 +1,44 @@
+"""History: every action in words, newest first, with undo and redo (what they would take back or
+bring back is written on the buttons)."""
+from __future__ import annotations
+
+from kivy.properties import BooleanProperty, StringProperty
+
+from ..history_view import history_view
+from . import BankScreen
+
+__all__ = ["HistoryScreen"]
+
+#: Rows shown at once: a long game's first hours are in the game file and `companion log`.
+SHOWN = 500
+
+
+class HistoryScreen(BankScreen):
+    undo_text = StringProperty("")
+    redo_text = StringProperty("")
+    can_undo = BooleanProperty(False)
+    can_redo = BooleanProperty(False)
+    count_text = StringProperty("")
+
+    def refresh(self) -> None:
+        desk = self.desk
+        if desk is None:
+            return
+        view = history_view(desk.banker.log(max(0, desk.version - SHOWN)), undo_text=desk.undo_text(),
+                            redo_text=desk.redo_text())
+        self.undo_text, self.can_undo = view["undo_text"], view["can_undo"]
+        self.redo_text, self.can_redo = view["redo_text"], view["can_redo"]
+        self.count_text = view["count_text"]
+        self.ids.rows.data = [
+            {"number": r["number"], "time": r["time"], "words": r["text"], "note": r["note"], "undone": r["undone"]}
+            for r in view["rows"]
+        ]
+
+    def undo(self, tap) -> None:
+        self.app.undo(tap)
+
+    def redo(self, tap) -> None:
+        self.app.redo(tap)
+
+    def back(self) -> None:
+        self.app.to_table()

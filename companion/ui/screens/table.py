@@ -1,0 +1,106 @@
+"""Table: every player's tile and balance, the pots, whose turn, the big buttons, undo and redo."""
+from __future__ import annotations
+
+from kivy.clock import Clock
+from kivy.factory import Factory
+from kivy.properties import BooleanProperty, DictProperty, StringProperty
+
+from ..table_view import table_view
+from ..widgets import PlayerTile
+from . import BankScreen
+
+__all__ = ["TableScreen"]
+
+
+class TableScreen(BankScreen):
+    view = DictProperty({}, rebind=True)
+    turn_text = StringProperty("")
+    pots_text = StringProperty("")
+    undo_text = StringProperty("")
+    redo_text = StringProperty("")
+    can_undo = BooleanProperty(False)
+    can_redo = BooleanProperty(False)
+    unit_text = StringProperty("Unit")
+    unit_busy = BooleanProperty(False)
+    _ticker = None
+
+    def on_pre_enter(self, *args):
+        self.refresh()
+        self._ticker = Clock.schedule_interval(self._tick, 0.5)
+
+    def on_leave(self, *args):
+        if self._ticker is not None:
+            self._ticker.cancel()
+            self._ticker = None
+
+    def _tick(self, *_):
+        """The Unit button shows a running auction or deal's seconds, so the table sees the timer."""
+        link = self.app.unit_link
+        if link is None:
+            return
+        view = link.unit.view(link.clock())
+        busy = view["mode"] != "idle"
+        self.unit_busy = busy
+        self.unit_text = f"{view['mode'].capitalize()} {view['seconds_left']}s" if busy else "Unit"
+
+    def refresh(self) -> None:
+        desk = self.desk
+        if desk is None:
+            return
+        view = table_view(desk.state(), desk.specs, selected=self.app.selected or None,
+                          undo_text=desk.undo_text(), redo_text=desk.redo_text(), names=desk.pack.get("names"))
+        self.view = view
+        self.turn_text = view["turn_text"]
+        self.pots_text = view["pots_text"]
+        self.undo_text, self.can_undo = view["undo_text"], view["can_undo"]
+        self.redo_text, self.can_redo = view["redo_text"], view["can_redo"]
+        self._show_tiles(view["players"])
+        self._show_buttons(view["buttons"])
+
+    def _show_tiles(self, tiles: list[dict]) -> None:
+        grid = self.ids.tiles
+        if [w.name for w in reversed(grid.children)] != [t["name"] for t in tiles]:
+            grid.clear_widgets()
+            for _ in tiles:
+                tile = PlayerTile()
+                tile.bind(on_release=self.select)
+                grid.add_widget(tile)
+            grid.cols = 3 if len(tiles) > 4 else 2
+        for widget, tile in zip(reversed(grid.children), tiles):
+            widget.show(tile)
+
+    def _show_buttons(self, buttons: list[dict]) -> None:
+        grid = self.ids.buttons
+        names = [b["name"] for b in buttons] + ["more"]
+        if [w.name for w in reversed(grid.children)] == names:
+            return
+        grid.clear_widgets()
+        for b in buttons:
+            tap = Factory.Tap(text=b["label"], name=b["name"], kind="accent" if b["name"] == "next_turn" else "button")
+            tap.bind(on_release=self.press)
+            grid.add_widget(tap)
+        more = Factory.Tap(text="More...", name="more")
+        more.bind(on_release=self.more)
+        grid.add_widget(more)
+        grid.cols = max(1, (len(names) + 1) // 2)
+
+    # -- taps --------------------------------------------------------------------------------------
+    def select(self, tile) -> None:
+        """Make the buttons act for this player (tap again: back to whose turn it is)."""
+        self.app.selected = "" if self.app.selected == tile.name else tile.name
+        self.refresh()
+
+    def press(self, tap) -> None:
+        self.app.press(tap.name, tap)
+
+    def more(self, tap) -> None:
+        self.app.show("more")
+
+    def undo(self, tap) -> None:
+        self.app.undo(tap)
+
+    def redo(self, tap) -> None:
+        self.app.redo(tap)
+
+    def go(self, name: str) -> None:
+        self.app.show(name)

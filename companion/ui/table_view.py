@@ -1,0 +1,99 @@
+"""The table screen's view-model: a tile per player, the pots, whose turn, the buttons, undo and redo.
+
+Built from :func:`companion.views.state_json` (the same public state the phones get), so the
+touchscreen and the phones always tell the same story. Pure: no Kivy; the screen copies these values
+into its widgets.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from .colours import player_colour, text_on
+from .flows import buttons_for
+
+__all__ = ["player_warnings", "player_tile", "table_view", "plural"]
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    return f"{n} {word if n == 1 else (many or word + 's')}"
+
+
+def player_warnings(state: dict, player: dict, names: dict | None = None) -> list[str]:
+    """What the banker must not miss about a player: out, in jail, turns to miss, loans, mortgages."""
+    notes: list[str] = []
+    if player["bankrupt"]:
+        return ["out of the game"]
+    if player.get("in_jail"):
+        notes.append(f"in {(names or {}).get('jail') or 'jail'}")
+    if player.get("turns_to_miss"):
+        notes.append(f"misses {plural(player['turns_to_miss'], 'turn')}")
+    for loan in player.get("loans") or []:
+        if isinstance(loan, dict):
+            due = loan.get("due_in_turns", loan.get("due_in"))
+            text = loan.get("text") or (f"loan due in {plural(due, 'turn')}" if isinstance(due, int) else "loan")
+            if isinstance(due, int) and due <= 0 and not loan.get("text"):
+                text = "loan due now"
+            notes.append(text)
+        else:
+            notes.append(str(loan))
+    mortgaged = sum(1 for d in state["deeds"] if d.get("owner") == player["name"] and d.get("mortgaged"))
+    if mortgaged:
+        notes.append(f"{mortgaged} mortgaged")
+    return notes
+
+
+def player_tile(state: dict, player: dict, *, selected: str | None, names: dict | None = None) -> dict[str, Any]:
+    """One player's tile: name, colour, balance in big figures, deed count, warnings."""
+    colour = player_colour(player.get("colour"))
+    turn = state["turn"]["player"] == player["name"]
+    deeds = len(player.get("deeds", []))
+    warnings = player_warnings(state, player, names)
+    return {
+        "name": player["name"],
+        "colour": colour,
+        "colour_text": text_on(colour),
+        "cash": player["cash"],
+        "cash_text": player["cash_text"],
+        "deeds_text": plural(deeds, "deed") if deeds else "no deeds",
+        "warnings": warnings,
+        "warnings_text": " · ".join(warnings),
+        "is_turn": turn,
+        "turn_text": "to play" if turn else "",
+        "bankrupt": player["bankrupt"],
+        "selected": player["name"] == selected,
+    }
+
+
+def table_view(state: dict, specs: dict, *, selected: str | None = None, undo_text: str | None = None,
+               redo_text: str | None = None, last_text: str | None = None,
+               names: dict | None = None) -> dict[str, Any]:
+    """Everything the table screen shows. ``selected`` is the player the buttons act for (by default
+    the one whose turn it is); ``names`` are the pack's names for places (its jail)."""
+    turn = state["turn"]["player"]
+    active = set(state["active"])
+    chosen = selected if selected in active else turn
+    common, more = buttons_for(specs)
+    over = state.get("over")
+    if over:
+        turn_text = f"Game over: {over.get('winner') or 'nobody'} wins"
+    else:
+        turn_text = f"Turn {state['turn']['number']}: {turn} to play" if turn else "Nobody is left in the game"
+    return {
+        "title": state["title"],
+        "turn_text": turn_text,
+        "turn_player": turn,
+        "selected": chosen,
+        "selected_text": f"Buttons act for {chosen}" if chosen else "",
+        "players": [player_tile(state, p, selected=chosen, names=names) for p in state["players"]],
+        "pots": [{"name": p["name"], "label": p["label"], "amount_text": p["amount_text"]} for p in state["pots"]],
+        "pots_text": "  ·  ".join(f"{p['label']}: {p['amount_text']}" for p in state["pots"]),
+        "buttons": common,
+        "more": more,
+        "can_undo": undo_text is not None,
+        "undo_text": f"Undo: {undo_text}" if undo_text else "Nothing to undo",
+        "can_redo": redo_text is not None,
+        "redo_text": f"Redo: {redo_text}" if redo_text else "Nothing to redo",
+        "last_text": last_text or "",
+        "over": bool(over),
+        "version": state["version"],
+    }

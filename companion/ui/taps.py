@@ -1,0 +1,113 @@
+"""Taps: what the app does when the banker touches something. Mixed into the App.
+
+One place decides every tap's effect: an action goes through the :class:`Desk` and a refusal is
+shown next to the tapped widget; a table button opens its flow, prefilled for the player it acts
+for; a flow asks its next missing field on the screen made for that kind of field (the keypad, the
+chooser, the auction, the trade, the card editor) or, once complete, does the action (asking first
+only when it cannot be taken back).
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from . import flows
+from .desk import Result
+from .widgets import ConfirmBox, show_reason
+
+__all__ = ["Taps"]
+
+
+class Taps:
+    """Needs ``desk``, ``screens``, ``layer``, ``selected``, ``show`` and ``to_table`` from the App."""
+
+    # -- taps --------------------------------------------------------------------------------------
+    def act(self, action: dict, near=None) -> Result:
+        """Do an action; on refusal show the reason next to ``near`` (the tapped widget)."""
+        if self.desk is None:
+            return Result(False, "no game is open")
+        result = self.desk.do(action)
+        if not result.ok:
+            self.refuse(result.text, near)
+        return result
+
+    def undo(self, near=None) -> Result:
+        return self.act({"action": "undo"}, near)
+
+    def redo(self, near=None) -> Result:
+        return self.act({"action": "redo"}, near)
+
+    def refuse(self, text: str, near=None) -> None:
+        show_reason(self.layer, text[:1].upper() + text[1:], near)
+
+    def confirm(self, question: str, yes_text: str, on_yes: Callable[[], Any],
+                on_no: Callable[[], Any] | None = None) -> ConfirmBox:
+        """Ask before what cannot be taken back with one tap; ``on_yes`` runs only on Yes."""
+        box = ConfirmBox(question=question, yes_text=yes_text, yes_action=on_yes, no_action=on_no)
+        box.open()
+        return box
+
+    def player_for_buttons(self) -> str | None:
+        """The selected player, else the one whose turn it is."""
+        if self.desk is None:
+            return None
+        state = self.desk.state()
+        return self.selected if self.selected in state["active"] else state["turn"]["player"]
+
+    def press(self, button: str, near=None) -> None:
+        """A table button: open its flow, prefilled for the selected player."""
+        if self.desk is None:
+            return
+        if button == "undo":
+            self.undo(near)
+            return
+        if button == "redo":
+            self.redo(near)
+            return
+        form = flows.start_flow(button, self.desk.specs, player=self.player_for_buttons())
+        if form is None:
+            self.refuse(f"{flows.action_label(button)} is not part of this game", near)
+            return
+        self.run_flow(form, near)
+
+    def run_flow(self, form: flows.ActionForm, near=None) -> Result | None:
+        """Ask the next missing field on the right screen, or do the action once complete."""
+        if form.action == "auction" and form.values.get("deed") and "auction" in self.screens and not form.ready:
+            self.screens["auction"].open_lot(form.values["deed"])
+            self.show("auction")
+            return None
+        if form.action == "trade" and not (form.values.get("give") or form.values.get("get")):
+            self.screens["trade"].start(form.values.get("a") or self.player_for_buttons() or "")
+            self.show("trade")
+            return None
+        if not form.ready:
+            field = form.next_field()
+            kind = flows.field_kind(field)
+            if kind == "card" and form.action == "correct_card":
+                self.screens["card"].deed = form.values.get("deed", "")
+                self.show("card")
+                return None
+            if kind == "amount" or (kind == "account" and any(flows.field_kind(f) == "amount" for f in form.pending())):
+                self.screens["amount"].ask(form)
+                self.show("amount")
+            else:
+                self.screens["ask"].ask(form, field)
+                self.show("ask")
+            return None
+        if form.action in flows.DESTRUCTIVE:
+            label = flows.action_label(form.action)
+            self.confirm(flows.destructive_question(form, self.desk.account_name), label,
+                         lambda: self._finish(form, near))
+            return None
+        return self._finish(form, near)
+
+    def _finish(self, form: flows.ActionForm, near=None) -> Result:
+        check = self.desk.check(form.as_action())
+        if not check.ok and check.malformed:
+            field = flows.missing_field_named(check.text, form)
+            if field is not None:
+                self.run_flow(form.ask(field), near)
+                return check
+        result = self.act(form.as_action(), near)
+        if result.ok:
+            self.show(form.back if form.back in self.screens else "table")
+        return result

@@ -1,0 +1,96 @@
+"""The trade screen's view-model: two players, what each gives (cash and deeds), which mortgages the
+receiver lifts at once, and whether the rules accept the deal as it stands. Pure: no Kivy."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from .colours import player_colour
+from .desk import Desk
+
+__all__ = ["Deal", "trade_view"]
+
+
+@dataclass(frozen=True)
+class Deal:
+    """A deal being put together: ``a`` and ``b``, each side's cash and deeds, deeds to lift."""
+
+    a: str = ""
+    b: str = ""
+    give_cash: int = 0
+    get_cash: int = 0
+    give: tuple[str, ...] = ()
+    get: tuple[str, ...] = ()
+    lift: tuple[str, ...] = field(default_factory=tuple)
+
+    def toggle(self, deed: str, side: str) -> "Deal":
+        items = list(self.give if side == "give" else self.get)
+        if deed in items:
+            items.remove(deed)
+            lift = tuple(d for d in self.lift if d != deed)
+        else:
+            items.append(deed)
+            lift = self.lift
+        return replace(self, **{side: tuple(items)}, lift=lift)
+
+    def toggle_lift(self, deed: str) -> "Deal":
+        return replace(self, lift=tuple(d for d in self.lift if d != deed) if deed in self.lift else self.lift + (deed,))
+
+    def add_cash(self, side: str, amount: int) -> "Deal":
+        key = "give_cash" if side == "give" else "get_cash"
+        return replace(self, **{key: max(0, getattr(self, key) + amount)})
+
+    def clear_cash(self, side: str) -> "Deal":
+        return replace(self, **{"give_cash" if side == "give" else "get_cash": 0})
+
+    def with_players(self, a: str, b: str) -> "Deal":
+        return Deal(a=a, b=b)
+
+    def action(self, takes_lift: bool = True) -> dict:
+        act: dict[str, Any] = {"action": "trade", "a": self.a, "b": self.b}
+        if self.give_cash or self.give:
+            act["give"] = {**({"cash": self.give_cash} if self.give_cash else {}), **({"deeds": list(self.give)} if self.give else {})}
+        if self.get_cash or self.get:
+            act["get"] = {**({"cash": self.get_cash} if self.get_cash else {}), **({"deeds": list(self.get)} if self.get else {})}
+        if self.lift and takes_lift:
+            act["lift"] = list(self.lift)
+        return act
+
+
+def _side(desk: Desk, player: str, chosen: tuple[str, ...], lift: tuple[str, ...]) -> list[dict[str, Any]]:
+    rows = []
+    for d in desk.state()["deeds"]:
+        if d.get("owner") == player:
+            rows.append({"deed": d["name"], "chosen": d["name"] in chosen, "mortgaged": bool(d.get("mortgaged")),
+                         "lift": d["name"] in lift})
+    return rows
+
+
+def _words(desk: Desk, who: str, cash: int, deeds: tuple[str, ...]) -> str:
+    parts = ([desk.fmt(cash)] if cash else []) + list(deeds)
+    return f"{who} gives {', '.join(parts)}" if parts else f"{who} gives nothing"
+
+
+def trade_view(desk: Desk, deal: Deal) -> dict[str, Any]:
+    state = desk.state()
+    spec = desk.specs.get("trade")
+    takes_lift = bool(spec and "lift" in spec.optional)
+    players = [{"name": p["name"], "colour": player_colour(p["colour"])} for p in state["players"] if not p["bankrupt"]]
+    ready = bool(deal.a and deal.b and deal.a != deal.b and (deal.give or deal.get or deal.give_cash or deal.get_cash))
+    refused = None
+    if ready:
+        check = desk.check(deal.action(takes_lift))
+        refused = None if check.ok else check.text
+    return {
+        "players": players,
+        "a": deal.a, "b": deal.b,
+        "give_rows": _side(desk, deal.a, deal.give, deal.lift) if deal.a else [],
+        "get_rows": _side(desk, deal.b, deal.get, deal.lift) if deal.b else [],
+        "give_cash_text": desk.fmt(deal.give_cash),
+        "get_cash_text": desk.fmt(deal.get_cash),
+        "takes_lift": takes_lift,
+        "sentence": "; ".join([_words(desk, deal.a or "?", deal.give_cash, deal.give),
+                               _words(desk, deal.b or "?", deal.get_cash, deal.get)]),
+        "ready": ready,
+        "refused": refused,
+    }

@@ -1,0 +1,117 @@
+"""The trading unit at the table: one :class:`TradingUnit` per open game, wired to the desk.
+
+Its next-turn and undo buttons (on screen, or the GPIO buttons through :mod:`companion.hardware`)
+become ``next_turn`` and ``undo`` on the ledger; an auction whose light goes off with a bid on a deed
+becomes the ``auction`` action (the highest bidder pays the bank). The turn number follows the ledger,
+so the build spinner turns once per turn even after an undo. No Kivy here; the app passes its clock and
+its loop's scheduling functions.
+
+Threading: the app's loop thread only. gpiozero's callbacks reach the unit through
+``call_soon_threadsafe`` (see :func:`companion.hardware.open_board`).
+"""
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any, Callable
+
+from companion.trading_unit import SettingError, TimerEnded, TradingUnit, TradingUnitSettings, UnitEvent
+
+__all__ = ["UnitLink", "unit_settings"]
+
+log = logging.getLogger(__name__)
+
+
+def unit_settings(pack: dict) -> TradingUnitSettings:
+    """The pack's trading unit settings (its ``trading_unit`` table), or the box's defaults."""
+    try:
+        return TradingUnitSettings.from_mapping(pack.get("trading_unit", {}) or {})
+    except (SettingError, TypeError, ValueError) as e:
+        log.warning("the pack's trading unit settings are not usable (%s); using the defaults", e)
+        return TradingUnitSettings()
+
+
+class UnitLink:
+    """A game's trading unit and, when the Pi has them, its buttons, red light and buzzer."""
+
+    def __init__(self, pack: dict, *, act: Callable[[dict], Any], clock: Callable[[], float] = time.monotonic,
+                 rng=None, on_sold: Callable[[Any], None] | None = None,
+                 on_event: Callable[[UnitEvent], None] | None = None) -> None:
+        self.clock = clock
+        self._act = act
+        self._on_sold = on_sold
+        self._on_event = on_event
+        self.deeds = set(pack.get("cards", {}))
+        self.unit = TradingUnit(unit_settings(pack), rng=rng, on_next_turn=self._next_turn, on_undo=self._undo)
+        self._unsubscribe = self.unit.subscribe(self._event)
+        self.board: Any = None
+        self.hardware_text = "Buttons: on screen only"
+        self.muted = False
+        self.last_result: Any = None  # what the last auction the unit closed did on the ledger
+
+    # -- the unit's callbacks ----------------------------------------------------------------------
+    def _next_turn(self) -> None:
+        self._act({"action": "next_turn"})
+
+    def _undo(self) -> None:
+        self._act({"action": "undo"})
+
+    def _event(self, event: UnitEvent) -> None:
+        if self._on_event is not None:
+            self._on_event(event)  # questions and refusals the screen must show, wherever it is
+        if not isinstance(event, TimerEnded) or event.purpose != "auction":
+            return
+        if event.outcome == "sold" and event.winning_bid is not None and event.lot in self.deeds:
+            bid = event.winning_bid
+            action = {"action": "auction", "deed": event.lot, "winner": bid.bidder, "bid": bid.amount,
+                      "id": f"unit-auction-{event.lot}-{event.at:.3f}"}
+            self.last_result = self._act(action)
+            if self._on_sold is not None:
+                self._on_sold(self.last_result)
+
+    # -- following the ledger ------------------------------------------------------------------------
+    def follow_turn(self, number: int) -> None:
+        """The ledger's turn number (after a next turn, an undo, a phone's action)."""
+        if self.unit.turn != number:
+            self.unit.start_turn(number)
+
+    # -- hardware ------------------------------------------------------------------------------------
+    def open_board(self, *, call_soon_threadsafe: Callable[..., Any], call_later=None, pins: dict | None = None,
+                   pin_factory: Any = None) -> str:
+        """Open the GPIO buttons, light and buzzer if the Pi has them; says what it found."""
+        try:
+            from companion.hardware import open_board
+        except ImportError as e:
+            self.hardware_text = f"Buttons: on screen only ({e})"
+            return self.hardware_text
+        self.board = open_board(self.unit, clock=self.clock, call_soon_threadsafe=call_soon_threadsafe,
+                                call_later=call_later, pins=pins or None, pin_factory=pin_factory)
+        if getattr(self.board, "present", False):
+            self._wrap_sound()
+            self.hardware_text = "Buttons, light and buzzer connected"
+        else:
+            self.hardware_text = f"Buttons: on screen only ({getattr(self.board, 'reason', 'no GPIO')})"
+        return self.hardware_text
+
+    def _wrap_sound(self) -> None:
+        """Keep the buzzer quiet while the banker has turned sound off (the light still flashes)."""
+        devices = getattr(self.board, "devices", None)
+        if devices is None:
+            return
+        show = devices.show
+
+        def show_unless_muted(light: float, tone_hz: float | None) -> None:
+            show(light, None if self.muted else tone_hz)
+
+        devices.show = show_unless_muted
+
+    def close(self) -> None:
+        """Release the pins and stop listening; safe to call twice."""
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+            self._unsubscribe = None
+        if self.board is not None:
+            try:
+                self.board.close()
+            finally:
+                self.board = None

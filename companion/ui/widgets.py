@@ -1,0 +1,156 @@
+"""The touchscreen's building blocks: big flat buttons, player tiles, the refusal bubble, the confirm box.
+
+Their look lives in ``kv/widgets.kv``; here is only behaviour. Sizes scale with ``app.u`` (1.0 on the
+official 800x480 display), so a touch target of ``48 * app.u`` pixels is about 9 mm on every screen
+the app supports.
+"""
+from __future__ import annotations
+
+import time
+
+from kivy.app import App
+from kivy.clock import Clock
+from kivy.core.window import Window
+from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
+from kivy.uix.behaviors import ButtonBehavior
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.floatlayout import FloatLayout
+from kivy.uix.label import Label
+from kivy.uix.modalview import ModalView
+
+__all__ = ["Tap", "PlayerTile", "AccountTile", "ReasonBubble", "ConfirmBox", "Caption", "Figure", "show_reason"]
+
+
+class Tap(ButtonBehavior, Label):
+    """A big flat button. ``guard`` ignores a second tap within :attr:`GUARD_SECONDS` (a double tap
+    on a one-tap action must not do it twice); ``kind`` picks its colour (button, accent, danger)."""
+
+    GUARD_SECONDS = 0.4
+
+    kind = StringProperty("button")
+    guard = BooleanProperty(True)
+    selected = BooleanProperty(False)
+    name = StringProperty("")  # the action or key it stands for, for tests and handlers
+    value = ObjectProperty(None, allownone=True)
+    _last = NumericProperty(0)
+
+    def on_touch_down(self, touch):
+        if self.guard and self.collide_point(*touch.pos) and time.monotonic() - self._last < self.GUARD_SECONDS:
+            return True  # swallowed: the second tap of a double tap
+        return super().on_touch_down(touch)
+
+    def on_release(self):
+        self._last = time.monotonic()
+
+
+class Caption(Label):
+    """A label that wraps to its width and grows to its text (for reasons, help and summaries)."""
+
+
+class Figure(Label):
+    """A big number (a balance, an amount) that shrinks to fit its box rather than overflow."""
+
+    base_size = NumericProperty(40)
+
+    def on_texture_size(self, *_):
+        room = self.width - 2 * (self.padding[0] if isinstance(self.padding, (list, tuple)) else 0)
+        if room > 20 and self.texture_size[0] > room and self.font_size > 12:
+            # whole pixel sizes only: every distinct size is another copy of the font in memory
+            self.font_size = max(12, int(self.font_size * room / self.texture_size[0] * 0.97))
+
+    def _reset(self, *_):
+        self.font_size = int(self.base_size)
+
+    on_text = on_width = on_base_size = _reset
+
+
+class PlayerTile(ButtonBehavior, BoxLayout):
+    """A player's tile on the table: tap to make the buttons act for them."""
+
+    name = StringProperty("")
+    cash_text = StringProperty("")
+    deeds_text = StringProperty("")
+    warnings_text = StringProperty("")
+    turn_text = StringProperty("")
+    colour = ListProperty([0.5, 0.5, 0.5, 1])
+    colour_text = ListProperty([1, 1, 1, 1])
+    is_turn = BooleanProperty(False)
+    selected = BooleanProperty(False)
+    bankrupt = BooleanProperty(False)
+
+    def show(self, tile: dict) -> None:
+        """Copy a tile of :func:`companion.ui.table_view.player_tile` into the widget."""
+        for key in ("name", "cash_text", "deeds_text", "warnings_text", "turn_text", "is_turn", "selected", "bankrupt"):
+            setattr(self, key, tile[key])
+        self.colour = list(tile["colour"])
+        self.colour_text = list(tile["colour_text"])
+
+
+class AccountTile(Tap):
+    """A payer or payee to choose: a player (with their colour), the bank, or a pot."""
+
+    account = StringProperty("")
+    colour = ListProperty([0.4, 0.4, 0.4, 1])
+    detail = StringProperty("")
+
+
+class ReasonBubble(Label):
+    """Why a tap was refused, shown right where the banker tapped; a tap anywhere or time closes it."""
+
+    SECONDS = 8.0
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self._timeout = Clock.schedule_once(self.close, self.SECONDS)
+
+    def on_touch_down(self, touch):
+        self.close()
+        return False  # the tap still reaches what is under it
+
+    def close(self, *_):
+        self._timeout.cancel()
+        if self.parent is not None:
+            self.parent.remove_widget(self)
+
+
+def show_reason(layer: FloatLayout, text: str, near=None) -> ReasonBubble:
+    """Put a refusal bubble on ``layer`` next to the widget ``near`` (or mid-screen), inside the window."""
+    for child in list(layer.children):
+        if isinstance(child, ReasonBubble):
+            child.close()
+    bubble = ReasonBubble(text=text)
+    layer.add_widget(bubble)
+    bubble.texture_update()
+    width, height = bubble.size
+    if near is not None and near.get_root_window() is not None:
+        x, y = near.to_window(near.center_x, near.y)
+        top = near.to_window(near.x, near.top)[1]
+        bx = x - width / 2
+        by = top + 6 if top + 6 + height <= Window.height else y - height - 6
+    else:
+        bx, by = (Window.width - width) / 2, (Window.height - height) / 2
+    bubble.pos = (min(max(4, bx), Window.width - width - 4), min(max(4, by), Window.height - height - 4))
+    return bubble
+
+
+class ConfirmBox(ModalView):
+    """"Are you sure?" for what cannot be taken back with one tap (bankruptcy, ending the game, revoking)."""
+
+    question = StringProperty("")
+    yes_text = StringProperty("Yes")
+    yes_action = ObjectProperty(None, allownone=True)
+    no_action = ObjectProperty(None, allownone=True)
+
+    def yes(self):
+        self.dismiss()
+        if self.yes_action is not None:
+            self.yes_action()
+
+    def no(self):
+        self.dismiss()
+        if self.no_action is not None:
+            self.no_action()
+
+
+def app() -> App:
+    return App.get_running_app()

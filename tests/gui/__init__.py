@@ -1,0 +1,1 @@
+"""GUI tests: the touchscreen app and its widgets under Xvfb."""

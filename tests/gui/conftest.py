@@ -1,0 +1,67 @@
+"""Kivy under Xvfb for the GUI tests: settings Kivy reads once, and the fixtures the widget tests share.
+
+Kivy is configured before it is first imported (no command-line parsing, a throw-away KIVY_HOME, no
+log files). ``window``, ``frame`` and ``touch`` serve tests of single widgets (the trading unit);
+``bank`` is the whole app on an empty games folder, driven by the touches of :mod:`tests.gui.hands`.
+"""
+from __future__ import annotations
+
+import os
+import tempfile
+
+import pytest
+
+os.environ.setdefault("KIVY_NO_ARGS", "1")
+os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
+os.environ.setdefault("KIVY_NO_FILELOG", "1")
+os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="kivy-home-"))
+
+
+@pytest.fixture
+def window():
+    """Kivy's window (made once per process); widgets a test adds are its own to remove."""
+    from kivy.base import EventLoop
+
+    EventLoop.ensure_window()
+    return EventLoop.window
+
+
+@pytest.fixture
+def frame(window):
+    """Draw: run the loop for a few frames so properties, layout and canvas catch up."""
+    from kivy.base import EventLoop
+
+    def draw(frames: int = 3) -> None:
+        for _ in range(frames):
+            EventLoop.idle()
+
+    return draw
+
+
+@pytest.fixture
+def touch(window, frame):
+    """touch(widget, between=None): a finger on the widget's centre, then off (``between`` runs while
+    it is down, to hold a button); the touch goes through the window like a real one."""
+    from kivy.tests.common import UnitTestTouch
+
+    def press(widget, between=None) -> None:
+        x, y = widget.to_window(*widget.center)
+        finger = UnitTestTouch(x, y)
+        finger.touch_down()
+        frame(1)
+        if between is not None:
+            between()
+        finger.touch_up()
+        frame()
+
+    return press
+
+
+@pytest.fixture(scope="module")
+def bank(tmp_path_factory):
+    """The touchscreen app on an empty games folder, at 800x480, for a whole test module."""
+    from tests.gui.hands import start_app, stop_app
+
+    hands = start_app(tmp_path_factory.mktemp("games"))
+    yield hands
+    stop_app(hands)

@@ -1,0 +1,85 @@
+"""Phones at the table: a QR code per player, revoking one, and payments asked from a phone that the
+banker approves or declines on the touchscreen. The phones' server runs on loopback only."""
+import asyncio
+
+import pytest
+
+from tests.gui.hands import start_app, stop_app
+
+pytestmark = pytest.mark.gui
+
+
+@pytest.fixture(scope="module")
+def bank(tmp_path_factory):
+    from companion.service import Banker
+    from companion.ui.phones import Phones
+
+    folder = tmp_path_factory.mktemp("games")
+    Banker.create(folder / "pizza-night.game", "classic", ["Ann", "Bob", "Cy"], {}).close()
+    hands = start_app(folder)
+    app = hands.app
+    if not app.phones.installed:
+        stop_app(hands)
+        pytest.skip("the phones' server is not installed")
+    app.settings_store = app.settings_store.change("host", "127.0.0.1").change("port", 0)
+    app.phones = Phones(app.settings_store, advertise=False, lan_address="127.0.0.1")
+    loop = asyncio.new_event_loop()
+    assert loop.run_until_complete(app.phones.start(app.desk.banker, on_change=lambda r: app.refresh())) is None
+    yield hands
+    loop.run_until_complete(app.phones.stop())
+    loop.close()
+    stop_app(hands)
+
+
+def test_each_player_has_a_code_to_scan(bank):
+    bank.app.show("join")
+    join = bank.current
+    assert join.who == "Ann" and join.url.startswith("http://127.0.0.1:") and "/j/" in join.url
+    assert join.texture is not None and join.texture.width > 100
+    bank.shot("join-live")
+    bank.tap("join-Bob")
+    assert join.who == "Bob" and join.url == bank.app.phones.join_url("Bob")
+
+
+def test_revoking_bobs_code_asks_first_then_gives_him_a_new_one(bank):
+    bank.app.show("join")
+    bank.tap("join-Bob")
+    old = bank.current.url
+    bank.tap("revoke")
+    assert bank.has("confirm-yes", within=0.6)
+    bank.tap("confirm-no")
+    assert bank.current.url == old
+    bank.tap("revoke")
+    bank.tap("confirm-yes")
+    assert bank.current.url != old and bank.current.url.startswith("http://127.0.0.1:")
+
+
+def test_bob_asks_to_pay_ann_for_the_pizza_and_the_banker_approves(bank):
+    requests = bank.app.phones.server.requests
+    pizza = requests.ask("Bob", "Ann", 30, "pizza")
+    bank.app.show("requests")
+    rows = [w for w in bank.all() if type(w).__name__ == "RequestRow"]
+    assert [r.words for r in rows] == ["Bob asks to pay Ann $30 (pizza)"]
+    bank.shot("requests-live")
+    bank.tap(f"approve-{pizza.id}")
+    desk = bank.app.desk
+    assert desk.table["accounts"]["Bob"] == 1470 and desk.table["accounts"]["Ann"] == 1530
+    assert requests.get(pizza.id).status == "approved"
+    assert not [w for w in bank.all() if type(w).__name__ == "RequestRow"]
+
+
+def test_cy_asks_for_too_much_and_the_banker_declines_with_the_reason(bank):
+    requests = bank.app.phones.server.requests
+    desk = bank.app.desk
+    taxi = requests.ask("Cy", "bank", 1000, "taxi")
+    desk.do({"action": "transfer", "from": "Cy", "to": "bank", "amount": 900})  # meanwhile, at the table
+    bank.app.show("requests")
+    row = next(w for w in bank.all() if type(w).__name__ == "RequestRow")
+    assert row.refused.startswith("Cy has $600 but needs $1,000")
+    version = desk.version
+    bank.tap(f"approve-{taxi.id}")
+    assert bank.bubble().startswith("Cy has $600") and desk.version == version
+    bank.tap(f"decline-{taxi.id}")
+    bank.tap(f"reason-{row.refused}")
+    assert requests.get(taxi.id).status == "declined"
+    assert requests.get(taxi.id).reason.startswith("Cy has $600")

@@ -1,0 +1,63 @@
+"""`companion run`: the real command opens the window on the last game and, on the same asyncio loop,
+the phones' server (here on loopback, without zeroconf), and closes cleanly when interrupted."""
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.gui
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def answers(port: int) -> bool:
+    try:
+        urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=0.5)
+    except urllib.error.HTTPError:
+        return True  # it answered (a page without a token is refused, as it should be)
+    except OSError:
+        return False
+    return True
+
+
+def test_companion_run_opens_the_last_game_with_the_phones_beside_it(tmp_path):
+    from companion.service import Banker
+
+    Banker.create(tmp_path / "last-night.game", "classic", ["Ann", "Bob"], {}).close()
+    port = free_port()
+    (tmp_path / "touchscreen.json").write_text(json.dumps(
+        {"host": "127.0.0.1", "port": port, "advertise": False, "hardware": False}))
+    env = dict(os.environ, KIVY_HOME=tempfile.mkdtemp(prefix="kivy-home-"), COMPANION_LAN_ADDRESS="127.0.0.1",
+               KIVY_NO_CONSOLELOG="1", KIVY_NO_FILELOG="1", GPIOZERO_PIN_FACTORY="mock")
+    command = [sys.executable, "-c", "import sys; from companion.cli import main; sys.exit(main(sys.argv[1:]))",
+               "--data", str(tmp_path), "run"]
+    proc = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            cwd=Path(__file__).resolve().parents[2])
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and proc.poll() is None and not answers(port):
+            time.sleep(0.2)
+        assert proc.poll() is None, proc.communicate()[1][-2000:]
+        assert answers(port), "the phones' server never answered"
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=20)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode in (0, 130), err[-2000:]
+    assert "Traceback" not in err, err[-3000:]
+    assert not answers(port)

@@ -1,0 +1,523 @@
+"""The touchscreen's view-models, without a window: what each screen would show, and what each tap
+would do, at a classic table (Ann, Bob and Cy) and at the other packs' tables."""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from companion.core.money import Currency
+from companion.rules import pack_names
+from companion.service import Banker
+from companion.ui import flows
+from companion.ui.amount_view import amount_view
+from companion.ui.ask_view import ask_view, parse_options, probe_choices
+from companion.ui.colours import group_colour, next_free_colour, player_colour, text_on, theme
+from companion.ui.deeds_view import deed_card, deeds_view, rent_now
+from companion.ui.desk import Desk
+from companion.ui.games import NewGame, game_file_name, pack_choices, saved_games, when_text
+from companion.ui.history_view import history_view
+from companion.ui.keypad import Keypad, keys_for, quick_amounts
+from companion.ui.loans_view import loan_rows, loans_view
+from companion.ui.over_view import WorthHistory, over_view, sample, worth_series
+from companion.ui.settings import UiSettings
+from companion.ui.settings_view import card_fields, changed_values
+from companion.ui.table_view import table_view
+from companion.ui.trade_view import Deal, trade_view
+
+
+@pytest.fixture
+def desk(tmp_path):
+    people = [{"name": "Ann", "colour": "red"}, {"name": "Bob", "colour": "blue"}, {"name": "Cy", "colour": "green"}]
+    d = Desk(Banker.create(tmp_path / "evening.game", "classic", people, {}, backup_every=0))
+    yield d
+    d.close()
+
+
+def do(desk, action, **fields):
+    result = desk.do({"action": action, **fields})
+    assert result.ok, result.text
+    return result
+
+
+# -- the start screen -------------------------------------------------------------------------------
+def test_a_new_game_starts_with_two_players_in_different_colours():
+    form = NewGame.start()
+    assert form.pack == "classic" and len(form.players) == 2
+    assert form.players[0]["colour"] != form.players[1]["colour"]
+    assert form.names() == ["Player 1", "Player 2"] and form.check() is None
+
+
+def test_six_players_at_most_and_two_at_least():
+    form = NewGame.start()
+    for _ in range(10):
+        form = form.add_player()
+    assert len(form.players) == 6 and len({p["colour"] for p in form.players}) == 6
+    for _ in range(10):
+        form = form.remove_player(0)
+    assert len(form.players) == 2
+
+
+def test_two_players_called_ann_cannot_start():
+    form = NewGame.start().rename(0, "Ann").rename(1, " ann ")
+    assert form.check() == "two players are called 'ann'"
+
+
+def test_nobody_can_be_called_the_bank():
+    assert "names the bank" in NewGame.start().rename(0, "Bank").check()
+
+
+def test_tapping_a_colour_gives_the_next_one_nobody_has():
+    form = NewGame.start()  # red, blue
+    assert form.next_colour(0).players[0]["colour"] == "green"
+    assert next_free_colour(["red", "blue"]) == "green"
+
+
+def test_a_bad_option_value_is_refused_before_any_file_is_made():
+    form = NewGame.start().set_option("free_parking", "perhaps")
+    assert form.check() == "option free_parking is true or false, not 'perhaps'"
+
+
+def test_every_pack_is_offered_with_its_options(tmp_path):
+    choices = pack_choices()
+    assert [c["name"] for c in choices] == pack_names()
+    classic = next(c for c in choices if c["name"] == "classic")
+    assert {o["key"]: o["kind"] for o in classic["options"]} == {"free_parking": "bool", "free_parking_seed": "amount"}
+    assert all(o["help"] for o in classic["options"])
+
+
+def test_saved_games_are_listed_newest_first_with_their_players(tmp_path):
+    for name, players in (("old", ["Ann", "Bob"]), ("new", ["Cy", "Dee", "Eve"])):
+        Banker.create(tmp_path / f"{name}.game", "classic", players, {}, backup_every=0).close()
+    os.utime(tmp_path / "old.game", (1, 1))
+    (tmp_path / "junk.game").write_text("not a game")
+    os.utime(tmp_path / "junk.game", (2, 2))
+    rows = saved_games(tmp_path)
+    assert [r["file"] for r in rows] == ["new.game", "junk.game", "old.game"]
+    assert rows[0]["players_text"] == "Cy, Dee, Eve" and rows[0]["title"].startswith("Monopoly")
+    assert rows[0]["entries"] == 1 and rows[0]["when"].startswith("today")
+    assert rows[1]["problem"] and "not" in rows[1]["problem"]
+
+
+def test_a_new_game_file_never_takes_an_existing_name(tmp_path):
+    first = game_file_name(tmp_path, "monopoly-city")
+    first.write_text("")
+    assert first.name.startswith("monopoly-city-") and game_file_name(tmp_path, "monopoly-city") != first
+
+
+def test_when_a_game_was_played_reads_like_a_person_says_it():
+    import datetime as dt
+
+    now = dt.datetime(2025, 3, 12, 21, 0, tzinfo=dt.timezone.utc)
+    assert when_text("2025-03-12T20:15:00+00:00", now).startswith("today")
+    assert when_text("2025-03-11T20:15:00+00:00", now).startswith("yesterday")
+    assert when_text("2024-12-01T20:15:00+00:00", now).endswith("2024")
+
+
+# -- the table ---------------------------------------------------------------------------------------
+def test_the_table_shows_each_balance_and_whose_turn(desk):
+    view = table_view(desk.state(), desk.specs, undo_text=desk.undo_text(), redo_text=desk.redo_text())
+    assert [(t["name"], t["cash_text"]) for t in view["players"]] == [("Ann", "$1,500"), ("Bob", "$1,500"), ("Cy", "$1,500")]
+    assert view["turn_text"] == "Turn 1: Ann to play" and view["selected"] == "Ann"
+    assert view["players"][0]["is_turn"] and view["players"][0]["colour"] == player_colour("red")
+    assert not view["can_undo"] and view["undo_text"] == "Nothing to undo"
+
+
+def test_the_big_buttons_are_the_families_common_actions_in_order(desk):
+    common, more = flows.buttons_for(desk.specs)
+    assert [b["name"] for b in common] == ["salary", "pay", "collect", "transfer", "rent", "buy", "auction", "build", "next_turn"]
+    assert {"mortgage", "trade", "bankrupt", "jail"} <= {m["name"] for m in more}
+    assert next(m for m in more if m["name"] == "bankrupt")["destructive"]
+
+
+@pytest.mark.parametrize("pack", pack_names())
+def test_every_pack_gets_buttons_without_ui_code(tmp_path, pack):
+    with Banker.create(tmp_path / "g.game", pack, ["Ann", "Bob"], {}, backup_every=0) as b:
+        common, more = flows.buttons_for(b.rules.registry.specs)
+        names = {x["name"] for x in common + more}
+        assert names | {"pay", "collect"} >= set(b.rules.registry.specs) - {"undo", "redo"}
+        assert "next_turn" in names or not any(s == "next_turn" for s in b.rules.registry.specs)
+
+
+def test_warnings_say_jail_missed_turns_and_mortgages(desk):
+    do(desk, "jail", player="Bob")
+    do(desk, "miss_turns", player="Cy", turns=2)
+    do(desk, "buy", player="Ann", deed="Baltic Avenue")
+    do(desk, "mortgage", player="Ann", deed="Baltic Avenue")
+    tiles = {t["name"]: t for t in table_view(desk.state(), desk.specs)["players"]}
+    assert tiles["Bob"]["warnings"] == ["in jail"]
+    assert tiles["Cy"]["warnings"] == ["misses 2 turns"]
+    assert tiles["Ann"]["warnings"] == ["1 mortgaged"] and tiles["Ann"]["deeds_text"] == "1 deed"
+
+
+def test_after_ann_pays_the_undo_button_says_exactly_what_it_takes_back(desk):
+    do(desk, "transfer", **{"from": "Ann", "to": "Bob", "amount": 200})
+    view = table_view(desk.state(), desk.specs, undo_text=desk.undo_text())
+    assert view["undo_text"] == "Undo: Ann paid Bob $200"
+
+
+# -- flows -------------------------------------------------------------------------------------------
+def test_salary_for_the_player_to_play_is_one_tap(desk):
+    form = flows.start_flow("salary", desk.specs, player="Ann")
+    assert form.ready and form.as_action()["player"] == "Ann" and form.as_action()["id"].startswith("ui-")
+
+
+def test_pay_bank_asks_only_how_much(desk):
+    form = flows.start_flow("pay", desk.specs, player="Bob")
+    assert form.values == {"from": "Bob", "to": "bank"} and form.pending() == ["amount"]
+    collect = flows.start_flow("collect", desk.specs, player="Bob")
+    assert collect.values == {"from": "bank", "to": "Bob"}
+
+
+def test_a_familys_own_pay_action_takes_the_pay_button(desk):
+    from companion.core.engine import Registry
+
+    family = Registry(desk.rules.registry)
+
+    @family.action("pay", required=("player", "amount"), optional=("unless_insured",))
+    def pay(tx, a):
+        """A white space costs the player (its own rules: insurance, cards)."""
+
+    form = flows.start_flow("pay", family.specs, player="Ann")
+    assert form.action == "pay" and form.values == {"player": "Ann"}
+    common, _ = flows.buttons_for(family.specs)
+    assert next(x for x in common if x["name"] == "pay")["summary"].startswith("A white space costs")
+    assert flows.start_flow("collect", family.specs, player="Ann").action == "transfer"
+
+
+def test_a_utility_rent_asks_for_the_dice_it_needs(desk):
+    do(desk, "buy", player="Ann", deed="Electric Company")
+    form = flows.start_flow("rent", desk.specs, player="Bob").fill("deed", "Electric Company")
+    check = desk.check(form.as_action())
+    assert check.malformed and flows.missing_field_named(check.text, form) == "dice"
+    view = ask_view(desk, form.ask("dice"), "dice")
+    assert [c["value"] for c in view["choices"]] == list(range(2, 13))
+    assert all(c["refused"] is None for c in view["choices"])
+
+
+def test_field_kinds_are_guessed_from_their_names():
+    assert [flows.field_kind(f) for f in ("from", "payer", "deed", "bid", "per_house", "dice", "memo", "give")] == \
+        ["account", "player", "deed", "amount", "amount", "dice", "text", "side"]
+    assert flows.field_kind("loan_amount") == "amount" and flows.field_kind("victim") == "text"
+
+
+def test_typed_values_become_numbers_yes_no_or_text():
+    assert [flows.typed_value(t) for t in ("12", " yes ", "No", "[1, 2]", "short  road")] == [12, True, False, [1, 2], "short road"]
+
+
+# -- the chooser -------------------------------------------------------------------------------------
+def test_buying_greys_out_deeds_that_belong_to_someone_and_says_why(desk):
+    do(desk, "buy", player="Ann", deed="Boardwalk")
+    form = flows.start_flow("buy", desk.specs, player="Bob")
+    view = ask_view(desk, form, "deed")
+    boardwalk = next(c for c in view["choices"] if c["value"] == "Boardwalk")
+    assert boardwalk["refused"] == "Boardwalk already belongs to Ann"
+    park = next(c for c in view["choices"] if c["value"] == "Park Place")
+    assert park["refused"] is None and park["detail"] == "$350"
+    assert view["title"] == "Buy: which deed?" and view["so_far"] == "Which player: Bob"
+
+
+def test_a_transfer_cannot_be_from_and_to_the_same_player(desk):
+    form = flows.start_flow("transfer", desk.specs, player="Ann")
+    values = [c["value"] for c in ask_view(desk, form, "to")["choices"]]
+    assert values == ["bank", "Bob", "Cy", "pot:free parking"]
+
+
+def test_refusals_that_list_values_become_choices():
+    assert parse_options("building", 'building is "house" or "hotel"') == [("house", "House"), ("hotel", "Hotel")]
+    assert parse_options("result", 'result is 1, 2, 3 or "railroad", not 7') == [(1, "1"), (2, "2"), (3, "3"), ("railroad", "Railroad")]
+    assert parse_options("building", "building is one of residential, tower, not 'x'") == [("residential", "Residential"), ("tower", "Tower")]
+    assert parse_options("deed", "there is no deed called 'x'") == []
+
+
+@pytest.mark.skipif("monopoly-city" not in pack_names(), reason="Monopoly City is not installed")
+def test_monopoly_city_buildings_are_learnt_from_its_rules(tmp_path):
+    with Banker.create(tmp_path / "city.game", "monopoly-city", ["Ann", "Bob"], {}, backup_every=0) as b:
+        d = Desk(b)
+        deed = next(iter(b.table["deeds"]))
+        form = flows.start_flow("build", d.specs, player="Ann").fill("deed", deed)
+        values = [v for v, _ in probe_choices(d, form, "building")]
+        assert "residential" in values and "stadium" in values
+
+
+# -- the amount keypad -------------------------------------------------------------------------------
+def test_the_keypad_types_200_and_shows_dollars():
+    pad = Keypad(Currency())
+    for key in "0200":
+        pad = pad.press(key)
+    assert pad.text == "200" and pad.value() == 200 and pad.display() == "$200"
+    assert pad.press("<").value() == 20 and pad.press("C").value() is None
+
+
+def test_quick_amounts_add_up_like_banknotes():
+    pad = Keypad(Currency()).add(200).add(50)
+    assert pad.value() == 250
+
+
+def test_monopoly_city_amounts_are_typed_with_k_and_m():
+    cur = Currency("₩", "short")
+    pad = Keypad(cur)
+    for key in "2.5":
+        pad = pad.press(key)
+    assert pad.value() is None and pad.problem() == "finish with K or M"
+    pad = pad.press("M")
+    assert pad.value() == 2_500_000 and pad.display() == "₩2.5M"
+    assert pad.press("5").text == "2.5M"  # nothing after the suffix
+    assert "K" in keys_for(cur) and "K" not in keys_for(Currency())
+
+
+def test_a_pack_without_quick_amounts_gets_round_ones():
+    assert quick_amounts({"start_cash": 1500}) == [1, 5, 10, 20, 50, 100, 200, 500]
+    assert quick_amounts({"quick_amounts": [10, 20]}) == [10, 20]
+
+
+def test_the_confirm_button_says_who_pays_whom_how_much(desk):
+    form = flows.start_flow("transfer", desk.specs, player="Ann").fill("to", "Bob")
+    view = amount_view(desk, form, Keypad(Currency()).add(200))
+    assert view["sentence"] == "Ann pays Bob $200" and view["ready"] and view["refused"] is None
+    assert [c["value"] for c in view["sides"][1]["choices"] if c["selected"]] == ["Bob"]
+    broke = amount_view(desk, form, Keypad(Currency()).add(5000))
+    assert broke["refused"].startswith("Ann has $1,500 but needs $5,000")
+
+
+# -- deeds -------------------------------------------------------------------------------------------
+def test_the_deeds_come_in_the_boards_colour_groups(desk):
+    groups = deeds_view(desk)["groups"]
+    assert [g["group"] for g in groups][:3] == ["brown", "railroad", "light blue"]
+    assert groups[0]["colour"] == group_colour("brown")
+    assert [d["name"] for d in groups[0]["deeds"]] == ["Mediterranean Avenue", "Baltic Avenue"]
+
+
+def test_boardwalk_with_a_hotel_charges_2000_and_cannot_be_mortgaged(desk):
+    do(desk, "transfer", **{"from": "bank", "to": "Ann", "amount": 5000})
+    do(desk, "buy", player="Ann", deed="Boardwalk")
+    do(desk, "buy", player="Ann", deed="Park Place")
+    for _ in range(4):
+        do(desk, "build", player="Ann", deed="Park Place")
+        do(desk, "build", player="Ann", deed="Boardwalk")
+    do(desk, "build", player="Ann", deed="Boardwalk", building="hotel")
+    assert rent_now(desk, "Boardwalk") == "Rent now: $2,000"
+    card = deed_card(desk, "Boardwalk", chosen="Bob")
+    acts = {a["text"]: a for a in card["actions"]}
+    assert acts["Rent (Bob)"]["refused"].startswith("Bob has $1,500 but needs $2,000 for rent for Boardwalk")
+    assert acts["Mortgage"]["refused"] == "sell the buildings on the dark blue group before mortgaging Boardwalk"
+    assert acts["Buy"]["refused"] == "Boardwalk already belongs to Ann"
+    assert acts["Build: hotel"]["refused"] == "Boardwalk already has a hotel"
+    assert card["owner_text"] == "Owner: Ann" and card["marks_text"] == "hotel"
+    assert ("Rent", "$50 / $200 / $600 / $1,400 / $1,700 / $2,000") in card["lines"]
+
+
+def test_a_bank_deed_offers_buying_and_auction(desk):
+    card = deed_card(desk, "Park Place", chosen="Cy")
+    live = [a["text"] for a in card["actions"] if a["refused"] is None]
+    assert "Buy (Cy)" in live and "Auction" in live
+    assert card["owner_text"] == "Owned by the bank" and rent_now(desk, "Park Place") == ""
+
+
+# -- trade -------------------------------------------------------------------------------------------
+def test_ann_trades_park_place_for_bobs_railroad_and_100(desk):
+    do(desk, "buy", player="Ann", deed="Park Place")
+    do(desk, "buy", player="Bob", deed="Reading Railroad")
+    deal = Deal(a="Ann", b="Bob").toggle("Park Place", "give").toggle("Reading Railroad", "get").add_cash("get", 100)
+    view = trade_view(desk, deal)
+    assert view["sentence"] == "Ann gives Park Place; Bob gives $100, Reading Railroad"
+    assert view["ready"] and view["refused"] is None
+    assert deal.action() == {"action": "trade", "a": "Ann", "b": "Bob", "give": {"deeds": ["Park Place"]},
+                             "get": {"cash": 100, "deeds": ["Reading Railroad"]}}
+
+
+# -- history, loans, game over ----------------------------------------------------------------------
+def test_history_is_newest_first_and_marks_what_was_undone(desk):
+    do(desk, "salary", player="Ann")
+    do(desk, "salary", player="Bob")
+    desk.undo()
+    entries = desk.banker.log()
+    view = history_view(entries, undo_text=desk.undo_text(), redo_text=desk.redo_text())
+    assert [r["text"] for r in view["rows"][:3]] == ["Undone: Bob collected $200 salary", "Bob collected $200 salary",
+                                                     "Ann collected $200 salary"]
+    assert view["rows"][1]["undone"] and not view["rows"][2]["undone"]
+    assert view["redo_text"] == "Redo: Bob collected $200 salary"
+
+
+def test_a_mortgage_shows_what_lifting_it_costs(desk):
+    do(desk, "buy", player="Bob", deed="Reading Railroad")
+    do(desk, "mortgage", player="Bob", deed="Reading Railroad")
+    view = loans_view(desk)
+    assert [(m["player"], m["text"], m["lift_text"]) for m in view["mortgages"]] == \
+        [("Bob", "Reading Railroad is mortgaged", "Lift for $110")]
+    assert view["empty_text"] == ""
+
+
+def test_loans_due_soonest_come_first():
+    state = {"players": [
+        {"name": "Ann", "colour": "red", "loans": [{"text": "loan", "due_in_turns": 5, "amount_text": "$1,000"}]},
+        {"name": "Bob", "colour": "blue", "loans": [{"text": "mortgage", "due_in_turns": 1}, {"text": "old", "overdue": True}]},
+    ]}
+    rows = loan_rows(state)
+    assert [r["text"] for r in rows] == ["old", "mortgage", "loan"]
+    assert [r["due_text"] for r in rows] == ["overdue", "due in 1 turn", "due in 5 turns"]
+    assert rows[0]["urgent"] and rows[1]["urgent"] and not rows[2]["urgent"]
+
+
+def test_game_over_ranks_by_worth_and_charts_every_entry(desk):
+    do(desk, "buy", player="Bob", deed="Boardwalk")
+    do(desk, "salary", player="Cy")
+    do(desk, "end_game", reason="time is up")
+    series = worth_series(desk.banker)
+    assert len(series["Ann"]) == desk.version
+    from companion.core.engine import ranking
+
+    view = over_view(desk.state(), ranking(desk.table, desk.rules), desk.fmt, series)
+    assert view["title"] == "Cy wins" and view["reason"] == "time is up"
+    assert [r["player"] for r in view["rows"]] == ["Cy", "Ann", "Bob"]
+    assert view["top_text"] == "$1,700"
+
+
+def test_worth_is_kept_up_to_date_by_folding_only_new_entries(desk):
+    history = WorthHistory()
+    assert len(history.update(desk.banker)["Ann"]) == 1
+    do(desk, "salary", player="Ann")
+    assert history.update(desk.banker)["Ann"] == [1500, 1700]
+
+
+def test_a_long_series_is_sampled_keeping_both_ends():
+    assert sample(list(range(1000)), 5) == [0, 250, 500, 749, 999]
+
+
+# -- settings ----------------------------------------------------------------------------------------
+def test_settings_are_saved_and_a_bad_one_is_refused(tmp_path):
+    s = UiSettings.load(tmp_path)
+    assert (s.theme, s.host, s.port) == ("dark", "0.0.0.0", 8080)
+    s = s.change("theme", "light").change("port", 8181)
+    s.save()
+    assert UiSettings.load(tmp_path).theme == "light" and UiSettings.load(tmp_path).port == 8181
+    with pytest.raises(ValueError, match="not an IP address"):
+        s.change("host", "pi.local")
+    (tmp_path / "touchscreen.json").write_text(json.dumps({"theme": "purple", "port": 9000}))
+    assert (UiSettings.load(tmp_path).theme, UiSettings.load(tmp_path).port) == ("dark", 9000)
+
+
+def test_a_card_is_corrected_field_by_field(desk):
+    card = desk.pack["cards"]["Boardwalk"]
+    fields = {f["key"]: f for f in card_fields(card)}
+    assert fields["rent"]["text"] == "50, 200, 600, 1400, 1700, 2000"
+    values = changed_values(card, {"price": ("int", "410"), "rent": ("list", "50, 200, 600, 1400, 1700, 2000")})
+    assert values == {"price": 410}
+    with pytest.raises(ValueError, match="not a whole number"):
+        changed_values(card, {"price": ("int", "lots")})
+
+
+def test_themes_and_readable_text_colours():
+    assert theme("light")["bg"] != theme("dark")["bg"] and theme("neon") == theme("dark")
+    assert text_on(group_colour("yellow"))[0] < 0.5 and text_on(group_colour("dark blue"))[0] == 1
+
+
+# -- purity ------------------------------------------------------------------------------------------
+def test_view_models_load_no_kivy():
+    modules = ["games", "flows", "desk", "table_view", "ask_view", "amount_view", "keypad", "deeds_view",
+               "history_view", "loans_view", "over_view", "trade_view", "settings", "settings_view", "colours",
+               "unit_link", "phones", "auction_view"]
+    code = ("import sys\n" + "".join(f"import companion.ui.{m}\n" for m in modules)
+            + "print([m for m in sys.modules if m.split('.')[0] == 'kivy'])")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+# -- the trading unit and the phones, without a window ----------------------------------------------
+class FakeClock:
+    def __init__(self):
+        self.now = 0.0
+
+    def __call__(self):
+        return self.now
+
+
+def test_the_auction_light_goes_off_and_the_highest_bidder_pays_the_bank(desk):
+    from companion.ui.unit_link import UnitLink
+
+    clock = FakeClock()
+    link = UnitLink(desk.pack, act=desk.do, clock=clock)
+    link.unit.press_auction(0.0, lot="Park Place")
+    link.unit.bid(3.0, "Bob", 120)
+    link.unit.bid(9.0, "Cy", 150)
+    assert desk.table["deeds"]["Park Place"].get("owner") is None
+    link.unit.advance(50.0)
+    assert desk.table["deeds"]["Park Place"]["owner"] == "Cy"
+    assert desk.table["accounts"]["Cy"] == 1350 and link.last_result.ok
+    link.close()
+
+
+def test_the_units_next_turn_and_undo_buttons_work_the_ledger(desk):
+    from companion.ui.unit_link import UnitLink
+
+    link = UnitLink(desk.pack, act=desk.do)
+    link.unit.press_next_turn(1.0)
+    assert desk.state()["turn"]["player"] == "Bob"
+    link.unit.press_undo(2.0)
+    link.unit.release_undo(2.1)
+    assert desk.state()["turn"]["player"] == "Ann"
+    link.follow_turn(desk.table["turn"]["number"])
+    assert link.unit.turn == 1
+    link.close()
+
+
+def test_the_gpio_next_turn_button_reaches_the_ledger_through_the_loop(desk):
+    from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+    from companion.ui.unit_link import UnitLink
+
+    handed_over = []
+    link = UnitLink(desk.pack, act=desk.do)
+    text = link.open_board(call_soon_threadsafe=lambda fn, *args: handed_over.append((fn, args)),
+                           pin_factory=MockFactory(pin_class=MockPWMPin))
+    assert text == "Buttons, light and buzzer connected"
+    try:
+        button = link.board.devices.buttons["next_turn"]
+        button.pin.drive_low()
+        for _ in range(100):
+            if handed_over:
+                break
+            import time
+
+            time.sleep(0.01)
+        assert handed_over, "the press never reached the loop"
+        fn, args = handed_over.pop(0)
+        fn(*args)  # the app's loop runs it
+        assert desk.state()["turn"]["player"] == "Bob"
+        link.muted = True
+        link.board.devices.show(1.0, 1760.0)  # a muted buzzer stays quiet; the light still shows
+        assert link.board.devices.buzzer.value == 0
+    finally:
+        link.close()
+
+
+def test_a_phone_request_is_approved_and_another_declined_with_a_reason(desk):
+    import asyncio
+
+    from companion.ui.phones import Phones, request_rows
+
+    phones = Phones(UiSettings(host="127.0.0.1", port=0), advertise=False, lan_address="127.0.0.1")
+    if not phones.installed:
+        pytest.skip("the phones' server is not installed")
+
+    async def round_at_the_table():
+        assert await phones.start(desk.banker) is None
+        try:
+            requests = phones.server.requests
+            pizza = requests.ask("Bob", "Ann", 50, "pizza")
+            yacht = requests.ask("Cy", "bank", 1000, "a yacht")
+            do(desk, "transfer", **{"from": "Cy", "to": "bank", "amount": 800})  # meanwhile, at the table
+            rows = request_rows(phones.pending(), desk)
+            assert [r["text"] for r in rows] == ["Bob asks to pay Ann $50 (pizza)", "Cy asks to pay the bank $1,000 (a yacht)"]
+            assert rows[0]["refused"] is None and rows[1]["refused"].startswith("Cy has $700 but needs $1,000")
+            assert phones.approve(pizza.id).ok and desk.table["accounts"]["Ann"] == 1550
+            assert not phones.approve(yacht.id).ok
+            assert phones.decline(yacht.id, "Wrong amount").ok
+            assert phones.pending() == []
+            assert phones.join_url("Ann").startswith("http://127.0.0.1:")
+        finally:
+            await phones.stop()
+
+    asyncio.run(round_at_the_table())
+    assert not phones.running
