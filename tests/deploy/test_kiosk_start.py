@@ -9,10 +9,12 @@ It runs as the test's user, not as table-banker, on a screen of its own the size
 """
 from __future__ import annotations
 
+import json
 import os
 import shlex
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -74,6 +76,13 @@ def unit_command(scope: str, tmp: Path, display: str) -> tuple[list[str], dict[s
 
     for made in (runtime, data, kivy_home / "mods", kivy_home / "icon"):
         made.mkdir(parents=True, exist_ok=True)
+    # The one setting that differs from a Pi: the phones' server stays on loopback and announces
+    # nothing, so a test never sends a packet beyond this machine.
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    (data / "touchscreen.json").write_text(json.dumps({"host": "127.0.0.1", "port": port, "advertise": False}))
+    env["COMPANION_LAN_ADDRESS"] = "127.0.0.1"
     config = subprocess.run([sys.executable, str(DEPLOY / "kivy_config.py"), EDITION_OF[scope]],
                             capture_output=True, text=True, check=True, timeout=120).stdout
     (kivy_home / "config.ini").write_text(config)
