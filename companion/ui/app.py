@@ -32,7 +32,8 @@ def configure_kivy(*, fullscreen: bool = False, size: tuple[int, int] = (800, 48
     Input devices are left to Kivy's config (on the Pi, ``deploy/kivy/*.ini`` names exactly one touch
     source, so a tap never counts twice)."""
     os.environ.setdefault("KIVY_NO_ARGS", "1")
-    os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
+    if "JOURNAL_STREAM" not in os.environ:  # under systemd, Kivy's lines belong in the journal
+        os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
     from kivy.config import Config
 
     Config.set("kivy", "exit_on_escape", "0")  # a stray Escape must never close the bank
