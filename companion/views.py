@@ -11,7 +11,7 @@ from .core.engine import Rules
 from .core.model import BANK, active_players, cash, current_player, pot_account
 from .core.money import Currency
 
-__all__ = ["state_json", "state_text"]
+__all__ = ["state_json", "state_text", "deed_marks"]
 
 
 def state_json(table: dict, rules: Rules, version: int) -> dict[str, Any]:
@@ -96,13 +96,35 @@ def state_text(state: dict) -> str:
     return "\n".join(lines)
 
 
-def _deed_label(state: dict, name: str) -> str:
-    deed = next(d for d in state["deeds"] if d["name"] == name)
-    marks = []
-    if deed.get("mortgaged"):
-        marks.append("mortgaged")
+def _count(value: object) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'s' if n != 1 else ''}"
+
+
+def deed_marks(deed: dict) -> list[str]:
+    """What a person should see on a deed besides its name, in every family's words:
+    "mortgaged", "3 houses", "hotel", "level 2", "2 residential", "skyscraper", "hazard: prison"."""
+    marks = ["mortgaged"] if deed.get("mortgaged") else []
     if deed.get("hotel"):
         marks.append("hotel")
-    elif deed.get("houses"):
-        marks.append(f"{deed['houses']}h")
+    elif _count(deed.get("houses")):
+        marks.append(_plural(deed["houses"], "house"))
+    if _count(deed.get("level")):
+        marks.append(f"level {deed['level']}")
+    for kind in ("residential", "industrial"):
+        if _count(deed.get(kind)):
+            marks.append(f"{deed[kind]} {kind}")
+    marks += [kind for kind in ("railroad", "stadium", "skyscraper", "tower") if deed.get(kind) is True]
+    for kind in ("bonus", "hazard"):
+        if deed.get(kind):
+            marks.append(f"{kind}: {deed[kind]}" if isinstance(deed[kind], str) else kind)
+    return marks
+
+
+def _deed_label(state: dict, name: str) -> str:
+    deed = next(d for d in state["deeds"] if d["name"] == name)
+    marks = deed_marks(deed)
     return name + (f" ({', '.join(marks)})" if marks else "")

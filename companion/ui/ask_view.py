@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from companion.views import deed_marks
+
 from .colours import group_colour, player_colour, text_on
 from .desk import Desk
 from .flows import ActionForm, action_label, choices_for, field_kind, field_label
@@ -74,15 +76,8 @@ def deed_groups(state: dict, board: list[str] | None = None) -> list[dict[str, A
 
 def _deed_detail(desk: Desk, deed: dict) -> str:
     owner = deed.get("owner")
-    marks = []
-    if deed.get("mortgaged"):
-        marks.append("mortgaged")
-    if deed.get("hotel"):
-        marks.append("hotel")
-    elif deed.get("houses"):
-        marks.append(f"{deed['houses']} house{'s' if deed['houses'] > 1 else ''}")
     who = owner or (desk.fmt(deed["price"]) if isinstance(deed.get("price"), int) else "bank")
-    return ", ".join([who, *marks])
+    return ", ".join([who, *deed_marks(deed)])
 
 
 def choices(desk: Desk, form: ActionForm, field: str) -> list[dict[str, Any]]:

@@ -14,6 +14,7 @@ from typing import Any
 from companion.core import engine
 from companion.core.errors import BankerError
 from companion.core.model import BANK
+from companion.views import deed_marks
 
 from .ask_view import deed_groups, probe_choices
 from .colours import player_colour, text_on
@@ -23,25 +24,6 @@ from .flows import ActionForm, action_label, field_kind
 __all__ = ["deeds_view", "deed_card", "card_lines", "rent_now"]
 
 _MONEY_KEYS = ("price", "mortgage", "value", "cost", "rent", "fee", "toll")
-
-
-def _marks(deed: dict) -> list[str]:
-    marks = []
-    if deed.get("mortgaged"):
-        marks.append("mortgaged")
-    if deed.get("hotel"):
-        marks.append("hotel")
-    elif deed.get("houses"):
-        marks.append(f"{deed['houses']} house{'s' if deed['houses'] > 1 else ''}")
-    for key in ("buildings", "blocks", "level", "infrastructure"):
-        value = deed.get(key)
-        if isinstance(value, int) and value and not isinstance(value, bool):
-            marks.append(f"{key} {value}")
-        elif isinstance(value, (list, dict)) and value:
-            marks.append(f"{len(value)} {key}")
-    if deed.get("hazard"):
-        marks.append("hazard")
-    return marks
 
 
 def deeds_view(desk: Desk, selected: str | None = None) -> dict[str, Any]:
@@ -57,7 +39,7 @@ def deeds_view(desk: Desk, selected: str | None = None) -> dict[str, Any]:
                 "name": deed["name"],
                 "owner": owner or "",
                 "owner_colour": player_colour(colours.get(owner)) if owner else (0, 0, 0, 0),
-                "detail": ", ".join([owner or "bank", *_marks(deed)]),
+                "detail": ", ".join([owner or "bank", *deed_marks(deed)]),
                 "selected": deed["name"] == selected,
                 "mortgaged": bool(deed.get("mortgaged")),
             })
@@ -177,7 +159,7 @@ def deed_card(desk: Desk, deed: str, chosen: str | None = None) -> dict[str, Any
         "owner_text": f"Owner: {owner}" if owner else "Owned by the bank",
         "owner_colour": owner_colour,
         "owner_colour_text": text_on(owner_colour),
-        "marks_text": ", ".join(_marks(row)) or ("no buildings" if owner else ""),
+        "marks_text": ", ".join(deed_marks(row)) or ("no buildings" if owner else ""),
         "mortgaged": bool(row.get("mortgaged")),
         "rent_text": rent_now(desk, deed),
         "lines": card_lines(desk, card),

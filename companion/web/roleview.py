@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from companion.core.money import Currency
+from companion.views import deed_marks
 
 __all__ = ["player_view", "banker_view", "DEFAULT_PUBLIC", "deed_line", "loan_line"]
 
@@ -24,14 +25,8 @@ def _currency(state: dict) -> Currency:
 
 def deed_line(deed: dict) -> dict[str, Any]:
     """A deed for a phone: name, colour group, and its marks ("mortgaged", "3 houses", "hotel")."""
-    marks = []
-    if deed.get("mortgaged"):
-        marks.append("mortgaged")
-    if deed.get("hotel"):
-        marks.append("hotel")
+    marks = deed_marks(deed)
     houses = deed.get("houses")
-    if isinstance(houses, int) and not isinstance(houses, bool) and houses > 0:
-        marks.append(f"{houses} house{'s' if houses != 1 else ''}")
     return {
         "name": deed["name"],
         "group": deed.get("group", ""),
