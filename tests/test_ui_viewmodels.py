@@ -448,6 +448,26 @@ def test_the_auction_light_goes_off_and_the_highest_bidder_pays_the_bank(desk):
     link.close()
 
 
+def test_in_monopoly_city_the_spinner_stopping_gives_ann_her_blocks_for_the_turn(tmp_path):
+    import random
+
+    from companion.core.model import current_player
+    from companion.ui.unit_link import UnitLink
+
+    city = Desk(Banker.create(tmp_path / "city.game", "monopoly-city", ["Ann", "Bob"], {}, backup_every=0))
+    clock = FakeClock()
+    link = UnitLink(city.pack, act=city.do, clock=clock, rng=random.Random(3),
+                    whose_turn=lambda: current_player(city.table))
+    link.unit.press_build(0.0)
+    link.unit.advance(30.0)
+    spin = city.table["turn"]["spin"]
+    assert spin["player"] == "Ann" and spin["turn"] == 1 and link.last_result.ok
+    face = link.unit.spins[-1].face  # "1", "2", "3" or "railroad"
+    assert spin["result"] == (face if face == "railroad" else int(face))
+    link.close()
+    city.close()
+
+
 def test_the_units_next_turn_and_undo_buttons_work_the_ledger(desk):
     from companion.ui.unit_link import UnitLink
 

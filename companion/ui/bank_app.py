@@ -265,7 +265,9 @@ class TableBankerApp(Taps, App):
         self.selected = ""
         self.last_text = ""
         self._was_over = bool(desk.table.get("over"))
-        self.unit_link = UnitLink(desk.pack, act=self._unit_act, on_sold=self._unit_sold, on_event=self._unit_event)
+        records_spins = "spin" in desk.rules.registry.specs
+        self.unit_link = UnitLink(desk.pack, act=self._unit_act, on_sold=self._unit_sold, on_event=self._unit_event,
+                                  whose_turn=self._whose_turn if records_spins else None)
         self.unit_link.muted = not self.settings_store.sound
         self.unit_link.follow_turn(desk.table["turn"]["number"])
         if self.settings_store.hardware:
@@ -314,6 +316,11 @@ class TableBankerApp(Taps, App):
         self.refresh()
 
     # -- the trading unit's link to the loop -------------------------------------------------------
+    def _whose_turn(self) -> str | None:
+        from companion.core.model import current_player
+
+        return current_player(self.desk.table) if self.desk is not None else None
+
     def _unit_act(self, action: dict) -> Result:
         return self.act(action)
 

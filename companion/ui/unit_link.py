@@ -2,7 +2,8 @@
 
 Its next-turn and undo buttons (on screen, or the GPIO buttons through :mod:`companion.hardware`)
 become ``next_turn`` and ``undo`` on the ledger; an auction whose light goes off with a bid on a deed
-becomes the ``auction`` action (the highest bidder pays the bank). The turn number follows the ledger,
+becomes the ``auction`` action (the highest bidder pays the bank); where the game has a ``spin``
+action (Monopoly City), where the build spinner stops is recorded for the player whose turn it is. The turn number follows the ledger,
 so the build spinner turns once per turn even after an undo. No Kivy here; the app passes its clock and
 its loop's scheduling functions.
 
@@ -15,7 +16,7 @@ import logging
 import time
 from typing import Any, Callable
 
-from companion.trading_unit import SettingError, TimerEnded, TradingUnit, TradingUnitSettings, UnitEvent
+from companion.trading_unit import SettingError, SpinStopped, TimerEnded, TradingUnit, TradingUnitSettings, UnitEvent
 
 __all__ = ["UnitLink", "unit_settings"]
 
@@ -36,8 +37,10 @@ class UnitLink:
 
     def __init__(self, pack: dict, *, act: Callable[[dict], Any], clock: Callable[[], float] = time.monotonic,
                  rng=None, on_sold: Callable[[Any], None] | None = None,
-                 on_event: Callable[[UnitEvent], None] | None = None) -> None:
+                 on_event: Callable[[UnitEvent], None] | None = None,
+                 whose_turn: Callable[[], str | None] | None = None) -> None:
         self.clock = clock
+        self._whose_turn = whose_turn  # given when the game records spins (a ``spin`` action)
         self._act = act
         self._on_sold = on_sold
         self._on_event = on_event
@@ -59,6 +62,12 @@ class UnitLink:
     def _event(self, event: UnitEvent) -> None:
         if self._on_event is not None:
             self._on_event(event)  # questions and refusals the screen must show, wherever it is
+        if isinstance(event, SpinStopped) and self._whose_turn is not None:
+            player = self._whose_turn()
+            if player:
+                self.last_result = self._act({"action": "spin", "player": player, "result": event.face,
+                                              "id": f"unit-spin-{event.turn}-{player}"})
+            return
         if not isinstance(event, TimerEnded) or event.purpose != "auction":
             return
         if event.outcome == "sold" and event.winning_bid is not None and event.lot in self.deeds:
