@@ -50,10 +50,10 @@ def bare_sqlite_latency(folder: Path, n: int) -> list[float]:
     return samples
 
 
-def service_latency(folder: Path, n: int) -> list[float]:
-    """Banker.do of a transfer, acknowledged after COMMIT, default backups (every 20 actions) on."""
+def service_latency(folder: Path, n: int, backup_every: int = 20) -> list[float]:
+    """Banker.do of a transfer, acknowledged after COMMIT (default: backups every 20 actions)."""
     samples = []
-    with Banker.create(folder / "latency.game", "classic", ["Ann", "Bob", "Cy"]) as banker:
+    with Banker.create(folder / "latency.game", "classic", ["Ann", "Bob", "Cy"], backup_every=backup_every) as banker:
         for i in range(n):
             action = {"action": "transfer", "from": "bank", "to": ("Ann", "Bob", "Cy")[i % 3], "amount": 1}
             t0 = time.perf_counter()
@@ -86,24 +86,31 @@ def open_time(path: Path, repeat: int = 5) -> float:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--actions", type=int, default=400)
+    ap.add_argument("--actions", type=int, default=1000)
     ap.add_argument("--sizes", default="1000,10000,100000")
     args = ap.parse_args(argv)
     with tempfile.TemporaryDirectory(dir=Path(__file__).resolve().parent.parent) as tmp:
         folder = Path(tmp)
-        # interleave the two measurements in rounds so machine noise hits both alike
-        bare, service = [], []
-        rounds = 4
+        # interleave the measurements in rounds so machine noise hits them alike
+        bare: list[float] = []
+        service = {20: [], 0: []}
+        rounds = 5
         for r in range(rounds):
-            bare += bare_sqlite_latency(folder / f"b{r}", args.actions // rounds) if (folder / f"b{r}").mkdir() is None else []
-            service += service_latency(folder / f"s{r}", args.actions // rounds) if (folder / f"s{r}").mkdir() is None else []
-        for p in (50, 99):
-            s, b = percentile(service, p), percentile(bare, p)
-            emit(figure=f"action_latency_p{p}", unit="ms", value=round(s * 1000, 3), baseline=round(b * 1000, 3),
-                 baseline_is="bare SQLite INSERT+COMMIT, WAL, synchronous=FULL, same disk", ratio=round(s / b, 2),
-                 target_ratio=1.5, samples=len(service))
-        emit(figure="action_latency_mean", unit="ms", value=round(statistics.mean(service) * 1000, 3),
-             baseline=round(statistics.mean(bare) * 1000, 3), ratio=round(statistics.mean(service) / statistics.mean(bare), 2))
+            for name in (f"b{r}", f"s{r}", f"q{r}"):
+                (folder / name).mkdir()
+            bare += bare_sqlite_latency(folder / f"b{r}", args.actions // rounds)
+            service[20] += service_latency(folder / f"s{r}", args.actions // rounds, backup_every=20)
+            service[0] += service_latency(folder / f"q{r}", args.actions // rounds, backup_every=0)
+        for every, samples in service.items():
+            label = "" if every else "_no_backups"
+            what = "default backups every 20 actions" if every else "backups off"
+            for p in (50, 99):
+                v, b = percentile(samples, p), percentile(bare, p)
+                emit(figure=f"action_latency{label}_p{p}", unit="ms", value=round(v * 1000, 3), baseline=round(b * 1000, 3),
+                     baseline_is="bare SQLite INSERT+COMMIT, WAL, synchronous=FULL, same disk", ratio=round(v / b, 2),
+                     target_ratio=1.5, samples=len(samples), service=what)
+            emit(figure=f"action_latency{label}_mean", unit="ms", value=round(statistics.mean(samples) * 1000, 3),
+                 baseline=round(statistics.mean(bare) * 1000, 3), ratio=round(statistics.mean(samples) / statistics.mean(bare), 2))
         sizes = [int(s) for s in args.sizes.split(",") if s]
         times = {}
         for size in sizes:

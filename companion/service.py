@@ -74,11 +74,12 @@ class _History:
 class Banker:
     """An open game. Use :meth:`create` or :meth:`open`; always :meth:`close` (or use ``with``)."""
 
-    def __init__(self, store: Store, *, backup_every: int = 20, backup_keep: int = 10, clock: Clock = _now) -> None:
+    def __init__(self, store: Store, *, backup_every: int = 20, backup_keep: int = 10, backup_quiet: float = 1.0,
+                 clock: Clock = _now) -> None:
         self.store = store
         self.clock = clock
         self._subscribers: list[Callable[[Outcome], None]] = []
-        self.backups = Backups(store.path, every=backup_every, keep=backup_keep)
+        self.backups = Backups(store.path, every=backup_every, keep=backup_keep, quiet=backup_quiet)
         try:
             self.meta = store.meta()
             self._load()

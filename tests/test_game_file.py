@@ -132,22 +132,36 @@ def test_undo_of_a_redo_and_redo_again(game):
 
 def test_rotating_backups_every_n_actions_and_restore(tmp_path):
     path = tmp_path / "backed.game"
-    with Banker.create(path, "classic", ["Ann", "Bob"], backup_every=5, backup_keep=3) as b:
+    with Banker.create(path, "classic", ["Ann", "Bob"], backup_every=5, backup_keep=3, backup_quiet=0) as b:
         for _ in range(24):
             b.do({"action": "transfer", "from": "bank", "to": "Ann", "amount": 10})
+            b.backups.flush()
     backups = list_backups(path)
-    # the start is entry 1, so 24 actions end at entry 25; the newest three backups are kept
+    # the start is entry 1, so 24 actions end at entry 25; the newest three copies are kept, each
+    # named after the last entry it holds
     assert [p.name for p in backups] == ["backed-0000015.game", "backed-0000020.game", "backed-0000025.game"]
-    with Banker.open(backups[1]) as old:
-        assert old.version == 20
+    for copy in backups:
+        with Banker.open(copy) as old:
+            assert copy.name == f"backed-{old.version:07d}.game"
+    held = 20
     message = restore(path, backups[1])
-    assert "entry 20" in message
+    assert f"entry {held}" in message
     with Banker.open(path) as b:
-        assert b.version == 20 and b.table["accounts"]["Ann"] == 1500 + 190
+        assert b.version == held and b.table["accounts"]["Ann"] == 1500 + 10 * (held - 1)
     kept = list(tmp_path.glob("backed.game.replaced-*"))
     assert len(kept) == 1
     with Banker.open(kept[0]) as previous:
         assert previous.version == 25
+
+
+def test_backups_wait_for_a_lull_in_the_taps_and_one_copy_serves_a_burst(tmp_path):
+    path = tmp_path / "burst.game"
+    with Banker.create(path, "classic", ["Ann", "Bob"], backup_every=5, backup_quiet=2.0) as b:
+        for _ in range(30):
+            b.do({"action": "transfer", "from": "bank", "to": "Ann", "amount": 1})
+        assert list_backups(path) == []  # nothing copied while the banker was busy
+        b.backups.flush()
+        assert [p.name for p in list_backups(path)] == ["burst-0000031.game"]
 
 
 def test_a_second_process_writes_and_the_open_game_sees_it(game):
