@@ -370,26 +370,9 @@ def test_stand_in_values_can_be_corrected_from_the_board(t):
 def test_a_long_random_evening_keeps_the_ledger_sound(new_game):
     """The random banker of the property test: money is conserved, nobody but the bank goes below zero,
     undo and redo come back to the same table, and a full replay equals it."""
-    import random
-
-    from companion.core.errors import BankerError
+    from tests.random_actions import long_evening
     from tests.random_actions.life_family import random_action
 
     t = new_game("game-of-life", "Ann", "Bob", "Cy")
-    rnd = random.Random(20261125)
-    accepted = 0
-    for step in range(240):
-        try:
-            t.banker.do(random_action(t.table, rnd))
-            accepted += 1
-        except BankerError:
-            pass
-        if step % 40 == 39 and t.banker.can_undo:
-            before = t.table
-            t.banker.undo()
-            t.banker.redo()
-            assert t.table == before
-        accounts = t.table["accounts"]
-        assert sum(accounts.values()) == 0 and all(v >= 0 for k, v in accounts.items() if k != "bank")
-    assert t.banker.replay() == t.table
+    accepted = long_evening(t, random_action, seed=20261125)
     assert accepted / 240 > 0.6, f"only {accepted} of 240 random actions were accepted"

@@ -22,6 +22,7 @@ __all__ = [
     "tax_worth",
     "could_raise",
     "building_value",
+    "rent_owner",
 ]
 
 
@@ -137,6 +138,19 @@ def require_owner(table: Table, player: str, deed: str) -> None:
     owner = table["deeds"][deed].get("owner")
     if owner != player:
         raise Refused(f"{deed} belongs to {owner or 'the bank'}, not {player}")
+
+
+def rent_owner(table: Table, payer: str, deed: str) -> str:
+    """The owner a visitor on ``deed`` owes rent to, or a refusal saying why no rent is due."""
+    state = table["deeds"][deed]
+    owner = state.get("owner")
+    if owner is None:
+        raise Refused(f"nobody owns {deed}: no rent is due (it can be bought or auctioned)")
+    if owner == payer:
+        raise Refused(f"{payer} owns {deed}: no rent is due")
+    if state.get("mortgaged"):
+        raise Refused(f"{deed} is mortgaged: no rent is due")
+    return owner
 
 
 def group_has_buildings(table: Table, deed: str) -> bool:

@@ -16,6 +16,7 @@ from companion.core.money import LIMIT
 
 from . import city_districts as cd
 from .city_building import BUILDING, describe_spin, spin_of
+from .deeds import rent_owner
 from .property import PROPERTY
 from .trade import go_bankrupt, return_to_bank, swap
 
@@ -67,14 +68,7 @@ def rent(tx: Tx, a: dict) -> str:
     """A visitor pays the district's rent value to its owner, or plays the Rent Dodge card instead."""
     payer = find_player(tx.table, a["payer"])
     deed = find_deed(tx.table, a["deed"])
-    state = tx.table["deeds"][deed]
-    owner = state.get("owner")
-    if owner is None:
-        raise Refused(f"nobody owns {deed}: no rent is due (buy it or auction it)")
-    if owner == payer:
-        raise Refused(f"{payer} owns {deed}: no rent is due")
-    if state.get("mortgaged"):
-        raise Refused(f"{deed} is mortgaged: no rent is due")
+    owner = rent_owner(tx.table, payer, deed)
     dodge = a.get("dodge", False)
     if not isinstance(dodge, bool):
         raise BadAction("dodge is true or false")

@@ -80,14 +80,7 @@ def rent(tx: Tx, a: dict) -> str:
     """A player landing on an owned deed pays its owner the rent the card says."""
     payer = find_player(tx.table, a["payer"])
     deed = find_deed(tx.table, a["deed"])
-    state = tx.table["deeds"][deed]
-    owner = state.get("owner")
-    if owner is None:
-        raise Refused(f"nobody owns {deed}: no rent is due (it can be bought or auctioned)")
-    if owner == payer:
-        raise Refused(f"{payer} owns {deed}: no rent is due")
-    if state.get("mortgaged"):
-        raise Refused(f"{deed} is mortgaged: no rent is due")
+    owner = d.rent_owner(tx.table, payer, deed)
     multiplier = a.get("multiplier")
     if multiplier is not None and (isinstance(multiplier, bool) or multiplier not in (2, 10)):
         raise BadAction("multiplier is 2 (nearest railroad card) or 10 (nearest utility card)")

@@ -29,3 +29,28 @@ def variants() -> list[tuple[str, dict]]:
 
 def players_for(pack: str) -> list[str]:
     return ["Ann", "Bob", "Cy"]
+
+
+def long_evening(t, random_action, seed: int, steps: int = 240, undo_every: int = 40) -> int:
+    """A banker tapping ``steps`` random actions into ``t`` (an AtTheTable), checking as it goes that
+    money is conserved, nobody but the bank goes below zero, and undo then redo comes back to the same
+    table; at the end a full replay must equal the table. Returns how many actions were accepted."""
+    from companion.core.errors import BankerError
+
+    rnd = random.Random(seed)
+    accepted = 0
+    for step in range(steps):
+        try:
+            t.banker.do(random_action(t.table, rnd))
+            accepted += 1
+        except BankerError:
+            pass
+        if step % undo_every == undo_every - 1 and t.banker.can_undo:
+            before = t.table
+            t.banker.undo()
+            t.banker.redo()
+            assert t.table == before
+        accounts = t.table["accounts"]
+        assert sum(accounts.values()) == 0 and all(v >= 0 for k, v in accounts.items() if k != "bank")
+    assert t.banker.replay() == t.table
+    return accepted
