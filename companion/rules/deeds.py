@@ -23,6 +23,7 @@ __all__ = [
     "could_raise",
     "building_value",
     "rent_owner",
+    "require_whole_group",
 ]
 
 
@@ -151,6 +152,21 @@ def rent_owner(table: Table, payer: str, deed: str) -> str:
     if state.get("mortgaged"):
         raise Refused(f"{deed} is mortgaged: no rent is due")
     return owner
+
+
+def require_whole_group(table: Table, player: str, deed: str, *, to: str = "build",
+                        before: str = "building on") -> list[str]:
+    """The deed's group, if ``player`` owns all of it and none of it is mortgaged; else a refusal
+    ("Ann needs the whole dark blue group to build (missing Park Place)"). Returns the group's deeds."""
+    c = card(table, deed)
+    group = group_deeds(table, c["group"])
+    missing = [g for g in group if table["deeds"][g].get("owner") != player]
+    if missing:
+        raise Refused(f"{player} needs the whole {c['group']} group to {to} (missing {', '.join(missing)})")
+    mortgaged = [g for g in group if table["deeds"][g].get("mortgaged")]
+    if mortgaged:
+        raise Refused(f"lift the mortgage on {', '.join(mortgaged)} before {before} the {c['group']} group")
+    return group
 
 
 def group_has_buildings(table: Table, deed: str) -> bool:

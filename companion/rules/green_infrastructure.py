@@ -79,13 +79,7 @@ def improve(tx: Tx, a: dict) -> str:
     count = _count(a)
     d.require_owner(tx.table, player, deed)
     c = card(tx.table, deed)
-    group = d.group_deeds(tx.table, c["group"])
-    if not d.owns_group(tx.table, player, c["group"]):
-        missing = [g for g in group if tx.table["deeds"][g].get("owner") != player]
-        raise Refused(f"{player} needs the whole {c['group']} group to improve parks (missing {', '.join(missing)})")
-    mortgaged = [g for g in group if tx.table["deeds"][g].get("mortgaged")]
-    if mortgaged:
-        raise Refused(f"lift the mortgage on {', '.join(mortgaged)} before improving the {c['group']} group")
+    group = d.require_whole_group(tx.table, player, deed, to="improve parks", before="improving")
     total = tx.amount(a["price"], "price") if a.get("price") is not None else c["infrastructure_cost"] * count
     if cash(tx.table, player) < total:
         raise tx.short_of(player, total, f"infrastructure on {deed}")

@@ -18,7 +18,7 @@ from . import green_characters as gc
 from . import green_parks as gp
 from .green_infrastructure import INFRASTRUCTURE, return_pieces, sell_all
 from .property import PROPERTY
-from .trade import go_bankrupt, hand_over_deed, return_to_bank
+from .trade import go_bankrupt, pass_deed
 
 __all__ = ["FAMILY", "GREEN", "CENTRE", "rules", "check_card"]
 
@@ -142,13 +142,6 @@ def _clear_park(tx: Tx, park: str, creditor: str) -> None:
         sell_all(tx, park, " (bankruptcy)")
 
 
-def _pass_park(tx: Tx, park: str, creditor: str) -> None:
-    if creditor == BANK:
-        return_to_bank(tx, park)
-    else:
-        hand_over_deed(tx, park, creditor)
-
-
 @GREEN.action("bankrupt", required=("player", "creditor"))
 def bankrupt(tx: Tx, a: dict) -> str:
     """A player who cannot pay loses, and the game ends with the most improved parks winning.
@@ -157,7 +150,7 @@ def bankrupt(tx: Tx, a: dict) -> str:
     to the bank at half price and the cash and parks pass (mortgaged parks with their 10% due); to the
     bank, the parks return unmortgaged."""
     player = find_player(tx.table, a["player"])
-    text = go_bankrupt(tx, a, clear=_clear_park, pass_on=_pass_park, noun="park")
+    text = go_bankrupt(tx, a, clear=_clear_park, pass_on=pass_deed, noun="park")
     rows = _game_over(tx, f"{player} went bankrupt")
     lead = rows[0]
     return (f"{text}. Game over: "

@@ -124,14 +124,7 @@ def _check_can_build(tx: Tx, player: str, deed: str) -> list[str]:
     if c.get("kind", "street") != "street":
         raise Refused(f"nothing can be built on {deed}")
     d.require_owner(tx.table, player, deed)
-    group = d.group_deeds(tx.table, c["group"])
-    if not d.owns_group(tx.table, player, c["group"]):
-        missing = [g for g in group if tx.table["deeds"][g].get("owner") != player]
-        raise Refused(f"{player} needs the whole {c['group']} group to build (missing {', '.join(missing)})")
-    mortgaged = [g for g in group if tx.table["deeds"][g].get("mortgaged")]
-    if mortgaged:
-        raise Refused(f"lift the mortgage on {', '.join(mortgaged)} before building on the {c['group']} group")
-    return group
+    return d.require_whole_group(tx.table, player, deed)
 
 
 @PROPERTY.action("build", required=("player", "deed"), optional=("building", "count", "price"))

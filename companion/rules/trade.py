@@ -11,7 +11,7 @@ from companion.core.model import BANK, card, cash, find_account, find_deed, find
 from . import deeds as d
 from .property import PROPERTY, sell_buildings_on
 
-__all__ = ["trade", "bankrupt", "swap", "go_bankrupt", "hand_over_deed", "return_to_bank"]
+__all__ = ["trade", "bankrupt", "swap", "go_bankrupt", "hand_over_deed", "return_to_bank", "pass_deed"]
 
 
 def _side(tx: Tx, giver: str, side: object, what: str, *, buildings_stay: bool = False) -> tuple[int, list[str]]:
@@ -148,7 +148,8 @@ def _clear_buildings(tx: Tx, deed: str, creditor: str) -> None:
         tx.set(["stock", "houses"], tx.table["stock"]["houses"] + level)
 
 
-def _pass_deed(tx: Tx, deed: str, creditor: str) -> None:
+def pass_deed(tx: Tx, deed: str, creditor: str) -> None:
+    """A bankrupt player's deed goes to a player creditor (with interest due if mortgaged) or back to the bank."""
     if creditor == BANK:
         return_to_bank(tx, deed)
     else:
@@ -160,4 +161,4 @@ def bankrupt(tx: Tx, a: dict) -> str:
     """A player who cannot pay retires: to a player creditor everything passes (buildings sold to the
     bank at half price first, mortgaged deeds with their interest due); to the bank, deeds go back
     unmortgaged for auction."""
-    return go_bankrupt(tx, a, clear=_clear_buildings, pass_on=_pass_deed)
+    return go_bankrupt(tx, a, clear=_clear_buildings, pass_on=pass_deed)
