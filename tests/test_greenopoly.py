@@ -45,6 +45,12 @@ def test_everyone_starts_with_2m_and_the_centre_is_empty(new_game):
     assert t.banker.fmt(START) == "€2M" and t.banker.fmt(500) == "€500"
 
 
+def test_an_odd_sum_shows_in_whole_euros_not_as_a_fraction_of_a_thousand(new_game):
+    """The notes read K and M; a sum such as 1,862.5K is shown in whole units, never rounded."""
+    t = new_game("greenopoly", "Ann", "Bob")
+    assert t.banker.fmt(1_862_500) == "€1,862,500" and t.banker.fmt(1_860_000) == "€1.86M"
+
+
 def test_salary_comes_from_the_character_card(t):
     out = t.do("salary", player="Cy")
     assert t.cash("Cy") == START + 300 * K

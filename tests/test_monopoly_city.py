@@ -51,6 +51,15 @@ def test_everyone_is_dealt_37_7m_shown_the_way_the_box_prints_it(t):
     assert t.banker.fmt(START) == "₩37.7M" and t.banker.fmt(500 * K) == "₩500K"
 
 
+def test_sums_show_as_the_notes_read_and_odd_sums_in_whole_units(t):
+    """Money on screen reads like the box's notes: millions as M with a short fraction, thousands as K,
+    and a sum that is no round number of thousands in plain units, never rounded."""
+    fmt = t.banker.fmt
+    assert [fmt(1_500 * K), fmt(225 * M), fmt(1_250 * K), fmt(10 * K)] == ["₩1.5M", "₩225M", "₩1.25M", "₩10K"]
+    assert fmt(1_234 * K) == "₩1,234K"
+    assert fmt(M + 1) == "₩1,000,001" and fmt(224_960_100) == "₩224,960,100"
+
+
 def test_the_table_may_deal_another_sum_and_set_its_wages(new_game):
     t = new_game("monopoly-city", "Ann", "Bob", start_cash="15M", wages="3M")
     assert t.cash("Ann") == 15 * M
