@@ -29,22 +29,35 @@ def transfer(tx: Tx, a: dict) -> str:
         raise Refused(f"{_who(payer)} cannot pay {_who(payee)}")
     amount = tx.amount(a["amount"])
     memo = _memo(a)
+    if payer != BANK and cash(tx.table, payer) < amount:
+        raise tx.short_of(payer, amount)
     tx.pay(payer, payee, amount, memo)
     return f"{_who(payer)} paid {_who(payee)} {tx.fmt(amount)}" + (f" ({memo})" if memo else "")
 
 
 @COMMON.action("collect_from_all", required=("player", "amount"), optional=("memo",))
 def collect_from_all(tx: Tx, a: dict) -> str:
-    """Every other player pays the player the same sum (a birthday, a card)."""
+    """Every other player pays the player the same sum (a birthday, a card); each pays what they can
+    and the log says who fell short (they settle it with the player as the table agrees)."""
     player = find_player(tx.table, a["player"])
     amount = tx.amount(a["amount"])
     memo = _memo(a, "from every player")
     others = [p for p in active_players(tx.table) if p != player]
     if not others:
         raise Refused(f"{player} has no opponents left to collect from")
+    if not any(cash(tx.table, p) for p in others):
+        raise Refused(f"{', '.join(others)} {'has' if len(others) == 1 else 'have'} no cash to pay {player}")
+    full, short = [], []
     for p in others:
-        tx.pay(p, player, amount, memo)
-    return f"{player} collected {tx.fmt(amount)} from each of {', '.join(others)}"
+        part = min(cash(tx.table, p), amount)
+        tx.pay(p, player, part, memo)
+        if part == amount:
+            full.append(p)
+        else:
+            short.append(f"{p} paid {tx.fmt(part)} and is {tx.fmt(amount - part)} short")
+    parts = [f"{tx.fmt(amount)} from " + (full[0] if len(full) == 1 else f"each of {', '.join(full)}")] if full else []
+    head = f"{player} collected " + (parts[0] if parts else "what each could pay")
+    return head + "".join(f"; {s}" for s in short)
 
 
 @COMMON.action("pay_to_all", required=("player", "amount"), optional=("memo",))
@@ -58,7 +71,7 @@ def pay_to_all(tx: Tx, a: dict) -> str:
         raise Refused(f"{player} has no opponents left to pay")
     total = amount * len(others)
     if cash(tx.table, player) < total:
-        raise tx.short_of(player, total, memo)
+        raise tx.short_of(player, total, f"{tx.fmt(amount)} to each of {len(others)} player{'s' if len(others) != 1 else ''}")
     for p in others:
         tx.pay(player, p, amount, memo)
     return f"{player} paid {tx.fmt(amount)} to each of {', '.join(others)}"

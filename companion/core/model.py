@@ -32,6 +32,7 @@ __all__ = [
     "find_player",
     "find_deed",
     "find_pot",
+    "pot_in_play",
     "find_account",
     "cash",
     "card",
@@ -139,8 +140,21 @@ def find_deed(table: Table, name: object) -> str:
     return _match(name, table["deeds"], "deed")
 
 
+def pot_in_play(table: Table, pot: str) -> bool:
+    """A pot exists only when the option that enables it (``enabled_by``, if any) is on."""
+    gate = table["pots"][pot].get("enabled_by")
+    return not gate or bool(table["options"].get(gate))
+
+
 def find_pot(table: Table, name: object) -> str:
-    return _match(name, table["pots"], "pot")
+    """A pot in play; a pot whose house rule the table does not play is refused like any other."""
+    found = _match(name, table["pots"], "pot")
+    if not pot_in_play(table, found):
+        from .errors import Refused
+
+        raise Refused(f"this game has no {table['pots'][found].get('label', found)} pot "
+                      f"(the table does not play the {table['pots'][found]['enabled_by'].replace('_', ' ')} house rule)")
+    return found
 
 
 def find_account(table: Table, name: object) -> str:

@@ -12,12 +12,13 @@ from __future__ import annotations
 from companion.core.engine import Registry, Rules, Tx, may_be_empty
 from companion.core.errors import BadAction, Refused
 from companion.core.model import BANK, cash, find_player, pot_account
-from companion.core.money import LIMIT
+from companion.core.money import LIMIT, Currency
 
 from . import green_characters as gc
 from . import green_parks as gp
+from .owed import owed_view
 from .green_infrastructure import INFRASTRUCTURE, return_pieces, sell_all
-from .property import PROPERTY
+from .property import PROPERTY, find_tax
 from .trade import go_bankrupt, pass_deed
 
 __all__ = ["FAMILY", "GREEN", "CENTRE", "rules", "check_card"]
@@ -53,9 +54,7 @@ def tax(tx: Tx, a: dict) -> str:
     """Income tax into the centre of the board: the flat sum, or 10% of total worth, chosen before counting."""
     player = find_player(tx.table, a["player"])
     taxes = tx.table["pack"]["taxes"]
-    name = a.get("tax") or next(iter(taxes))
-    if name not in taxes:
-        raise BadAction(f"tax is one of {', '.join(taxes)}")
+    name = find_tax(taxes, a.get("tax"))
     rule = taxes[name]
     choice = a.get("choice") or ("flat" if "percent" not in rule else None)
     if choice not in ("flat", "percent") or choice not in rule:
@@ -142,7 +141,7 @@ def _clear_park(tx: Tx, park: str, creditor: str) -> None:
         sell_all(tx, park, " (bankruptcy)")
 
 
-@GREEN.action("bankrupt", required=("player", "creditor"))
+@GREEN.action("bankrupt", required=("player", "creditor"), optional=("lift",))
 def bankrupt(tx: Tx, a: dict) -> str:
     """A player who cannot pay loses, and the game ends with the most improved parks winning.
 
@@ -183,6 +182,7 @@ def player_view(table: dict, player: str) -> dict:
         "detour_applies": c["detour"] if c else None,
         "in_night": table["players"][player]["in_jail"],
         "improved_parks": len(gp.improved_parks(table, player)),
+        "owes": owed_view(table, player, Currency.from_pack(table["pack"]).format),
     }
 
 

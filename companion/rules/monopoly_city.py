@@ -17,7 +17,7 @@ from companion.core.money import LIMIT
 from . import city_districts as cd
 from .city_building import BUILDING, describe_spin, spin_of
 from .deeds import rent_owner
-from .property import PROPERTY
+from .property import PROPERTY, find_tax
 from .trade import go_bankrupt, return_to_bank, swap
 
 __all__ = ["FAMILY", "CITY", "rules", "check_card", "rent_dodge_holder"]
@@ -103,9 +103,7 @@ def tax(tx: Tx, a: dict) -> str:
     The sum is the pack's, or ``amount`` as printed on the table's board."""
     player = find_player(tx.table, a["player"])
     taxes = tx.table["pack"]["taxes"]
-    name = a.get("tax") or "industry"
-    if name not in taxes:
-        raise BadAction(f"tax is one of {', '.join(taxes)}")
+    name = find_tax(taxes, a.get("tax") or "industry")
     rule = taxes[name]
     amount = tx.amount(a["amount"]) if a.get("amount") is not None else rule["flat"]
     label = rule.get("label", f"{name} tax")
@@ -175,12 +173,13 @@ def trade(tx: Tx, a: dict) -> str:
     return swap(tx, a, noun="Deal", buildings_stay=True, hand_over=_hand_over)
 
 
-def _pass_district(tx: Tx, deed: str, creditor: str) -> None:
+def _pass_district(tx: Tx, deed: str, creditor: str, lift: bool = False) -> str:
     if creditor == BANK:
         return_to_bank(tx, deed)
         tx.set(["deeds", deed, "mortgage"], None)  # the sum kept for buying back is cancelled too
     else:
         tx.set(["deeds", deed, "owner"], creditor)
+    return ""
 
 
 @CITY.action("bankrupt", required=("player", "creditor"))
