@@ -231,6 +231,72 @@ def test_infrastructure_sells_back_at_half_price_evenly(t):
     assert t.cash("Ann") == before + 50 * K and t.deed("Corner Park")["level"] == 1
 
 
+def short_pack_game(tmp_path, **stock):
+    pack = load_pack("greenopoly")
+    pack["stock"].update(stock)
+    t = AtTheTable(Banker.create(tmp_path / "short.game", pack, ["Ann", "Bob"], backup_every=0))
+    t.do("choose_character", player="Ann", character="Student")
+    t.do("choose_character", player="Bob", character="Beekeeper")
+    t.do("transfer", **{"from": "bank", "to": "Ann", "amount": "5M"})
+    return t
+
+
+def test_a_park_can_always_be_sold_down_even_when_the_piece_below_is_out(tmp_path):
+    """Infrastructure may be sold back at any time. With one piece standing per level, a park whose
+    lower piece the bank has run out of comes down to the highest level the bank still has a piece
+    for (or to bare land), at half the price paid for each level it loses; evenness then lets the
+    rest of the group follow."""
+    t = short_pack_game(tmp_path, playgrounds=3)
+    try:
+        t.give("Ann", *BLUE)
+        t.do("improve_group", player="Ann", deed="Corner Park", level=3)  # the playgrounds come back
+        t.do("transfer", **{"from": "bank", "to": "Bob", "amount": "1M"})
+        t.give("Bob", "Willow Meadow", "Bramble Patch")
+        t.do("improve_group", player="Bob", deed="Willow Meadow", level=2)  # two playgrounds stand there
+        t.do("sell_infrastructure", player="Ann", deed="Corner Park")  # takes the bank's last playground
+        assert t.table["stock"]["playgrounds"] == 0 and t.deed("Corner Park")["level"] == 2
+        cash = t.cash("Ann")
+        out = t.do("sell_infrastructure", player="Ann", deed="Comenius Garten")
+        assert t.deed("Comenius Garten")["level"] == 1 and t.cash("Ann") == cash + 50 * K
+        assert out.summary == ("Ann sold 2 levels of infrastructure on Comenius Garten for €50K (the bank had no "
+                               "piece for level 2, so Comenius Garten came down to level 1)")
+        t.do("sell_infrastructure", player="Ann", deed="Prinzessinnengarten")
+        t.do("sell_infrastructure", player="Ann", deed="Corner Park")  # the highest again: evenness holds
+        assert [t.deed(p)["level"] for p in BLUE] == [1, 1, 1]
+    finally:
+        t.close()
+
+
+def test_a_piece_won_at_auction_sells_back_for_half_the_bid(tmp_path):
+    """A sell-back brings half the price paid: a fountain auctioned for 80K in a shortage sells for 40K."""
+    t = short_pack_game(tmp_path, fountains=1)
+    try:
+        t.give("Ann", "Willow Meadow", "Bramble Patch")
+        t.do("improve", player="Ann", deed="Willow Meadow", price="80K")
+        cash = t.cash("Ann")
+        out = t.do("sell_infrastructure", player="Ann", deed="Willow Meadow")
+        assert t.cash("Ann") - cash == 40 * K and out.summary.endswith("for €40K")
+    finally:
+        t.close()
+
+
+def test_a_whole_group_is_improved_to_a_level_in_one_go_and_sold_down_likewise(t):
+    """Improving and selling go evenly park by park; the whole group to a level is one tap, all or nothing."""
+    t.do("transfer", **{"from": "bank", "to": "Ann", "amount": "2M"})
+    t.give("Ann", *BLUE)
+    out = t.do("improve_group", player="Ann", deed="Corner Park", level=4)
+    assert [t.deed(p)["level"] for p in BLUE] == [4, 4, 4]
+    assert out.summary.startswith("Ann improved the light blue group to level 4 (a collective space on each park) for ")
+    cash = t.cash("Ann")
+    out = t.do("sell_group", player="Ann", deed="Corner Park", level=1)
+    assert [t.deed(p)["level"] for p in BLUE] == [1, 1, 1]
+    assert t.cash("Ann") - cash == 3 * 3 * 25 * K  # half of 50K for each of 3 levels on 3 parks
+    assert "level 1" in out.summary
+    t.do("transfer", **{"from": "Ann", "to": "bank", "amount": t.cash("Ann") - 10 * K})
+    assert "needs" in t.refused("improve_group", player="Ann", deed="Corner Park", level=2)
+    assert [t.deed(p)["level"] for p in BLUE] == [1, 1, 1]
+
+
 def test_an_improved_group_cannot_be_mortgaged_or_traded(t):
     t.give("Ann", *BLUE)
     t.do("improve", player="Ann", deed="Comenius Garten")
