@@ -14,7 +14,7 @@ from companion.core.model import BANK, card, current_player, find_deed, find_pla
 
 from . import city_districts as cd
 
-__all__ = ["BUILDING", "spin_of", "describe_spin"]
+__all__ = ["BUILDING", "spin_of", "roll_of", "describe_spin"]
 
 BUILDING = Registry()
 
@@ -22,8 +22,13 @@ _FACES = {1: 1, 2: 2, 3: 3, "1": 1, "2": 2, "3": 3, 4: "railroad", "4": "railroa
 _KINDS = ("residential", "industrial", "railroad", "stadium", "skyscraper", "tower")
 
 
+def roll_of(table: dict) -> int:
+    """Which roll of the turn is being played: 1, then 2 and 3 after doubles."""
+    return table["turn"].get("roll", 1)
+
+
 def spin_of(table: dict, player: str) -> dict | None:
-    """The player's spin for the turn being played, or None if they have not spun this turn."""
+    """The player's latest spin in the turn being played, or None if they have not spun this turn."""
     spin = table["turn"].get("spin")
     if spin and spin["player"] == player and spin["turn"] == table["turn"]["number"]:
         return spin
@@ -39,7 +44,8 @@ def describe_spin(spin: dict) -> str:
 
 @BUILDING.action("spin", required=("player", "result"))
 def spin(tx: Tx, a: dict) -> str:
-    """Record where the build spinner stopped for the player whose turn it is (once a turn)."""
+    """Record where the build spinner stopped for the player whose turn it is (once a roll: after a
+    double the player rolls again and may build again, so the spinner turns again)."""
     player = find_player(tx.table, a["player"])
     now = current_player(tx.table)
     if player != now:
@@ -49,10 +55,13 @@ def spin(tx: Tx, a: dict) -> str:
         raise BadAction(f"result is 1, 2, 3 or \"railroad\", not {result!r}")
     face = _FACES[_key(result)]
     done = spin_of(tx.table, player)
-    if done:
-        raise Refused(f"{player} already spun on turn {done['turn']} ({describe_spin(done)}): the spinner turns once a turn")
+    roll = roll_of(tx.table)
+    if done and done.get("roll", 1) == roll:
+        raise Refused(f"{player} already spun on turn {done['turn']} ({describe_spin(done)}): the spinner turns "
+                      "once a roll, and again only after a double")
     number = tx.table["turn"]["number"]
-    tx.set(["turn", "spin"], {"player": player, "turn": number, "result": face, "used": 0})
+    tx.set(["turn", "spin"], {"player": player, "turn": number, "result": face, "used": 0,
+                              **({"roll": roll} if roll > 1 else {})})
     if face == "railroad":
         return f"{player} spun a railroad: one free railroad on any district this turn, but no blocks"
     return f"{player} spun {face}: up to {face} block{'s' if face > 1 else ''} this turn"
@@ -60,6 +69,26 @@ def spin(tx: Tx, a: dict) -> str:
 
 def _key(result: int | str) -> int | str:
     return result.strip().lower() if isinstance(result, str) else result
+
+
+@BUILDING.action("double", required=("player",))
+def double(tx: Tx, a: dict) -> str:
+    """The player whose turn it is rolled a double: after this roll's landing and building they roll
+    again in the same turn, and may spin and build again. A third double in a row sends them to jail."""
+    player = find_player(tx.table, a["player"])
+    now = current_player(tx.table)
+    if player != now:
+        raise Refused(f"it is {now}'s turn: only {now} rolls now")
+    if tx.table["players"][player].get("in_jail"):
+        raise Refused(f"{player} is in jail: a double gets {player} out (leave_jail), and the turn ends there")
+    roll = roll_of(tx.table)
+    if roll >= 3:
+        tx.set(["players", player, "in_jail"], True)
+        tx.set(["turn", "roll"], None)
+        tx.set(["turn", "spin"], None)
+        return f"{player} rolled a third double in a row and goes to jail; the turn ends"
+    tx.set(["turn", "roll"], roll + 1)
+    return f"{player} rolled a double: another roll this turn, and the spinner may turn again"
 
 
 @BUILDING.action("build", required=("player", "deed", "building"), optional=("count",))

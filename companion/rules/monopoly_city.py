@@ -9,7 +9,7 @@ district arithmetic in :mod:`.city_districts`.
 from __future__ import annotations
 
 from companion.core.common import advance_turn
-from companion.core.engine import Registry, Rules, Tx
+from companion.core.engine import Registry, Rules, Tx, may_be_empty
 from companion.core.errors import BadAction, Refused
 from companion.core.model import BANK, find_deed, find_player
 from companion.core.money import LIMIT
@@ -63,9 +63,18 @@ def salary(tx: Tx, a: dict) -> str:
     return f"{player} collected {tx.fmt(amount)} wages{extra}"
 
 
+def dodging(table: dict, player: str) -> bool:
+    """Whether the player played the Rent Dodge card in the turn being played: it covers the whole
+    turn, every roll of it."""
+    dodge = table["turn"].get("dodge")
+    return bool(dodge) and dodge["player"] == player and dodge["turn"] == table["turn"]["number"]
+
+
 @CITY.action("rent", required=("payer", "deed"), optional=("dodge",))
+@may_be_empty
 def rent(tx: Tx, a: dict) -> str:
-    """A visitor pays the district's rent value to its owner, or plays the Rent Dodge card instead."""
+    """A visitor pays the district's rent value to its owner, or plays the Rent Dodge card instead:
+    it makes the whole turn rent-free (a second rent after a double or a railroad jump too)."""
     payer = find_player(tx.table, a["payer"])
     deed = find_deed(tx.table, a["deed"])
     owner = rent_owner(tx.table, payer, deed)
@@ -73,11 +82,14 @@ def rent(tx: Tx, a: dict) -> str:
     if not isinstance(dodge, bool):
         raise BadAction("dodge is true or false")
     amount = cd.rent_value(tx.table, deed)
+    if dodging(tx.table, payer):
+        return f"{payer}'s Rent Dodge covers this turn: {payer} owes {owner} nothing for {deed} (instead of {tx.fmt(amount)})"
     if dodge:
         if not tx.table["players"][payer].get("rent_dodge"):
             holder = rent_dodge_holder(tx.table)
             raise Refused(f"{payer} does not hold the Rent Dodge card ({holder + ' has it' if holder else 'it is beside Free Parking'})")
         tx.set(["players", payer, "rent_dodge"], None)
+        tx.set(["turn", "dodge"], {"player": payer, "turn": tx.table["turn"]["number"]})
         return f"{payer} played the Rent Dodge card on {deed} and paid {owner} nothing instead of {tx.fmt(amount)}"
     tx.pay(payer, owner, amount, f"rent for {deed}")
     return f"{payer} paid {owner} {tx.fmt(amount)} rent for {deed}"
@@ -100,12 +112,14 @@ def free_parking(tx: Tx, a: dict) -> str:
 def tax(tx: Tx, a: dict) -> str:
     """Industry tax: a player who owns industrial blocks pays the sum on the space to the bank.
 
-    The sum is the pack's, or ``amount`` as printed on the table's board."""
+    The sum is the game's option ``industry_tax`` (set once, as printed on the table's board), or
+    ``amount`` for this once."""
     player = find_player(tx.table, a["player"])
     taxes = tx.table["pack"]["taxes"]
     name = find_tax(taxes, a.get("tax") or "industry")
     rule = taxes[name]
-    amount = tx.amount(a["amount"]) if a.get("amount") is not None else rule["flat"]
+    amount = tx.amount(a["amount"]) if a.get("amount") is not None else (
+        tx.option(f"{name}_tax") or rule["flat"])
     label = rule.get("label", f"{name} tax")
     if not cd.holds_industry(tx.table, player):
         raise Refused(f"{player} owns no industrial blocks, so no {label} is due")
@@ -160,6 +174,8 @@ def jail_fine(tx: Tx, a: dict) -> str:
 def next_turn(tx: Tx, a: dict) -> str:
     """The turn passes on, and the build spinner may turn again."""
     tx.set(["turn", "spin"], None)
+    tx.set(["turn", "roll"], None)
+    tx.set(["turn", "dodge"], None)
     return advance_turn(tx)
 
 
