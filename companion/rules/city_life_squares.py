@@ -71,28 +71,101 @@ def win_lottery(tx: Tx, player: str) -> str:
     return f"{player} won the City Life Lottery: {tx.fmt(amount)}"
 
 
+class _Fields:
+    """The land action's fields, handed to the squares of a chain: a School takes the next of
+    ``correct`` (and ``answers``) when a list gives one per School; the other fields go to the one
+    square that takes them. What no square took is refused at the end."""
+
+    PER_SCHOOL = ("correct", "answers")
+
+    def __init__(self, a: dict) -> None:
+        self.a = a
+        self.used: set[str] = set()
+        self.schools = 0
+
+    def given(self) -> set[str]:
+        return {k for k in ("choice", "roll", "correct", "answers", "house") if self.a.get(k) is not None}
+
+    def has_for(self, kind: str) -> bool:
+        """Whether a chain may go on to a square of this kind: its own fields were given."""
+        if kind == "school":
+            return any(self._school_value(k, self.schools) is not None for k in self.PER_SCHOOL)
+        return any(k not in self.used for k in FIELDS.get(kind, ()) & self.given()) or not FIELDS.get(kind)
+
+    def _school_value(self, key: str, index: int):
+        value = self.a.get(key)
+        if isinstance(value, list):
+            return value[index] if index < len(value) else None
+        return value if index == 0 else None
+
+    def for_square(self, kind: str) -> dict:
+        fields = {k: self.a[k] for k in FIELDS.get(kind, ()) if self.a.get(k) is not None}
+        if kind == "school":
+            fields = {k: self._school_value(k, self.schools) for k in self.PER_SCHOOL}
+            fields = {k: v for k, v in fields.items() if v is not None}
+            self.schools += 1
+        else:
+            fields = {k: v for k, v in fields.items() if k not in self.used}
+        self.used |= set(fields)
+        return fields
+
+    def unused(self) -> list[str]:
+        left = sorted(self.given() - self.used)
+        for key in self.PER_SCHOOL:
+            value = self.a.get(key)
+            if isinstance(value, list) and len(value) > self.schools and key not in left:
+                left.append(key)
+        return left
+
+
+#: What a square that sends the player on says when the chain stops there.
+_STOP = {"school": ": land there next", "museum": ": land there for its quiz"}
+
+
 @CITY.action("land", required=("player", "square"), optional=("choice", "roll", "correct", "answers", "house"))
 def land(tx: Tx, a: dict) -> str:
-    """The player's piece lands on a square: its money happens (choices and die rolls as fields)."""
+    """The player's piece lands on a square: its money happens (choices and die rolls as fields).
+
+    A square that sends the player on to another square with instructions of its own (a School
+    answered right, the Museum's School choice) is followed in the same action when that square's
+    fields are given too (``correct`` as a list, one per School); each step is said in the log."""
     player = find_player(tx.table, a["player"])
     if current_player(tx.table) != player:
         raise Refused(f"it is {current_player(tx.table)}'s turn, not {player}'s")
     if tx.table["players"][player].get("in_jail"):
         raise Refused(f"{player} is in Jail: roll for a six (leave_jail) or end the turn")
+    fields = _Fields(a)
     path = _follow(tx.table, whole_number(a["square"], "square", 1, 100))
     square = path[-1]
     kind = kind_of(tx.table, square)
-    extra = sorted(k for k in ("choice", "roll", "correct", "answers", "house")
-                   if a.get(k) is not None and k not in FIELDS.get(kind, ()))
+    extra = sorted(k for k in fields.given() if k not in FIELDS.get(kind, ()) and k not in FIELDS["school"] | FIELDS["museum"])
     if extra:
         raise BadAction(f"{square_name(tx.table, square)} takes no {', '.join(extra)}")
     _arrive(tx, player, square)
-    text = SQUARES.get(kind, _plain)(tx, player, square, a)
+    text = SQUARES.get(kind, _plain)(tx, player, square, fields.for_square(kind))
     if len(path) == 1:
-        return f"{player} landed on {square_name(tx.table, square)}: {text}"
-    by = (" by " + ", ".join(str(s) for s in path[1:-1])) if len(path) > 2 else ""
-    first, reached = square_name(tx.table, path[0]), square_name(tx.table, square)
-    return f"{player} landed on {first} and went on{by} to {reached}: {text}"
+        told = f"{player} landed on {square_name(tx.table, square)}: {text}"
+    else:
+        by = (" by " + ", ".join(str(s) for s in path[1:-1])) if len(path) > 2 else ""
+        first, reached = square_name(tx.table, path[0]), square_name(tx.table, square)
+        told = f"{player} landed on {first} and went on{by} to {reached}: {text}"
+    for _ in range(8):  # School 15, School 57, the Museum, School 82: a chain is at most four squares
+        at = tx.table["players"][player]["at"]
+        if kind not in _STOP or at == square:
+            break
+        nxt = kind_of(tx.table, at)
+        if nxt in ("house", "tower"):  # a property to buy: the move already says so
+            break
+        if nxt not in SQUARES or not fields.has_for(nxt):
+            told += _STOP[kind]
+            break
+        square, kind = at, nxt
+        _arrive(tx, player, square)
+        told += f"; then at {square_name(tx.table, square)}: " + SQUARES[kind](tx, player, square, fields.for_square(kind))
+    left = fields.unused()
+    if left:
+        raise BadAction(f"{square_name(tx.table, square)} takes no {', '.join(left)}")
+    return told
 
 
 # -- the squares ------------------------------------------------------------------------------------
@@ -113,9 +186,11 @@ def _move_text(kind: str):
 
 def _dollar_sign(tx: Tx, player: str, square: int, a: dict) -> str:
     if not is_advanced(tx.table):
-        amount = amount_of(tx.table, "dollar_sign")
-        tx.pay(BANK, player, amount, "Dollar Sign square")
-        return f"{player} collected {tx.fmt(amount)}"
+        # The basic rules give a $500 Bank share, an asset the player may sell to the Bank or to others.
+        held = shares_of(tx.table, player) + 1
+        tx.set(["players", player, "shares"], held)
+        return (f"{player} received a {tx.fmt(amount_of(tx.table, 'share_price'))} Bank share from the Bank "
+                f"({player} holds {held})")
     amount = amount_of(tx.table, "dollar_sign_advanced")
     tx.pay(BANK, player, amount, "Dollar Sign square")
     parts = [f"{player} collected {tx.fmt(amount)}"]
@@ -217,12 +292,14 @@ def _hospital(tx: Tx, player: str, square: int, a: dict) -> str:
 
 
 def _to_tower(tx: Tx, player: str) -> str:
-    """On to the nearest unsold Tower (to buy it), or stay and collect when none is left."""
+    """On to the nearest unsold Tower (to buy it), or stay and collect when none is left.
+
+    The player advances: the nearest unsold Tower ahead; when none lies ahead, the nearest one behind."""
     towers = unsold(tx.table, "tower")
     here = tx.table["players"][player]["at"]
     if towers:
-        ahead = [t for t in towers if card(tx.table, t)["square"] > here] or towers
-        tower = ahead[0]
+        ahead = [t for t in towers if card(tx.table, t)["square"] > here]
+        tower = ahead[0] if ahead else max(towers, key=lambda t: card(tx.table, t)["square"])
         c = card(tx.table, tower)
         tx.set(["players", player, "at"], c["square"])
         return f"{player} advances to {tower}, which is for sale for {tx.fmt(c['price'])}"
@@ -279,7 +356,7 @@ def _museum(tx: Tx, player: str, square: int, a: dict) -> str:
     adv = is_advanced(tx.table)
     if choice == "school":
         tx.set(["players", player, "at"], 82)
-        return f"{player} goes on to School (82): land there for its quiz"
+        return f"{player} goes on to School (82)"
     if choice == "collect":
         amount = amount_of(tx.table, "museum")
         cgt = amount_of(tx.table, "museum_capital_gains") if adv else 0
@@ -325,7 +402,7 @@ def _school(tx: Tx, player: str, square: int, a: dict) -> str:
     path = _follow(tx.table, int(nxt))
     tx.set(["players", player, "at"], path[-1])
     by = f" by {square_name(tx.table, path[0])}" if len(path) > 1 else ""
-    return f"{text}; {player} goes on{by} to {square_name(tx.table, path[-1])}: land there next"
+    return f"{text}; {player} goes on{by} to {square_name(tx.table, path[-1])}"
 
 
 def _winner(tx: Tx, player: str, square: int, a: dict) -> str:
