@@ -147,10 +147,7 @@ def cmd_deeds(args) -> int:
                 key, sep, text = pair.partition("=")
                 if not sep:
                     raise BadAction(f"{pair!r} is not KEY=VALUE")
-                try:
-                    values[key.strip()] = json.loads(text)
-                except json.JSONDecodeError:
-                    values[key.strip()] = Currency.from_pack(b.table["pack"]).parse(text)
+                values[key.strip()] = text  # read by correct_card, the same way as from any screen
             outcome = b.do({"action": "correct_card", "deed": deed, "values": values})
             print(outcome.summary)
             return 0

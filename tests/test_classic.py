@@ -523,3 +523,13 @@ def test_bibleopoly_names_its_taxes_and_salary_by_the_board(new_game):
     out = t.do("tax", player="Bob", tax="Hospital Bills", choice="flat")
     assert out.summary == "Bob paid $200 Hospital Bills"
     assert t.do("tax", player="Bob", tax="christianity").summary == "Bob paid $100 Christianity"
+
+
+def test_a_card_is_corrected_with_money_typed_as_everywhere_else(t):
+    """Correcting a deed reads money the pack's way, lists too, and names a field the card lacks."""
+    out = t.do("correct_card", deed="Boardwalk", values={"price": "$410", "rent": "50, 200, 600, 1400, 1700, 2000"})
+    assert out.summary == "The banker corrected Boardwalk: price = $410, rent = [$50, $200, $600, $1,400, $1,700, $2,000]"
+    reason = t.refused("correct_card", deed="Boardwalk", values={"colour": "blue"})
+    assert reason.startswith("Boardwalk has no field 'colour'; its fields are group, house_cost, kind, mortgage")
+    t.give("Ann", "Park Place")
+    assert "cannot change once play has begun" in t.refused("correct_card", deed="Boardwalk", values={"group": "green"})

@@ -375,8 +375,10 @@ def test_the_banker_corrects_a_character_card_and_salaries_paid_stay_paid(t):
     assert t.cash("Ann") == START + 200 * K + 250 * K
     assert t.refused("correct_character", character="Gardener", values={"salary": 0}) == (
         "character Gardener: salary must be a whole number above 0, not 0")
-    assert t.refused("correct_character", character="Gardener", values={"night": "yes"}) == (
-        "character Gardener: night must be true or false, not 'yes'")
+    assert t.refused("correct_character", character="Gardener", values={"night": "perhaps"}) == (
+        "night is true or false, not 'perhaps'")
+    assert t.refused("correct_character", character="Gardener", values={"colour": "red"}) == (
+        "Gardener has no field 'colour'; its fields are detour, night, salary, stand_in, title")
     t.banker.undo()
     assert t.table["pack"]["characters"]["Gardener"]["salary"] == 250 * K
     t.banker.undo()
@@ -386,10 +388,27 @@ def test_the_banker_corrects_a_character_card_and_salaries_paid_stay_paid(t):
 @pytest.mark.parametrize("values, reason", [
     ({"rent": [1, 2, 3, 4, 5, 6]}, "Corner Park: a park has 5 access charges (unimproved, then levels 1 to 4), not [1, 2, 3, 4, 5, 6]"),
     ({"infrastructure_cost": 0}, "Corner Park: infrastructure_cost must be a whole number above 0, not 0"),
-    ({"mortgage": "50K"}, "Corner Park: mortgage must be a whole number above 0, not '50K'"),
+    ({"mortgage": "fifty"}, "'fifty' is not an amount of money"),
+    ({"colour": "green"}, "Corner Park has no field 'colour'; its fields are group, infrastructure_cost, mortgage, price, "
+                          "rent, stand_in"),
 ])
 def test_bad_park_values_are_refused(t, values, reason):
     assert t.refused("correct_card", deed="Corner Park", values=values) == reason
+
+
+def test_money_text_reads_the_same_in_every_card_correction(t):
+    """The banker types a card's money as the notes read it, in a list too, wherever the card is corrected."""
+    out = t.do("correct_card", deed="Corner Park", values={"price": "110K", "rent": "[7K, 35K, 95K, 280K, 410K]"})
+    assert out.summary == "The banker corrected Corner Park: price = €110K, rent = [€7K, €35K, €95K, €280K, €410K]"
+    assert t.table["pack"]["cards"]["Corner Park"]["rent"][4] == 410 * K
+
+
+def test_a_parks_group_is_fixed_once_play_has_begun(t):
+    """Changing a group would silently change which groups are complete: refused once a park is owned."""
+    t.do("correct_card", deed="Corner Park", values={"group": "dark blue"})
+    t.banker.undo()
+    t.give("Ann", "Willow Meadow")
+    assert "cannot change once play has begun" in t.refused("correct_card", deed="Corner Park", values={"group": "brown"})
 
 
 def test_companion_deeds_lists_and_corrects_park_cards(tmp_path, capsys):
@@ -398,7 +417,7 @@ def test_companion_deeds_lists_and_corrects_park_cards(tmp_path, capsys):
     capsys.readouterr()
     assert main(["deeds", game]) == 0
     assert "Prinzessinnengarten" in capsys.readouterr().out
-    assert main(["deeds", game, "--set", "Corner Park", "price=110K", "rent=[7000,35000,95000,280000,410000]"]) == 0
+    assert main(["deeds", game, "--set", "Corner Park", "price=110K", "rent=[7K,35K,95K,280K,410K]"]) == 0
     capsys.readouterr()
     assert main(["deeds", game, "--set", "Corner Park", "rent=[1,2,3]"]) == 2
     assert "5 access charges" in capsys.readouterr().err

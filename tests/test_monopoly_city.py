@@ -506,8 +506,8 @@ def test_the_banker_corrects_a_district_card_and_undoes_it_without_moving_money(
     ({"rent": [1, 2, 3, 4, 5, 6, 7, 0]}, "Mill Lane: rents are whole numbers above 0, not [1, 2, 3, 4, 5, 6, 7, 0]"),
     ({"price": -5}, "Mill Lane: price must be a whole number above 0, not -5"),
     ({"industrial_cost": 1.5}, "Mill Lane: industrial_cost must be a whole number above 0, not 1.5"),
-    ({"hotel_cost": 5}, "Mill Lane has no 'hotel_cost' (it has group, industrial_cost, land_rent, price, rent, "
-                        "residential_cost, skyscraper_cost, stand_in)"),
+    ({"hotel_cost": 5}, "Mill Lane has no field 'hotel_cost'; its fields are group, industrial_cost, land_rent, "
+                        "price, rent, residential_cost, skyscraper_cost, stand_in"),
 ])
 def test_bad_card_values_are_refused(t, values, reason):
     assert t.refused("correct_card", deed="Mill Lane", values=values) == reason

@@ -155,9 +155,16 @@ def declare_out(tx: Tx, player: str) -> None:
         tx.set(["over"], {"winner": left[0], "reason": "last player standing", "ranking": ranking(tx.table, tx.rules)})
 
 
+def game_started(table: dict) -> bool:
+    """Whether play has begun: a deed has an owner, or the first turn has ended."""
+    return table["turn"]["number"] > 1 or any(state.get("owner") for state in table["deeds"].values())
+
+
 @COMMON.action("correct_card", required=("deed", "values"))
 def correct_card(tx: Tx, a: dict) -> str:
-    """The banker corrects a deed's printed values to match the card on the table (money already moved stays)."""
+    """The banker corrects a deed's printed values to match the card on the table (money already moved
+    stays). Money is typed the pack's way ("110K", "[6K, 30K]"); a deed's group is fixed once play begins."""
+    from .card_text import card_value, shown
     from .model import find_deed
 
     deed = find_deed(tx.table, a["deed"])
@@ -165,18 +172,22 @@ def correct_card(tx: Tx, a: dict) -> str:
     if not isinstance(values, dict) or not values:
         raise BadAction("values is an object of card keys and their new values")
     current = tx.table["pack"]["cards"][deed]
+    fields = sorted(k for k in current if k != "name")
     fixed = dict(current)
     for key, value in values.items():
         if key in ("name",) or not isinstance(key, str):
             raise BadAction(f"{key!r} cannot be corrected")
         if key not in current and key not in tx.rules.extras.get("card_keys", ()):
-            raise BadAction(f"{deed} has no {key!r} (it has {', '.join(sorted(current))})")
-        fixed[key] = value
+            raise BadAction(f"{deed} has no field {key!r}; its fields are {', '.join(fields)}")
+        if key == "group" and value != current.get("group") and game_started(tx.table):
+            raise Refused(f"{deed}'s group cannot change once play has begun (it would change which groups are "
+                          "complete); correct it in a copy of the pack for the next game")
+        fixed[key] = card_value(key, current.get(key), value, tx.currency.parse)
     tx.rules.check_card(deed, fixed)
     for key in values:
         tx.set(["pack", "cards", deed, key], fixed[key])
-    shown = ", ".join(f"{k} = {v}" for k, v in values.items())
-    return f"The banker corrected {deed}: {shown}"
+    told = ", ".join(f"{k} = {shown(fixed[k], tx.fmt)}" for k in values)
+    return f"The banker corrected {deed}: {told}"
 
 
 @COMMON.action("end_game", optional=("reason",))
