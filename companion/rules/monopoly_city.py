@@ -25,7 +25,7 @@ __all__ = ["FAMILY", "CITY", "rules", "check_card", "rent_dodge_holder"]
 FAMILY = "monopoly-city"
 
 CITY = Registry(PROPERTY, BUILDING)
-for _gone in ("repairs", "sell_building", "win_pot"):  # no houses, no buying back, no pots
+for _gone in ("repairs", "sell_building", "win_pot", "improve_group", "sell_group", "settle"):  # no houses, no pots
     del CITY.specs[_gone]
 
 check_card = cd.check_card
