@@ -25,7 +25,7 @@ BAD = {
     "a value left unformatted": re.compile(r"\bNone\b|\{|\}|\bTrue\b|\bFalse\b"),
     "a doubled prefix": re.compile(r"^(Undone|Redone): (Undone|Redone):"),
     "an empty bracket or a stray gap": re.compile(r"\(\)|\s,|;;|  |\s$|^\s"),
-    "a negative amount shown": re.compile(r"[$€₩]-|-[$€₩]"),
+    "a sign after the symbol": re.compile(r"[$€₩]-"),
 }
 
 
@@ -73,9 +73,9 @@ def _evening(pack: str, options: dict, new_game, seed: int) -> list[tuple[str, s
             texts.append((action["action"], str(e)))
 
     specs = t.banker.rules.registry.specs
-    for step in range(500):
+    for step in range(300):
         tap(GENERATORS[pack](t.table, rnd))
-        if step % 50 == 49:
+        if step % 30 == 29:
             for name, spec in specs.items():
                 for rich in (True, False):
                     fields = {f: _probe_value(f, t.table, rnd, rich) for f in spec.required}
@@ -85,9 +85,10 @@ def _evening(pack: str, options: dict, new_game, seed: int) -> list[tuple[str, s
     return texts
 
 
+@pytest.mark.parametrize("seed", [13, 2026])
 @pytest.mark.parametrize("pack, options", [v for v in variants() if v[0] in pack_names()])
-def test_no_summary_or_refusal_holds_a_broken_phrase(pack, options, new_game):
-    texts = _evening(pack, options, new_game, seed=13)
+def test_no_summary_or_refusal_holds_a_broken_phrase(pack, options, seed, new_game):
+    texts = _evening(pack, options, new_game, seed=seed)
     seen = {action for action, _ in texts}
     families = set(new_game(pack, *players_for(pack), **options).banker.rules.registry.specs)
     assert families <= seen, f"never tried: {sorted(families - seen)}"

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from companion.core.engine import Registry, Tx
 from companion.core.errors import BadAction, Refused
-from companion.core.model import BANK, card, current_player, find_deed, find_player
+from companion.core.model import BANK, card, cash, current_player, find_deed, find_player
 
 from . import city_districts as cd
 
@@ -262,6 +262,8 @@ def remove_hazard(tx: Tx, a: dict) -> str:
     planning = tx.table["pack"]["planning"]
     size = planning["hazards"][hazard]
     cost = size * planning["removal_per_block"]
+    if cash(tx.table, player) < cost:
+        raise tx.short_of(player, cost, f"removing the {hazard} from {deed}")
     tx.pay(player, BANK, cost, f"removed the {hazard} from {deed}")
     tx.set(["deeds", deed, "hazard"], None)
     return f"{player} paid {tx.fmt(cost)} to remove the {hazard} ({size} blocks) from {deed}"

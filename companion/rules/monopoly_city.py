@@ -11,7 +11,7 @@ from __future__ import annotations
 from companion.core.common import advance_turn
 from companion.core.engine import Registry, Rules, Tx, may_be_empty
 from companion.core.errors import BadAction, Refused
-from companion.core.model import BANK, find_deed, find_player
+from companion.core.model import BANK, cash, find_deed, find_player
 from companion.core.money import LIMIT
 
 from . import city_districts as cd
@@ -152,6 +152,8 @@ def unmortgage(tx: Tx, a: dict) -> str:
     if not state.get("mortgaged"):
         raise Refused(f"{deed} is not mortgaged")
     cost = state["mortgage"]
+    if cash(tx.table, player) < cost:
+        raise tx.short_of(player, cost, f"buying back {deed}")
     tx.pay(player, BANK, cost, f"bought back {deed}")
     tx.set(["deeds", deed, "mortgaged"], False)
     tx.set(["deeds", deed, "mortgage"], None)
