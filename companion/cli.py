@@ -135,8 +135,6 @@ def cmd_rules(args) -> int:
 
 
 def cmd_deeds(args) -> int:
-    from .core.money import Currency
-
     with _open(args.game) as b:
         if args.set:
             deed, *pairs = args.set

@@ -8,7 +8,8 @@ from __future__ import annotations
 from companion.core.common import COMMON, advance_turn
 from companion.core.engine import Registry, Rules, Tx, may_be_empty
 from companion.core.errors import BadAction, Refused
-from companion.core.model import BANK, card, cash, find_deed, find_player, pot_account
+from companion.core.model import BANK, card, cash, current_player, find_deed, find_player, pot_account
+from companion.core.money import Currency
 
 from . import deeds as d
 from . import owed
@@ -466,8 +467,6 @@ def settle(tx: Tx, a: dict) -> str:
 def next_turn(tx: Tx, a: dict) -> str:
     """The current player's turn ends (not while they still owe what a bankruptcy left them to pay)
     and the next player in the game plays."""
-    from companion.core.model import current_player
-
     owed.require_nothing_owed(tx, current_player(tx.table))
     return advance_turn(tx)
 
@@ -481,8 +480,6 @@ from . import trade as _trade  # noqa: E402  (registers trade and bankrupt on PR
 
 def player_view(table: dict, player: str) -> dict:
     """What the touchscreen and phones show besides cash: what the player still owes."""
-    from companion.core.money import Currency
-
     return {"owes": owed.owed_view(table, player, Currency.from_pack(table["pack"]).format)}
 
 

@@ -9,6 +9,7 @@ from companion.core.errors import BadAction, NotEnoughMoney, Refused
 from companion.core.model import BANK, card, cash, find_account, find_deed, find_player
 
 from . import deeds as d
+from .owed import pay_or_owe
 from .property import PROPERTY, sell_buildings_on
 
 __all__ = ["trade", "bankrupt", "swap", "go_bankrupt", "hand_over_deed", "return_to_bank", "pass_deed"]
@@ -123,8 +124,6 @@ def hand_over_deed(tx: Tx, deed: str, to: str, *, lift: bool = False, owe: bool 
         tx.set(["deeds", deed, "mortgaged"], False)
         return f"{to} lifted the mortgage on {deed} for {tx.fmt(charge)}"
     if owe:
-        from .owed import pay_or_owe
-
         short = pay_or_owe(tx, to, BANK, charge, memo)
         if short:
             return f"{to} owes the bank {tx.fmt(short)} of the {tx.fmt(charge)} interest on {deed}"
