@@ -321,6 +321,18 @@ def test_a_mortgaged_park_changing_hands_costs_its_new_owner_ten_percent(t):
     assert t.cash("Bob") == START - 70 * K - 5 * K and t.owner("Corner Park") == "Bob"
 
 
+def test_a_creditor_lifts_a_bankrupts_mortgaged_park_at_once(t):
+    """As in classic Monopoly, the creditor may lift a mortgage on a park received in a bankruptcy at
+    once, for the mortgage and its 10% together (50K + 5K here), instead of paying the 10% twice."""
+    t.give("Ann", "Corner Park")
+    t.do("mortgage", player="Ann", deed="Corner Park")
+    bob = t.cash("Bob")
+    out = t.do("bankrupt", player="Ann", creditor="Bob", lift=["Corner Park"])
+    assert not t.deed("Corner Park")["mortgaged"] and t.owner("Corner Park") == "Bob"
+    assert t.cash("Bob") == bob + START - 100 * K + 50 * K - 55 * K
+    assert "Bob lifted the mortgage on Corner Park for €55K" in out.summary
+
+
 # -- the end -----------------------------------------------------------------------------------------
 
 def test_a_bankruptcy_ends_the_game_and_the_most_improved_parks_win(t):
