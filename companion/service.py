@@ -18,11 +18,12 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .backups import Backups
-from .core import engine
+from .core import contract, engine
 from .core import events as ev
 from .core.errors import BadAction, GameBusy, GameFileError, Refused
 from .core.model import SCHEMA, new_table
 from .core.money import Currency
+from .core.text import check_token
 from .rules import load_pack, resolve_options, rules_for
 from .store import Entry, Store, canonical
 
@@ -209,11 +210,8 @@ class Banker:
 
     def do(self, action: dict | str) -> Outcome:
         """Apply one action durably. Raises BadAction (malformed) or Refused (a rule says no)."""
-        if isinstance(action, str):
-            try:
-                action = json.loads(action)
-            except json.JSONDecodeError as e:
-                raise BadAction(f"not valid JSON ({e.msg} at character {e.pos})") from None
+        if isinstance(action, (str, bytes)):
+            action = contract.load_json(action)
         if not isinstance(action, dict):
             raise BadAction("an action is a JSON object with an \"action\" key")
         name = action.get("action")
@@ -224,9 +222,9 @@ class Banker:
             return self.undo(action.get("id")) if name == "undo" else self.redo(action.get("id"))
         action_id = _action_id(action)
 
-        def decide() -> tuple[str, list, str, int | None]:
-            events, summary = engine.decide(self.table, action, self.rules)
-            return "do", events, summary, None
+        def decide() -> tuple[str, list, str, int | None, dict]:
+            decided = engine.decide_full(self.table, action, self.rules)
+            return "do", list(decided.events), decided.summary, None, decided.table
 
         return self._write(action, action_id, decide)
 
@@ -242,7 +240,7 @@ class Banker:
         action = {"action": kind, **({"id": action_id} if action_id is not None else {})}
         action_id = _action_id(action)
 
-        def decide() -> tuple[str, list, str, int | None]:
+        def decide() -> tuple[str, list, str, int | None, dict]:
             stack = self._history.undo if kind == "undo" else self._history.redo
             if not stack:
                 raise Refused("nothing to undo" if kind == "undo" else "nothing to redo")
@@ -253,7 +251,7 @@ class Banker:
             else:
                 events = target.events
                 summary = f"Redone: {target.summary.removeprefix('Redone: ')}"
-            return kind, events, summary, target.seq
+            return kind, events, summary, target.seq, engine.fold(self.table, events)
 
         return self._write(action, action_id, decide)
 
@@ -267,8 +265,7 @@ class Banker:
                 if seen:
                     return seen
             for _ in range(100):
-                kind, events, summary, target = decide()
-                table = engine.fold(self.table, events)
+                kind, events, summary, target, table = decide()  # the table after the events: folded once
                 engine.check_conservation(table)
                 try:
                     entry = self._append(kind, action, events, summary, action_id, target, table)
@@ -339,11 +336,30 @@ class Banker:
             problems.append("accounts do not sum to zero")
         return problems
 
+    # -- the action contract: what adapters may ask, read from the declarations ------------------------
+    def actions(self) -> list[contract.ActionSpec]:
+        """This game's actions, as its family declares them, in declaration order."""
+        return list(self.rules.registry)
+
+    def spec(self, name: str) -> contract.ActionSpec:
+        """One action's declaration; BadAction when this game has no such action."""
+        return self.rules.registry.spec(name)
+
+    def next_field(self, name: str, partial: dict) -> contract.Field | None:
+        """The next field a screen should ask for ``name``, given the fields chosen so far (None: ready)."""
+        return contract.next_field(self.spec(name), self.table, partial)
+
+    def choices(self, name: str, field: str, partial: dict) -> list[contract.Choice]:
+        """Every candidate value of one field on the table as it stands, each judged by the rule itself."""
+        return contract.choices(self.rules, self.table, name, field, partial)
+
+    def preview(self, action: dict) -> contract.Preview:
+        """What ``action`` would do now: the same decision :meth:`do` commits, nothing written."""
+        return contract.preview(self.rules, self.table, action)
+
 
 def _action_id(action: dict) -> str | None:
     action_id = action.get("id")
     if action_id is None:
         return None
-    if not isinstance(action_id, str) or not 1 <= len(action_id) <= 100:
-        raise BadAction("id is text of 1 to 100 characters")
-    return action_id
+    return check_token(action_id, "id", 100)

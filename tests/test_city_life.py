@@ -325,9 +325,9 @@ def test_school_basic_a_right_answer_pays_300_and_leads_on_by_the_library(t):
 
 
 def test_a_right_answer_at_school_15_plays_school_57_in_the_same_landing(t):
-    """A School answered right sends the player on to a square with its own instructions; given the
-    answer for each School on the way, one landing plays the whole chain and says every step."""
-    out = land(t, "Ann", 15, correct=[True, True], choice="collect")
+    """A School answered right sends the player on to a square with its own instructions; given what
+    happened on each square of the way (``then``), one landing plays the whole chain and says every step."""
+    out = land(t, "Ann", 15, correct=True, then=[{"correct": True}, {"choice": "collect"}])
     assert out == ("Ann landed on square 15 (School): quiz: Ann $300; Ann goes on by square 36 (Library) to "
                    "square 57 (School); then at square 57 (School): quiz: Ann $300; Ann goes on to square 68 "
                    "(Museum); then at square 68 (Museum): Ann collected $1,500")
@@ -339,7 +339,10 @@ def test_a_chain_stops_where_the_next_answer_is_not_given_yet(t):
     assert out.endswith("Ann goes on by square 36 (Library) to square 57 (School): land there next")
     assert t.table["players"]["Ann"]["at"] == 57
     t.do("next_turn")
-    assert "takes no choice" in t.refused("land", player="Bob", square=15, correct=False, choice="collect")
+    assert t.refused("land", player="Bob", square=15, correct=False, then=[{"correct": True}]) == (
+        "then lists 1 square more than the landing leads to")
+    assert t.refused("land", player="Bob", square=15, correct=True, then=[{"choice": "collect"}]) == (
+        "then: square 57 (School) takes no choice")
 
 
 def test_school_basic_a_wrong_answer_pays_nothing(t):

@@ -445,8 +445,8 @@ def test_without_the_free_parking_house_rule_there_is_no_pot(t):
     """Free Parking is a plain resting square unless the table plays the house rule: no pot to show,
     pay into or win."""
     assert state(t)["pots"] == []
-    assert "no Free Parking pot" in t.refused("transfer", **{"from": "Ann", "to": "pot:free parking", "amount": 50})
-    assert "no Free Parking pot" in t.refused("win_pot", player="Ann", pot="free parking")
+    assert "does not play with the free parking pot" in t.refused("transfer", **{"from": "Ann", "to": "pot:free parking", "amount": 50})
+    assert "does not play with the free parking pot" in t.refused("win_pot", player="Ann", pot="free parking")
     t.do("tax", player="Ann", tax="luxury")
     assert t.cash("bank") == -4500 + 100
 

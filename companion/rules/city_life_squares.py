@@ -9,13 +9,16 @@ the Museum's School choice) records where the player now stands and says so; tha
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
+from companion.core import contract as c
 from companion.core.engine import Tx, ranking
 from companion.core.errors import BadAction, Refused
 from companion.core.model import BANK, Table, active_players, card, cash, current_player, find_player, pot_seed
 
 from . import turns
-from .city_life_bank import CITY, LOTTERY, amount_of, could_raise, find_property, is_advanced, properties_of, shares_of
-from .city_life_cards import pay_quiz, whole_number
+from .city_life_bank import CITY, LOTTERY, _property_value, amount_of, could_raise, find_property, is_advanced, properties_of, shares_of
+from .city_life_cards import ANSWERS, pay_quiz, whole_number
 from .city_life_debts import charge
 from .city_life_property import take_property, unsold
 
@@ -26,6 +29,50 @@ FIELDS = {
     "house": {"choice"}, "tower": {"choice", "house"}, "hospital": {"house"}, "amusement_park": {"roll"},
     "museum": {"choice", "roll"}, "school": {"correct", "answers"},
 }
+
+
+def _landing(table: Table, partial: dict) -> str | None:
+    """The kind of square the piece ends on (after any square that sends it straight on)."""
+    square = partial.get("square")
+    if not isinstance(square, int) or isinstance(square, bool):
+        return None
+    return kind_of(table, _follow(table, square)[-1])
+
+
+def _owner_here(table: Table, partial: dict) -> str | None:
+    square = _follow(table, partial["square"])[-1]
+    deed = next((d for d, c in table["pack"]["cards"].items() if c["square"] == square), None)
+    return table["deeds"][deed].get("owner") if deed else None
+
+
+def _square_choices(table: Table, partial: dict) -> list[tuple[str, str]]:
+    kind = _landing(table, partial)
+    if kind == "museum":
+        return [("school", "Go on to School"), ("collect", "Collect the prize"), ("roll", "Roll the die")]
+    if kind in ("house", "tower"):
+        owner = _owner_here(table, partial)
+        if owner is None or owner == partial.get("player"):
+            return []
+        second = ("miss_turns", "Miss turns") if kind == "house" else ("send", "Send to one of the owner's Houses")
+        return [("fee", "Visitor's fee"), second]
+    return []
+
+
+def _needs_roll(table: Table, partial: dict) -> bool:
+    kind = _landing(table, partial)
+    return kind == "amusement_park" or (kind == "museum" and partial.get("choice") == "roll")
+
+
+def _needs_house(table: Table, partial: dict) -> bool:
+    kind = _landing(table, partial)
+    return (kind == "hospital" and bool(unsold(table, "house"))) or (kind == "tower" and partial.get("choice") == "send")
+
+
+def _house_options(table: Table, partial: dict) -> list[str]:
+    if _landing(table, partial) == "hospital":
+        return unsold(table, "house")
+    owner = _owner_here(table, partial)
+    return [d for d, s in table["deeds"].items() if s.get("owner") == owner and card(table, d)["kind"] == "house"]
 
 
 def kind_of(table: Table, square: int) -> str:
@@ -71,78 +118,48 @@ def win_lottery(tx: Tx, player: str) -> str:
     return f"{player} won the City Life Lottery: {tx.fmt(amount)}"
 
 
-class _Fields:
-    """The land action's fields, handed to the squares of a chain: a School takes the next of
-    ``correct`` (and ``answers``) when a list gives one per School; the other fields go to the one
-    square that takes them. What no square took is refused at the end."""
-
-    PER_SCHOOL = ("correct", "answers")
-
-    def __init__(self, a: dict) -> None:
-        self.a = a
-        self.used: set[str] = set()
-        self.schools = 0
-
-    def given(self) -> set[str]:
-        return {k for k in ("choice", "roll", "correct", "answers", "house") if self.a.get(k) is not None}
-
-    def has_for(self, kind: str) -> bool:
-        """Whether a chain may go on to a square of this kind: its own fields were given."""
-        if kind == "school":
-            return any(self._school_value(k, self.schools) is not None for k in self.PER_SCHOOL)
-        return any(k not in self.used for k in FIELDS.get(kind, ()) & self.given()) or not FIELDS.get(kind)
-
-    def _school_value(self, key: str, index: int):
-        value = self.a.get(key)
-        if isinstance(value, list):
-            return value[index] if index < len(value) else None
-        return value if index == 0 else None
-
-    def for_square(self, kind: str) -> dict:
-        fields = {k: self.a[k] for k in FIELDS.get(kind, ()) if self.a.get(k) is not None}
-        if kind == "school":
-            fields = {k: self._school_value(k, self.schools) for k in self.PER_SCHOOL}
-            fields = {k: v for k, v in fields.items() if v is not None}
-            self.schools += 1
-        else:
-            fields = {k: v for k, v in fields.items() if k not in self.used}
-        self.used |= set(fields)
-        return fields
-
-    def unused(self) -> list[str]:
-        left = sorted(self.given() - self.used)
-        for key in self.PER_SCHOOL:
-            value = self.a.get(key)
-            if isinstance(value, list) and len(value) > self.schools and key not in left:
-                left.append(key)
-        return left
-
+#: The squares a landing leads on to, one object each: a School's ``correct`` or ``answers``, the Museum's
+#: ``choice`` and ``roll``.
+THEN = {"type": "array", "maxItems": 4, "items": {"type": "object", "maxProperties": 2, "properties": {
+    "correct": {"type": "boolean"}, "answers": {"type": "object"}, "choice": {"type": "string", "maxLength": 12},
+    "roll": {"type": "integer", "minimum": 1, "maximum": 6}}, "additionalProperties": False}}
 
 #: What a square that sends the player on says when the chain stops there.
 _STOP = {"school": ": land there next", "museum": ": land there for its quiz"}
 
 
-@CITY.action("land", required=("player", "square"), optional=("choice", "roll", "correct", "answers", "house"))
+@CITY.action("land", c.player(), c.square(label_of=lambda table, n: square_name(table, n)),
+             c.choice("choice", "The choice the square offers", options_from=_square_choices, required=False,
+                      when=lambda table, partial: bool(_square_choices(table, partial))),
+             c.dice("roll", "The die", 1, 6, required=False, when=_needs_roll),
+             c.yesno("correct", "Answered correctly", when=lambda table, partial: _landing(table, partial) == "school"
+                     and not is_advanced(table)),
+             replace(ANSWERS, required=False,
+                     when=lambda table, partial: _landing(table, partial) == "school" and is_advanced(table)),
+             c.deed("house", "Which House", required=False, when=_needs_house, only=_house_options, resolve=_property_value),
+             c.structured("then", "What happened on the squares it led to, in order", THEN, required=False),
+             label="Land on a square", group="money")
 def land(tx: Tx, a: dict) -> str:
     """The player's piece lands on a square: its money happens (choices and die rolls as fields).
 
     A square that sends the player on to another square with instructions of its own (a School
-    answered right, the Museum's School choice) is followed in the same action when that square's
-    fields are given too (``correct`` as a list, one per School); each step is said in the log."""
+    answered right, the Museum's School choice) is followed in the same action when ``then`` gives that
+    square's fields (one object per square, in order); each step is said in the log."""
     player = find_player(tx.table, a["player"])
     if current_player(tx.table) != player:
         raise Refused(f"it is {current_player(tx.table)}'s turn, not {player}'s")
     if tx.table["players"][player].get("in_jail"):
         raise Refused(f"{player} is in Jail: roll for a six (leave_jail) or end the turn")
-    fields = _Fields(a)
     path = _follow(tx.table, whole_number(a["square"], "square", 1, 100))
     square = path[-1]
     kind = kind_of(tx.table, square)
-    extra = sorted(k for k in fields.given() if k not in FIELDS.get(kind, ()) and k not in FIELDS["school"] | FIELDS["museum"])
+    extra = sorted(k for k in ("choice", "roll", "correct", "answers", "house")
+                   if a.get(k) is not None and k not in FIELDS.get(kind, ()))
     if extra:
         raise BadAction(f"{square_name(tx.table, square)} takes no {', '.join(extra)}")
+    steps = list(a.get("then") or [])
     _arrive(tx, player, square)
-    text = SQUARES.get(kind, _plain)(tx, player, square, fields.for_square(kind))
+    text = SQUARES.get(kind, _plain)(tx, player, square, a)
     if len(path) == 1:
         told = f"{player} landed on {square_name(tx.table, square)}: {text}"
     else:
@@ -156,15 +173,18 @@ def land(tx: Tx, a: dict) -> str:
         nxt = kind_of(tx.table, at)
         if nxt in ("house", "tower"):  # a property to buy: the move already says so
             break
-        if nxt not in SQUARES or not fields.has_for(nxt):
+        if nxt not in SQUARES or not steps:
             told += _STOP[kind]
             break
+        step = steps.pop(0)
         square, kind = at, nxt
+        if not isinstance(step, dict) or set(step) - FIELDS.get(kind, set()):
+            wrong = sorted(set(step) - FIELDS.get(kind, set())) if isinstance(step, dict) else [repr(step)]
+            raise BadAction(f"then: {square_name(tx.table, square)} takes no {', '.join(wrong)}")
         _arrive(tx, player, square)
-        told += f"; then at {square_name(tx.table, square)}: " + SQUARES[kind](tx, player, square, fields.for_square(kind))
-    left = fields.unused()
-    if left:
-        raise BadAction(f"{square_name(tx.table, square)} takes no {', '.join(left)}")
+        told += f"; then at {square_name(tx.table, square)}: " + SQUARES[kind](tx, player, square, step)
+    if steps:
+        raise BadAction(f"then lists {len(steps)} square{'s' if len(steps) > 1 else ''} more than the landing leads to")
     return told
 
 

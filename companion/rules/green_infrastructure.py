@@ -8,6 +8,7 @@ buyers, recorded with ``price``).
 """
 from __future__ import annotations
 
+from companion.core import contract as c
 from companion.core.engine import Registry, Tx
 from companion.core.errors import BadAction, Refused
 from companion.core.model import BANK, card, cash, find_deed, find_player
@@ -18,6 +19,16 @@ from . import green_parks as gp
 __all__ = ["INFRASTRUCTURE", "take_piece", "drop_to", "return_pieces", "sell_all"]
 
 INFRASTRUCTURE = Registry()
+LEVELS = c.count("count", "How many levels", 1, len(gp.LEVELS), required=False)
+
+
+def own_parks(table: dict, partial: dict) -> list[str]:
+    return [n for n, rec in table["deeds"].items()
+            if rec.get("owner") == partial.get("player") and "infrastructure_cost" in card(table, n)]
+
+
+def own_improved(table: dict, partial: dict) -> list[str]:
+    return [n for n in own_parks(table, partial) if gp.level(table, n)]
 
 
 def _count(a: dict) -> int:
@@ -107,7 +118,9 @@ def _shares(total: int, count: int) -> list[int]:
     return [each + (i < rest) for i in range(count)]
 
 
-@INFRASTRUCTURE.action("improve", required=("player", "deed"), optional=("count", "price"))
+@INFRASTRUCTURE.action("improve", c.player(), c.deed(only=own_parks), LEVELS,
+                       c.amount("price", "Total price paid at a shortage auction", required=False),
+                       label="Improve a park", group="deeds")
 def improve(tx: Tx, a: dict) -> str:
     """Buy infrastructure from the bank to raise a park of a complete, unmortgaged group, evenly.
 
@@ -139,11 +152,13 @@ def improve(tx: Tx, a: dict) -> str:
     return f"{player} improved {deed} to level {top} (a {gp.piece(top)}) for {tx.fmt(total)}"
 
 
-@INFRASTRUCTURE.action("sell_infrastructure", required=("player", "deed"), optional=("count",))
+@INFRASTRUCTURE.action("sell_infrastructure", c.player(), c.deed(only=own_improved), LEVELS,
+                       label="Sell infrastructure", group="deeds")
 def sell_infrastructure(tx: Tx, a: dict) -> str:
-    """Sell a park's infrastructure back to the bank at half the price paid, one level at a time,
-    evenly. When the bank has no piece for the level below, the park comes down to the highest lower
-    level it has a piece for (or to bare land), so a player can always sell."""
+    """Sell a park's infrastructure back to the bank at half the price paid, a level at a time, evenly.
+
+    When the bank has no piece for the level below, the park comes down to the highest lower level it
+    has a piece for (or to bare land), so a player can always sell."""
     player = find_player(tx.table, a["player"])
     deed = find_deed(tx.table, a["deed"])
     count = _count(a)
@@ -180,10 +195,13 @@ def _level_field(a: dict, low: int, high: int) -> int:
     return n
 
 
-@INFRASTRUCTURE.action("improve_group", required=("player", "deed", "level"))
+@INFRASTRUCTURE.action("improve_group", c.player(), c.deed(only=own_parks, says="Which group (any park of it)"),
+                       c.count("level", "Up to which level on every park", 1, len(gp.LEVELS)),
+                       label="Improve the whole group", group="deeds")
 def improve_group(tx: Tx, a: dict) -> str:
-    """Improve every park of a complete, unmortgaged group to ``level`` (1-4), evenly, in one go: all
-    of it or, if the money or the bank's pieces fall short, none of it."""
+    """Improve every park of a complete, unmortgaged group evenly to a level, in one go: all of it or none.
+
+    ``level`` is 1-4; if the money or the bank's pieces fall short, nothing is improved."""
     player = find_player(tx.table, a["player"])
     deed = find_deed(tx.table, a["deed"])
     target = _level_field(a, 1, len(gp.LEVELS))
@@ -207,11 +225,14 @@ def improve_group(tx: Tx, a: dict) -> str:
     return f"{player} improved the {name} group to level {target} (a {gp.piece(target)} on each park) for {tx.fmt(total)}"
 
 
-@INFRASTRUCTURE.action("sell_group", required=("player", "deed", "level"))
+@INFRASTRUCTURE.action("sell_group", c.player(), c.deed(only=own_improved, says="Which group (any park of it)"),
+                       c.count("level", "Down to which level on every park", 0, len(gp.LEVELS) - 1),
+                       label="Sell the group down", group="deeds")
 def sell_group(tx: Tx, a: dict) -> str:
-    """Sell infrastructure back at half the price paid until no park of the group is above ``level``
-    (0-3), in one go. Parks come down together, so the group stays even; when the bank has no piece
-    for the level asked, the sale is refused and says so (down to bare land always works)."""
+    """Sell infrastructure back at half the price paid until no park of the group stands above a level.
+
+    ``level`` is 0-3. Parks come down together, so the group stays even; when the bank has no piece for
+    the level asked, the sale is refused and says so (down to bare land always works)."""
     player = find_player(tx.table, a["player"])
     deed = find_deed(tx.table, a["deed"])
     target = _level_field(a, 0, len(gp.LEVELS) - 1)
