@@ -28,9 +28,13 @@ from .lull import Lull
 from .rules import load_pack, resolve_options, rules_for
 from .store import Entry, Store, canonical, save_snapshot
 
-__all__ = ["Banker", "Outcome", "SNAPSHOT_EVERY"]
+__all__ = ["Banker", "Outcome", "SNAPSHOT_EVERY", "WATCH_SECONDS"]
 
 SNAPSHOT_EVERY = 200
+
+#: How often the adapters call :meth:`Banker.refresh` to see what other programs wrote: well inside
+#: the 100 ms a player notices, and nearly free when nothing changed (one ``PRAGMA data_version``).
+WATCH_SECONDS = 0.05
 
 Clock = Callable[[], str]
 
