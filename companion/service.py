@@ -140,7 +140,7 @@ class Banker:
         return cls(Store.open(path), **kwargs)
 
     def close(self) -> None:
-        self.backups.wait()  # the copies and the snapshot still waiting for a lull are made now
+        self.lull.close()  # the backup copy and the snapshot still waiting for a lull are made now
         self.store.close()
 
     def __enter__(self) -> "Banker":
