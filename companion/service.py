@@ -202,10 +202,13 @@ class Banker:
         return bool(self._history.redo)
 
     def next_undo(self) -> Entry | None:
-        return self.store.entry(self._history.undo[-1]) if self._history.undo else None
+        """The action the next undo would take back: the action itself, even when what is in force
+        now is a redo of it (so a button reads "Ann collected $200 salary", never "Redone: ...")."""
+        return self.store.entry(self._history.first(self._history.undo[-1])) if self._history.undo else None
 
     def next_redo(self) -> Entry | None:
-        return self.store.entry(self._history.redo[-1]) if self._history.redo else None
+        """The action the next redo would apply again (the action itself, as for :meth:`next_undo`)."""
+        return self.store.entry(self._history.first(self._history.redo[-1])) if self._history.redo else None
 
     def earlier_outcome(self, action: dict) -> Outcome | None:
         """The first outcome of an action whose id is already in the log (a retry, a double tap), marked

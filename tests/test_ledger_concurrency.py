@@ -140,10 +140,11 @@ def test_undo_and_redo_always_name_the_action_itself(game):
         said = [b.undo().summary, b.redo().summary, b.undo().summary, b.redo().summary, b.undo().summary]
         assert said == ["Undone: Ann collected $200 salary", "Redone: Ann collected $200 salary"] * 2 + [
             "Undone: Ann collected $200 salary"]
-        assert b.next_redo().kind == "redo"  # what redo re-applies now is the last redo entry
+        assert b.next_redo().summary == "Ann collected $200 salary"  # what the redo button names
         assert b.redo().summary == "Redone: Ann collected $200 salary"
         assert b.table["accounts"]["Ann"] == 1700 and b.verify() == []
     with Banker.open(game, backup_every=0) as b:  # rebuilt from the log alone, the same words
+        assert b.next_undo().summary == "Ann collected $200 salary"
         assert b.undo().summary == "Undone: Ann collected $200 salary"
 
 
