@@ -213,9 +213,12 @@ class Banker:
     def earlier_outcome(self, action: dict) -> Outcome | None:
         """The first outcome of an action whose id is already in the log (a retry, a double tap), marked
         ``undone`` when it has been undone since; None for an action not applied yet. Refused when the
-        id was used for a different action."""
+        id was used for a different action. Catches up first, so an undo another program wrote counts."""
         action_id = _action_id(action)
-        return None if action_id is None else self._repeat(action_id, action)
+        if action_id is None:
+            return None
+        self.refresh()
+        return self._repeat(action_id, action)
 
     def log(self, after: int = 0) -> list[Entry]:
         return list(self.store.entries(after))
