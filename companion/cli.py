@@ -51,6 +51,7 @@ def _print_outcome(outcome) -> None:
         "events": outcome.events,
         "version": outcome.version,
         "repeated": outcome.repeated,
+        "undone": outcome.undone,
     }, ensure_ascii=False))
 
 
@@ -70,6 +71,8 @@ def cmd_do(args) -> int:
         if args.action != "-":
             _print_outcome(b.do(args.action))
             return 0
+        # Each line is decided on the game as it stands when the line arrives (the Banker catches up
+        # with other programs' writes first), and answered at once, so a script can wait for it.
         worst = 0
         for number, line in enumerate(sys.stdin, 1):
             if not line.strip():
@@ -77,8 +80,9 @@ def cmd_do(args) -> int:
             try:
                 _print_outcome(b.do(line))
             except (BadAction, Refused) as e:
-                print(f"companion: line {number}: {e}", file=sys.stderr)
+                print(f"companion: line {number}: {e}", file=sys.stderr, flush=True)
                 worst = max(worst, e.exit_code)
+            sys.stdout.flush()
         return worst
 
 
