@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
+from .core.contract import load_json
 from .core.errors import BadAction, BankerError, Refused
 
 __all__ = ["main"]
@@ -84,6 +85,54 @@ def cmd_do(args) -> int:
                 worst = max(worst, e.exit_code)
             sys.stdout.flush()
         return worst
+
+
+def cmd_actions(args) -> int:
+    """The game's actions and their fields, from the declarations; with an action, its choices now."""
+    from .core.contract import json_schema
+
+    with _open(args.game) as b:
+        if args.action is None:
+            for spec in b.actions():
+                fields = ", ".join(f"{f.name}{'' if f.required else '?'} ({f.kind})" for f in spec.fields) or "no fields"
+                print(f"{spec.name:<20} {spec.says}\n{'':<20} {fields}")
+            return 0
+        spec = b.spec(args.action)
+        if args.json:
+            print(json.dumps(json_schema(spec), ensure_ascii=False, indent=1))
+            return 0
+        partial = _partial(args.given)
+        print(f"{spec.name}: {spec.says}")
+        nxt = b.next_field(spec.name, partial)
+        for f in spec.fields:
+            if f.name in partial or not f.asked(b.table, partial):
+                continue
+            mark = "  <- next" if nxt is not None and f is nxt else ""
+            print(f"  {f.name} ({f.kind}): {f.says}{mark}")
+            if f is nxt:
+                for c in b.choices(spec.name, f.name, partial):
+                    said = c.preview.summary if c.preview else (f"not possible: {c.why_not}" if not c.possible else "")
+                    print(f"      {c.label:<28} {said}")
+    return 0
+
+
+def _partial(pairs: list[str]) -> dict:
+    partial = {}
+    for pair in pairs or []:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise BadAction(f"give fields as FIELD=VALUE, not {pair!r}")
+        partial[key.strip()] = value
+    return partial
+
+
+def cmd_preview(args) -> int:
+    """What an action would do, decided as `do` would, without writing anything."""
+    with _open(args.game) as b:
+        p = b.preview(load_json(args.action))
+    print(json.dumps({"summary": p.summary, "action": p.action, "events": list(p.events),
+                      "postings": [vars(x) for x in p.postings]}, ensure_ascii=False))
+    return 0
 
 
 def cmd_show(args) -> int:
@@ -217,6 +266,18 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("game")
     s.add_argument("action")
     s.set_defaults(func=cmd_do)
+
+    s = sub.add_parser("preview", help="what one action (JSON) would do, without doing it")
+    s.add_argument("game")
+    s.add_argument("action")
+    s.set_defaults(func=cmd_preview)
+
+    s = sub.add_parser("actions", help="the game's actions and their fields; with ACTION, what may be chosen now")
+    s.add_argument("game")
+    s.add_argument("action", nargs="?")
+    s.add_argument("given", nargs="*", metavar="FIELD=VALUE", help="fields already chosen")
+    s.add_argument("--json", action="store_true", help="the action's JSON schema")
+    s.set_defaults(func=cmd_actions)
 
     s = sub.add_parser("show", help="print the state of a game")
     s.add_argument("game")
