@@ -376,7 +376,8 @@ PROPERTY = Registry(COMMON, DEEDS, HOUSES, JAIL)
 
 
 def rules(pack: dict) -> Rules:
-    return Rules(family="property", registry=PROPERTY, could_raise=d.could_raise, worth=d.worth, check_card=check_card)
+    return Rules(family="property", registry=PROPERTY, could_raise=d.could_raise, worth=d.worth, check_card=check_card,
+                 marks=d.marks)
 
 
 _RENT_LENGTH = {"street": 6, "railroad": 4, "utility": 2}
