@@ -19,7 +19,7 @@ from typing import Any, Iterator
 
 from .core.errors import GameBusy, GameFileError
 
-__all__ = ["Store", "Entry", "APPLICATION_ID", "FORMAT"]
+__all__ = ["Store", "Entry", "APPLICATION_ID", "FORMAT", "save_snapshot", "backup_copy"]
 
 APPLICATION_ID = 0x54424E4B  # "TBNK": marks a file as a Table Banker game
 FORMAT = 1  # layout of the file (tables, triggers); the table's own schema is in each snapshot
@@ -318,6 +318,21 @@ class Store:
     def integrity_check(self) -> list[str]:
         return [r[0] for r in self.con.execute("PRAGMA integrity_check").fetchall()]
 
+
+
+def save_snapshot(path: Path, seq: int, schema: int, state: dict) -> None:
+    """Add the snapshot of the table after entry ``seq``, on a connection of its own (the game's lull
+    worker calls this, off the thread that owns the :class:`Store`). The JSON is made before the write
+    lock is taken, so the lock is held only for one insert."""
+    text = dumps(state)
+    con = _connect(path, mode="rw")
+    try:
+        con.execute("PRAGMA synchronous = FULL")
+        con.execute("BEGIN IMMEDIATE")
+        con.execute("INSERT OR IGNORE INTO snapshots (seq, schema, state) VALUES (?, ?, ?)", (seq, schema, text))
+        con.execute("COMMIT")
+    finally:
+        con.close()
 
 
 def backup_copy(source: Path, target: Path) -> None:

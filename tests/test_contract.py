@@ -2,6 +2,7 @@
 are exactly what the ledger then commits."""
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -229,3 +230,25 @@ def test_a_value_outside_the_choices_is_refused_and_changes_nothing(tmp_path_fac
             if value is None:
                 return
             partial[f.name] = value
+
+
+# -- the command line reads the same declarations --------------------------------------------------------
+def test_the_command_line_lists_what_bob_may_pay_rent_on_and_previews_it(tmp_path):
+    import subprocess
+    import sys
+
+    def companion(*args):
+        p = subprocess.run([sys.executable, "-m", "companion.cli", *args], capture_output=True, text=True)
+        return p.returncode, p.stdout, p.stderr
+
+    game = str(tmp_path / "cli.game")
+    assert companion("new", game, "--rules", "classic", "--player", "Ann", "--player", "Bob")[0] == 0
+    assert companion("do", game, '{"action": "buy", "player": "Ann", "deed": "Boardwalk"}')[0] == 0
+    rc, out, _ = companion("actions", game, "rent", "payer=Bob")
+    assert rc == 0 and "Boardwalk" in out and "Bob paid Ann $50 rent for Boardwalk" in out
+    rc, out, _ = companion("preview", game, '{"action": "rent", "payer": "bob", "deed": "boardwalk"}')
+    assert rc == 0 and json.loads(out)["summary"] == "Bob paid Ann $50 rent for Boardwalk"
+    rc, out, _ = companion("show", game, "--json")
+    assert json.loads(out)["players"][1]["cash"] == 1500  # the preview moved nothing
+    rc, out, _ = companion("actions", game, "rent", "--json")
+    assert rc == 0 and json.loads(out)["required"] == ["action", "payer", "deed"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 from . import contract as c
 from .engine import Registry, Tx, may_be_empty, ranking
 from .errors import BadAction, Refused
-from .model import BANK, pot_seed, active_players, cash, current_player, find_account, find_player, find_pot, pot_account
+from .model import BANK, account_name, pot_seed, active_players, cash, current_player, find_account, find_player, find_pot, pot_account
 
 __all__ = ["COMMON", "MONEY", "POTS", "TURNS", "GAME", "CARD_VALUES", "advance_turn", "declare_out"]
 
@@ -39,13 +39,13 @@ def transfer(tx: Tx, a: dict) -> str:
     payer = find_account(tx.table, a["from"])
     payee = find_account(tx.table, a["to"])
     if payer == payee:
-        raise Refused(f"{_who(payer)} cannot pay {_who(payee)}")
+        raise Refused(f"{account_name(payer)} cannot pay {account_name(payee)}")
     amount = tx.amount(a["amount"])
     memo = _memo(a)
     if payer != BANK and cash(tx.table, payer) < amount:
         raise tx.short_of(payer, amount)
     tx.pay(payer, payee, amount, memo)
-    return f"{_who(payer)} paid {_who(payee)} {tx.fmt(amount)}" + (f" ({memo})" if memo else "")
+    return f"{account_name(payer)} paid {account_name(payee)} {tx.fmt(amount)}" + (f" ({memo})" if memo else "")
 
 
 @MONEY.action("collect_from_all", c.player(says="Who collects"), c.amount(says="From each player"), c.text(),
@@ -216,14 +216,6 @@ def end_game(tx: Tx, a: dict) -> str:
     winner = rows[0]["player"] if rows else None
     tx.set(["over"], {"winner": winner, "reason": reason, "ranking": rows})
     return f"Game over: {winner} wins with {tx.fmt(rows[0]['worth'])}" if rows else "Game over"
-
-
-def _who(account: str) -> str:
-    if account == BANK:
-        return "the bank"
-    if account.startswith("pot:"):
-        return f"the {account[4:]} pot"
-    return account
 
 
 #: What every game has: the sets above, whole.

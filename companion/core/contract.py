@@ -21,7 +21,7 @@ from dataclasses import dataclass, field as _dc_field
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from .errors import BadAction, BankerError
-from .model import BANK, active_players, find_account, find_deed, find_player, find_pot, pot_account, pot_enabled
+from .model import BANK, account_name, active_players, find_account, find_deed, find_player, find_pot, pot_account, pot_enabled
 from .money import LIMIT, Currency
 from .text import clean_text, shown
 
@@ -533,16 +533,8 @@ def _detail(p: Preview, table: Table) -> str:
     first = payers[0]
     net = p.moved(first)
     if net < 0:
-        return f"{_who(first)} pays {fmt(-net)}"
-    return f"{_who(first)} pays {fmt(p.postings[0].amount)}"
-
-
-def _who(acct: str) -> str:
-    if acct == BANK:
-        return "the bank"
-    if acct.startswith("pot:"):
-        return f"the {acct[4:]} pot"
-    return acct
+        return f"{account_name(first)} pays {fmt(-net)}"
+    return f"{account_name(first)} pays {fmt(p.postings[0].amount)}"
 
 
 def preview(rules: "Rules", table: Table, action: dict) -> Preview:

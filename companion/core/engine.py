@@ -73,6 +73,8 @@ class Rules:
     could_raise: Callable[[Table, str], int] = lambda table, player: 0
     worth: Callable[[Table, str], int] = lambda table, player: cash(table, player)
     check_card: Callable[[str, dict], None] = lambda name, card: None
+    #: How a deed's state is said on screens and phones, in the family's words ("3 houses", "level 2").
+    marks: Callable[[Table, str], list[str]] = lambda table, deed: ["mortgaged"] if table["deeds"][deed].get("mortgaged") else []
     opening: Callable[["Tx"], str] | None = None
     extras: dict = field(default_factory=dict)
 

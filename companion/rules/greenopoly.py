@@ -172,6 +172,7 @@ def rules(pack: dict) -> Rules:
         could_raise=gp.could_raise,
         worth=gp.worth,
         check_card=check_card,
+        marks=gp.marks,
         extras={"player_view": player_view, "card_keys": ("stand_in",), "tax_worth": gp.tax_worth,
                 "fines_to": pot_account(CENTRE), "fines_place": " into the centre of the board", "fine_memo": "card"},
     )

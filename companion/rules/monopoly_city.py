@@ -250,5 +250,6 @@ def rules(pack: dict) -> Rules:
         worth=cd.worth,
         check_card=check_card,
         opening=opening,
+        marks=cd.marks,
         extras={"player_view": player_view, "card_keys": ("stand_in",), "raise_hint": "mortgaging districts could raise {amount} more"},
     )

@@ -544,7 +544,7 @@ def player_view(table: dict, player: str) -> dict:
 
 def rules(pack: dict) -> Rules:
     return Rules(family="property", registry=PROPERTY, could_raise=d.could_raise, worth=d.worth, check_card=check_card,
-                 extras={"player_view": player_view})
+                 marks=d.marks, extras={"player_view": player_view})
 
 
 _RENT_LENGTH = {"street": 6, "railroad": 4, "utility": 2}

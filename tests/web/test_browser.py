@@ -157,14 +157,14 @@ def test_the_page_says_when_the_connection_is_lost_and_comes_back_after_a_restar
 
 
 def test_hostile_names_are_shown_as_text(chromium, new_game):
-    t = new_game("classic", "Ann", "<img src=x onerror=1>", "\u202eBob")
+    t = new_game("classic", "Ann", "<img src=x onerror=1>", "\u05e9\u05dc\u05d5\u05dd Bob")
     live = LiveTable(t.banker)
     try:
         context, page, problems = open_phone(chromium)
         page.goto(f"{live.base}/j/{live.token('Ann')}")
         expect(page.locator("#players")).to_contain_text("onerror")
         names = page.locator("#players bdi").all_text_contents()
-        assert "<img src=x onerror=1>" in names and "\u202eBob" in names
+        assert "<img src=x onerror=1>" in names and "\u05e9\u05dc\u05d5\u05dd Bob" in names
         assert page.locator("#players img").count() == 0
         assert not re.search(r"onerror", page.content().split("<main", 1)[1].replace("&lt;img src=x onerror=1&gt;", ""))
         context.close()
