@@ -11,13 +11,9 @@ from typing import Callable
 
 from companion.core.engine import Tx
 from companion.core.errors import NotEnoughMoney
-from companion.core.model import BANK, Table, cash
+from companion.core.model import Table, account_name, cash
 
 __all__ = ["pay_or_owe", "owed", "settle_all", "require_nothing_owed", "owed_view"]
-
-
-def _who(account: str) -> str:
-    return "the bank" if account == BANK else account
 
 
 def owed(table: Table, player: str) -> list[dict]:
@@ -57,10 +53,10 @@ def require_nothing_owed(tx: Tx, player: str) -> None:
 
 
 def _listing(fmt: Callable[[int], str], debts: list[dict]) -> str:
-    return ", ".join(f"{_who(e['to'])} {fmt(e['amount'])} for {e['memo']}" for e in debts)
+    return ", ".join(f"{account_name(e['to'])} {fmt(e['amount'])} for {e['memo']}" for e in debts)
 
 
 def owed_view(table: Table, player: str, fmt: Callable[[int], str]) -> list[dict]:
     """What the player owes, as the touchscreen and phones show it."""
-    return [{"to": _who(e["to"]), "amount": e["amount"], "amount_text": fmt(e["amount"]), "memo": e["memo"],
-             "text": f"owes {_who(e['to'])} {fmt(e['amount'])} for {e['memo']}"} for e in owed(table, player)]
+    return [{"to": account_name(e["to"]), "amount": e["amount"], "amount_text": fmt(e["amount"]), "memo": e["memo"],
+             "text": f"owes {account_name(e['to'])} {fmt(e['amount'])} for {e['memo']}"} for e in owed(table, player)]

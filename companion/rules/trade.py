@@ -7,7 +7,7 @@ from companion.core import contract as c
 from companion.core.common import declare_out
 from companion.core.engine import Tx
 from companion.core.errors import BadAction, NotEnoughMoney, Refused
-from companion.core.model import BANK, card, cash, find_account, find_deed, find_player
+from companion.core.model import BANK, account_name, card, cash, find_account, find_deed, find_player
 
 from . import deeds as d
 from .owed import pay_or_owe
@@ -212,7 +212,7 @@ def go_bankrupt(
     tx.set(["players", player, "in_jail"], False)
     tx.set(["players", player, "owes"], None)
     declare_out(tx, player)
-    to = "the bank" if creditor == BANK else creditor
+    to = account_name(creditor)
     back = (f"; {len(owned)} {noun}{'s' if len(owned) != 1 else ''} return to the bank for auction"
             if creditor == BANK and owned else "")
     extra = "".join(f"; {n}" for n in notes if n)
