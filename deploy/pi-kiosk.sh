@@ -22,6 +22,9 @@ GAME=/var/lib/table-banker/friday.game
 
 say() { printf '%s\n' "$*"; }
 die() { printf 'pi-kiosk: FAILED: %s\n' "$*" >&2; exit 1; }
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source-path=SCRIPTDIR source=pi-screen.sh
+. "$HERE/pi-screen.sh"
 
 # unit_values KEY: every value of KEY= in the unit's [Service] section, in order.
 unit_values() {
@@ -44,20 +47,6 @@ private_mounts() {
     mount -t tmpfs -o mode=1777 tmpfs "$ROOT/tmp"
     mkdir -m 1777 "$ROOT/tmp/.X11-unix"
     mount --bind /tmp/.X11-unix "$ROOT/tmp/.X11-unix"
-}
-
-SCREEN=""
-XVFB=""
-start_screen() {
-    local number=/tmp/display
-    Xvfb -displayfd 3 -screen 0 800x480x24 -nolisten tcp 3>"$number" 2>/tmp/xvfb.log &
-    XVFB=$!
-    while [ ! -s "$number" ]; do
-        kill -0 "$XVFB" 2>/dev/null || { cat /tmp/xvfb.log >&2; die "Xvfb did not start"; }
-        sleep 0.2
-    done
-    SCREEN=":$(head -n 1 "$number")"
-    say "Xvfb $SCREEN, 800x480"
 }
 
 # as_kiosk COMMAND...: run a program of the root as the unit's user, in its working folder and umask.
@@ -116,32 +105,12 @@ a_game_on_the_table() {
     chroot "$ROOT" chown "$USER_NAME:$GROUP_NAME" /var/lib/table-banker/touchscreen.json
 }
 
-# screen_signature: the screen's pixels as a checksum, or "blank" when it is one colour.
-screen_signature() {
-    import -display "$SCREEN" -window root "$1" 2>/dev/null || { echo none; return; }
-    if [ "$(identify -format '%k' "$1")" -le 1 ]; then echo blank; return; fi
-    identify -format '%#' "$1"
-}
-
 APP=""
-wait_for_the_first_screen() {
-    local began=$1 previous=none now elapsed
-    while :; do
-        elapsed=$(($(date +%s) - began))
-        kill -0 "$APP" 2>/dev/null || { tail -n 40 /tmp/app.log >&2; die "the app exited before its first screen"; }
-        [ "$elapsed" -lt "$WAIT_SECONDS" ] || { tail -n 40 /tmp/app.log >&2; die "no first screen in $WAIT_SECONDS s"; }
-        if xwininfo -display "$SCREEN" -root -children 2>/dev/null | grep -q '"Table Banker"'; then
-            now=$(screen_signature /tmp/look.png)
-            if [ "$now" != blank ] && [ "$now" != none ] && [ "$now" = "$previous" ]; then
-                cp /tmp/look.png "$OUT/first-screen.png"
-                printf '%s\n' "$elapsed" >"$OUT/first-screen-seconds"
-                say "first screen after $elapsed s: $OUT/first-screen.png"
-                return 0
-            fi
-            previous=$now
-        fi
-        sleep 1  # the next look at the screen
-    done
+app_is_running() {
+    kill -0 "$APP" 2>/dev/null && return 0
+    tail -n 40 /tmp/app.log >&2
+    say "the app exited before its first screen" >&2
+    return 1
 }
 
 stop_like_systemd() {
@@ -163,7 +132,7 @@ stop_like_systemd() {
 }
 
 main() {
-    local began
+    local began seconds
     private_mounts
     start_screen
     read_the_unit
@@ -171,7 +140,10 @@ main() {
     began=$(date +%s)
     as_kiosk "${KIOSK_COMMAND[@]}" >/tmp/app.log 2>&1 &
     APP=$!
-    wait_for_the_first_screen "$began"
+    seconds=$(wait_for_the_first_screen "$began" "$WAIT_SECONDS" "$OUT/first-screen.png" app_is_running) ||
+        { tail -n 40 /tmp/app.log >&2; die "no first screen"; }
+    printf '%s\n' "$seconds" >"$OUT/first-screen-seconds"
+    say "first screen after $seconds s: $OUT/first-screen.png"
     if grep -q 'on-screen unit only' /tmp/app.log; then
         say "no GPIO in the root: $(grep -m 1 -o 'trading unit hardware not available.*' /tmp/app.log)"
     fi
