@@ -4,7 +4,7 @@
 #
 #   unshare --mount --fork deploy/pi-boot.sh ROOT OUT-DIR
 #
-# Run by deploy/pi-check.sh in a mount namespace of its own (the Xvfb's /tmp is private). The
+# Run by deploy/pi-check.sh in a mount namespace of its own (the X sockets' folder is private). The
 # container has a private network (loopback only). A container has no /dev/tty1 and no DSI screen,
 # so a drop-in, written only for this boot and removed after, turns the unit's tty1 settings off and
 # points SDL at the Xvfb, whose socket is bound into the container; everything else is the unit as
@@ -18,7 +18,6 @@ ROOT=${1:?the Pi root}
 OUT=${2:?the folder for the screenshot}
 BOOT_SECONDS=${BOOT_TIMEOUT:-420}
 DROPIN=$ROOT/etc/systemd/system/table-banker.service.d/pi-check.conf
-LOG=/tmp/boot.log
 NSPAWN=""
 
 say() { printf '%s\n' "$*"; }
@@ -28,13 +27,7 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$HERE/pi-screen.sh"
 
 # console: the container's console so far, without colours.
-console() { sed 's/\x1b\[[0-9;]*m//g' "$LOG"; }
-
-private_tmp() {
-    mount --make-rprivate /
-    mount -t tmpfs -o mode=1777 tmpfs /tmp
-    mkdir -m 1777 /tmp/.X11-unix
-}
+console() { sed 's/\x1b\[[0-9;]*m//g' "$SCRATCH/boot.log"; }
 
 stand_in_for_the_screen() {
     install -d -m 0755 "${DROPIN%/*}"
@@ -64,7 +57,7 @@ take_it_away() {
 
 boot() {
     systemd-nspawn --quiet --boot --directory="$ROOT" --private-network --register=no --keep-unit \
-        --bind-ro=/tmp/.X11-unix:/mnt/pi-check-x11 </dev/null >"$LOG" 2>&1 &
+        --bind-ro=/tmp/.X11-unix:/mnt/pi-check-x11 </dev/null >"$SCRATCH/boot.log" 2>&1 &
     NSPAWN=$!
 }
 
@@ -100,10 +93,10 @@ power_off() {
 
 main() {
     local began seconds
-    private_tmp
+    private_screen_folders
     start_screen
     stand_in_for_the_screen
-    trap 'take_it_away; [ -z "$NSPAWN" ] || power_off; kill "$XVFB" 2>/dev/null || true; console >"$OUT/boot-console.log"' EXIT
+    trap 'take_it_away; [ -z "$NSPAWN" ] || power_off; console >"$OUT/boot-console.log"; forget_the_screen' EXIT
     began=$(date +%s)
     boot
     if ! seconds=$(wait_for_the_first_screen "$began" "$BOOT_SECONDS" "$OUT/boot-first-screen.png" the_unit_is_up); then

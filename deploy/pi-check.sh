@@ -147,7 +147,7 @@ trust_this_machines_cas() {
         [ -e "$crt" ] || continue
         install -D -m 0644 "$crt" "$WORK/root/usr/local/share/ca-certificates/${crt##*/}"
     done
-    chroot "$WORK/root" update-ca-certificates >/dev/null
+    chroot "$WORK/root" update-ca-certificates >"$WORK/ca.log" 2>&1 || { cat "$WORK/ca.log" >&2; die "update-ca-certificates failed"; }
     cp /etc/resolv.conf "$WORK/root/etc/resolv.conf"
 }
 
@@ -163,7 +163,7 @@ freeze_the_checkout() {
 
 # The installer's own lines, without the Debian packages' and pip's chatter.
 installer_lines() {
-    grep -E '^(Table Banker|Done|run: |install |create |write |add |give |set |start |stop |compile |remove |warning|error|\()' "$1" |
+    grep -E '^(Table Banker|Done|run: |install |create |write |add |give |set |start |stop |compile |remove |warning|error|\([0-9]+ warnings)' "$1" |
         sed 's/^/  | /'
 }
 

@@ -37,9 +37,7 @@ specifiers() { sed -e 's|%t|/run|g' -e 's|%%|%|g'; }
 
 private_mounts() {
     ip link set lo up
-    mount --make-rprivate /
-    mount -t tmpfs -o mode=1777 tmpfs /tmp
-    mkdir -m 1777 /tmp/.X11-unix
+    private_screen_folders
     mount -t proc proc "$ROOT/proc"
     mount --rbind /dev "$ROOT/dev"
     mount --rbind -o ro /sys "$ROOT/sys" 2>/dev/null || mount --rbind /sys "$ROOT/sys"
@@ -108,7 +106,7 @@ a_game_on_the_table() {
 APP=""
 app_is_running() {
     kill -0 "$APP" 2>/dev/null && return 0
-    tail -n 40 /tmp/app.log >&2
+    tail -n 40 "$SCRATCH/app.log" >&2
     say "the app exited before its first screen" >&2
     return 1
 }
@@ -126,32 +124,32 @@ stop_like_systemd() {
     kill "$killer" 2>/dev/null || true
     say "stopped after $(($(date +%s) - began)) s with exit status $status"
     # What systemd counts as a clean stop: exit 0, or the SIGTERM it sent (128 + 15).
-    case $status in 0 | 143) ;; *) tail -n 40 /tmp/app.log >&2; die "the app did not stop cleanly (status $status)" ;; esac
-    grep -n 'Traceback' /tmp/app.log && { tail -n 40 /tmp/app.log >&2; die "the app logged a Python traceback"; }
+    case $status in 0 | 143) ;; *) tail -n 40 "$SCRATCH/app.log" >&2; die "the app did not stop cleanly (status $status)" ;; esac
+    grep -n 'Traceback' "$SCRATCH/app.log" && { tail -n 40 "$SCRATCH/app.log" >&2; die "the app logged a Python traceback"; }
     return 0
 }
 
 main() {
     local began seconds
+    trap forget_the_screen EXIT
     private_mounts
     start_screen
     read_the_unit
     a_game_on_the_table
     began=$(date +%s)
-    as_kiosk "${KIOSK_COMMAND[@]}" >/tmp/app.log 2>&1 &
+    as_kiosk "${KIOSK_COMMAND[@]}" >"$SCRATCH/app.log" 2>&1 &
     APP=$!
     seconds=$(wait_for_the_first_screen "$began" "$WAIT_SECONDS" "$OUT/first-screen.png" app_is_running) ||
-        { tail -n 40 /tmp/app.log >&2; die "no first screen"; }
+        { tail -n 40 "$SCRATCH/app.log" >&2; die "no first screen"; }
     printf '%s\n' "$seconds" >"$OUT/first-screen-seconds"
     say "first screen after $seconds s: $OUT/first-screen.png"
-    if grep -q 'on-screen unit only' /tmp/app.log; then
-        say "no GPIO in the root: $(grep -m 1 -o 'trading unit hardware not available.*' /tmp/app.log)"
+    if grep -q 'on-screen unit only' "$SCRATCH/app.log"; then
+        say "no GPIO in the root: $(grep -m 1 -o 'trading unit hardware not available.*' "$SCRATCH/app.log")"
     fi
     stop_like_systemd
-    cp /tmp/app.log "$OUT/app.log"
+    cp "$SCRATCH/app.log" "$OUT/app.log"
     as_kiosk "${KIOSK_COMMAND[0]}" check "$GAME" || die "companion check: the game file is damaged"
     as_kiosk "${KIOSK_COMMAND[0]}" show "$GAME" | head -n 5
-    kill "$XVFB" 2>/dev/null || true
 }
 
 main
