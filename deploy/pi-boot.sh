@@ -67,7 +67,7 @@ the_unit_is_up() {
         console | tail -n 20 >&2
         return 1
     fi
-    if console | grep -E 'table-banker.service|Table Banker' | grep -q -E 'Failed|failed|skipped|Condition'; then
+    if console | grep -E 'table-banker.service|Table Banker' | grep -E 'Failed|failed|skipped|Condition' >/dev/null; then
         console | grep -E 'table-banker|Table Banker' >&2
         return 1
     fi
@@ -101,7 +101,7 @@ main() {
     boot
     if ! seconds=$(wait_for_the_first_screen "$began" "$BOOT_SECONDS" "$OUT/boot-first-screen.png" the_unit_is_up); then
         console | tail -n 30 >&2
-        if console | grep -q 'Multi-User System'; then die "the root booted, but the kiosk did not reach its first screen"; fi
+        if console | grep 'Multi-User System' >/dev/null; then die "the root booted, but the kiosk did not reach its first screen"; fi
         say "systemd-nspawn cannot boot the root here: $(console | grep -v '^$' | head -n 3 | tr '\n' ' ')"
         exit 3
     fi
@@ -110,7 +110,7 @@ main() {
     began=$(date +%s)
     power_off
     NSPAWN=""
-    if console | grep -q 'Stopped.*table-banker'; then
+    if console | grep 'Stopped.*table-banker' >/dev/null; then
         say "powered off in $(($(date +%s) - began)) s; table-banker.service stopped with it"
     else
         console | tail -n 15 >&2

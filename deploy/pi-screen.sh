@@ -53,7 +53,7 @@ wait_for_the_first_screen() {
         elapsed=$(($(date +%s) - began))
         "$@" || return 1
         [ "$elapsed" -lt "$limit" ] || { say "no first screen in $limit s" >&2; return 1; }
-        if xwininfo -display "$SCREEN" -root -children 2>/dev/null | grep -q '"Table Banker"'; then
+        if xwininfo -display "$SCREEN" -root -children 2>/dev/null | grep '"Table Banker"' >/dev/null; then
             now=$(screen_signature "$SCRATCH/look.png")
             if [ "$now" != blank ] && [ "$now" != none ] && [ "$now" = "$previous" ]; then
                 cp "$SCRATCH/look.png" "$shot"
