@@ -185,6 +185,7 @@ install_into_root() {
     WORK=$(mktemp -d "$CACHE/work.XXXXXX")
     if [ -f "$INSTALLED/.complete" ] && [ "${PI_CHECK_FRESH:-0}" != 1 ]; then
         say "reusing the installed root $INSTALLED (this run upgrades it to this checkout's code)"
+        touch "$INSTALLED"
         copy_root "$INSTALLED" "$WORK/root"
     else
         say "installing into a copy of the bare root"
@@ -202,6 +203,9 @@ install_into_root() {
         rm -rf --one-file-system "$INSTALLED"
         mv "$INSTALLED.partial" "$INSTALLED"
         say "kept for the next run: $INSTALLED"
+        # Installed roots of installers not used for a week go (each is about 900 MB).
+        find "$CACHE" -mindepth 1 -maxdepth 1 -name 'installed-*' ! -name "${INSTALLED##*/}" -mtime +7 \
+            -exec rm -rf --one-file-system {} +
     fi
     [ "$(chroot "$WORK/root" dpkg --print-architecture)" = arm64 ] || die "the root is not arm64"
     say "Kivy in the root: $(chroot "$WORK/root" /opt/table-banker/venv/bin/python -c \
