@@ -17,7 +17,8 @@ SCREEN=""
 XVFB=""
 # forget_the_screen: Xvfb stopped, SCRATCH gone (for the caller's EXIT trap).
 forget_the_screen() {
-    if [ -n "$XVFB" ]; then kill "$XVFB" 2>/dev/null || true; fi
+    [ "$BASHPID" = "$$" ] || return 0  # only the script itself, never a subshell it started
+    if [ -n "$XVFB" ]; then kill "$XVFB" 2>/dev/null || true; wait "$XVFB" 2>/dev/null || true; fi
     if [ -n "$SCRATCH" ]; then rm -rf "$SCRATCH"; fi
 }
 
