@@ -16,6 +16,7 @@ from aiohttp import web
 
 from . import api
 from .desk import PhoneDesk
+from .intake import BODY_TIMEOUT
 from .security import DESK, HOSTS, MIDDLEWARES, refuse, security_headers
 
 __all__ = ["build_app", "STATIC", "COOKIE_DAYS"]
@@ -70,6 +71,7 @@ def build_app(desk: PhoneDesk, *, hosts: frozenset[str], join_url: Callable[[str
     app[DESK] = desk
     app[HOSTS] = hosts
     app[api.JOIN_URL] = join_url
+    app[BODY_TIMEOUT] = desk.limits.body_seconds
     app.router.add_get("/", index)
     app.router.add_get("/j/{token}", join)
     app.router.add_static("/static/", STATIC, follow_symlinks=False, show_index=False)

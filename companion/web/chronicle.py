@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections import deque
 
 from companion.core import engine
-from companion.core.model import SCHEMA
 from companion.core.money import Currency
 
 from .story import entry_lines
@@ -38,8 +37,7 @@ class Chronicle:
 
     def rebuild(self) -> None:
         banker = self.banker
-        opening = banker.store.latest_snapshot(SCHEMA, upto=0)
-        table = opening[1]["table"] if opening else banker.table
+        table = banker.opening_table()
         self.table = table
         self.seq = 0
         self.worth: dict[str, list[list[int]]] = {name: [] for name in table["order"]}

@@ -96,6 +96,10 @@ class Limits:
     banker_rate: float = 100.0
     streams_per_pass: int = 16  # live streams open at once per token
     request_bytes: int = 16 * 1024  # largest request body (client_max_size)
+    header_seconds: float = 10.0  # a connection that has not sent a whole request head by then is closed
+    body_seconds: float = 10.0  # ... nor the whole body once the head is in (408)
+    connections_per_address: int = 32  # open at once from one device (a phone needs about 8) ...
+    connections: int = 512  # ... and from everyone (never more than the open-files limit allows)
     clock: Callable[[], float] = field(default=time.monotonic, repr=False)
 
     def make(self) -> tuple[Limiter, Limiter, Limiter]:

@@ -31,6 +31,7 @@ _ROLE = {"403": _error("the caller's role may not do this; nothing was written")
 _BODY = {
     "400": _error("the body is not the JSON object this operation takes"),
     "403": _error("not for this role, or a cross-origin request; nothing was written"),
+    "408": _error("the body did not arrive in time"),
     "413": _error("the body is too large"),
     "415": _error("the body is not application/json"),
 }
@@ -198,7 +199,7 @@ PATHS = {
         {"200": _ok({"type": "object", "required": ["version", "entries"],
                      "properties": {"version": {"type": "integer"}, "entries": {"type": "array", "items": _ref("Entry")}}}),
          "400": _error("after or limit out of range")},
-        params=[{"name": "after", "in": "query", "schema": {"type": "integer", "minimum": 0}},
+        params=[{"name": "after", "in": "query", "schema": {"type": "integer", "minimum": 0, "maximum": 2**63 - 1}},
                 {"name": "limit", "in": "query", "schema": {"type": "integer", "minimum": 1, "maximum": 500}}],
         extra=(_ROLE,))},
     "/api/v1/players/{name}/join": {"get": _op(

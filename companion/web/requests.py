@@ -20,7 +20,6 @@ from typing import Any, Callable
 from companion.core.errors import BadAction, Refused
 from companion.core.model import BANK, cash, find_player
 from companion.core.money import Currency
-from companion.service import Outcome
 
 from .sidecar import now
 
@@ -200,14 +199,13 @@ class PaymentRequests:
         request = self.get(request_id)
         if request is None:
             raise LookupError(f"no request {request_id!r}")
-        done = self.banker.store.entry_by_id(request.action["id"])
-        if done is not None:  # approved before (maybe just before a crash): never pay twice
-            if request.status == "pending":
-                self._answer(request, "approved", "", seq=done.seq)
-            return Outcome(done, self.banker.version, repeated=True)
-        request = self._waiting(request_id)
+        if request.status not in ("pending", "approved"):
+            raise Refused(f"that request was already {request.status}")
+        # The transfer's id ties it to the request: approved before (a double tap, or just before a
+        # crash) the Banker answers its first outcome and nothing moves twice.
         outcome = self.banker.do(request.action)
-        self._answer(request, "approved", "", seq=outcome.entry.seq)
+        if request.status == "pending":
+            self._answer(request, "approved", "", seq=outcome.entry.seq)
         return outcome
 
     def decline(self, request_id: str, reason: object = "") -> PaymentRequest:
