@@ -32,7 +32,7 @@ from aiohttp import web
 
 from companion.core.model import find_player
 
-from .app import build_app
+from .app import DOOR, build_app
 from .desk import PhoneDesk
 from .lan import allowed_hosts, lan_ipv4
 from .limits import Limits
@@ -94,8 +94,10 @@ class PhoneServer:
         """Listen, then announce on zeroconf in the background (see :meth:`advertised`)."""
         if self._runner is not None:
             return
-        runner = web.AppRunner(self.app, shutdown_timeout=3.0, handler_cancellation=True, access_log=None)
+        runner = web.AppRunner(self.app, shutdown_timeout=3.0, handler_cancellation=True, access_log=None,
+                               keepalive_timeout=self.desk.limits.header_seconds)
         await runner.setup()
+        self.app[DOOR].watch(runner.server)
         try:
             site = web.TCPSite(runner, self.host, self.port, reuse_address=True)
             await site.start()
