@@ -122,6 +122,9 @@ async def ask(request: web.Request) -> web.Response:
             payer = None
         if payer != holder.player:
             raise refuse(403, "a phone can only offer to pay from its own player's cash")
+    if not desk.asks.allow(holder.player):  # asking and cancelling in a loop wakes every phone
+        raise refuse(429, "you have asked the banker many times just now; wait a minute",
+                     Retry_After=str(desk.asks.retry_after(holder.player)))
     made = desk.requests.ask(holder.player, body.get("to"), body.get("amount"), body.get("memo", ""), body.get("id"))
     return _json({"request": made.as_json(desk.banker.currency)}, status=201)
 

@@ -20,7 +20,7 @@ from .limits import Limits
 from .requests import PaymentRequests, requests_allowed
 from .roleview import DEFAULT_PUBLIC, banker_view, player_view
 from .sidecar import open_sidecar
-from .sse import Broadcast
+from .sse import Broadcast, sse_message
 from .tokens import WITHDRAWN, JoinTokens, Pass
 
 __all__ = ["PhoneDesk", "dumps_safe"]
@@ -40,6 +40,7 @@ class PhoneDesk:
         self.banker = banker
         self.limits = limits or Limits()
         self.bad_tokens, self.player_calls, self.banker_calls = self.limits.make()
+        self.asks = self.limits.asks()
         self._con = open_sidecar(banker.path)
         self.tokens = JoinTokens(self._con)
         self.requests = PaymentRequests(self._con, banker)
@@ -49,6 +50,7 @@ class PhoneDesk:
         digest = hashlib.sha256(str(banker.path.resolve()).encode()).hexdigest()[:10]
         self.cookie_name = f"tb_{digest}"
         self._pages: dict[tuple[str, str | None], tuple[bytes, int]] = {}
+        self._messages: dict[tuple[str, str | None], bytes] = {}
         self._pages_generation = -1
         self._state: dict | None = None
         self._unsubscribe: list = []
@@ -77,6 +79,7 @@ class PhoneDesk:
 
     def _on_outcome(self, outcome) -> None:
         self.chronicle.see(outcome.entry)
+        self.requests.prune()  # the game moved on: old answers go, the banker's last 50 stay
         self.hub.bump()
 
     def _on_request(self, request) -> None:
@@ -116,6 +119,7 @@ class PhoneDesk:
     def _refresh_cache(self) -> None:
         if self._pages_generation != self.hub.generation:
             self._pages.clear()
+            self._messages.clear()
             self._state = None
             self._pages_generation = self.hub.generation
 
@@ -150,12 +154,22 @@ class PhoneDesk:
             public=public,
         )
 
-    def live_page(self, holder: Pass) -> tuple[bytes | None, int, str | None]:
-        """For a stream: ``(page, version, reason)``; a reason means this is the last message (the
+    def message(self, holder: Pass) -> bytes:
+        """The holder's page as a whole ``state`` event, made once per change for every stream of
+        the same role."""
+        self._refresh_cache()
+        key = (holder.role, holder.player)
+        made = self._messages.get(key)
+        if made is None:
+            body, version = self.page(holder)
+            made = self._messages[key] = sse_message("state", body, version)
+        return made
+
+    def live_page(self, holder: Pass) -> tuple[bytes | None, str | None]:
+        """For a stream: ``(state event, reason)``; a reason means this is the last message (the
         game ended: the final page still goes out; the link was withdrawn: no page)."""
         reason = self.expired(holder)
         if reason and (holder.role != "player" or not self.banker.table.get("over")
                        or self.tokens.check(holder.token) is None):
-            return None, self.banker.version, reason
-        body, version = self.page(holder)
-        return body, version, reason
+            return None, reason
+        return self.message(holder), reason

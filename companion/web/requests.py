@@ -23,9 +23,10 @@ from companion.core.money import Currency
 
 from .sidecar import now
 
-__all__ = ["PaymentRequest", "PaymentRequests", "MAX_WAITING", "requests_allowed"]
+__all__ = ["PaymentRequest", "PaymentRequests", "MAX_WAITING", "KEEP_ANSWERED", "requests_allowed"]
 
 MAX_WAITING = 3  # requests one player may have waiting at once
+KEEP_ANSWERED = 50  # answered and cancelled requests kept for the banker's history
 MAX_MEMO = 60
 
 _COLUMNS = "id, player, payee, amount, memo, status, reason, client_id, created, decided, seq"
@@ -96,6 +97,7 @@ class PaymentRequests:
         self.con = con
         self.banker = banker
         self._subscribers: list[Callable[[PaymentRequest], None]] = []
+        self._answered = 1  # answers since the last prune (1: look once at the start)
 
     # -- subscribers -------------------------------------------------------------------------------
     def subscribe(self, callback: Callable[[PaymentRequest], None]) -> Callable[[], None]:
@@ -222,8 +224,25 @@ class PaymentRequests:
         )
         if cur.rowcount != 1:
             raise Refused("that request was answered meanwhile")
+        self._answered += 1
         return self._changed(PaymentRequest(request.id, request.player, request.payee, request.amount, request.memo,
                                             status, reason, request.client_id, request.created, decided, seq))
+
+
+    def prune(self, keep: int = KEEP_ANSWERED) -> int:
+        """Forget answered and cancelled requests but the latest ``keep``; how many went.
+
+        Called when the game moves on; does nothing (not even a read) if nothing was answered since.
+        """
+        if not self._answered:
+            return 0
+        self._answered = 0
+        cur = self.con.execute(
+            "DELETE FROM requests WHERE status != 'pending' AND rowid NOT IN "
+            "(SELECT rowid FROM requests WHERE status != 'pending' ORDER BY created DESC, rowid DESC LIMIT ?)",
+            (keep,),
+        )
+        return cur.rowcount
 
 
 def _values(r: PaymentRequest) -> tuple:
