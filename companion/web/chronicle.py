@@ -11,7 +11,7 @@ from collections import deque
 from companion.core import engine
 from companion.core.money import Currency
 
-from .story import entry_lines
+from .story import entry_lines, isolate
 
 __all__ = ["Chronicle", "thin"]
 
@@ -60,10 +60,13 @@ class Chronicle:
         self.seq = entry.seq
         rules = self.banker.rules
         fmt = Currency.from_pack(self.table["pack"]).format
+        memos = [str(e.get("memo") or "") for e in entry.events if isinstance(e, dict)]
+        words = [*self.table["order"], *memos, *(" ".join(m.split()) for m in memos)]
         for name in self.table["order"]:
             self.worth[name].append([entry.seq, rules.worth(self.table, name)])
-            self.stories[name].extend(entry_lines(entry, name, fmt))
-        self.summaries.append({"seq": entry.seq, "text": entry.summary, "kind": entry.kind})
+            self.stories[name].extend({**line, "text": isolate(line["text"], words)}
+                                      for line in entry_lines(entry, name, fmt))
+        self.summaries.append({"seq": entry.seq, "text": isolate(entry.summary, words), "kind": entry.kind})
 
     def worth_of(self, player: str) -> list[list[int]]:
         """``[[seq, worth], ...]`` thinned for a small chart."""

@@ -97,8 +97,10 @@ def test_ann_joins_by_her_link_and_watches_her_balance_change_live(chromium, tab
         expect(page.locator("#my-requests")).to_contain_text("waiting")
         pending = live.call(live.server.requests.pending)
         assert [(r.player, r.payee, r.amount) for r in pending] == [("Ann", "Cy", 40)]
+        expect(page.locator("#ask-note")).to_contain_text("Sent")
         live.call(live.server.requests.approve, pending[0].id)
         expect(page.locator("#my-requests")).to_contain_text("approved")
+        expect(page.locator("#ask-note")).to_have_text("")  # the banker answered: no more "will answer"
         expect(page.locator("#story")).to_contain_text("You paid Cy $40")
 
         # The tablet size shows the same page in two columns.
@@ -167,6 +169,25 @@ def test_hostile_names_are_shown_as_text(chromium, new_game):
         assert "<img src=x onerror=1>" in names and "\u202eBob" in names
         assert page.locator("#players img").count() == 0
         assert not re.search(r"onerror", page.content().split("<main", 1)[1].replace("&lt;img src=x onerror=1&gt;", ""))
+        context.close()
+    finally:
+        live.stop()
+
+
+def test_a_right_to_left_name_cannot_scramble_the_bankers_log(chromium, new_game):
+    t = new_game("classic", "Ann", "\u202eBob", "Cy")
+    t.do("transfer", **{"from": "\u202eBob", "to": "Ann", "amount": 5, "memo": "\u202etaxi"})
+    live = LiveTable(t.banker)
+    try:
+        context, page, _ = open_phone(chromium)
+        page.goto(f"{live.base}/j/{live.token('banker')}")
+        expect(page.locator("#log")).to_contain_text("#2")
+        lines = page.locator("#log li .l bdi").all_text_contents()
+        assert any("\u2068\u202eBob\u2069" in text and "\u2068\u202etaxi\u2069" in text for text in lines), lines
+        assert page.locator("#log li .r").first.text_content() == "#2"  # the number stays outside the line
+        colours = page.locator("#b-players .dot").evaluate_all("ds => ds.map(d => d.style.getPropertyValue('--c'))")
+        assert len(set(colours)) == 3, colours  # three players, three colours
+        page.screenshot(path=str(SHOTS / "phone-banker-bidi.png"), full_page=True)
         context.close()
     finally:
         live.stop()
