@@ -11,6 +11,7 @@ from collections import deque
 from companion.core import engine
 from companion.core.money import Currency
 
+from .roleview import signed
 from .story import entry_lines, isolate
 
 __all__ = ["Chronicle", "thin"]
@@ -43,6 +44,7 @@ class Chronicle:
         self.worth: dict[str, list[list[int]]] = {name: [] for name in table["order"]}
         self.stories: dict[str, deque] = {name: deque(maxlen=STORY_LINES) for name in table["order"]}
         self.summaries: deque = deque(maxlen=BANKER_LINES)
+        self._thinned: dict[str, tuple] = {}
         for entry in banker.log():
             self._see(entry)
 
@@ -59,18 +61,23 @@ class Chronicle:
         self.table = engine.fold(self.table, entry.events)
         self.seq = entry.seq
         rules = self.banker.rules
-        fmt = Currency.from_pack(self.table["pack"]).format
+        currency = Currency.from_pack(self.table["pack"])
+        fmt = currency.format
         memos = [str(e.get("memo") or "") for e in entry.events if isinstance(e, dict)]
         words = [*self.table["order"], *memos, *(" ".join(m.split()) for m in memos)]
         for name in self.table["order"]:
             self.worth[name].append([entry.seq, rules.worth(self.table, name)])
-            self.stories[name].extend({**line, "text": isolate(line["text"], words)}
+            self.stories[name].extend({**line, "text": isolate(line["text"], words),
+                                       "change_text": signed(currency, line["change"])}
                                       for line in entry_lines(entry, name, fmt))
         self.summaries.append({"seq": entry.seq, "text": isolate(entry.summary, words), "kind": entry.kind})
 
     def worth_of(self, player: str) -> list[list[int]]:
-        """``[[seq, worth], ...]`` thinned for a small chart."""
-        return thin(self.worth.get(player, []))
+        """``[[seq, worth], ...]`` thinned for a small chart (worked out once per entry)."""
+        key = (player, self.seq)
+        if self._thinned.get(player, (None,))[0] != key:
+            self._thinned[player] = (key, thin(self.worth.get(player, [])))
+        return self._thinned[player][1]
 
     def story_of(self, player: str, last: int = 15) -> list[dict]:
         """The player's latest lines, newest first."""

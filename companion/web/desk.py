@@ -51,6 +51,9 @@ class PhoneDesk:
         self.cookie_name = f"tb_{digest}"
         self._pages: dict[tuple[str, str | None], tuple[bytes, int]] = {}
         self._messages: dict[tuple[str, str | None], bytes] = {}
+        self._expiry: dict[str, str | None] = {}
+        self._asked: dict[tuple, list] = {}
+        self._asked_at = -1
         self._pages_generation = -1
         self._state: dict | None = None
         self._unsubscribe: list = []
@@ -98,6 +101,14 @@ class PhoneDesk:
 
     def expired(self, holder: Pass) -> str | None:
         """Why a pass stopped working (one line), or None while it works."""
+        self._refresh_cache()
+        try:
+            return self._expiry[holder.token]  # asked by every stream on every change: once per change
+        except KeyError:
+            reason = self._expiry[holder.token] = self._why_expired(holder)
+            return reason
+
+    def _why_expired(self, holder: Pass) -> str | None:
         if self.tokens.check(holder.token) is None:
             return WITHDRAWN
         if holder.role == "player":
@@ -120,6 +131,7 @@ class PhoneDesk:
         if self._pages_generation != self.hub.generation:
             self._pages.clear()
             self._messages.clear()
+            self._expiry.clear()
             self._state = None
             self._pages_generation = self.hub.generation
 
@@ -135,13 +147,12 @@ class PhoneDesk:
 
     def page_data(self, holder: Pass) -> dict:
         state = self.state()
-        currency = self.banker.currency
         if holder.role == "banker":
             return banker_view(
                 state,
                 log=self.chronicle.log_lines(),
-                pending=[r.as_json(currency) for r in self.requests.pending()],
-                answered=[r.as_json(currency) for r in self.requests.recent(8)],
+                pending=self._requests("pending"),
+                answered=self._requests("recent", 8),
             )
         public = self.banker.rules.extras.get("phone_public", DEFAULT_PUBLIC)
         return player_view(
@@ -149,7 +160,7 @@ class PhoneDesk:
             holder.player,
             worth=self.chronicle.worth_of(holder.player),
             story=self.chronicle.story_of(holder.player),
-            requests=[r.as_json(currency) for r in self.requests.of_player(holder.player, 6)],
+            requests=self._requests("of_player", holder.player, 6),
             can_request=requests_allowed(self.banker.table),
             public=public,
         )
@@ -164,6 +175,17 @@ class PhoneDesk:
             body, version = self.page(holder)
             made = self._messages[key] = sse_message("state", body, version)
         return made
+
+    def _requests(self, which: str, *args) -> list[dict]:
+        """Payment requests as pages show them, read from the phones file only after they changed."""
+        if self._asked_at != self.requests.changes:
+            self._asked.clear()
+            self._asked_at = self.requests.changes
+        key = (which, *args)
+        if key not in self._asked:
+            currency = self.banker.currency
+            self._asked[key] = [r.as_json(currency) for r in getattr(self.requests, which)(*args)]
+        return self._asked[key]
 
     def live_page(self, holder: Pass) -> tuple[bytes | None, str | None]:
         """For a stream: ``(state event, reason)``; a reason means this is the last message (the

@@ -98,6 +98,7 @@ class PaymentRequests:
         self.banker = banker
         self._subscribers: list[Callable[[PaymentRequest], None]] = []
         self._answered = 1  # answers since the last prune (1: look once at the start)
+        self.changes = 0  # counts every change, so readers can keep what they read until it moves
 
     # -- subscribers -------------------------------------------------------------------------------
     def subscribe(self, callback: Callable[[PaymentRequest], None]) -> Callable[[], None]:
@@ -106,6 +107,7 @@ class PaymentRequests:
         return lambda: self._subscribers.remove(callback) if callback in self._subscribers else None
 
     def _changed(self, request: PaymentRequest) -> PaymentRequest:
+        self.changes += 1
         for callback in list(self._subscribers):
             callback(request)
         return request
@@ -237,6 +239,7 @@ class PaymentRequests:
         if not self._answered:
             return 0
         self._answered = 0
+        self.changes += 1
         cur = self.con.execute(
             "DELETE FROM requests WHERE status != 'pending' AND rowid NOT IN "
             "(SELECT rowid FROM requests WHERE status != 'pending' ORDER BY created DESC, rowid DESC LIMIT ?)",
