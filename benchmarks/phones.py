@@ -12,6 +12,9 @@ process of their own, measured the same way in the same run:
   server (the Banker's subscriber is called; the echo: the push) to the moment each phone had parsed
   its event, on the shared monotonic clock. Actions are spaced by ``--gap-ms`` (more than the 100 ms a
   stream waits between two pages), so each one is measured on its own, not folded into a burst.
+* ``cpu_per_action_burst`` - the same, with the actions posted back to back (as a script or a quick
+  banker would): a stream sends at most one page per 100 ms, so a burst costs the table far less per
+  action than the echo, which pushes every action to every stream.
 * ``served_under_half_open`` - ``GET /api/v1/state`` for a player while a guest on another address
   holds 200 half-open connections: the median and worst of 20 requests.
 * ``page_bytes`` / ``page_requests`` - everything the phone page loads, against the 50 KB budget.
@@ -156,12 +159,12 @@ async def listen(session, url: str, headers: dict, arrivals: dict, key: int, rea
                     return
 
 
-async def round_of_actions(child: Child, actions: int, gap: float) -> tuple[float, list[float]]:
-    """(server CPU seconds per action, commit-to-phone samples) for one server."""
+async def round_of_actions(child: Child, actions: int, gap: float, first: int = 1) -> tuple[float, list[float]]:
+    """(server CPU seconds per action, commit-to-phone samples) for one server whose version is ``first``."""
     port, tokens = child.hello["port"], child.hello["tokens"]
     base = f"http://127.0.0.1:{port}"
     arrivals: dict = {}
-    want = 1 + actions
+    want = first + actions
     async with aiohttp.ClientSession(trust_env=False, connector=aiohttp.TCPConnector(limit=0)) as session:
         readies = [asyncio.Event() for _ in range(PHONES)]
         phones = [asyncio.create_task(listen(session, f"{base}/api/v1/events",
@@ -178,7 +181,7 @@ async def round_of_actions(child: Child, actions: int, gap: float) -> tuple[floa
             await asyncio.sleep(gap)
         await asyncio.wait_for(asyncio.gather(*phones), 30)
         cpu = child.ask("cpu") - cpu
-    committed = {int(k): v for k, v in child.ask("commits").items()}
+    committed = {int(k): v for k, v in child.ask("commits").items() if int(k) > first}
     samples = [arrivals[(k, v)] - committed[v] for (k, v) in arrivals if v in committed]
     return cpu / actions, samples
 
@@ -255,17 +258,22 @@ async def main(args) -> None:
         table = Child("--serve-table", tmp)
         try:
             cpu, samples = await round_of_actions(table, args.actions, args.gap_ms / 1000)
+            burst_cpu, _ = await round_of_actions(table, args.actions, 0.0, first=1 + args.actions)
             waits = await served_under_half_open(table)
         finally:
             table.close()
         echo = Child("--serve-echo", str(table.hello["size"]))
         try:
             echo_cpu, floor = await round_of_actions(echo, args.actions, args.gap_ms / 1000)
+            echo_burst_cpu, _ = await round_of_actions(echo, args.actions, 0.0, first=1 + args.actions)
         finally:
             echo.close()
         emit(figure="cpu_per_action", ms=round(cpu * 1000, 3), baseline_ms=round(echo_cpu * 1000, 3),
              ratio=round(cpu / echo_cpu, 2) if echo_cpu else None, phones=PHONES, actions=args.actions,
              baseline="bare aiohttp SSE echo: read the action, push the same size to the same 12 streams")
+        emit(figure="cpu_per_action_burst", ms=round(burst_cpu * 1000, 3), baseline_ms=round(echo_burst_cpu * 1000, 3),
+             ratio=round(burst_cpu / echo_burst_cpu, 2) if echo_burst_cpu else None, phones=PHONES,
+             actions=args.actions, baseline="the same echo, actions back to back")
         for name, p in (("p50", 50), ("p99", 99)):
             value, base = percentile(samples, p) * 1000, percentile(floor, p) * 1000
             emit(figure=f"commit_to_phone_{name}", ms=round(value, 3), baseline_ms=round(base, 3),
