@@ -42,9 +42,11 @@ class Chronicle:
         self.table = table
         self.seq = 0
         self.worth: dict[str, list[list[int]]] = {name: [] for name in table["order"]}
+        self.worth_json: dict[str, list[str]] = {name: [] for name in table["order"]}  # each point as JSON, once
         self.stories: dict[str, deque] = {name: deque(maxlen=STORY_LINES) for name in table["order"]}
         self.summaries: deque = deque(maxlen=BANKER_LINES)
         self._thinned: dict[str, tuple] = {}
+        self._series_text: dict[str, tuple] = {}
         for entry in banker.log():
             self._see(entry)
 
@@ -66,7 +68,9 @@ class Chronicle:
         memos = [str(e.get("memo") or "") for e in entry.events if isinstance(e, dict)]
         words = [*self.table["order"], *memos, *(" ".join(m.split()) for m in memos)]
         for name in self.table["order"]:
-            self.worth[name].append([entry.seq, rules.worth(self.table, name)])
+            worth = int(rules.worth(self.table, name))
+            self.worth[name].append([entry.seq, worth])
+            self.worth_json[name].append(f"[{int(entry.seq)},{worth}]")
             self.stories[name].extend({**line, "text": isolate(line["text"], words),
                                        "change_text": signed(currency, line["change"])}
                                       for line in entry_lines(entry, name, fmt))
@@ -78,6 +82,15 @@ class Chronicle:
         if self._thinned.get(player, (None,))[0] != key:
             self._thinned[player] = (key, thin(self.worth.get(player, [])))
         return self._thinned[player][1]
+
+    def worth_series_json(self, player: str) -> str:
+        """:meth:`worth_of` as JSON text, joined from points written once each (the chart is the
+        biggest part of a player's page to encode, and only its last point is new)."""
+        key = (player, self.seq)
+        cached = self._series_text.get(player)
+        if cached is None or cached[0] != key:
+            cached = self._series_text[player] = (key, "[" + ",".join(thin(self.worth_json.get(player, []))) + "]")
+        return cached[1]
 
     def story_of(self, player: str, last: int = 15) -> list[dict]:
         """The player's latest lines, newest first."""

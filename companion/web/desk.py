@@ -28,9 +28,27 @@ __all__ = ["PhoneDesk", "dumps_safe"]
 _ESCAPES = {ord("<"): "\\u003c", ord(">"): "\\u003e", ord("&"): "\\u0026"}
 
 
+def _safe_text(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=True, separators=(",", ":")).translate(_ESCAPES)
+
+
 def dumps_safe(value: Any) -> bytes:
     """JSON that is inert anywhere: ASCII only (bidi controls become \\u escapes), no raw < > &."""
-    return json.dumps(value, ensure_ascii=True, separators=(",", ":")).translate(_ESCAPES).encode("ascii")
+    return _safe_text(value).encode("ascii")
+
+
+def _with(text: str, key: str, raw: str) -> str:
+    """A JSON object's text with one more member whose value is already JSON text."""
+    return ("{" if text == "{}" else text[:-1] + ",") + f'"{key}":{raw}}}'
+
+
+def dumps_player_page(page: dict, series: str) -> bytes:
+    """A player's page as :func:`dumps_safe` writes it, with the worth chart spliced in as written
+    by the chronicle (digits, commas and brackets only) instead of encoded again."""
+    page = dict(page)
+    me = dict(page.pop("me"))
+    me.pop("worth_series", None)
+    return _with(_safe_text(page), "me", _with(_safe_text(me), "worth_series", series)).encode("ascii")
 
 
 class PhoneDesk:
@@ -141,7 +159,12 @@ class PhoneDesk:
         key = (holder.role, holder.player)
         cached = self._pages.get(key)
         if cached is None:
-            cached = (dumps_safe(self.page_data(holder)), self.banker.version)
+            data = self.page_data(holder)
+            if holder.role == "player":
+                body = dumps_player_page(data, self.chronicle.worth_series_json(holder.player))
+            else:
+                body = dumps_safe(data)
+            cached = (body, self.banker.version)
             self._pages[key] = cached
         return cached
 
