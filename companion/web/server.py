@@ -43,6 +43,7 @@ __all__ = ["PhoneServer", "link_host", "announce_on", "EVERY_INTERFACE"]
 log = logging.getLogger(__name__)
 
 EVERY_INTERFACE = ("", "0.0.0.0", "::")
+BACKLOG = 1024
 
 
 def link_host(host: str | None, lan_address: str | None = None) -> str:
@@ -129,7 +130,9 @@ class PhoneServer:
         await runner.setup()
         self.app[DOOR].watch(runner.server)
         try:
-            site = web.TCPSite(runner, self.host, self.port, reuse_address=True)
+            # a deep accept queue: a guest's flood of connections is accepted and turned away by the door
+            # instead of filling the queue and making a phone's connection wait for a SYN retry
+            site = web.TCPSite(runner, self.host, self.port, reuse_address=True, backlog=BACKLOG)
             await site.start()
         except BaseException:
             await runner.cleanup()
