@@ -1,7 +1,10 @@
 """Integer money: parsing and formatting in a pack's currency.
 
 Money is always an ``int`` in the pack's smallest unit (a dollar for classic Monopoly). Two display
-styles exist: ``plain`` ("$1,500") and ``short`` ("2.5M", "500K"), the way Monopoly City prints it.
+styles exist: ``plain`` ("$1,500") and ``short``, the way the notes of Monopoly City and Greenopoly
+read: a round number of millions as "225M" or "1.5M" (at most ``places`` decimals, the pack's choice),
+a round number of thousands as "500K" or "1,250K", and any other sum in whole units ("1,000,001").
+A shown sum is never rounded.
 """
 from __future__ import annotations
 
@@ -17,27 +20,38 @@ __all__ = ["Currency", "LIMIT"]
 LIMIT = 10**15
 
 _SUFFIX = {"": 1, "K": 10**3, "M": 10**6, "B": 10**9}
-_AMOUNT = re.compile(r"^\s*(?P<sign>[-+]?)\s*(?P<num>\d[\d,_]*(?:\.\d+)?|\.\d+)\s*(?P<suffix>[KMB]?)\s*$", re.I)
-
+#: Digits, with commas only as thousands separators (groups of exactly three), then an optional point and
+#: decimals, then an optional K, M or B. "1,5" and "2,5M" are refused rather than guessed: a point is the
+#: only decimal mark, because the notes and the trading unit print "2.5M".
+_AMOUNT = re.compile(
+    r"^(?P<sign>[-+]?)(?P<num>(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|\.\d+)(?P<suffix>[KMB]?)$", re.I
+)
+#: Longer text is no amount anyone typed: refuse it before reading a single digit.
+_LONGEST = 32
 
 @dataclass(frozen=True)
 class Currency:
-    """How a pack writes money: a symbol and a style ("plain" or "short")."""
+    """How a pack writes money: a symbol, a style ("plain" or "short") and, for the short style, the
+    most decimals a sum in millions may show (``places``: 2 shows 1.25M, while 1,234,000 shows as 1,234K)."""
 
     symbol: str = "$"
     style: str = "plain"
+    places: int = 2
 
     @classmethod
     def from_pack(cls, pack: dict) -> "Currency":
         cur = pack.get("currency", {})
-        return cls(symbol=cur.get("symbol", "$"), style=cur.get("style", "plain"))
+        places = cur.get("places", 2)
+        if isinstance(places, bool) or not isinstance(places, int) or not 0 <= places <= 6:
+            raise BadAction(f"currency places is a whole number from 0 to 6, not {places!r}")
+        return cls(symbol=cur.get("symbol", "$"), style=cur.get("style", "plain"), places=places)
 
     def format(self, amount: int) -> str:
         """Write an amount for people: "$1,500", "-$25", "$2.5M", "$500K"."""
         sign = "-" if amount < 0 else ""
         n = abs(int(amount))
         if self.style == "short":
-            body = _short(n)
+            body = _short(n, self.places)
         else:
             body = f"{n:,}"
         return f"{sign}{self.symbol}{body}"
@@ -45,8 +59,9 @@ class Currency:
     def parse(self, text: object) -> int:
         """Read an amount typed by a person or sent as JSON; refuse anything that is not whole money.
 
-        Accepts ints, and strings such as "1500", "$1,500", "2.5M", "500k". Refuses floats with a
-        fraction of the smallest unit, booleans, empty text and amounts beyond :data:`LIMIT`.
+        Accepts ints, and strings such as "1500", "$1,500", "1,500", "2.5M", "500k", "1.5K". Refuses floats
+        with a fraction of the smallest unit, booleans, empty text, amounts beyond :data:`LIMIT`, a comma used
+        as a decimal mark ("1,5", "2,5M"), exponents ("1e9") and text longer than 32 characters.
         """
         if isinstance(text, bool):
             raise BadAction(f"amount must be a number, not {text!r}")
@@ -61,37 +76,47 @@ class Currency:
         else:
             raise BadAction(f"amount must be a number, not {type(text).__name__}")
         if abs(value) > LIMIT:
-            raise BadAction(f"amount {value} is too large")
+            from .text import shown
+
+            raise BadAction(f"amount {shown(str(value), 24)} is too large (at most {self.format(LIMIT)})")
         return value
 
     def _parse_text(self, text: str) -> int:
-        cleaned = text.strip()
+        from .text import shown
+
+        if len(text) > _LONGEST:
+            raise BadAction(f"{shown(text)} is too long to be an amount of money")
+        if re.search(r"\d\s+[\d,.]", text):
+            raise BadAction(f"{shown(text)} is not an amount of money (digits with spaces between them)")
+        cleaned = "".join(text.split())
         if self.symbol:
-            cleaned = cleaned.replace(self.symbol, "")
+            cleaned = cleaned.replace(self.symbol, "", 1) if cleaned.lstrip("+-").startswith(self.symbol) else cleaned
+            cleaned = cleaned.replace(f"-{self.symbol}", "-").replace(f"+{self.symbol}", "+")
+        cleaned = cleaned.replace("_", "")
         m = _AMOUNT.match(cleaned)
         if not m:
-            raise BadAction(f"{text!r} is not an amount of money")
-        try:
-            number = Decimal(m["num"].replace(",", "").replace("_", ""))
-        except InvalidOperation:  # pragma: no cover - the regex already guards this
-            raise BadAction(f"{text!r} is not an amount of money") from None
+            if re.fullmatch(r"[-+]?\d+,\d{1,2}[KMB]?", cleaned, re.I):
+                raise BadAction(f"{shown(text)}: write decimals with a point (2.5M), and thousands as 1,500")
+            if re.fullmatch(r"[-+]?[\d.]+e[-+]?\d+", cleaned, re.I):
+                raise BadAction(f"{shown(text)}: write the amount out, or with K, M or B (1B)")
+            raise BadAction(f"{shown(text)} is not an amount of money")
+        number = Decimal(m["num"].replace(",", ""))
         value = number * _SUFFIX[m["suffix"].upper()]
         if value != value.to_integral_value():
-            raise BadAction(f"{text!r} is not a whole number of {self.symbol or 'units'}")
+            raise BadAction(f"{shown(text)} is not a whole number of {self.symbol or 'units'}")
         if value > LIMIT:
-            raise BadAction(f"amount {text!r} is too large")
+            raise BadAction(f"amount {shown(text)} is too large")
         result = int(value)
         return -result if m["sign"] == "-" else result
 
 
-def _short(n: int) -> str:
-    for suffix, unit in (("B", 10**9), ("M", 10**6), ("K", 10**3)):
-        if n >= unit:
-            whole, rest = divmod(n, unit)
-            if rest == 0:
-                return f"{whole:,}{suffix}"
-            text = f"{n / unit:,.3f}".rstrip("0").rstrip(".")
-            # Never show a rounded figure: fall back to the next smaller unit if 3 decimals lose money.
-            if Decimal(text.replace(",", "")) * unit == n:
-                return f"{text}{suffix}"
+def _short(n: int, places: int = 2) -> str:
+    """"225M", "1.5M", "500K", "1,250K", or whole units when the sum is not a round number of thousands."""
+    if n >= 10**6 and n % 10 ** max(6 - places, 0) == 0:
+        whole, rest = divmod(n, 10**6)
+        if not rest:
+            return f"{whole:,}M"
+        return f"{whole:,}." + f"{rest:06d}".rstrip("0") + "M"
+    if n >= 10**3 and n % 10**3 == 0:
+        return f"{n // 10**3:,}K"
     return f"{n:,}"

@@ -6,6 +6,9 @@ The pack lists the six cards under ``characters`` (key -> ``title``, ``salary``,
 """
 from __future__ import annotations
 
+from companion.core.card_text import card_value, shown
+from companion.core import contract as c
+from companion.core.common import CARD_VALUES
 from companion.core.engine import Registry, Tx
 from companion.core.errors import BadAction, Refused, UnknownName
 from companion.core.model import find_player
@@ -14,6 +17,14 @@ from companion.core.money import LIMIT
 __all__ = ["CHARACTERS", "check_character", "character_of", "find_character", "salary_of", "affected"]
 
 CHARACTERS = Registry()
+
+
+def _characters(table: dict, partial: dict) -> list[tuple[str, str]]:
+    return [(key, card["title"]) for key, card in table["pack"]["characters"].items()]
+
+
+CHARACTER = c.choice("character", "Which character", options_from=_characters,
+                     resolve=lambda table, value: find_character(table, value))
 
 _KEYS = {"title": str, "salary": int, "night": bool, "detour": bool, "stand_in": bool}
 
@@ -74,7 +85,7 @@ def title_of(table: dict, player: str) -> str:
     return _card_of(table, player)["title"]
 
 
-@CHARACTERS.action("choose_character", required=("player", "character"))
+@CHARACTERS.action("choose_character", c.player(), CHARACTER, label="Choose a character", group="game")
 def choose_character(tx: Tx, a: dict) -> str:
     """Record the character card a player drew (each card is in one hand only)."""
     player = find_player(tx.table, a["player"])
@@ -93,7 +104,8 @@ def choose_character(tx: Tx, a: dict) -> str:
             + (f"affected by {' and '.join(w.title() for w in applies)}" if applies else "not affected by Night or Detour"))
 
 
-@CHARACTERS.action("correct_character", required=("character", "values"))
+@CHARACTERS.action("correct_character", CHARACTER, c.structured("values", "The card's values to correct", CARD_VALUES),
+                   label="Correct a character", group="game")
 def correct_character(tx: Tx, a: dict) -> str:
     """The banker corrects a character card to match the box (salaries already paid stay paid)."""
     key = find_character(tx.table, a["character"])
@@ -104,10 +116,12 @@ def correct_character(tx: Tx, a: dict) -> str:
     fixed = dict(current)
     for field, value in values.items():
         if field not in _KEYS:
-            raise BadAction(f"{field!r} cannot be corrected (a character card has {', '.join(_KEYS)})")
-        fixed[field] = tx.currency.parse(value) if field == "salary" and isinstance(value, str) else value
+            raise BadAction(f"{current['title']} has no field {field!r}; its fields are {', '.join(sorted(_KEYS))}")
+        kind = _KEYS[field]
+        like = current.get(field, False if kind is bool else 0 if kind is int else "")
+        fixed[field] = card_value(field, like, value, tx.currency.parse)
     check_character(key, fixed)
     for field in values:
         tx.set(["pack", "characters", key, field], fixed[field])
-    shown = ", ".join(f"{f} = {fixed[f]}" for f in values)
-    return f"The banker corrected {current['title']}: {shown}"
+    told = ", ".join(f"{f} = {shown(fixed[f], tx.fmt)}" for f in values)
+    return f"The banker corrected {current['title']}: {told}"

@@ -61,6 +61,7 @@ def outcome_json(outcome) -> dict:
         "events": outcome.events,
         "version": outcome.version,
         "repeated": outcome.repeated,
+        "undone": outcome.undone,
     }
 
 
