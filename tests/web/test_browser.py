@@ -186,9 +186,13 @@ def test_a_right_to_left_name_cannot_scramble_the_bankers_log(chromium, new_game
         lines = page.locator("#log li .l bdi").all_text_contents()
         assert any(f"\u2068{hebrew}\u2069" in text and f"\u2068{taxi}\u2069" in text for text in lines), lines
         assert page.locator("#log li .r").first.text_content() == "#2"  # the number stays outside the line
-        box = page.locator("#log li .l").first.bounding_box()
-        assert page.locator("#log li .l").first.evaluate("e => getComputedStyle(e).direction") == "ltr"
-        assert box["x"] < 100  # the English line still starts at the left
+        line = page.locator("#log li .l bdi").first
+        assert line.evaluate("e => getComputedStyle(e).direction") == "ltr"  # the app's sentence reads left to right
+        paid = line.evaluate("""e => { const r = document.createRange(); const t = e.firstChild;
+            const at = t.data.indexOf("paid"); r.setStart(t, at); r.setEnd(t, at + 4); return r.getBoundingClientRect().x; }""")
+        name = line.evaluate("""e => { const r = document.createRange(); const t = e.firstChild;
+            const at = t.data.indexOf("Bob"); r.setStart(t, at); r.setEnd(t, at + 3); return r.getBoundingClientRect().x; }""")
+        assert name < paid  # the payer's name comes first, then "paid", as the sentence is written
         colours = page.locator("#b-players .dot").evaluate_all("ds => ds.map(d => d.style.getPropertyValue('--c'))")
         assert len(set(colours)) == 3, colours  # three players, three colours
         page.screenshot(path=str(SHOTS / "phone-banker-bidi.png"), full_page=True)

@@ -25,6 +25,11 @@
     return node;
   }
   function bdi(text) { return el("bdi", null, text); }
+  function sentence(text) {  // a line the app wrote: left to right, isolated; its names are isolated inside it
+    var b = bdi(text);
+    b.dir = "ltr";
+    return b;
+  }
   function clear(node) { while (node.firstChild) { node.removeChild(node.firstChild); } return node; }
   function show(node, yes) { node.hidden = !yes; }
   function hueOf(text) {
@@ -242,7 +247,7 @@
     var story = clear($("story"));
     if (!me.story.length) { story.appendChild(el("li", "empty", "Nothing yet")); }
     me.story.forEach(function (s) {
-      story.appendChild(row(line(bdi(s.text)), s.change_text || "", s.change > 0 ? "in" : s.change < 0 ? "out" : ""));
+      story.appendChild(row(line(sentence(s.text)), s.change_text || "", s.change > 0 ? "in" : s.change < 0 ? "out" : ""));
     });
 
     var players = clear($("players"));
@@ -367,7 +372,7 @@
       codes.appendChild(row(line(bdi(p.name)), right));
     });
     var log = clear($("log"));
-    page.log.forEach(function (l) { log.appendChild(row(line(bdi(l.text)), "#" + l.seq)); });
+    page.log.forEach(function (l) { log.appendChild(row(line(sentence(l.text)), "#" + l.seq)); });
   }
 
   function showCode(name) {
