@@ -105,7 +105,8 @@ async def list_requests(request: web.Request) -> web.Response:
 
 @routes.get("/api/v1/openapi.json")
 async def openapi(request: web.Request) -> web.Response:
-    return _json(openapi_document(request.app[DESK].cookie_name))
+    desk = request.app[DESK]
+    return _json(openapi_document(desk.cookie_name, desk.banker.actions()))
 
 
 # -- players ---------------------------------------------------------------------------------------

@@ -238,8 +238,34 @@ OPENAPI = {
 }
 
 
-def openapi_document(cookie_name: str) -> dict:
-    """The document with this game's cookie name filled in."""
+_STEPS = {"type": "object", "title": "undo or redo", "required": ["action"], "additionalProperties": False,
+          "properties": {"action": {"type": "string", "enum": ["undo", "redo"]},
+                         "id": {"type": "string", "minLength": 1, "maxLength": 100}}}
+
+
+def _openapi_30(schema):
+    """A JSON schema as OpenAPI 3.0 reads it: ``const`` becomes a one-value ``enum``."""
+    if isinstance(schema, dict):
+        out = {k: _openapi_30(v) for k, v in schema.items() if k != "const"}
+        if "const" in schema:
+            out["enum"] = [schema["const"]]
+        return out
+    if isinstance(schema, list):
+        return [_openapi_30(v) for v in schema]
+    return schema
+
+
+def openapi_document(cookie_name: str, actions=()) -> dict:
+    """The document with this game's cookie name filled in and, given the game's declared actions
+    (:meth:`companion.service.Banker.actions`), each action's own body schema, so a client - and the
+    fuzzer in the tests - knows every field each action takes."""
     doc = copy.deepcopy(OPENAPI)
     doc["components"]["securitySchemes"]["cookie"]["name"] = cookie_name
+    if actions:
+        from companion.core.contract import json_schema
+
+        doc["components"]["schemas"]["Action"] = {
+            "oneOf": [_openapi_30(json_schema(spec)) for spec in actions] + [_STEPS],
+            "description": "one of this game's actions, as `companion do` takes it (docs/actions.md)",
+        }
     return doc
