@@ -326,3 +326,15 @@ def test_the_page_has_no_inline_code_no_cdn_and_stays_small():
         assert risky not in js.replace('"http://www.w3.org/2000/svg"', ""), risky
     total = sum(p.stat().st_size for p in STATIC.iterdir() if p.is_file())
     assert total < 50 * 1024
+
+
+@ASYNC
+async def test_the_server_names_no_versions_and_trace_is_not_a_method_here(phones):
+    ann = await phones.phone("Ann")
+    for path in ("/", "/api/v1/state", "/static/phone.css", "/nowhere"):
+        r = await ann.get(path)
+        assert r.headers["Server"] == "Table Banker", path
+    for path in ("/", "/api/v1/state", "/api/v1/actions"):
+        r = await ann.client.request("TRACE", path, headers={"Origin": ann.origin})
+        assert r.status == 405, (path, r.status)
+        assert "Allow" in r.headers
