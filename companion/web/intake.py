@@ -14,17 +14,16 @@ Two things live here and nowhere else in the phone server:
 from __future__ import annotations
 
 import asyncio
-import json
 
 from aiohttp import web
 
+from companion.core.contract import MAX_DEPTH, MAX_INT, load_json
+from companion.core.contract import check_json as check_value
 from companion.core.errors import BadAction, BankerError, GameBusy, GameFileError, Refused
 
 __all__ = ["Refusal", "refuse", "read_json", "well_formed", "status_of", "check_value", "MAX_DEPTH", "MAX_INT",
            "BODY_SECONDS", "BODY_TIMEOUT"]
 
-MAX_DEPTH = 16  # an action is a flat object with a few small lists inside; nothing needs more
-MAX_INT = 10**18  # beyond any amount of money in any pack, and inside SQLite's 64-bit integers
 BODY_SECONDS = 10.0  # a body not fully sent by then: 408, and the connection closes
 BODY_TIMEOUT = web.AppKey("body_seconds", float)  # the app's own setting (Limits.body_seconds)
 
@@ -47,59 +46,13 @@ def refuse(status: int, message: str, **headers: str) -> Refusal:
     return Refusal(status, message, {k.replace("_", "-"): v for k, v in headers.items()})
 
 
-def _storable(text: str) -> bool:
-    if text.isascii():
-        return True
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
-def check_value(value: object) -> str | None:
-    """Why a decoded JSON value cannot be taken (one line), or None when it can."""
-    stack = [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        if depth > MAX_DEPTH:
-            return f"the body is nested deeper than {MAX_DEPTH} levels"
-        if isinstance(item, str):
-            if not _storable(item):
-                return "the body holds text that is not valid Unicode (a lone surrogate)"
-        elif isinstance(item, bool) or item is None or isinstance(item, float):
-            continue
-        elif isinstance(item, int):
-            if not -MAX_INT < item < MAX_INT:
-                return "the body holds a number too large to be an amount"
-        elif isinstance(item, dict):
-            for key, inner in item.items():
-                if not _storable(key):
-                    return "the body holds text that is not valid Unicode (a lone surrogate)"
-                stack.append((inner, depth + 1))
-        elif isinstance(item, list):
-            stack.extend((inner, depth + 1) for inner in item)
-    return None
-
-
 def decode(raw: bytes) -> object:
-    """The JSON value of a body, or a 400 refusal saying what is wrong with it."""
+    """The JSON value of a body, or a 400 refusal saying what is wrong with it: the contract's own reading
+    (:func:`companion.core.contract.load_json`), the same as the command line's."""
     try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise refuse(400, "the body is not valid JSON (not UTF-8)") from None
-    try:
-        body = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise refuse(400, f"the body is not valid JSON ({e.msg})") from None
-    except RecursionError:
-        raise refuse(400, f"the body is nested deeper than {MAX_DEPTH} levels") from None
-    except ValueError:  # Python's limit on the digits of an integer
-        raise refuse(400, "the body holds a number too long to read") from None
-    problem = check_value(body)
-    if problem:
-        raise refuse(400, problem)
-    return body
+        return load_json(raw)
+    except BadAction as e:
+        raise refuse(400, str(e)) from None
 
 
 async def read_json(request: web.Request, *, allowed: set[str] | None, empty_ok: bool = False) -> dict:
@@ -131,7 +84,7 @@ async def read_json(request: web.Request, *, allowed: set[str] | None, empty_ok:
 async def well_formed(request: web.Request, handler):
     """The path's parameters and the query string hold only text that can be stored."""
     for value in (*request.match_info.values(), *request.query.keys(), *request.query.values()):
-        if not _storable(value):
+        if check_value(value) is not None:
             raise refuse(400, "the address holds text that is not valid Unicode")
     return await handler(request)
 

@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import secrets
 import sqlite3
-import unicodedata
 from dataclasses import dataclass
 from typing import Any, Callable
 
 from companion.core.errors import BadAction, Refused
 from companion.core.model import BANK, cash, find_player
 from companion.core.money import Currency
+from companion.core.text import clean_text as core_clean_text
 
 from .sidecar import now
 
@@ -78,16 +78,8 @@ def requests_allowed(table: dict) -> bool:
 
 
 def clean_text(text: object, what: str, most: int) -> str:
-    """Text typed on a phone: whitespace collapsed, control and bidi-override characters removed."""
-    if text is None:
-        return ""
-    if not isinstance(text, str):
-        raise BadAction(f"{what} must be text")
-    kept = "".join(c if unicodedata.category(c) not in ("Cc", "Cf", "Zl", "Zp") else " " for c in text)
-    kept = " ".join(kept.split())
-    if len(kept) > most:
-        raise BadAction(f"{what} is longer than {most} characters")
-    return kept
+    """Text typed on a phone, read by the one text cleaner every adapter shares (nothing typed: empty)."""
+    return "" if text is None else core_clean_text(text, what, most)
 
 
 class PaymentRequests:
