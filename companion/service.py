@@ -30,7 +30,7 @@ from .lull import Lull
 from .rules import load_pack, resolve_options, rules_for
 from .store import Entry, Store, canonical, save_snapshot
 
-__all__ = ["Banker", "Outcome", "SNAPSHOT_EVERY", "WATCH_SECONDS"]
+__all__ = ["Banker", "Outcome", "GlanceAtGame", "glance", "SNAPSHOT_EVERY", "WATCH_SECONDS"]
 
 SNAPSHOT_EVERY = 200
 
@@ -429,6 +429,50 @@ class Banker:
         """The table as the game began (before the first entry)."""
         first = self.store.latest_snapshot(SCHEMA, upto=0)
         return first[1]["table"] if first else self.table
+
+
+@dataclass(frozen=True)
+class GlanceAtGame:
+    """What a games list shows of a saved game, read without opening it for play (nothing is written)."""
+
+    path: Path
+    title: str
+    players: tuple[str, ...] = ()
+    colours: dict = field(default_factory=dict)
+    entries: int = 0
+    last_at: str | None = None
+    over: bool = False
+    winner: str = ""
+    problem: str | None = None  # why the file cannot be read, in one line; None when it can
+
+
+def glance(path: str | Path) -> GlanceAtGame:
+    """A saved game's title, players, last entry and result, for a list of games. A file that cannot be
+    read is described by its problem, never raised: the banker should still see that it is there."""
+    path = Path(path)
+    try:
+        store = Store.open(path, readonly=True)
+    except GameFileError as e:
+        return GlanceAtGame(path, path.stem, problem=str(e))
+    try:
+        meta = store.meta()
+        last = store.last_seq()
+        snap = store.latest_snapshot(SCHEMA)
+        table = None
+        if snap is not None:
+            seq, state = snap
+            table = engine.fold(state["table"], (e for entry in store.entries(seq) for e in entry.events))
+        over = (table or {}).get("over") or {}
+        return GlanceAtGame(
+            path, meta.get("title", path.stem),
+            players=tuple(table["order"]) if table else (),
+            colours={name: rec.get("colour", "") for name, rec in table["players"].items()} if table else {},
+            entries=last, last_at=store.entry(last).at if last else meta.get("created"),
+            over=bool(over), winner=over.get("winner") or "")
+    except (sqlite3.DatabaseError, ValueError, KeyError, TypeError, ev.ReplayMismatch) as e:
+        return GlanceAtGame(path, path.stem, problem=f"{path.name} cannot be read ({e})")
+    finally:
+        store.close()
 
 
 def _action_id(action: dict) -> str | None:

@@ -35,3 +35,26 @@ def test_a_greenopoly_park_reads_its_level_and_piece(tmp_path):
     for deed in group:
         t.do("improve", player="Ann", deed=deed)
     assert marks_of(t, "Corner Park")[0].startswith("level 1 (")
+
+
+def test_a_glance_at_a_finished_game_names_the_winner_and_writes_nothing(tmp_path):
+    from companion.service import glance
+
+    t = AtTheTable.new(tmp_path, "classic", "Ann", "Bob")
+    t.do("end_game", reason="time is up")
+    path = t.banker.path
+    t.banker.close()
+    before = path.read_bytes()
+    seen = glance(path)
+    assert (seen.title, seen.players, seen.over, seen.winner, seen.problem) == (
+        "Monopoly (classic US board)", ("Ann", "Bob"), True, "Ann", None)
+    assert seen.entries == 2 and path.read_bytes() == before
+
+
+def test_a_glance_at_a_file_that_is_no_game_says_so_in_one_line(tmp_path):
+    from companion.service import glance
+
+    junk = tmp_path / "shopping.game"
+    junk.write_text("eggs, milk")
+    seen = glance(junk)
+    assert seen.problem and "\n" not in seen.problem and seen.players == ()
