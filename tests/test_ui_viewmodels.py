@@ -25,6 +25,7 @@ from companion.ui.settings import UiSettings
 from companion.ui.settings_view import card_fields, changed_values
 from companion.ui.table_view import table_view
 from companion.ui.trade_view import Deal, trade_view
+from companion.ui.who_acts import player_to_play, who_row
 
 
 @pytest.fixture
@@ -119,7 +120,7 @@ def test_when_a_game_was_played_reads_like_a_person_says_it():
 def test_the_table_shows_each_balance_and_whose_turn(desk):
     view = table_view(desk.state(), desk.specs, undo_text=desk.undo_text(), redo_text=desk.redo_text())
     assert [(t["name"], t["cash_text"]) for t in view["players"]] == [("Ann", "$1,500"), ("Bob", "$1,500"), ("Cy", "$1,500")]
-    assert view["turn_text"] == "Turn 1: Ann to play" and view["selected"] == "Ann"
+    assert view["turn_text"] == "Turn 1: Ann to play" and view["acting"] == "Ann"
     assert view["players"][0]["is_turn"] and view["players"][0]["colour"] == player_colour("red")
     assert not view["can_undo"] and view["undo_text"] == "Nothing to undo"
 
@@ -215,7 +216,39 @@ def test_buying_greys_out_deeds_that_belong_to_someone_and_says_why(desk):
     assert boardwalk["refused"] == "Boardwalk already belongs to Ann"
     park = next(c for c in view["choices"] if c["value"] == "Park Place")
     assert park["refused"] is None and park["detail"] == "$350"
-    assert view["title"] == "Buy: which deed?" and view["so_far"] == "Which player: Bob"
+    assert view["title"] == "Buy: which deed?"
+    assert [c["value"] for c in view["who"]["choices"] if c["selected"]] == ["Bob"]
+
+
+# -- who acts ------------------------------------------------------------------------------------------
+def test_a_flow_acts_for_the_player_to_play_until_the_banker_picks_another_inside_it(desk):
+    """Ann is to play; the banker opens Rent, sees Ann selected in the strip, picks Bob for this one
+    rent. The next flow opens for Ann again: nothing stuck to Bob."""
+    assert player_to_play(desk.state()) == "Ann"
+    rent = flows.start_flow("rent", desk.specs, player=player_to_play(desk.state()))
+    strip = ask_view(desk, rent, "deed")["who"]
+    assert strip["label"] == "Who pays" and [c["value"] for c in strip["choices"] if c["selected"]] == ["Ann"]
+    by_bob = rent.fill(rent.actor, "Bob")
+    assert [c["value"] for c in who_row(desk.state(), by_bob, "deed")["choices"] if c["selected"]] == ["Bob"]
+    assert by_bob.values["payer"] == "Bob" and who_row(desk.state(), by_bob, "deed")["changed"]
+    salary = flows.start_flow("salary", desk.specs, player=player_to_play(desk.state()))
+    assert salary.values == {"player": "Ann"}
+
+
+def test_looking_at_a_players_deeds_never_changes_who_pays(desk):
+    """Bob is to play after Ann's turn; the banker looks at Cy's deeds; Bob still pays the next rent."""
+    do(desk, "buy", player="Cy", deed="Boardwalk")
+    do(desk, "next_turn")
+    view = deeds_view(desk, "Boardwalk", whose="Cy")
+    assert view["title"] == "Deeds of Cy"
+    assert [d["name"] for g in view["groups"] for d in g["deeds"]] == ["Boardwalk"]
+    form = flows.start_flow("rent", desk.specs, player=player_to_play(desk.state()))
+    assert form.values["payer"] == "Bob"
+
+
+def test_the_table_outlines_the_player_to_play_only(desk):
+    view = table_view(desk.state(), desk.specs)
+    assert [t["name"] for t in view["players"] if t["selected"]] == ["Ann"]
 
 
 def test_a_transfer_cannot_be_from_and_to_the_same_player(desk):

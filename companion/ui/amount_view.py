@@ -12,6 +12,7 @@ from .ask_view import account_choices
 from .desk import Desk
 from .flows import ActionForm, action_label, field_kind, field_label
 from .keypad import Keypad, keys_for, quick_amounts
+from .who_acts import who_row
 
 __all__ = ["amount_field", "account_fields", "amount_view", "sentence"]
 
@@ -56,6 +57,9 @@ def amount_view(desk: Desk, form: ActionForm, keypad: Keypad) -> dict[str, Any]:
         for row in rows:
             row["selected"] = str(form.values.get(name, "")).casefold() == row["value"].casefold()
         sides.append({"field": name, "label": {"from": "From", "to": "To"}.get(name, field_label(name)), "choices": rows})
+    who = who_row(state, form)
+    if who is not None and who["field"] not in {side["field"] for side in sides}:
+        sides.insert(0, who)
     filled = form.fill(field, value) if field and value else form
     ready = bool(value) and filled.ready
     refused = None

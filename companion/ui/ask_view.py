@@ -16,6 +16,7 @@ from companion.views import deed_marks
 from .colours import group_colour, player_colour, text_on
 from .desk import Desk
 from .flows import ActionForm, action_label, choices_for, field_kind, field_label
+from .who_acts import who_row
 
 __all__ = ["choices", "ask_view", "account_choices", "deed_groups", "probe_choices", "parse_options"]
 
@@ -175,14 +176,17 @@ def probe_choices(desk: Desk, form: ActionForm, field: str) -> list[tuple[Any, s
 def ask_view(desk: Desk, form: ActionForm, field: str) -> dict[str, Any]:
     """What the chooser shows: the question, what is decided so far, and the answers."""
     done = [f"{field_label(k)}: {desk.account_name(v) if field_kind(k) == 'account' else v}"
-            for k, v in form.values.items() if v not in (None, "") and field_kind(k) not in ("side", "card")]
+            for k, v in form.values.items()
+            if v not in (None, "") and field_kind(k) not in ("side", "card") and k != form.actor]
     kind = field_kind(field)
     rows = choices(desk, form, field)
+    state = desk.state()
     return {
         "title": f"{action_label(form.button or form.action)}: {field_label(field).lower()}?",
         "field": field,
         "kind": kind,
         "so_far": " · ".join(done),
+        "who": who_row(state, form, field),
         "choices": rows,
         "optional": field not in form.required,
         "grouped": kind == "deed",

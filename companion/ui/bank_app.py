@@ -83,7 +83,6 @@ class TableBankerApp(Taps, App):
     c = DictProperty(theme("dark"))  # the theme's colours
     theme_name = StringProperty("dark")
     desk = ObjectProperty(None, allownone=True)
-    selected = StringProperty("")  # the player the table's buttons act for
     last_text = StringProperty("")  # the last thing done, in words
 
     def __init__(self, *, game: str | Path | None = None, data: str | Path | None = None,
@@ -202,6 +201,11 @@ class TableBankerApp(Taps, App):
             screen.refresh()
         return screen
 
+    def look_at(self, player: str) -> None:
+        """Show a player's deeds; who acts stays the player to play."""
+        self.screens["deeds"].look_at(player)
+        self.show("deeds")
+
     def to_table(self, *_: object) -> None:
         self.show("table" if self.desk is not None else "start")
 
@@ -262,7 +266,6 @@ class TableBankerApp(Taps, App):
         self.close_game()
         self.desk = desk
         self._unsubscribe = desk.subscribe(self._committed)
-        self.selected = ""
         self.last_text = ""
         self._was_over = bool(desk.table.get("over"))
         records_spins = "spin" in desk.rules.registry.specs

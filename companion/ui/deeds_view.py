@@ -26,8 +26,9 @@ __all__ = ["deeds_view", "deed_card", "card_lines", "rent_now"]
 _MONEY_KEYS = ("price", "mortgage", "value", "cost", "rent", "fee", "toll")
 
 
-def deeds_view(desk: Desk, selected: str | None = None) -> dict[str, Any]:
-    """The deeds by colour group, each with its owner's colour and marks, and the selected deed."""
+def deeds_view(desk: Desk, selected: str | None = None, *, whose: str | None = None) -> dict[str, Any]:
+    """The deeds by colour group, each with its owner's colour and marks, and the selected deed;
+    ``whose``: only that player's deeds."""
     state = desk.state()
     colours = {p["name"]: p["colour"] for p in state["players"]}
     groups = []
@@ -35,6 +36,8 @@ def deeds_view(desk: Desk, selected: str | None = None) -> dict[str, Any]:
         rows = []
         for deed in group["deeds"]:
             owner = deed.get("owner")
+            if whose is not None and owner != whose:
+                continue
             rows.append({
                 "name": deed["name"],
                 "owner": owner or "",
@@ -43,8 +46,10 @@ def deeds_view(desk: Desk, selected: str | None = None) -> dict[str, Any]:
                 "selected": deed["name"] == selected,
                 "mortgaged": bool(deed.get("mortgaged")),
             })
-        groups.append({**group, "deeds": rows})
-    return {"groups": groups, "selected": selected}
+        if rows:
+            groups.append({**group, "deeds": rows})
+    return {"groups": groups, "selected": selected, "whose": whose or "",
+            "title": f"Deeds of {whose}" if whose else "Deeds"}
 
 
 def card_lines(desk: Desk, card: dict) -> list[tuple[str, str]]:

@@ -68,6 +68,9 @@ COMMON_BUTTONS = ("salary", "pay", "collect", "transfer", "rent", "buy", "auctio
 #: Buttons that are not an action of their own but a transfer with the bank on one side.
 _TRANSFER_SHAPES = {"pay": ("player", "bank"), "collect": ("bank", "player")}
 
+#: The fields that name who acts in an action (the first one an action has is prefilled).
+ACTING_FIELDS = ("player", "payer", "from", "a")
+
 #: Actions that end something for good: they always ask "are you sure?".
 DESTRUCTIVE = {"bankrupt", "end_game"}
 
@@ -123,6 +126,7 @@ class ActionForm:
     id: str = ""
     button: str = ""  # the table button that opened the flow ("pay" for a transfer to the bank)
     back: str = "table"  # the screen to return to once the action is done
+    actor: str = ""  # the field naming who acts: the player to play unless the banker picks another here
 
     def pending(self) -> list[str]:
         """Fields still to ask, in order: required ones, then the optional ones this flow asks."""
@@ -167,25 +171,25 @@ def _new_id() -> str:
 
 
 def start_flow(button: str, specs: dict, *, player: str | None) -> ActionForm | None:
-    """The form a table button opens, prefilled with what the table knows (``player``: the selected
-    player, by default the one whose turn it is). None if the family has no such action."""
+    """The form a table button opens, prefilled with what the table knows (``player``: the player to
+    play, who acts unless the banker picks another inside this flow). None if the family has no such
+    action."""
     if button in _TRANSFER_SHAPES and button not in specs:  # a family's own "pay" action comes first
         if "transfer" not in specs:
             return None
         spec = specs["transfer"]
         payer, payee = _TRANSFER_SHAPES[button]
         values = {"from": player if payer == "player" else "bank", "to": player if payee == "player" else "bank"}
-        return ActionForm("transfer", spec.required, spec.optional, values, id=_new_id(), button=button)
+        return ActionForm("transfer", spec.required, spec.optional, values, id=_new_id(), button=button,
+                          actor="from" if payer == "player" else "to")
     spec = specs.get(button)
     if spec is None:
         return None
     values: dict[str, Any] = {}
-    if player is not None:
-        for name in spec.required:
-            if name in ("player", "payer", "from", "a"):
-                values[name] = player
-                break
-    return ActionForm(button, spec.required, spec.optional, values, id=_new_id(), button=button)
+    actor = next((name for name in spec.required if name in ACTING_FIELDS), "")
+    if actor and player is not None:
+        values[actor] = player
+    return ActionForm(button, spec.required, spec.optional, values, id=_new_id(), button=button, actor=actor)
 
 
 def buttons_for(specs: dict) -> tuple[list[dict], list[dict]]:

@@ -12,13 +12,14 @@ from typing import Any, Callable
 
 from . import flows
 from .desk import Result
+from .who_acts import player_to_play
 from .widgets import ConfirmBox, show_reason
 
 __all__ = ["Taps"]
 
 
 class Taps:
-    """Needs ``desk``, ``screens``, ``layer``, ``selected``, ``show`` and ``to_table`` from the App."""
+    """Needs ``desk``, ``screens``, ``layer``, ``show`` and ``to_table`` from the App."""
 
     # -- taps --------------------------------------------------------------------------------------
     def act(self, action: dict, near=None) -> Result:
@@ -46,15 +47,18 @@ class Taps:
         box.open()
         return box
 
-    def player_for_buttons(self) -> str | None:
-        """The selected player, else the one whose turn it is."""
+    def player_to_play(self) -> str | None:
+        """Who a flow acts for until the banker picks another inside it: the player whose turn it is."""
         if self.desk is None:
             return None
-        state = self.desk.state()
-        return self.selected if self.selected in state["active"] else state["turn"]["player"]
+        return player_to_play(self.desk.state())
+
+    def start(self, button: str) -> flows.ActionForm | None:
+        """The form of a button's flow, for the player to play."""
+        return flows.start_flow(button, self.desk.specs, player=self.player_to_play())
 
     def press(self, button: str, near=None) -> None:
-        """A table button: open its flow, prefilled for the selected player."""
+        """A table button: open its flow for the player to play."""
         if self.desk is None:
             return
         if button == "undo":
@@ -63,7 +67,7 @@ class Taps:
         if button == "redo":
             self.redo(near)
             return
-        form = flows.start_flow(button, self.desk.specs, player=self.player_for_buttons())
+        form = self.start(button)
         if form is None:
             self.refuse(f"{flows.action_label(button)} is not part of this game", near)
             return
@@ -76,7 +80,7 @@ class Taps:
             self.show("auction")
             return None
         if form.action == "trade" and not (form.values.get("give") or form.values.get("get")):
-            self.screens["trade"].start(form.values.get("a") or self.player_for_buttons() or "")
+            self.screens["trade"].start(form.values.get("a") or self.player_to_play() or "")
             self.show("trade")
             return None
         if not form.ready:

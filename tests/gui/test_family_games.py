@@ -149,8 +149,10 @@ def step_build(bank, desk):
     desk.do({"action": "transfer", "from": "bank", "to": "Ann", "amount": desk.pack.get("start_cash", 1500) * 5})
     for name in names:
         if desk.table["deeds"][name].get("owner") is None:
-            bank.app.selected = "Ann"
             bank.tap("buy")
+            acting = bank.app.screens["ask"].form.actor
+            if acting:
+                bank.tap(f"{acting}-Ann")  # Ann buys in this one action, whoever is to play
             bank.tap(f"choice-{name}")
             if desk.table["deeds"][name].get("owner") != "Ann":
                 return f"could not buy {name}: {bank.bubble()}"
@@ -211,20 +213,21 @@ def step_undo_redo(bank, desk, deed):
 def step_collect_from_all(bank, desk):
     """An action from More, put together by the generic flow: Ann collects 100 from every player."""
     bank.app.show("table")
-    bank.app.selected = "Ann"
     bank.tap("more")
     if not bank.has("action-collect_from_all"):
         return "no collecting"
     before = {p: desk.table["accounts"][p] for p in desk.table["order"]}
     bank.tap("action-collect_from_all")
     assert bank.screen == "amount"
+    acting = bank.app.screens["amount"].form.actor
+    if acting:
+        bank.tap(f"{acting}-Ann")  # Ann collects in this one action, whoever is to play
     bank.keys("100")
     bank.tap("confirm")
     assert bank.screen == "table", bank.bubble()
     unit = desk.table["accounts"]["Ann"] - before["Ann"]
     assert unit == 100 * (len(before) - 1)
     assert all(desk.table["accounts"][p] == before[p] - 100 for p in before if p != "Ann")
-    bank.app.selected = ""
 
 
 def step_game_over(bank, desk):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from kivy.factory import Factory
 
-from ..flows import buttons_for, start_flow
+from ..flows import buttons_for
 from . import BankScreen
 
 __all__ = ["MoreScreen"]
@@ -43,7 +43,7 @@ class MoreScreen(BankScreen):
         self.app.show(tap.value)
 
     def start(self, row, tap) -> None:
-        form = start_flow(row.name, self.desk.specs, player=self.app.player_for_buttons())
+        form = self.app.start(row.name)
         if form is not None:
             self.app.run_flow(form, tap)
 

@@ -21,7 +21,7 @@ class TradeScreen(BankScreen):
 
     def on_pre_enter(self, *args):
         if self.desk is not None and not self.deal.a:
-            self.start(self.app.player_for_buttons() or "")
+            self.start(self.app.player_to_play() or "")
         self.refresh()
 
     def refresh(self) -> None:
