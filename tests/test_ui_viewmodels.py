@@ -18,7 +18,7 @@ from companion.ui.deeds_view import deed_card, deeds_view, rent_now
 from companion.ui.desk import Desk
 from companion.ui.games import NewGame, game_file_name, pack_choices, saved_games, when_text
 from companion.ui.history_view import history_view
-from companion.ui.keypad import Keypad, keys_for, quick_amounts
+from companion.ui.keypad import Keypad, keys_for, quick_amounts, wide_keys
 from companion.ui.loans_view import loan_rows, loans_view
 from companion.ui.over_view import WorthHistory, over_view, sample, worth_series
 from companion.ui.settings import UiSettings
@@ -574,3 +574,19 @@ def test_a_phone_request_is_approved_and_another_declined_with_a_reason(desk):
 
     asyncio.run(round_at_the_table())
     assert not phones.running
+
+
+def test_the_auction_keypad_is_two_rows_with_k_and_m_for_monopoly_city():
+    short = Currency.from_pack({"currency": {"symbol": "\u20a9", "style": "short"}})
+    assert wide_keys(keys_for(short)) == ["1", "2", "3", "4", "5", "6", "7", "8", "9", "0", ".", "<", "K", "M", "00"]
+    pad = Keypad(short)
+    for key in "1.5M":
+        pad = pad.press(key)
+    assert pad.value() == 1_500_000
+
+
+def test_a_familys_description_reaches_the_screen_without_code_names():
+    assert flows.for_people("The player goes to Jail for 3 turns (or ``turns``); jail turns do not count.") == \
+        "The player goes to Jail for 3 turns; jail turns do not count."
+    assert flows.for_people("or send them back. ``over_bridge``: back across the Toll Bridge.") == \
+        "or send them back. over bridge: back across the Toll Bridge."

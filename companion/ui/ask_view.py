@@ -15,7 +15,7 @@ from companion.views import deed_marks
 
 from .colours import group_colour, player_colour, text_on
 from .desk import Desk
-from .flows import ActionForm, action_label, choices_for, field_kind, field_label
+from .flows import ActionForm, action_label, choices_for, field_kind, field_label, for_people
 from .who_acts import who_row
 
 __all__ = ["choices", "ask_view", "account_choices", "deed_groups", "probe_choices", "parse_options"]
@@ -191,7 +191,7 @@ def ask_view(desk: Desk, form: ActionForm, field: str) -> dict[str, Any]:
         "optional": field not in form.required,
         "grouped": kind == "deed",
         "text_entry": kind in ("text", "card") and not rows,
-        "help": desk.specs[form.action].summary if form.action in desk.specs else "",
+        "help": for_people(desk.specs[form.action].summary) if form.action in desk.specs else "",
     }
 
 

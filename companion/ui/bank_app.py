@@ -327,17 +327,29 @@ class TableBankerApp(Taps, App):
     def _unit_act(self, action: dict) -> Result:
         return self.act(action)
 
-    def _unit_sold(self, result: Result) -> None:
+    def _unit_sold(self, result: Result | None) -> None:
+        """The unit's auction ended (sold and logged, or not sold): the next auction starts clean."""
+        self.screens["auction"].clean()
         if result is not None and result.ok and self.manager.current == "auction":
-            self.screens["auction"].lot = ""
             self.to_table()
+
+    def open_auction(self, deed: str = "") -> None:
+        """The one auction, wherever it starts: table, deed card, trading unit or its button."""
+        if deed:
+            self.screens["auction"].open_lot(deed)
+        self.show("auction")
 
     def _unit_event(self, event) -> None:
         """The unit asks (a held undo, a second press on a running timer) or refuses a press: show it
         on whatever screen is up, unless the unit's own screen is showing it already."""
-        from companion.trading_unit import CancelAsked, PressRefused, UndoConfirmAsked
+        from companion.trading_unit import CancelAsked, PressRefused, TimerStarted, UndoConfirmAsked
 
-        if self.root is None or self.manager.current == "unit":
+        if self.root is None:
+            return
+        if isinstance(event, TimerStarted) and event.purpose == "auction" and not event.lot:
+            self.open_auction()  # the unit's own button: the deed and the bids are chosen on the auction screen
+            return
+        if self.manager.current == "unit":
             return
         link = self.unit_link
         if isinstance(event, UndoConfirmAsked):
@@ -365,6 +377,8 @@ class TableBankerApp(Taps, App):
         """Pick up entries committed elsewhere (phones' server in another process, the command line)."""
         if self.desk is not None:
             self.desk.refresh()
+        if self.unit_link is not None:
+            self.unit_link.tick()
 
 class _Cancel:
     """What ``call_later`` hands back: something with ``cancel()``, like asyncio's handles."""

@@ -26,6 +26,7 @@ __all__ = [
     "missing_field_named",
     "typed_value",
     "destructive_question",
+    "for_people",
 ]
 
 _KINDS = {
@@ -200,11 +201,19 @@ def buttons_for(specs: dict) -> tuple[list[dict], list[dict]]:
             summary = "The player pays the bank" if name == "pay" else "The bank pays the player"
             common.append({"name": name, "label": action_label(name), "summary": summary})
         elif name in specs:
-            common.append({"name": name, "label": action_label(name), "summary": specs[name].summary})
+            common.append({"name": name, "label": action_label(name), "summary": for_people(specs[name].summary)})
     shown = {b["name"] for b in common} | {"undo", "redo"}
-    more = [{"name": n, "label": action_label(n), "summary": s.summary, "destructive": n in DESTRUCTIVE}
+    more = [{"name": n, "label": action_label(n), "summary": for_people(s.summary), "destructive": n in DESTRUCTIVE}
             for n, s in sorted(specs.items()) if n not in shown]
     return common, more
+
+
+def for_people(text: str) -> str:
+    """A family's description as players read it: no code names. A bracketed aside that names a
+    field (``(or ``turns``)``) is dropped; any other field name is written as words."""
+    text = re.sub(r"\s*\([^()]*``[^()]*\)", "", text or "")
+    text = re.sub(r"``([^`]+)``", lambda m: m.group(1).replace("_", " "), text)
+    return " ".join(text.replace("`", "").split())
 
 
 def destructive_question(form: ActionForm, name_of) -> str:

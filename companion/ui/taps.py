@@ -76,8 +76,7 @@ class Taps:
     def run_flow(self, form: flows.ActionForm, near=None) -> Result | None:
         """Ask the next missing field on the right screen, or do the action once complete."""
         if form.action == "auction" and form.values.get("deed") and "auction" in self.screens and not form.ready:
-            self.screens["auction"].open_lot(form.values["deed"])
-            self.show("auction")
+            self.open_auction(form.values["deed"])  # one auction screen, wherever it starts
             return None
         if form.action == "trade" and not (form.values.get("give") or form.values.get("get")):
             self.screens["trade"].start(form.values.get("a") or self.player_to_play() or "")

@@ -184,6 +184,8 @@ def step_auction(bank, desk):
     assert bank.screen == "auction" and bank.app.screens["auction"].lot == deed
     bank.tap("start-timer")
     bank.tap("bidder-Bob")
+    if bank.app.screens["auction"].keys_shown:
+        bank.tap("bid-keys")  # the pack's steps instead of the keypad
     quick = sorted((w for w in bank.all() if (getattr(w, "name", "") or "").startswith("raise-")), key=lambda w: w.value)
     bank.tap(widget=quick[len(quick) // 2])
     bank.tap("record-bid")

@@ -7,6 +7,7 @@ from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
 from companion.core.money import Currency
 
 from ..amount_view import amount_field, amount_view
+from ..flows import field_label
 from ..keypad import Keypad
 from ..widgets import AccountTile
 from . import BankScreen
@@ -114,7 +115,7 @@ class AmountScreen(BankScreen):
             return
         missing = [f for f in self.form.pending() if f != field]
         if missing:
-            self.app.refuse(f"choose {missing[0].replace('_', ' ')} first", tap)
+            self.app.refuse(f"choose {field_label(missing[0]).lower()} first", tap)
             return
         self.app.run_flow(self.form.fill(field, value), tap)
 

@@ -108,8 +108,7 @@ class DeedsScreen(BankScreen):
             return
         spec = self.desk.specs[act["action"]]
         if act["action"] == "auction":
-            self.app.screens["auction"].open_lot(self.deed)
-            self.app.show("auction")
+            self.app.open_auction(self.deed)
             return
         form = ActionForm(act["action"], spec.required, spec.optional, dict(act["values"]),
                           id=f"ui-{self.desk.version}-{act['action']}-{self.deed}", button=act["action"],

@@ -107,7 +107,7 @@ class SettingsScreen(BankScreen):
         self.app.show("card")
 
     def quit(self) -> None:
-        self.app.confirm("Close the bank? The game is saved; `companion run` opens it again.", "Close", self.app.stop)
+        self.app.confirm("Close the bank? The game is saved and opens again when the bank starts.", "Close", self.app.stop)
 
     def back(self) -> None:
         self.app.to_table()
