@@ -590,3 +590,12 @@ def test_a_familys_description_reaches_the_screen_without_code_names():
         "The player goes to Jail for 3 turns; jail turns do not count."
     assert flows.for_people("or send them back. ``over_bridge``: back across the Toll Bridge.") == \
         "or send them back. over bridge: back across the Toll Bridge."
+
+
+def test_more_is_a_short_grouped_menu_with_bankrupt_last(desk):
+    _, more = flows.buttons_for(desk.specs)
+    menu = flows.more_menu(more)
+    assert [g["title"] for g in menu] == ["Turn", "Money", "Deeds", "Game"]
+    assert menu[-1]["actions"][-1]["name"] == "bankrupt" and menu[-1]["actions"][-1]["destructive"]
+    assert sum(len(g["actions"]) for g in menu) == len(more)
+    assert {"mortgage", "unmortgage", "trade"} <= {a["name"] for a in menu[2]["actions"]}

@@ -27,6 +27,7 @@ __all__ = [
     "typed_value",
     "destructive_question",
     "for_people",
+    "more_menu",
 ]
 
 _KINDS = {
@@ -206,6 +207,33 @@ def buttons_for(specs: dict) -> tuple[list[dict], list[dict]]:
     more = [{"name": n, "label": action_label(n), "summary": for_people(s.summary), "destructive": n in DESTRUCTIVE}
             for n, s in sorted(specs.items()) if n not in shown]
     return common, more
+
+
+#: The More menu's groups, in order, and the actions each gathers; an action not listed goes under
+#: "Money" (a family's own payments); Bankrupt is always the very last.
+MORE_GROUPS = (
+    ("Turn", ("jail", "leave_jail", "jail_fine", "night", "leave_night", "night_fine", "miss_turns", "spin",
+              "land", "cross_bridge", "free_access", "choose_character", "career", "profession", "wedding",
+              "baby", "violation", "quiz")),
+    ("Money", ()),
+    ("Deeds", ("mortgage", "unmortgage", "sell_building", "sell_infrastructure", "improve", "trade", "sell",
+               "exchange", "planning_permission", "remove_hazard", "repairs", "free_parking")),
+    ("Loans and notes", ("borrow", "repay", "settle", "buy_shares", "sell_shares", "play_market")),
+    ("Game", ("correct_card", "correct_character", "end_game", "bankrupt")),
+)
+
+
+def more_menu(more: list[dict]) -> list[dict]:
+    """The More menu: its actions in short named groups (turn, money, deeds, loans, game), Bankrupt last."""
+    placed = {name: i for i, (_, names) in enumerate(MORE_GROUPS) for name in names}
+    money = next(i for i, (title, _) in enumerate(MORE_GROUPS) if title == "Money")
+    groups: list[dict] = [{"title": title, "actions": []} for title, _ in MORE_GROUPS]
+    for item in more:
+        groups[placed.get(item["name"], money)]["actions"].append(item)
+    for group, (_, names) in zip(groups, MORE_GROUPS):
+        order = {n: i for i, n in enumerate(names)}
+        group["actions"].sort(key=lambda a: (a["name"] == "bankrupt", order.get(a["name"], -1), a["label"]))
+    return [g for g in groups if g["actions"]]
 
 
 def for_people(text: str) -> str:

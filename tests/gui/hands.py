@@ -125,10 +125,11 @@ class Hands:
         touch = UnitTestTouch(x, y)
         touch.touch_down()
         if scrolled:
-            # a finger rests a moment: a scrolling list hands a still touch to what is under it only
-            # after its scroll timeout (a quicker tap is delivered late, or taken as "stop scrolling")
-            end = time.monotonic() + 0.09
-            while time.monotonic() < end:
+            # a finger rests until the list has handed the still touch to the button under it (after
+            # its scroll timeout; a quicker tap is delivered late, or taken as "stop scrolling")
+            end = time.monotonic() + 3.0
+            self.pump(1)
+            while getattr(w, "state", "down") != "down" and time.monotonic() < end:
                 self.pump(1)
                 time.sleep(0.01)
         else:
