@@ -1,21 +1,20 @@
 """Rotating backups of a game, taken with SQLite's backup API beside the game file.
 
 Every ``every`` committed entries a consistent copy goes to ``<game folder>/<game name>.backups/``;
-the newest ``keep`` copies are kept. Copies are made on a background thread with their own connection,
-so the banker's tap is never kept waiting; :meth:`Backups.wait` finishes them (the Banker calls it on
-close).
+the newest ``keep`` copies are kept. Copies are made in a lull in the taps, on the game's
+:class:`~companion.lull.Lull` worker with their own connection, so the banker's tap is never kept
+waiting and never competes with a copy for the disk; :meth:`Backups.wait` finishes them (the Banker
+calls it on close).
 """
 from __future__ import annotations
 
 import logging
 import os
-import queue
 import sqlite3
-import threading
-import time
 from contextlib import closing
 from pathlib import Path
 
+from .lull import Lull
 from .store import backup_copy
 
 __all__ = ["Backups", "backup_folder", "list_backups"]
@@ -36,71 +35,34 @@ def list_backups(game: Path) -> list[Path]:
 
 
 class Backups:
-    """Takes a backup after every ``every``-th entry, on one worker thread that lives as long as the game
-    is open (started at the first backup), so a tap never waits for a thread to start or a copy to end.
+    """Takes a backup after every ``every``-th entry, in the next lull of ``lull`` (a worker of its own
+    when none is given): once no entry has been committed for ``quiet`` seconds, at the latest
+    ``max_delay`` seconds after it was due. Requests that pile up meanwhile make one copy of the latest
+    state, named after the last entry it really holds. Closing copies at once.
 
-    The copy waits for a lull: it starts once no entry has been committed for ``quiet`` seconds (at the
-    latest ``max_delay`` seconds after it was due), so copying never competes with a burst of taps, and
-    requests that piled up meanwhile make one copy of the latest state. Closing copies at once.
+    Threading: ``after_commit``, ``take``, ``flush`` and ``wait`` are called from the Banker's thread."""
 
-    Threading: ``after_commit``, ``take``, ``flush`` and ``wait`` are called from the Banker's thread
-    only; the worker shares nothing with it but the queue and the activity event."""
+    RANK = 1  # after a snapshot asked for in the same lull, so the copy holds it
 
     def __init__(self, game: Path, *, every: int = 20, keep: int = 10, quiet: float = 1.0,
-                 max_delay: float = 30.0) -> None:
+                 max_delay: float = 30.0, lull: Lull | None = None) -> None:
         self.game = Path(game)
         self.every = every
         self.keep = keep
-        self.quiet = quiet
-        self.max_delay = max_delay
-        self._activity = threading.Event()
-        self._closing = False
-        self._queue: queue.Queue[int | None] = queue.Queue()
-        self._thread: threading.Thread | None = None
+        self.lull = lull if lull is not None else Lull(quiet=quiet, max_delay=max_delay, name="game-backup")
         self.last_error: str | None = None
 
     def after_commit(self, seq: int) -> None:
-        self._activity.set()
         if self.every and seq % self.every == 0:
             self.take(seq, background=True)
 
     def take(self, seq: int, *, background: bool = False) -> Path | None:
-        """Copy the game now (or soon, on the worker). The copy is named after the last entry it really
-        holds, which on the worker may be later than ``seq``. Returns the copy's path when taken now."""
+        """Copy the game now (or in the next lull). The copy is named after the last entry it really
+        holds, which in a lull may be later than ``seq``. Returns the copy's path when taken now."""
         if not background:
             return self._copy(raise_errors=True)
-        if self._thread is None:
-            self._thread = threading.Thread(target=self._work, name="game-backup", daemon=True)
-            self._thread.start()
-        self._queue.put(seq)
+        self.lull.submit("backup", self._copy, rank=self.RANK)
         return None
-
-    def _work(self) -> None:
-        while True:
-            seq = self._queue.get()
-            try:
-                if seq is None:
-                    return
-                self._wait_for_a_lull()
-                while True:  # requests that piled up while waiting: one copy serves them all
-                    try:
-                        more = self._queue.get_nowait()
-                    except queue.Empty:
-                        break
-                    self._queue.task_done()
-                    if more is None:
-                        self._queue.put(None)  # closing: copy first, then stop
-                        break
-                self._copy()
-            finally:
-                self._queue.task_done()
-
-    def _wait_for_a_lull(self) -> None:
-        deadline = time.monotonic() + self.max_delay
-        while not self._closing and self.quiet > 0 and time.monotonic() < deadline:
-            self._activity.clear()
-            if not self._activity.wait(min(self.quiet, max(0.0, deadline - time.monotonic()))):
-                return
 
     def _copy(self, raise_errors: bool = False) -> Path | None:
         folder = backup_folder(self.game)
@@ -125,14 +87,8 @@ class Backups:
 
     def flush(self) -> None:
         """Wait until every backup asked for so far is written (the worker goes on)."""
-        if self._thread is not None:
-            self._queue.join()
+        self.lull.flush()
 
     def wait(self) -> None:
-        """Write every backup asked for at once, and stop the worker."""
-        if self._thread is not None:
-            self._closing = True
-            self._activity.set()
-            self._queue.put(None)
-            self._thread.join()
-            self._thread = None
+        """The game is closing: write every backup asked for at once, and stop the worker."""
+        self.lull.close()

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
+from .core.contract import load_json
 from .core.errors import BadAction, BankerError, Refused
 
 __all__ = ["main"]
@@ -51,6 +52,7 @@ def _print_outcome(outcome) -> None:
         "events": outcome.events,
         "version": outcome.version,
         "repeated": outcome.repeated,
+        "undone": outcome.undone,
     }, ensure_ascii=False))
 
 
@@ -70,6 +72,8 @@ def cmd_do(args) -> int:
         if args.action != "-":
             _print_outcome(b.do(args.action))
             return 0
+        # Each line is decided on the game as it stands when the line arrives (the Banker catches up
+        # with other programs' writes first), and answered at once, so a script can wait for it.
         worst = 0
         for number, line in enumerate(sys.stdin, 1):
             if not line.strip():
@@ -77,9 +81,58 @@ def cmd_do(args) -> int:
             try:
                 _print_outcome(b.do(line))
             except (BadAction, Refused) as e:
-                print(f"companion: line {number}: {e}", file=sys.stderr)
+                print(f"companion: line {number}: {e}", file=sys.stderr, flush=True)
                 worst = max(worst, e.exit_code)
+            sys.stdout.flush()
         return worst
+
+
+def cmd_actions(args) -> int:
+    """The game's actions and their fields, from the declarations; with an action, its choices now."""
+    from .core.contract import json_schema
+
+    with _open(args.game) as b:
+        if args.action is None:
+            for spec in b.actions():
+                fields = ", ".join(f"{f.name}{'' if f.required else '?'} ({f.kind})" for f in spec.fields) or "no fields"
+                print(f"{spec.name:<20} {spec.says}\n{'':<20} {fields}")
+            return 0
+        spec = b.spec(args.action)
+        if args.json:
+            print(json.dumps(json_schema(spec), ensure_ascii=False, indent=1))
+            return 0
+        partial = _partial(args.given)
+        print(f"{spec.name}: {spec.says}")
+        nxt = b.next_field(spec.name, partial)
+        for f in spec.fields:
+            if f.name in partial or not f.asked(b.table, partial):
+                continue
+            mark = "  <- next" if nxt is not None and f is nxt else ""
+            print(f"  {f.name} ({f.kind}): {f.says}{mark}")
+            if f is nxt:
+                for c in b.choices(spec.name, f.name, partial):
+                    said = c.preview.summary if c.preview else (f"not possible: {c.why_not}" if not c.possible else "")
+                    print(f"      {c.label:<28} {said}")
+    return 0
+
+
+def _partial(pairs: list[str]) -> dict:
+    partial = {}
+    for pair in pairs or []:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise BadAction(f"give fields as FIELD=VALUE, not {pair!r}")
+        partial[key.strip()] = value
+    return partial
+
+
+def cmd_preview(args) -> int:
+    """What an action would do, decided as `do` would, without writing anything."""
+    with _open(args.game) as b:
+        p = b.preview(load_json(args.action))
+    print(json.dumps({"summary": p.summary, "action": p.action, "events": list(p.events),
+                      "postings": [vars(x) for x in p.postings]}, ensure_ascii=False))
+    return 0
 
 
 def cmd_show(args) -> int:
@@ -213,6 +266,18 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("game")
     s.add_argument("action")
     s.set_defaults(func=cmd_do)
+
+    s = sub.add_parser("preview", help="what one action (JSON) would do, without doing it")
+    s.add_argument("game")
+    s.add_argument("action")
+    s.set_defaults(func=cmd_preview)
+
+    s = sub.add_parser("actions", help="the game's actions and their fields; with ACTION, what may be chosen now")
+    s.add_argument("game")
+    s.add_argument("action", nargs="?")
+    s.add_argument("given", nargs="*", metavar="FIELD=VALUE", help="fields already chosen")
+    s.add_argument("--json", action="store_true", help="the action's JSON schema")
+    s.set_defaults(func=cmd_actions)
 
     s = sub.add_parser("show", help="print the state of a game")
     s.add_argument("game")

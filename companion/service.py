@@ -11,6 +11,7 @@ never forks; :meth:`refresh` picks their changes up between actions.
 from __future__ import annotations
 
 import datetime as _dt
+import functools
 import json
 import sqlite3
 from dataclasses import dataclass, field
@@ -18,17 +19,23 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .backups import Backups
-from .core import engine
+from .core import contract, engine
 from .core import events as ev
 from .core.errors import BadAction, GameBusy, GameFileError, Refused
 from .core.model import SCHEMA, new_table
 from .core.money import Currency
+from .core.text import check_token
+from .lull import Lull
 from .rules import load_pack, resolve_options, rules_for
-from .store import Entry, Store, canonical
+from .store import Entry, Store, canonical, save_snapshot
 
-__all__ = ["Banker", "Outcome", "SNAPSHOT_EVERY"]
+__all__ = ["Banker", "Outcome", "SNAPSHOT_EVERY", "WATCH_SECONDS"]
 
 SNAPSHOT_EVERY = 200
+
+#: How often the adapters call :meth:`Banker.refresh` to see what other programs wrote: well inside
+#: the 100 ms a player notices, and nearly free when nothing changed (one ``PRAGMA data_version``).
+WATCH_SECONDS = 0.05
 
 Clock = Callable[[], str]
 
@@ -44,6 +51,7 @@ class Outcome:
     entry: Entry
     version: int
     repeated: bool = False  # the same action id had already been applied: nothing new happened
+    undone: bool = False  # (with ``repeated``) that earlier action has since been undone: its money is back
 
     @property
     def events(self) -> list:
@@ -51,13 +59,23 @@ class Outcome:
 
     @property
     def summary(self) -> str:
-        return self.entry.summary
+        return f"{self.entry.summary} (since undone)" if self.undone else self.entry.summary
 
 
 @dataclass
 class _History:
+    """The undo and redo stacks, and which actions are undone now, rebuilt from ``(seq, kind, target)``.
+
+    A redo entry re-applies an earlier entry, which may itself be a redo: :meth:`first` follows that
+    chain back to the action first applied, so every undo and redo speaks of that action."""
+
     undo: list[int] = field(default_factory=list)
     redo: list[int] = field(default_factory=list)
+    origin: dict[int, int] = field(default_factory=dict)  # redo entry -> the action it re-applies
+    undone: set[int] = field(default_factory=set)  # actions whose effect is taken back now
+
+    def first(self, seq: int) -> int:
+        return self.origin.get(seq, seq)
 
     def see(self, seq: int, kind: str, target: int | None) -> None:
         if kind == "do":
@@ -66,9 +84,12 @@ class _History:
         elif kind == "undo":
             self.undo.pop()
             self.redo.append(target)
+            self.undone.add(self.first(target))
         elif kind == "redo":
             self.redo.pop()
             self.undo.append(seq)
+            self.origin[seq] = self.first(target)
+            self.undone.discard(self.origin[seq])
 
 
 class Banker:
@@ -79,7 +100,6 @@ class Banker:
         self.store = store
         self.clock = clock
         self._subscribers: list[Callable[[Outcome], None]] = []
-        self.backups = Backups(store.path, every=backup_every, keep=backup_keep, quiet=backup_quiet)
         try:
             self.meta = store.meta()
             self._load()
@@ -89,6 +109,10 @@ class Banker:
         except (sqlite3.DatabaseError, ValueError, KeyError, TypeError, ev.ReplayMismatch) as e:
             store.close()
             raise GameFileError(f"{store.path} is damaged ({e}); restore a backup with `companion restore`") from None
+        self.lull = Lull(quiet=backup_quiet)  # backups and snapshots wait for a pause in the taps
+        self.backups = Backups(store.path, every=backup_every, keep=backup_keep, lull=self.lull)
+        if self.version - self._snapshot_seq >= SNAPSHOT_EVERY:  # one was lost (a pulled plug): make it again
+            self._snapshot_later(self.version, self.table)
 
     # -- opening and closing -----------------------------------------------------------------------
     @classmethod
@@ -117,7 +141,7 @@ class Banker:
         return cls(Store.open(path), **kwargs)
 
     def close(self) -> None:
-        self.backups.wait()
+        self.lull.close()  # the backup copy and the snapshot still waiting for a lull are made now
         self.store.close()
 
     def __enter__(self) -> "Banker":
@@ -131,6 +155,7 @@ class Banker:
         if latest is None:
             raise GameFileError(f"{self.store.path} holds no game state of a schema this version can read")
         seq, state = latest  # the table as it stood after entry ``seq`` (0: before the first)
+        self._snapshot_seq = seq
         table = state["table"]
         for entry in self.store.entries(seq):
             table = engine.fold(table, entry.events)
@@ -178,10 +203,23 @@ class Banker:
         return bool(self._history.redo)
 
     def next_undo(self) -> Entry | None:
-        return self.store.entry(self._history.undo[-1]) if self._history.undo else None
+        """The action the next undo would take back: the action itself, even when what is in force
+        now is a redo of it (so a button reads "Ann collected $200 salary", never "Redone: ...")."""
+        return self.store.entry(self._history.first(self._history.undo[-1])) if self._history.undo else None
 
     def next_redo(self) -> Entry | None:
-        return self.store.entry(self._history.redo[-1]) if self._history.redo else None
+        """The action the next redo would apply again (the action itself, as for :meth:`next_undo`)."""
+        return self.store.entry(self._history.first(self._history.redo[-1])) if self._history.redo else None
+
+    def earlier_outcome(self, action: dict) -> Outcome | None:
+        """The first outcome of an action whose id is already in the log (a retry, a double tap), marked
+        ``undone`` when it has been undone since; None for an action not applied yet. Refused when the
+        id was used for a different action. Catches up first, so an undo another program wrote counts."""
+        action_id = _action_id(action)
+        if action_id is None:
+            return None
+        self.refresh()
+        return self._repeat(action_id, action)
 
     def log(self, after: int = 0) -> list[Entry]:
         return list(self.store.entries(after))
@@ -191,29 +229,31 @@ class Banker:
 
     # -- writing -----------------------------------------------------------------------------------
     def refresh(self) -> bool:
-        """Pick up entries committed by another process; True if anything changed."""
+        """Pick up entries committed by another program (or another Banker); True if anything changed.
+
+        Cheap when nothing changed (SQLite's ``PRAGMA data_version``, no table read), so adapters call
+        it every :data:`WATCH_SECONDS`."""
         if not self.store.changed_elsewhere():
             return False
-        return bool(self._catch_up())
+        outcomes = self._catch_up()
+        for outcome in outcomes:
+            self._publish(outcome)
+        return bool(outcomes)
 
     def _catch_up(self) -> list[Outcome]:
+        """Fold in every entry committed after ours; the caller publishes them."""
         outcomes = []
         for entry in self.store.entries(self.version):
             self.table = engine.fold(self.table, entry.events)
             self._history.see(entry.seq, entry.kind, entry.target)
             self.version = entry.seq
             outcomes.append(Outcome(entry, entry.seq))
-        for outcome in outcomes:
-            self._publish(outcome)
         return outcomes
 
     def do(self, action: dict | str) -> Outcome:
         """Apply one action durably. Raises BadAction (malformed) or Refused (a rule says no)."""
-        if isinstance(action, str):
-            try:
-                action = json.loads(action)
-            except json.JSONDecodeError as e:
-                raise BadAction(f"not valid JSON ({e.msg} at character {e.pos})") from None
+        if isinstance(action, (str, bytes)):
+            action = contract.load_json(action)
         if not isinstance(action, dict):
             raise BadAction("an action is a JSON object with an \"action\" key")
         name = action.get("action")
@@ -224,9 +264,9 @@ class Banker:
             return self.undo(action.get("id")) if name == "undo" else self.redo(action.get("id"))
         action_id = _action_id(action)
 
-        def decide() -> tuple[str, list, str, int | None]:
-            events, summary = engine.decide(self.table, action, self.rules)
-            return "do", events, summary, None
+        def decide() -> tuple[str, list, str, int | None, dict]:
+            decided = engine.decide_full(self.table, action, self.rules)
+            return "do", list(decided.events), decided.summary, None, decided.table
 
         return self._write(action, action_id, decide)
 
@@ -242,45 +282,51 @@ class Banker:
         action = {"action": kind, **({"id": action_id} if action_id is not None else {})}
         action_id = _action_id(action)
 
-        def decide() -> tuple[str, list, str, int | None]:
+        def decide() -> tuple[str, list, str, int | None, dict]:
             stack = self._history.undo if kind == "undo" else self._history.redo
             if not stack:
                 raise Refused("nothing to undo" if kind == "undo" else "nothing to redo")
             target = self.store.entry(stack[-1])
+            first = self.store.entry(self._history.first(target.seq))  # the action itself, never a redo of it
             if kind == "undo":
                 events = [ev.reverse(e) for e in reversed(target.events)]
-                summary = f"Undone: {target.summary}"
+                summary = f"Undone: {first.summary}"
             else:
                 events = target.events
-                summary = f"Redone: {target.summary.removeprefix('Redone: ')}"
-            return kind, events, summary, target.seq
+                summary = f"Redone: {first.summary}"
+            return kind, events, summary, target.seq, engine.fold(self.table, events)
 
         return self._write(action, action_id, decide)
 
     def _write(self, action: dict, action_id: str | None, decide: Callable[[], tuple]) -> Outcome:
-        """Decide and append under the write lock, optimistically: the entry takes the next number;
-        if another process took it (or the action id is already in the log), catch up and decide again."""
-        with self.store.writing():
-            if action_id is not None:  # a retry of an applied action returns its first outcome
-                self._catch_up()
-                seen = self._repeat(action_id, action)
-                if seen:
-                    return seen
-            for _ in range(100):
-                kind, events, summary, target = decide()
-                table = engine.fold(self.table, events)
-                engine.check_conservation(table)
-                try:
-                    entry = self._append(kind, action, events, summary, action_id, target, table)
-                    break
-                except sqlite3.IntegrityError:
-                    self._catch_up()
-                    if action_id is not None:
+        """Decide and append under the write lock, on the newest committed table.
+
+        Inside ``BEGIN IMMEDIATE`` no other program can commit, so the entries they committed before it
+        are folded in first and the decision is made on the table as it truly stands now, whether the
+        answer is yes or no. The entry takes the next number; the unique ``seq`` stays the backstop
+        (a writer that slipped in means: catch up and decide again). Entries caught up on are told to
+        subscribers once the transaction is over, before this action's own outcome."""
+        caught: list[Outcome] = []
+        try:
+            with self.store.writing():
+                for _ in range(100):
+                    caught += self._catch_up()
+                    if action_id is not None:  # a retry of an applied action returns its first outcome
                         seen = self._repeat(action_id, action)
                         if seen:
                             return seen
-            else:  # pragma: no cover - would need another writer winning a hundred races in a row
-                raise GameBusy("another program keeps writing to this game; try again in a moment")
+                    kind, events, summary, target, table = decide()  # the table after the events: folded once
+                    engine.check_conservation(table)
+                    try:
+                        entry = self._append(kind, action, events, summary, action_id, target)
+                        break
+                    except sqlite3.IntegrityError:
+                        continue
+                else:  # pragma: no cover - would need another writer winning a hundred races in a row
+                    raise GameBusy("another program keeps writing to this game; try again in a moment")
+        finally:
+            for outcome in caught:
+                self._publish(outcome)
         return self._committed(entry, table)
 
     def _repeat(self, action_id: str, action: dict) -> Outcome | None:
@@ -289,26 +335,35 @@ class Banker:
             return None
         if canonical(seen.action) != canonical(action):
             raise Refused(f"action id {action_id!r} was already used for a different action")
-        return Outcome(seen, self.version, repeated=True)
+        return Outcome(seen, self.version, repeated=True, undone=seen.seq in self._history.undone)
 
     def _append(self, kind: str, action: dict, events: list, summary: str, action_id: str | None,
-                target: int | None, table: dict) -> Entry:
+                target: int | None) -> Entry:
         at = self.clock()
         seq = self.version + 1
         self.store.append(seq=seq, kind=kind, action=action, events=events, summary=summary, at=at,
                           action_id=action_id, target=target)
-        if seq % SNAPSHOT_EVERY == 0:
-            self.store.snapshot(seq, SCHEMA, {"table": table})
         return Entry(seq, kind, action_id, action, events, summary, target, at)
 
     def _committed(self, entry: Entry, table: dict) -> Outcome:
         self.table = table
         self.version = entry.seq
         self._history.see(entry.seq, entry.kind, entry.target)
+        self.lull.touch()
+        if entry.seq % SNAPSHOT_EVERY == 0:
+            self._snapshot_later(entry.seq, table)
         self.backups.after_commit(entry.seq)
         outcome = Outcome(entry, entry.seq)
         self._publish(outcome)
         return outcome
+
+    def _snapshot_later(self, seq: int, table: dict) -> None:
+        """Save the table as it stands after entry ``seq`` in the next lull, outside any tap's commit.
+
+        A snapshot is a cache: if the plug is pulled first, opening replays a longer tail and asks for it
+        again. Tables are never changed in place (a fold copies what it changes), so holding one is safe."""
+        self._snapshot_seq = seq
+        self.lull.submit("snapshot", functools.partial(save_snapshot, self.store.path, seq, SCHEMA, {"table": table}))
 
     # -- checks ------------------------------------------------------------------------------------
     def replay(self) -> dict:
@@ -339,11 +394,30 @@ class Banker:
             problems.append("accounts do not sum to zero")
         return problems
 
+    # -- the action contract: what adapters may ask, read from the declarations ------------------------
+    def actions(self) -> list[contract.ActionSpec]:
+        """This game's actions, as its family declares them, in declaration order."""
+        return list(self.rules.registry)
+
+    def spec(self, name: str) -> contract.ActionSpec:
+        """One action's declaration; BadAction when this game has no such action."""
+        return self.rules.registry.spec(name)
+
+    def next_field(self, name: str, partial: dict) -> contract.Field | None:
+        """The next field a screen should ask for ``name``, given the fields chosen so far (None: ready)."""
+        return contract.next_field(self.spec(name), self.table, partial)
+
+    def choices(self, name: str, field: str, partial: dict) -> list[contract.Choice]:
+        """Every candidate value of one field on the table as it stands, each judged by the rule itself."""
+        return contract.choices(self.rules, self.table, name, field, partial)
+
+    def preview(self, action: dict) -> contract.Preview:
+        """What ``action`` would do now: the same decision :meth:`do` commits, nothing written."""
+        return contract.preview(self.rules, self.table, action)
+
 
 def _action_id(action: dict) -> str | None:
     action_id = action.get("id")
     if action_id is None:
         return None
-    if not isinstance(action_id, str) or not 1 <= len(action_id) <= 100:
-        raise BadAction("id is text of 1 to 100 characters")
-    return action_id
+    return check_token(action_id, "id", 100)

@@ -19,7 +19,7 @@ from typing import Any, Iterator
 
 from .core.errors import GameBusy, GameFileError
 
-__all__ = ["Store", "Entry", "APPLICATION_ID", "FORMAT"]
+__all__ = ["Store", "Entry", "APPLICATION_ID", "FORMAT", "save_snapshot", "backup_copy"]
 
 APPLICATION_ID = 0x54424E4B  # "TBNK": marks a file as a Table Banker game
 FORMAT = 1  # layout of the file (tables, triggers); the table's own schema is in each snapshot
@@ -113,7 +113,7 @@ class Store:
         during creation never leaves a half-made game behind.
         """
         path = Path(path)
-        if path.exists():
+        if _exists(path):
             raise GameFileError(f"{path} already exists; choose another name (a game is never overwritten)")
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -165,7 +165,7 @@ class Store:
     def open(cls, path: str | os.PathLike, *, readonly: bool = False) -> "Store":
         """Open an existing game, checking that it is a game and is not damaged."""
         path = Path(path)
-        if not path.exists():
+        if not _exists(path):
             raise GameFileError(f"no game at {path}")
         if path.is_dir():
             raise GameFileError(f"{path} is a folder, not a game file")
@@ -182,10 +182,12 @@ class Store:
                 raise GameFileError(f"{path} was written by a newer Table Banker (file format {version}); update to open it")
             problems = [r[0] for r in con.execute("PRAGMA quick_check").fetchall()]
             if problems != ["ok"]:
-                raise GameFileError(f"{path} is damaged ({problems[0]}); restore a backup with `companion restore`")
+                raise GameFileError(_damaged(path, problems[0]))
         except sqlite3.DatabaseError as e:
             con.close()
-            raise GameFileError(f"{path} is not a Table Banker game ({e})") from None
+            if e.sqlite_errorcode & 0xFF == sqlite3.SQLITE_NOTADB:
+                raise GameFileError(f"{path} is not a Table Banker game ({e})") from None
+            raise GameFileError(_damaged(path, str(e))) from None
         except GameFileError:
             con.close()
             raise
@@ -267,11 +269,17 @@ class Store:
         try:
             self.con.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as e:
-            if "locked" in str(e) or "busy" in str(e):
+            if e.sqlite_errorcode & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
                 raise GameBusy("another program is writing to this game right now; try again in a moment") from None
             raise GameFileError(f"cannot write to {self.path}: {e}") from None
         try:
             yield self
+        except sqlite3.OperationalError as e:
+            self.con.execute("ROLLBACK")
+            if e.sqlite_errorcode & 0xFF == sqlite3.SQLITE_READONLY:
+                raise GameFileError(f"the game cannot be written (the file is read-only or locked against changes); "
+                                    f"nothing was changed: {self.path}") from None
+            raise
         except BaseException:
             self.con.execute("ROLLBACK")
             raise
@@ -312,6 +320,21 @@ class Store:
 
 
 
+def save_snapshot(path: Path, seq: int, schema: int, state: dict) -> None:
+    """Add the snapshot of the table after entry ``seq``, on a connection of its own (the game's lull
+    worker calls this, off the thread that owns the :class:`Store`). The JSON is made before the write
+    lock is taken, so the lock is held only for one insert."""
+    text = dumps(state)
+    con = _connect(path, mode="rw")
+    try:
+        con.execute("PRAGMA synchronous = FULL")
+        con.execute("BEGIN IMMEDIATE")
+        con.execute("INSERT OR IGNORE INTO snapshots (seq, schema, state) VALUES (?, ?, ?)", (seq, schema, text))
+        con.execute("COMMIT")
+    finally:
+        con.close()
+
+
 def backup_copy(source: Path, target: Path) -> None:
     """Copy a game file with the backup API on its own connections, atomically into ``target``."""
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -339,3 +362,20 @@ def _fsync_dir(folder: Path) -> None:
         os.fsync(dir_fd)
     finally:
         os.close(dir_fd)
+
+
+def _exists(path: Path) -> bool:
+    """Whether a file is at ``path``; a name the file system cannot hold is refused in one line."""
+    try:
+        return path.exists()
+    except OSError as e:
+        raise GameFileError(f"{e.strerror or e}: choose a shorter game file name") from None
+
+
+def _damaged(path: Path, problem: str) -> str:
+    """A damaged game's reason: what is wrong, and the backup to restore."""
+    from .backups import list_backups
+
+    backups = list_backups(path)
+    newest = f"; the newest backup is {backups[-1].name}" if backups else ""
+    return f"{path.name} is damaged ({problem}): restore a backup with `companion restore`{newest}"

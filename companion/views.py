@@ -43,7 +43,7 @@ def state_json(table: dict, rules: Rules, version: int) -> dict[str, Any]:
     deeds = []
     for name, c in pack["cards"].items():
         state = table["deeds"][name]
-        deeds.append({"name": name, **{k: v for k, v in c.items()}, **state})
+        deeds.append({"name": name, **{k: v for k, v in c.items()}, **state, "marks": rules.marks(table, name)})
     pots = [
         {"name": pot, "label": rec.get("label", pot), "amount": cash(table, pot_account(pot)),
          "amount_text": currency.format(cash(table, pot_account(pot)))}
@@ -96,32 +96,11 @@ def state_text(state: dict) -> str:
     return "\n".join(lines)
 
 
-def _count(value: object) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'s' if n != 1 else ''}"
-
-
 def deed_marks(deed: dict) -> list[str]:
-    """What a person should see on a deed besides its name, in every family's words:
-    "mortgaged", "3 houses", "hotel", "level 2", "2 residential", "skyscraper", "hazard: prison"."""
-    marks = ["mortgaged"] if deed.get("mortgaged") else []
-    if deed.get("hotel"):
-        marks.append("hotel")
-    elif _count(deed.get("houses")):
-        marks.append(_plural(deed["houses"], "house"))
-    if _count(deed.get("level")):
-        marks.append(f"level {deed['level']}")
-    for kind in ("residential", "industrial"):
-        if _count(deed.get(kind)):
-            marks.append(f"{deed[kind]} {kind}")
-    marks += [kind for kind in ("railroad", "stadium", "skyscraper", "tower") if deed.get(kind) is True]
-    for kind in ("bonus", "hazard"):
-        if deed.get(kind):
-            marks.append(f"{kind}: {deed[kind]}" if isinstance(deed[kind], str) else kind)
-    return marks
+    """What a person should see on a deed besides its name, in its family's words ("mortgaged", "3 houses",
+    "level 2 (a playground)", "2 residential", "hazard: prison"): the family says it (``Rules.marks``) and
+    :func:`state_json` carries it with each deed."""
+    return list(deed.get("marks", []))
 
 
 def _deed_label(state: dict, name: str) -> str:

@@ -114,7 +114,7 @@ def test_rules_lists_the_packs():
 
 
 def test_new_refuses_bad_options_and_existing_files(game, tmp_path):
-    rc, _, err = companion("new", game, "--rules", "classic", "--player", "Cy")
+    rc, _, err = companion("new", game, "--rules", "classic", "--player", "Cy", "--player", "Di")
     assert rc == 2 and "already exists" in err
     rc, _, err = companion("new", str(tmp_path / "x.game"), "--rules", "classic", "--player", "A", "--option", "jackpot=1")
     assert rc == 2 and "unknown option 'jackpot'" in err

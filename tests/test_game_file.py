@@ -40,7 +40,7 @@ def test_the_log_cannot_be_rewritten(game):
 
 def test_a_new_game_never_overwrites_an_existing_file(game):
     with pytest.raises(GameFileError, match="already exists"):
-        Banker.create(game, "classic", ["Cy"])
+        Banker.create(game, "classic", ["Cy", "Di"])
     with Banker.open(game) as b:
         assert b.table["deeds"]["Boardwalk"]["owner"] == "Ann"
 
@@ -220,5 +220,5 @@ def test_a_retried_buy_returns_its_first_outcome_instead_of_a_refusal(game):
 
 
 def test_every_game_may_turn_phone_requests_off(tmp_path):
-    with Banker.create(tmp_path / "quiet.game", "classic", ["Ann"], {"phone_requests": "false"}) as b:
+    with Banker.create(tmp_path / "quiet.game", "classic", ["Ann", "Bob"], {"phone_requests": "false"}) as b:
         assert b.table["options"]["phone_requests"] is False

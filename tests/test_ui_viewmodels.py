@@ -172,11 +172,12 @@ def test_pay_bank_asks_only_how_much(desk):
 
 
 def test_a_familys_own_pay_action_takes_the_pay_button(desk):
+    from companion.core import contract as c
     from companion.core.engine import Registry
 
     family = Registry(desk.rules.registry)
 
-    @family.action("pay", required=("player", "amount"), optional=("unless_insured",))
+    @family.action("pay", c.player(), c.amount(), c.text("unless_insured", "Spared with this insurance"))
     def pay(tx, a):
         """A white space costs the player (its own rules: insurance, cards)."""
 

@@ -1,26 +1,39 @@
 """Actions every game has: moving money, the turn, pots, and the end of the game."""
 from __future__ import annotations
 
+from . import contract as c
 from .engine import Registry, Tx, may_be_empty, ranking
 from .errors import BadAction, Refused
 from .model import BANK, pot_seed, active_players, cash, current_player, find_account, find_player, find_pot, pot_account
 
-__all__ = ["COMMON", "advance_turn", "declare_out"]
+__all__ = ["COMMON", "MONEY", "POTS", "TURNS", "GAME", "CARD_VALUES", "advance_turn", "declare_out"]
 
-COMMON = Registry()
+#: Money between any accounts, pots, the turn, and the game itself: small sets a family lists whole.
+MONEY = Registry()
+POTS = Registry()
+TURNS = Registry()
+GAME = Registry()
+
+#: The shape of a card correction: card keys and their new values (money as text or a number, rents a list).
+CARD_VALUES = {"type": "object", "maxProperties": 16,
+               "additionalProperties": {"oneOf": [{"type": "integer"}, {"type": "string", "maxLength": 32},
+                                                  {"type": "boolean"},
+                                                  {"type": "array", "maxItems": 16, "items": {"type": ["integer", "string"]}}]}}
+
+
+def _not_payer(table: dict, partial: dict) -> list[str]:
+    """Everyone but the account already paying: nobody pays themself."""
+    accounts = [BANK, *active_players(table), *(pot_account(p) for p in table["pots"])]
+    return [a for a in accounts if a != partial.get("from")]
 
 
 def _memo(a: dict, default: str = "") -> str:
-    memo = a.get("memo", default)
-    if not isinstance(memo, str):
-        raise BadAction("memo must be text")
-    memo = " ".join(memo.split())
-    if len(memo) > 120:
-        raise BadAction("memo is longer than 120 characters")
-    return memo
+    """The memo the contract has already cleaned, or the action's own default."""
+    return a.get("memo") or default
 
 
-@COMMON.action("transfer", required=("from", "to", "amount"), optional=("memo",))
+@MONEY.action("transfer", c.account("from", "Who pays"), c.account("to", "Who receives", only=_not_payer), c.amount(),
+               c.text(), label="Transfer", group="money")
 def transfer(tx: Tx, a: dict) -> str:
     """Move money between the bank, players and pots."""
     payer = find_account(tx.table, a["from"])
@@ -33,7 +46,8 @@ def transfer(tx: Tx, a: dict) -> str:
     return f"{_who(payer)} paid {_who(payee)} {tx.fmt(amount)}" + (f" ({memo})" if memo else "")
 
 
-@COMMON.action("collect_from_all", required=("player", "amount"), optional=("memo",))
+@MONEY.action("collect_from_all", c.player(says="Who collects"), c.amount(says="From each player"), c.text(),
+               label="Collect from all", group="money")
 def collect_from_all(tx: Tx, a: dict) -> str:
     """Every other player pays the player the same sum (a birthday, a card)."""
     player = find_player(tx.table, a["player"])
@@ -47,7 +61,8 @@ def collect_from_all(tx: Tx, a: dict) -> str:
     return f"{player} collected {tx.fmt(amount)} from each of {', '.join(others)}"
 
 
-@COMMON.action("pay_to_all", required=("player", "amount"), optional=("memo",))
+@MONEY.action("pay_to_all", c.player(says="Who pays"), c.amount(says="To each player"), c.text(),
+               label="Pay everyone", group="money")
 def pay_to_all(tx: Tx, a: dict) -> str:
     """The player pays every other player the same sum."""
     player = find_player(tx.table, a["player"])
@@ -64,7 +79,7 @@ def pay_to_all(tx: Tx, a: dict) -> str:
     return f"{player} paid {tx.fmt(amount)} to each of {', '.join(others)}"
 
 
-@COMMON.action("win_pot", required=("player", "pot"))
+@POTS.action("win_pot", c.player(says="Who wins the pot"), c.pot(), label="Win a pot", group="money")
 def win_pot(tx: Tx, a: dict) -> str:
     """A player takes everything in a pot (free parking, the lottery, the centre)."""
     player = find_player(tx.table, a["player"])
@@ -110,19 +125,18 @@ def advance_turn(tx: Tx) -> str:
     return f"{now}'s turn ended; {nxt} to play{note}"
 
 
-@COMMON.action("next_turn")
+@TURNS.action("next_turn", label="Next turn", group="turn")
 def next_turn(tx: Tx, a: dict) -> str:
     """The current player's turn ends and the next player in the game plays."""
     return advance_turn(tx)
 
 
-@COMMON.action("miss_turns", required=("player", "turns"), optional=("memo",))
+@TURNS.action("miss_turns", c.player(), c.count("turns", "How many turns", 1, 20), c.text(), label="Miss turns",
+               group="turn")
 def miss_turns(tx: Tx, a: dict) -> str:
     """The player must miss some turns (jail, a construction zone): counted, not played."""
     player = find_player(tx.table, a["player"])
     turns = a["turns"]
-    if not isinstance(turns, int) or isinstance(turns, bool) or not 1 <= turns <= 20:
-        raise BadAction("turns must be a whole number from 1 to 20")
     owed = tx.table["players"][player].get("skip", 0)
     tx.set(["players", player, "skip"], owed + turns)
     return f"{player} will miss {turns} turn{'s' if turns > 1 else ''}" + (f" ({_memo(a)})" if a.get("memo") else "")
@@ -142,7 +156,8 @@ def declare_out(tx: Tx, player: str) -> None:
         tx.set(["over"], {"winner": left[0], "reason": "last player standing", "ranking": ranking(tx.table, tx.rules)})
 
 
-@COMMON.action("correct_card", required=("deed", "values"))
+@GAME.action("correct_card", c.deed(), c.structured("values", "The card's values to correct", CARD_VALUES),
+               label="Correct a card", group="game")
 def correct_card(tx: Tx, a: dict) -> str:
     """The banker corrects a deed's printed values to match the card on the table (money already moved stays)."""
     from .model import find_deed
@@ -166,7 +181,7 @@ def correct_card(tx: Tx, a: dict) -> str:
     return f"The banker corrected {deed}: {shown}"
 
 
-@COMMON.action("end_game", optional=("reason",))
+@GAME.action("end_game", c.text("reason", "Why the game ends"), label="End the game", group="game")
 @may_be_empty
 def end_game(tx: Tx, a: dict) -> str:
     """End the game now (a timed game): the richest player by the pack's count wins."""
@@ -174,10 +189,8 @@ def end_game(tx: Tx, a: dict) -> str:
         raise Refused("the game is already over")
     rows = ranking(tx.table, tx.rules)
     reason = a.get("reason") or "the banker ended the game"
-    if not isinstance(reason, str):
-        raise BadAction("reason must be text")
     winner = rows[0]["player"] if rows else None
-    tx.set(["over"], {"winner": winner, "reason": reason[:120], "ranking": rows})
+    tx.set(["over"], {"winner": winner, "reason": reason, "ranking": rows})
     return f"Game over: {winner} wins with {tx.fmt(rows[0]['worth'])}" if rows else "Game over"
 
 
@@ -187,3 +200,7 @@ def _who(account: str) -> str:
     if account.startswith("pot:"):
         return f"the {account[4:]} pot"
     return account
+
+
+#: What every game has: the sets above, whole.
+COMMON = Registry(MONEY, POTS, TURNS, GAME)

@@ -11,40 +11,57 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
 from . import events as ev
+from .contract import ActionSpec, Field, Posting, Preview, parse
 from .errors import BadAction, NotEnoughMoney, Refused
 from .model import BANK, Table, active_players, cash, pot_seed
 from .money import Currency
+from .text import shown
 
-__all__ = ["Tx", "Rules", "Registry", "Handler", "decide", "start", "fold", "ranking", "may_be_empty"]
+__all__ = ["Tx", "Rules", "Registry", "Handler", "decide", "decide_full", "start", "fold", "ranking", "may_be_empty"]
 
 Handler = Callable[["Tx", dict], str]
 
 
-@dataclass(frozen=True)
-class ActionSpec:
-    name: str
-    handler: Handler
-    required: tuple[str, ...]
-    optional: tuple[str, ...]
-    summary: str
-
-
 class Registry:
-    """Action handlers by name, with the fields each one takes. Registries merge, later ones winning."""
+    """A set of declared actions. A family is the registries it lists, later ones overriding earlier.
 
-    def __init__(self, *bases: "Registry") -> None:
+    ``Registry(MONEY, DEEDS, HOUSES)`` includes those sets whole; a family that plays without houses simply
+    does not list them. Each action is declared with its fields (see :mod:`companion.core.contract`)::
+
+        @DEEDS.action("rent", c.player("payer", "Who pays"), c.deed(), says="...")
+        def rent(tx, a): ...
+    """
+
+    def __init__(self, *parts: "Registry") -> None:
         self.specs: dict[str, ActionSpec] = {}
-        for base in bases:
-            self.specs.update(base.specs)
+        for part in parts:
+            self.specs.update(part.specs)
 
-    def action(self, name: str, required: Iterable[str] = (), optional: Iterable[str] = ()):
+    def action(self, name: str, *fields: Field, says: str | None = None, label: str = "", group: str = "money"):
+        names = [f.name for f in fields]
+        if len(set(names)) != len(names):  # pragma: no cover - a declaration bug
+            raise AssertionError(f"{name} declares a field twice")
+
         def register(fn: Handler) -> Handler:
             first_paragraph = (fn.__doc__ or "").strip().split("\n\n")[0]
-            summary = " ".join(first_paragraph.split())
-            self.specs[name] = ActionSpec(name, fn, tuple(required), tuple(optional), summary)
+            sentence = says or " ".join(first_paragraph.split())
+            self.specs[name] = ActionSpec(name, sentence, tuple(fields), fn, label or _label(name), group)
             return fn
 
         return register
+
+    def spec(self, name: object) -> ActionSpec:
+        found = self.specs.get(name.strip().lower()) if isinstance(name, str) else None
+        if found is None:
+            raise BadAction(f"unknown action {shown(name)}")
+        return found
+
+    def __iter__(self):
+        return iter(self.specs.values())
+
+
+def _label(name: str) -> str:
+    return name.replace("_", " ").capitalize()
 
 
 @dataclass
@@ -56,6 +73,8 @@ class Rules:
     could_raise: Callable[[Table, str], int] = lambda table, player: 0
     worth: Callable[[Table, str], int] = lambda table, player: cash(table, player)
     check_card: Callable[[str, dict], None] = lambda name, card: None
+    #: How a deed's state is said on screens and phones, in the family's words ("3 houses", "level 2").
+    marks: Callable[[Table, str], list[str]] = lambda table, deed: ["mortgaged"] if table["deeds"][deed].get("mortgaged") else []
     opening: Callable[["Tx"], str] | None = None
     extras: dict = field(default_factory=dict)
 
@@ -134,34 +153,37 @@ class Tx:
             self.record(ev.changed(path, old, new))
 
 
-def decide(table: Table, action: dict, rules: Rules) -> tuple[list[dict], str]:
-    """The events that ``action`` makes on ``table`` under ``rules``, and a sentence for the log.
+def decide_full(table: Table, action: dict, rules: Rules) -> Preview:
+    """Decide ``action`` on ``table``: its events, its sentence and the table after them, nothing committed.
 
-    Raises :class:`BadAction` for a malformed action and :class:`Refused` when a rule forbids it.
+    The action is read through the contract first (:func:`companion.core.contract.parse`). Raises
+    :class:`BadAction` for a malformed action and :class:`Refused` when a rule forbids it.
     """
     if not isinstance(action, dict):
         raise BadAction("an action is a JSON object with an \"action\" key")
     name = action.get("action")
     if not isinstance(name, str):
         raise BadAction("the action has no \"action\" name")
-    spec = rules.registry.specs.get(name.strip().lower())
-    if spec is None:
-        raise BadAction(f"unknown action {name!r} for {rules.family} games")
-    allowed = {"action", "id", *spec.required, *spec.optional}
-    unknown = sorted(set(action) - allowed)
-    if unknown:
-        raise BadAction(f"{spec.name} does not take {', '.join(map(repr, unknown))}")
-    missing = [f for f in spec.required if action.get(f) is None]
-    if missing:
-        raise BadAction(f"{spec.name} needs {', '.join(missing)}")
+    try:
+        spec = rules.registry.spec(name)
+    except BadAction:
+        raise BadAction(f"unknown action {shown(name)} for {rules.family} games") from None
+    typed = parse(spec, table, action)
     if table.get("over") and spec.name not in ("end_game",):
         raise Refused("the game is over; undo to go back into it")
     tx = Tx(table, rules)
-    text = spec.handler(tx, action)
+    text = spec.handler(tx, typed)
     if not tx.events and not getattr(spec.handler, "may_be_empty", False):
         raise Refused(f"{spec.name} would change nothing")
     check_conservation(tx.table)
-    return tx.events, text
+    postings = tuple(Posting(e["from"], e["to"], e["amount"], e.get("memo", "")) for e in tx.events if e["type"] == "Paid")
+    return Preview(typed, text, tuple(tx.events), postings, tx.table)
+
+
+def decide(table: Table, action: dict, rules: Rules) -> tuple[list[dict], str]:
+    """The events that ``action`` makes on ``table`` under ``rules``, and a sentence for the log."""
+    p = decide_full(table, action, rules)
+    return list(p.events), p.summary
 
 
 def may_be_empty(fn: Handler) -> Handler:

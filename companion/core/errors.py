@@ -20,8 +20,12 @@ class BankerError(Exception):
 
     exit_code = 2
 
-    def __str__(self) -> str:  # one line, always
-        return " ".join(super().__str__().split())
+    #: The longest reason shown to people, whatever the input that caused it.
+    MAX_REASON = 200
+
+    def __str__(self) -> str:  # one line of at most MAX_REASON characters, always
+        text = " ".join(super().__str__().split())
+        return text if len(text) <= self.MAX_REASON else text[: self.MAX_REASON - 1] + "…"
 
 
 class BadAction(BankerError, ValueError):

@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from .errors import BadAction, UnknownName
+from .text import clean_name, clean_text, name_key, shown
 
 __all__ = [
     "BANK",
@@ -37,6 +38,9 @@ __all__ = [
     "card",
     "current_player",
     "pot_seed",
+    "pot_enabled",
+    "COLOURS",
+    "player_range",
 ]
 
 BANK = "bank"
@@ -50,24 +54,50 @@ def pot_account(pot: str) -> str:
     return f"pot:{pot}"
 
 
+#: The colours a player's token can take, in the order players without a choice get them.
+COLOURS = ("red", "blue", "green", "yellow", "purple", "orange", "teal", "pink")
+
+#: The longest player name: it has to fit a tile on a 7-inch screen.
+NAME_LEN = 24
+
+#: How many players a game takes when its pack does not say.
+DEFAULT_PLAYERS = (2, 8)
+
+
+def player_range(pack: dict) -> tuple[int, int]:
+    """The fewest and the most players a game of this pack takes (the pack's ``players = [2, 6]``)."""
+    low, high = pack.get("players", DEFAULT_PLAYERS)
+    return int(low), int(high)
+
+
 def new_table(pack: dict, players: Iterable[dict], options: dict) -> Table:
     """A table before any money moved: every account at zero, every deed with the bank."""
     records: dict[str, dict] = {}
     order: list[str] = []
-    for p in players:
-        name = " ".join(str(p["name"]).split())
-        if not name:
-            raise BadAction("a player needs a name")
-        if len(name) > 24:
-            raise BadAction(f"player name {name!r} is longer than 24 characters")
-        if name.lower() in RESERVED or name.lower().startswith("pot:"):
-            raise BadAction(f"{name!r} cannot be a player's name (it names the bank or a pot)")
-        if name.lower() in {n.lower() for n in order}:
-            raise BadAction(f"two players are called {name!r}")
+    keys: set[str] = set()
+    people = list(players)
+    taken = [c for c in (p.get("colour") for p in people) if c]
+    for p in people:
+        name = clean_name(p.get("name"), "a player's name", NAME_LEN)
+        key = name_key(name)
+        if key in RESERVED or key.startswith("pot:") or key.startswith("pot "):
+            raise BadAction(f"{shown(name)} cannot be a player's name (it names the bank or a pot)")
+        if key in keys:
+            raise BadAction(f"two players are called {shown(name)}")
+        colour = p.get("colour") or ""
+        if colour:
+            colour = clean_text(colour, "a colour", 16).casefold()
+            if colour not in COLOURS:
+                raise BadAction(f"{shown(colour)} is not a player colour (choose {', '.join(COLOURS)})")
+        else:
+            colour = next((c for c in COLOURS if c not in taken), COLOURS[len(order) % len(COLOURS)])
+            taken.append(colour)
+        keys.add(key)
         order.append(name)
-        records[name] = {"colour": p.get("colour") or "", "bankrupt": False, "in_jail": False, "turns": 0, "missed": 0}
-    if not 1 <= len(order) <= 8:
-        raise BadAction(f"a game needs 1 to 8 players, not {len(order)}")
+        records[name] = {"colour": colour, "bankrupt": False, "in_jail": False, "turns": 0, "missed": 0}
+    low, high = player_range(pack)
+    if not low <= len(order) <= high:
+        raise BadAction(f"a {pack.get('title', pack.get('name', 'game'))} game takes {low} to {high} players, not {len(order)}")
     accounts = {BANK: 0, **{n: 0 for n in order}}
     pots = {}
     for pot in pack.get("pots", []):
@@ -106,6 +136,12 @@ def pot_seed(table: Table, pot: str) -> int:
     return int(record.get("seed", 0))
 
 
+def pot_enabled(table: Table, pot: str) -> bool:
+    """Whether the table plays with this pot (a pot may hang on an option, such as Free Parking's)."""
+    gate = table["pots"][pot].get("enabled_by")
+    return not gate or bool(table["options"].get(gate))
+
+
 def player_names(table: Table) -> list[str]:
     return list(table["order"])
 
@@ -117,12 +153,12 @@ def active_players(table: Table) -> list[str]:
 
 def _match(name: object, candidates: Iterable[str], what: str) -> str:
     if not isinstance(name, str) or not name.strip():
-        raise BadAction(f"{what} must be a name, not {name!r}")
-    wanted = " ".join(name.split()).casefold()
+        raise BadAction(f"{what} must be a name, not {shown(name)}")
+    wanted = name_key(name)
     for c in candidates:
-        if c.casefold() == wanted:
+        if name_key(c) == wanted:
             return c
-    raise UnknownName(f"there is no {what} called {name.strip()!r} in this game")
+    raise UnknownName(f"there is no {what} called {shown(name.strip())} in this game")
 
 
 def find_player(table: Table, name: object, *, active: bool = True) -> str:
@@ -140,14 +176,20 @@ def find_deed(table: Table, name: object) -> str:
 
 
 def find_pot(table: Table, name: object) -> str:
-    return _match(name, table["pots"], "pot")
+    """A pot the table plays with; a pot whose house rule is off is refused by name."""
+    found = _match(name, table["pots"], "pot")
+    if not pot_enabled(table, found):
+        from .errors import Refused
+
+        raise Refused(f"this table does not play with the {found} pot")
+    return found
 
 
 def find_account(table: Table, name: object) -> str:
     """An account named in an action: "bank", "pot:NAME" or a player's name."""
-    if isinstance(name, str) and name.strip().casefold() == BANK:
+    if isinstance(name, str) and name_key(name) == BANK:
         return BANK
-    if isinstance(name, str) and name.strip().casefold().startswith("pot:"):
+    if isinstance(name, str) and name_key(name).startswith("pot:"):
         return pot_account(find_pot(table, name.strip()[4:]))
     return find_player(table, name)
 

@@ -17,8 +17,14 @@ __all__ = ["Currency", "LIMIT"]
 LIMIT = 10**15
 
 _SUFFIX = {"": 1, "K": 10**3, "M": 10**6, "B": 10**9}
-_AMOUNT = re.compile(r"^\s*(?P<sign>[-+]?)\s*(?P<num>\d[\d,_]*(?:\.\d+)?|\.\d+)\s*(?P<suffix>[KMB]?)\s*$", re.I)
-
+#: Digits, with commas only as thousands separators (groups of exactly three), then an optional point and
+#: decimals, then an optional K, M or B. "1,5" and "2,5M" are refused rather than guessed: a point is the
+#: only decimal mark, because the notes and the trading unit print "2.5M".
+_AMOUNT = re.compile(
+    r"^(?P<sign>[-+]?)(?P<num>(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|\.\d+)(?P<suffix>[KMB]?)$", re.I
+)
+#: Longer text is no amount anyone typed: refuse it before reading a single digit.
+_LONGEST = 32
 
 @dataclass(frozen=True)
 class Currency:
@@ -45,8 +51,9 @@ class Currency:
     def parse(self, text: object) -> int:
         """Read an amount typed by a person or sent as JSON; refuse anything that is not whole money.
 
-        Accepts ints, and strings such as "1500", "$1,500", "2.5M", "500k". Refuses floats with a
-        fraction of the smallest unit, booleans, empty text and amounts beyond :data:`LIMIT`.
+        Accepts ints, and strings such as "1500", "$1,500", "1,500", "2.5M", "500k", "1.5K". Refuses floats
+        with a fraction of the smallest unit, booleans, empty text, amounts beyond :data:`LIMIT`, a comma used
+        as a decimal mark ("1,5", "2,5M"), exponents ("1e9") and text longer than 32 characters.
         """
         if isinstance(text, bool):
             raise BadAction(f"amount must be a number, not {text!r}")
@@ -61,25 +68,36 @@ class Currency:
         else:
             raise BadAction(f"amount must be a number, not {type(text).__name__}")
         if abs(value) > LIMIT:
-            raise BadAction(f"amount {value} is too large")
+            from .text import shown
+
+            raise BadAction(f"amount {shown(str(value), 24)} is too large (at most {self.format(LIMIT)})")
         return value
 
     def _parse_text(self, text: str) -> int:
-        cleaned = text.strip()
+        from .text import shown
+
+        if len(text) > _LONGEST:
+            raise BadAction(f"{shown(text)} is too long to be an amount of money")
+        if re.search(r"\d\s+[\d,.]", text):
+            raise BadAction(f"{shown(text)} is not an amount of money (digits with spaces between them)")
+        cleaned = "".join(text.split())
         if self.symbol:
-            cleaned = cleaned.replace(self.symbol, "")
+            cleaned = cleaned.replace(self.symbol, "", 1) if cleaned.lstrip("+-").startswith(self.symbol) else cleaned
+            cleaned = cleaned.replace(f"-{self.symbol}", "-").replace(f"+{self.symbol}", "+")
+        cleaned = cleaned.replace("_", "")
         m = _AMOUNT.match(cleaned)
         if not m:
-            raise BadAction(f"{text!r} is not an amount of money")
-        try:
-            number = Decimal(m["num"].replace(",", "").replace("_", ""))
-        except InvalidOperation:  # pragma: no cover - the regex already guards this
-            raise BadAction(f"{text!r} is not an amount of money") from None
+            if re.fullmatch(r"[-+]?\d+,\d{1,2}[KMB]?", cleaned, re.I):
+                raise BadAction(f"{shown(text)}: write decimals with a point (2.5M), and thousands as 1,500")
+            if re.fullmatch(r"[-+]?[\d.]+e[-+]?\d+", cleaned, re.I):
+                raise BadAction(f"{shown(text)}: write the amount out, or with K, M or B (1B)")
+            raise BadAction(f"{shown(text)} is not an amount of money")
+        number = Decimal(m["num"].replace(",", ""))
         value = number * _SUFFIX[m["suffix"].upper()]
         if value != value.to_integral_value():
-            raise BadAction(f"{text!r} is not a whole number of {self.symbol or 'units'}")
+            raise BadAction(f"{shown(text)} is not a whole number of {self.symbol or 'units'}")
         if value > LIMIT:
-            raise BadAction(f"amount {text!r} is too large")
+            raise BadAction(f"amount {shown(text)} is too large")
         result = int(value)
         return -result if m["sign"] == "-" else result
 

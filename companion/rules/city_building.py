@@ -8,6 +8,7 @@ bought outside the spinner's allowance, and none of them counts towards a distri
 """
 from __future__ import annotations
 
+from companion.core import contract as c
 from companion.core.engine import Registry, Tx
 from companion.core.errors import BadAction, Refused
 from companion.core.model import BANK, card, current_player, find_deed, find_player
@@ -20,6 +21,18 @@ BUILDING = Registry()
 
 _FACES = {1: 1, 2: 2, 3: 3, "1": 1, "2": 2, "3": 3, 4: "railroad", "4": "railroad", "railroad": "railroad"}
 _KINDS = ("residential", "industrial", "railroad", "stadium", "skyscraper", "tower")
+FACES = ((1, "1 block"), (2, "2 blocks"), (3, "3 blocks"), ("railroad", "A railroad"))
+BUILDINGS = (("residential", "Residential blocks"), ("industrial", "Industrial blocks"), ("railroad", "A railroad"),
+             ("stadium", "A stadium"), ("skyscraper", "A skyscraper"), ("tower", "The Monopoly Tower"))
+
+
+def _own_districts(table: dict, partial: dict) -> list[str]:
+    return [n for n, rec in table["deeds"].items() if rec.get("owner") == partial.get("player")]
+
+
+def _planning_options(table: dict, partial: dict) -> list[tuple[str, str]]:
+    planning = table["pack"]["planning"]
+    return [(b, f"{b} (bonus)") for b in planning["bonus"]] + [(h, f"{h} (hazard)") for h in planning["hazards"]]
 
 
 def spin_of(table: dict, player: str) -> dict | None:
@@ -37,7 +50,8 @@ def describe_spin(spin: dict) -> str:
     return f"{spin['result']} block{'s' if spin['result'] > 1 else ''} ({left} left)"
 
 
-@BUILDING.action("spin", required=("player", "result"))
+@BUILDING.action("spin", c.player(), c.choice("result", "Where the spinner stopped", FACES, aliases=((4, "railroad"), ("4", "railroad"))),
+                 label="Spin", group="deeds")
 def spin(tx: Tx, a: dict) -> str:
     """Record where the build spinner stopped for the player whose turn it is (once a turn)."""
     player = find_player(tx.table, a["player"])
@@ -62,7 +76,8 @@ def _key(result: int | str) -> int | str:
     return result.strip().lower() if isinstance(result, str) else result
 
 
-@BUILDING.action("build", required=("player", "deed", "building"), optional=("count",))
+@BUILDING.action("build", c.player(), c.deed(only=_own_districts), c.choice("building", "What to build", BUILDINGS),
+                 c.count("count", "How many blocks", 1, 3, required=False), label="Build", group="deeds")
 def build(tx: Tx, a: dict) -> str:
     """Build blocks, a railroad, a stadium, a skyscraper or the Monopoly Tower on a district.
 
@@ -196,7 +211,10 @@ def _planning_building(table: dict, name: object) -> tuple[str, str]:
     raise BadAction(f"building is one of {', '.join(every)}, not {name!r}")
 
 
-@BUILDING.action("planning_permission", required=("player", "deed", "building"))
+@BUILDING.action("planning_permission", c.player(), c.deed(),
+                 c.choice("building", "Which bonus building or hazard", options_from=_planning_options,
+                          resolve=lambda table, value: _planning_building(table, value)[1]),
+                 label="Planning permission", group="deeds")
 def planning_permission(tx: Tx, a: dict) -> str:
     """Planning permission: a free bonus building or hazard goes on a district.
 
@@ -221,7 +239,7 @@ def planning_permission(tx: Tx, a: dict) -> str:
     return f"{player} built a {name} on {deed}: no hazard can go there"
 
 
-@BUILDING.action("remove_hazard", required=("player", "deed"))
+@BUILDING.action("remove_hazard", c.player(), c.deed(), label="Remove a hazard", group="deeds")
 def remove_hazard(tx: Tx, a: dict) -> str:
     """The district's owner pays the bank to take a hazard away (a fixed sum per block of the hazard)."""
     player = find_player(tx.table, a["player"])

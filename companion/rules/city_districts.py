@@ -47,6 +47,20 @@ _MONEY_KEYS = ("price", "land_rent", "residential_cost", "industrial_cost", "sky
 _KNOWN_KEYS = {"group", "rent", "stand_in", *_MONEY_KEYS}
 
 
+def marks(table: Table, deed: str) -> list[str]:
+    """A district's state in Monopoly City's words: "mortgaged", "2 residential", "stadium", "hazard: prison"."""
+    state = table["deeds"][deed]
+    out = ["mortgaged"] if state.get("mortgaged") or state.get("mortgage") else []
+    for kind in ("residential", "industrial"):
+        if state.get(kind):
+            out.append(f"{state[kind]} {kind}")
+    out += [kind for kind in ("railroad", "stadium", "skyscraper", "tower") if state.get(kind) is True]
+    for kind in ("bonus", "hazard"):
+        if state.get(kind):
+            out.append(f"{kind}: {state[kind]}" if isinstance(state[kind], str) else kind)
+    return out
+
+
 def group_of(table: Table, deed: str) -> str:
     return card(table, deed)["group"]
 

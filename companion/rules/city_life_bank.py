@@ -7,6 +7,7 @@ misses the turns.
 """
 from __future__ import annotations
 
+from companion.core import contract as c
 from companion.core.common import COMMON
 from companion.core.engine import Registry, Tx
 from companion.core.errors import BadAction, NotEnoughMoney, Refused
@@ -21,6 +22,34 @@ __all__ = [
 ]
 
 CITY = Registry(COMMON)
+
+
+def _property_value(table: Table, value: object) -> str:
+    return find_property(table, value)
+
+
+def _own_properties(table: Table, partial: dict) -> list[str]:
+    return [d for d, s in table["deeds"].items() if s.get("owner") == partial.get("player")]
+
+
+def _debts(table: Table, partial: dict) -> list[tuple[str, str]]:
+    player = partial.get("player")
+    rows = []
+    for debt in table["players"].get(player, {}).get("debts", []):
+        value = "loan" if debt["kind"] == "loan" else debt.get("deed")
+        rows.append((value, debt.get("label", value).capitalize()))
+    return rows
+
+
+def _debt_name(table: Table, value: object) -> object:
+    """"loan", or the House or Tower a mortgage is on (by name or square number)."""
+    if isinstance(value, str) and value.strip().lower() == "loan":
+        return "loan"
+    return find_property(table, value)
+
+
+#: A House or Tower, by name or square number: one of the player's own.
+PROPERTY_OF_PLAYER = c.deed(only=_own_properties, resolve=_property_value)
 LOTTERY = pot_account("lottery")
 
 
@@ -182,7 +211,7 @@ def collect_due(tx: Tx, player: str) -> list[str]:
 
 
 # -- actions ----------------------------------------------------------------------------------------
-@CITY.action("borrow", required=("player",))
+@CITY.action("borrow", c.player(), label="Bank loan", group="loans")
 def borrow(tx: Tx, a: dict) -> str:
     """Advanced: a Bank loan of $1,000, to be repaid with its $200 cost within 7 counted turns."""
     need_advanced(tx, "Bank loans")
@@ -198,7 +227,7 @@ def borrow(tx: Tx, a: dict) -> str:
     return f"{player} borrowed {tx.fmt(loan)} from the Bank: {tx.fmt(loan + cost)} due in {n} turns"
 
 
-@CITY.action("mortgage", required=("player", "deed"))
+@CITY.action("mortgage", c.player(), PROPERTY_OF_PLAYER, label="Mortgage", group="loans")
 def mortgage(tx: Tx, a: dict) -> str:
     """Advanced: the Bank lends $400 on a House or $2,000 on a Tower, repaid with its cost in 7 turns."""
     need_advanced(tx, "Bank mortgages")
@@ -218,7 +247,11 @@ def mortgage(tx: Tx, a: dict) -> str:
     return f"{player} mortgaged {deed} for {tx.fmt(c['mortgage'])}: {tx.fmt(due)} due in {n} turns"
 
 
-@CITY.action("repay", required=("player",), optional=("debt",))
+@CITY.action("repay", c.player(), c.choice("debt", "Which debt", options_from=_debts, required=False,
+                                           when=lambda table, partial: len(_debts(table, partial)) > 1,
+                                           resolve=lambda table, value: _debt_name(table, value)),
+             label="Repay", group="loans",
+             says="Repay a Bank loan or a mortgage, with its cost.")
 def repay(tx: Tx, a: dict) -> str:
     """Repay a Bank loan or a mortgage (``debt``: "loan" or the mortgaged square) with its cost.
 

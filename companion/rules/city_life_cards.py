@@ -7,12 +7,17 @@ to the City Life Lottery; a fine the player cannot pay is owed until they have s
 """
 from __future__ import annotations
 
+from companion.core import contract as c
 from companion.core.engine import Tx
 from companion.core.errors import BadAction, Refused
 from companion.core.model import BANK, Table, active_players, current_player, find_player
 
 from .city_life_bank import CITY, amount_of, is_advanced
 from .city_life_debts import charge
+
+#: A Quiz Card round: each player who answered, with how many answers they got right.
+ANSWERS = c.structured("answers", "Correct answers by player", {
+    "type": "object", "maxProperties": 8, "additionalProperties": {"type": "integer", "minimum": 0, "maximum": 20}})
 
 __all__ = ["whole_number", "judge_of", "pay_quiz"]
 
@@ -58,7 +63,7 @@ def pay_quiz(tx: Tx, answers: object, *, only: str | None) -> tuple[str, dict[st
     return ("quiz: " + ", ".join(paid)) if paid else "no correct answers", counts
 
 
-@CITY.action("quiz", required=("answers",))
+@CITY.action("quiz", ANSWERS, label="Quiz card", group="money")
 def quiz(tx: Tx, a: dict) -> str:
     """A Quiz Card round (a roll of 3): $300 tax free for each correct answer, per player."""
     player = current_player(tx.table)
@@ -68,7 +73,9 @@ def quiz(tx: Tx, a: dict) -> str:
     return f"Quiz Card round for {player}'s roll of 3: " + text.removeprefix("quiz: ")
 
 
-@CITY.action("violation", required=("player",), optional=("fine", "award", "demerits"))
+@CITY.action("violation", c.player(), c.amount("fine", "The card's fine", required=False),
+             c.amount("award", "The card's award", required=False), c.count("demerits", "Demerit points", 1, 15, required=False),
+             label="Traffic violation", group="money")
 def violation(tx: Tx, a: dict) -> str:
     """A Traffic Violation card: its fine to the Lottery, its award from the Bank, its demerit points."""
     player = find_player(tx.table, a["player"])

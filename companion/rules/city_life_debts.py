@@ -17,6 +17,7 @@ player whose turn it is still owes something they could sell to pay.
 """
 from __future__ import annotations
 
+from companion.core import contract as c
 from companion.core.engine import Tx
 from companion.core.errors import NotEnoughMoney, Refused
 from companion.core.model import cash, find_player
@@ -116,7 +117,7 @@ def owed_view(table: dict, player: str, fmt) -> list[dict]:
             for e in table["players"][player].get("owes", [])]
 
 
-@CITY.action("settle", required=("player",))
+@CITY.action("settle", c.player(), label="Settle debts", group="loans")
 def settle(tx: Tx, a: dict) -> str:
     """Pay what the player owes for a square or card once they have sold enough (or, with nothing left
     to sell, meet it with missed turns as the rulebook says)."""

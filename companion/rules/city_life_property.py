@@ -7,13 +7,14 @@ Life Lottery (never the Bank); a mortgaged property's mortgage is repaid out of 
 """
 from __future__ import annotations
 
+from companion.core import contract as c
 from companion.core.engine import Tx
 from companion.core.errors import BadAction, NotEnoughMoney, Refused
 from companion.core.model import BANK, Table, card, cash, current_player, find_account, find_player
 
 from .city_life_bank import (
-    CITY, LOTTERY, amount_of, find_property, is_advanced, mortgage_index, need_advanced, settle_mortgage,
-    shares_of,
+    CITY, LOTTERY, PROPERTY_OF_PLAYER, _property_value, amount_of, find_property, is_advanced, mortgage_index,
+    need_advanced, settle_mortgage, shares_of,
 )
 
 __all__ = ["landed_on", "unsold", "take_property"]
@@ -39,6 +40,26 @@ def _tax(tx: Tx, deed: str, key: str) -> int:
     return card(tx.table, deed)[key] if is_advanced(tx.table) else 0
 
 
+def _for_sale(table: Table, partial: dict) -> list[str]:
+    return [d for d, s in table["deeds"].items() if s.get("owner") is None]
+
+
+def _own_towers(table: Table, partial: dict) -> list[str]:
+    return [d for d, s in table["deeds"].items() if s.get("owner") == partial.get("player") and card(table, d)["kind"] == "tower"]
+
+
+def _unsold_houses(table: Table, partial: dict) -> list[str]:
+    return [d for d, s in table["deeds"].items() if s.get("owner") is None and card(table, d)["kind"] == "house"]
+
+
+def _buyers(table: Table, partial: dict) -> list[str]:
+    return [BANK, *(p for p in table["order"] if not table["players"][p]["bankrupt"] and p != partial.get("player"))]
+
+
+def _to_player(table: Table, partial: dict) -> bool:
+    return partial.get("to") not in (None, BANK)
+
+
 def _count(a: dict, most: int) -> int:
     n = a.get("count", 1)
     if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= most:
@@ -59,7 +80,7 @@ def _buyer(tx: Tx, a: dict, seller: str) -> str:
     return buyer
 
 
-@CITY.action("buy", required=("player", "deed"))
+@CITY.action("buy", c.player(), c.deed(only=_for_sale, resolve=_property_value), label="Buy", group="deeds")
 def buy(tx: Tx, a: dict) -> str:
     """Buy the unsold House or Tower the player has just landed on from the Bank."""
     player = find_player(tx.table, a["player"])
@@ -81,7 +102,10 @@ def buy(tx: Tx, a: dict) -> str:
     return f"{player} bought {deed} for {tx.fmt(c['price'])}{tax}"
 
 
-@CITY.action("sell", required=("player", "deed"), optional=("to", "price"))
+@CITY.action("sell", c.player(), PROPERTY_OF_PLAYER, c.account("to", "Who buys", required=False, only=_buyers),
+             c.amount("price", "The agreed price", required=False, allow_zero=True, when=_to_player),
+             label="Sell", group="deeds",
+             says="Sell a House or Tower to the Bank at its purchase price, or to a player at the agreed price.")
 def sell(tx: Tx, a: dict) -> str:
     """Sell a House or Tower to the Bank at its purchase price, or to a player (``to``) at ``price``."""
     seller = find_player(tx.table, a["player"])
@@ -116,7 +140,9 @@ def sell(tx: Tx, a: dict) -> str:
     return f"{seller} sold {deed} to {to} for {tx.fmt(price)}" + "".join(f"; {t}" for t in taxes) + note
 
 
-@CITY.action("exchange", required=("player", "tower", "house"))
+@CITY.action("exchange", c.player(), c.deed("tower", "Which of the player's Towers", only=_own_towers, resolve=_property_value),
+             c.deed("house", "Which unsold House", only=_unsold_houses, resolve=_property_value),
+             label="Exchange a Tower", group="deeds")
 def exchange(tx: Tx, a: dict) -> str:
     """On the proprietor's turn: a Tower goes back to the Bank for an unsold House (no price changes
     hands; the advanced rules charge $200 Capital Gains and $200 Land Transfer Tax)."""
@@ -147,7 +173,8 @@ def exchange(tx: Tx, a: dict) -> str:
     return f"{player} exchanged {tower} for {house}" + (f", paying {tx.fmt(sum(taxes))} in taxes" if sum(taxes) else "")
 
 
-@CITY.action("buy_shares", required=("player",), optional=("count",))
+@CITY.action("buy_shares", c.player(), c.count("count", "How many shares", 1, 5, required=False),
+             label="Buy shares", group="deeds")
 def buy_shares(tx: Tx, a: dict) -> str:
     """Advanced: on landing on a Dollar Sign square, buy Bank shares at $500 (at most 5 from the Bank
     in a whole game, and none once the player has sold shares to another player)."""
@@ -169,7 +196,12 @@ def buy_shares(tx: Tx, a: dict) -> str:
     return f"{player} bought {n} Bank share{'s' if n > 1 else ''} for {tx.fmt(n * amount_of(tx.table, 'share_price'))}"
 
 
-@CITY.action("sell_shares", required=("player",), optional=("count", "to", "price"))
+@CITY.action("sell_shares", c.player(), c.count("count", "How many shares", 1, 100, required=False),
+             c.account("to", "Who buys", required=False, only=_buyers),
+             c.amount("price", "The agreed price", required=False, allow_zero=True, when=_to_player),
+             label="Sell shares", group="deeds",
+             says="Advanced rules: sell Bank shares to the Bank at $500 each, or to a player at the agreed price; "
+                  "the seller pays $100 Capital Gains Tax a share to the Lottery.")
 def sell_shares(tx: Tx, a: dict) -> str:
     """Advanced: sell Bank shares to the Bank at $500 each, or to a player (``to``) at ``price``; the
     seller pays $100 Capital Gains Tax a share to the City Life Lottery."""

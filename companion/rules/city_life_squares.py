@@ -9,13 +9,16 @@ the Museum's School choice) records where the player now stands and says so; tha
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
+from companion.core import contract as c
 from companion.core.engine import Tx, ranking
 from companion.core.errors import BadAction, Refused
 from companion.core.model import BANK, Table, active_players, card, cash, current_player, find_player, pot_seed
 
 from . import turns
-from .city_life_bank import CITY, LOTTERY, amount_of, could_raise, find_property, is_advanced, properties_of, shares_of
-from .city_life_cards import pay_quiz, whole_number
+from .city_life_bank import CITY, LOTTERY, _property_value, amount_of, could_raise, find_property, is_advanced, properties_of, shares_of
+from .city_life_cards import ANSWERS, pay_quiz, whole_number
 from .city_life_debts import charge
 from .city_life_property import take_property, unsold
 
@@ -26,6 +29,50 @@ FIELDS = {
     "house": {"choice"}, "tower": {"choice", "house"}, "hospital": {"house"}, "amusement_park": {"roll"},
     "museum": {"choice", "roll"}, "school": {"correct", "answers"},
 }
+
+
+def _landing(table: Table, partial: dict) -> str | None:
+    """The kind of square the piece ends on (after any square that sends it straight on)."""
+    square = partial.get("square")
+    if not isinstance(square, int) or isinstance(square, bool):
+        return None
+    return kind_of(table, _follow(table, square)[-1])
+
+
+def _owner_here(table: Table, partial: dict) -> str | None:
+    square = _follow(table, partial["square"])[-1]
+    deed = next((d for d, c in table["pack"]["cards"].items() if c["square"] == square), None)
+    return table["deeds"][deed].get("owner") if deed else None
+
+
+def _square_choices(table: Table, partial: dict) -> list[tuple[str, str]]:
+    kind = _landing(table, partial)
+    if kind == "museum":
+        return [("school", "Go on to School"), ("collect", "Collect the prize"), ("roll", "Roll the die")]
+    if kind in ("house", "tower"):
+        owner = _owner_here(table, partial)
+        if owner is None or owner == partial.get("player"):
+            return []
+        second = ("miss_turns", "Miss turns") if kind == "house" else ("send", "Send to one of the owner's Houses")
+        return [("fee", "Visitor's fee"), second]
+    return []
+
+
+def _needs_roll(table: Table, partial: dict) -> bool:
+    kind = _landing(table, partial)
+    return kind == "amusement_park" or (kind == "museum" and partial.get("choice") == "roll")
+
+
+def _needs_house(table: Table, partial: dict) -> bool:
+    kind = _landing(table, partial)
+    return (kind == "hospital" and bool(unsold(table, "house"))) or (kind == "tower" and partial.get("choice") == "send")
+
+
+def _house_options(table: Table, partial: dict) -> list[str]:
+    if _landing(table, partial) == "hospital":
+        return unsold(table, "house")
+    owner = _owner_here(table, partial)
+    return [d for d, s in table["deeds"].items() if s.get("owner") == owner and card(table, d)["kind"] == "house"]
 
 
 def kind_of(table: Table, square: int) -> str:
@@ -71,7 +118,16 @@ def win_lottery(tx: Tx, player: str) -> str:
     return f"{player} won the City Life Lottery: {tx.fmt(amount)}"
 
 
-@CITY.action("land", required=("player", "square"), optional=("choice", "roll", "correct", "answers", "house"))
+@CITY.action("land", c.player(), c.square(label_of=lambda table, n: square_name(table, n)),
+             c.choice("choice", "The choice the square offers", options_from=_square_choices, required=False,
+                      when=lambda table, partial: bool(_square_choices(table, partial))),
+             c.dice("roll", "The die", 1, 6, required=False, when=_needs_roll),
+             c.yesno("correct", "Answered correctly", when=lambda table, partial: _landing(table, partial) == "school"
+                     and not is_advanced(table)),
+             replace(ANSWERS, required=False,
+                     when=lambda table, partial: _landing(table, partial) == "school" and is_advanced(table)),
+             c.deed("house", "Which House", required=False, when=_needs_house, only=_house_options, resolve=_property_value),
+             label="Land on a square", group="money")
 def land(tx: Tx, a: dict) -> str:
     """The player's piece lands on a square: its money happens (choices and die rolls as fields)."""
     player = find_player(tx.table, a["player"])

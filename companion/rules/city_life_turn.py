@@ -6,6 +6,7 @@ end of every turn the Bank collects the loans and mortgages that fall due (see
 """
 from __future__ import annotations
 
+from companion.core import contract as c
 from companion.core.engine import Tx
 from companion.core.errors import BadAction, Refused
 from companion.core.model import active_players, current_player, find_player
@@ -23,7 +24,7 @@ def _turns(value: object) -> int:
     return value
 
 
-@CITY.action("next_turn")
+@CITY.action("next_turn", label="Next turn", group="turn")
 def next_turn(tx: Tx, a: dict) -> str:
     """The turn ends: the rotation moves on, turns are counted and debts that fall due are collected."""
     ending = current_player(tx.table)
@@ -38,7 +39,10 @@ def next_turn(tx: Tx, a: dict) -> str:
     return "; ".join([text, *notes])
 
 
-@CITY.action("miss_turns", required=("player", "turns"), optional=("memo", "reason"))
+@CITY.action("miss_turns", c.player(), c.count("turns", "How many turns", 1, 20),
+             c.choice("reason", "Why", [("other", "Other"), ("debt", "To pay off a debt")], required=False), c.text(),
+             label="Miss turns", group="turn",
+             says="The player misses turns; turns missed to pay off a debt do not count toward a loan.")
 def miss_turns(tx: Tx, a: dict) -> str:
     """The player misses turns; ``reason`` "debt" marks turns that do not count toward a loan."""
     player = find_player(tx.table, a["player"])
@@ -52,7 +56,9 @@ def miss_turns(tx: Tx, a: dict) -> str:
     return f"{player} will miss {n} turn{'s' if n > 1 else ''}{why}"
 
 
-@CITY.action("jail", required=("player",), optional=("turns",))
+@CITY.action("jail", c.player(), c.count("turns", "How many turns in Jail", 1, 20, required=False),
+             label="Go to Jail", group="turn",
+             says="The player goes to Jail (3 turns unless the banker says otherwise); jail turns do not count toward loans.")
 def jail(tx: Tx, a: dict) -> str:
     """The player goes to Jail for 3 turns (or ``turns``); jail turns do not count toward loans."""
     player = find_player(tx.table, a["player"])
@@ -62,7 +68,7 @@ def jail(tx: Tx, a: dict) -> str:
     return f"{player} went to Jail for {n} turn{'s' if n > 1 else ''}"
 
 
-@CITY.action("leave_jail", required=("player",))
+@CITY.action("leave_jail", c.player(), label="Leave Jail", group="turn")
 def leave_jail(tx: Tx, a: dict) -> str:
     """The jailed player rolled a six on a jail turn: out of Jail at once, and this turn is played."""
     player = find_player(tx.table, a["player"])

@@ -106,6 +106,18 @@ def building_value(table: Table, deed: str) -> int:
     return level * c.get("house_cost", 0)
 
 
+def marks(table: Table, deed: str) -> list[str]:
+    """A deed's state in the property game's words: "mortgaged", "3 houses", "hotel"."""
+    state = table["deeds"][deed]
+    out = ["mortgaged"] if state.get("mortgaged") else []
+    n = buildings(table, deed)
+    if n == 5:
+        out.append("hotel")
+    elif n:
+        out.append(f"{n} house{'s' if n > 1 else ''}")
+    return out
+
+
 def worth(table: Table, player: str) -> int:
     """Net worth for a timed end: cash, printed price of unmortgaged deeds, the mortgage value of
     mortgaged ones, and what the buildings cost."""

@@ -6,6 +6,8 @@ The pack lists the six cards under ``characters`` (key -> ``title``, ``salary``,
 """
 from __future__ import annotations
 
+from companion.core import contract as c
+from companion.core.common import CARD_VALUES
 from companion.core.engine import Registry, Tx
 from companion.core.errors import BadAction, Refused, UnknownName
 from companion.core.model import find_player
@@ -14,6 +16,14 @@ from companion.core.money import LIMIT
 __all__ = ["CHARACTERS", "check_character", "character_of", "find_character", "salary_of", "affected"]
 
 CHARACTERS = Registry()
+
+
+def _characters(table: dict, partial: dict) -> list[tuple[str, str]]:
+    return [(key, card["title"]) for key, card in table["pack"]["characters"].items()]
+
+
+CHARACTER = c.choice("character", "Which character", options_from=_characters,
+                     resolve=lambda table, value: find_character(table, value))
 
 _KEYS = {"title": str, "salary": int, "night": bool, "detour": bool, "stand_in": bool}
 
@@ -74,7 +84,7 @@ def title_of(table: dict, player: str) -> str:
     return _card_of(table, player)["title"]
 
 
-@CHARACTERS.action("choose_character", required=("player", "character"))
+@CHARACTERS.action("choose_character", c.player(), CHARACTER, label="Choose a character", group="game")
 def choose_character(tx: Tx, a: dict) -> str:
     """Record the character card a player drew (each card is in one hand only)."""
     player = find_player(tx.table, a["player"])
@@ -93,7 +103,8 @@ def choose_character(tx: Tx, a: dict) -> str:
             + (f"affected by {' and '.join(w.title() for w in applies)}" if applies else "not affected by Night or Detour"))
 
 
-@CHARACTERS.action("correct_character", required=("character", "values"))
+@CHARACTERS.action("correct_character", CHARACTER, c.structured("values", "The card's values to correct", CARD_VALUES),
+                   label="Correct a character", group="game")
 def correct_character(tx: Tx, a: dict) -> str:
     """The banker corrects a character card to match the box (salaries already paid stay paid)."""
     key = find_character(tx.table, a["character"])

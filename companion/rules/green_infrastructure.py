@@ -8,6 +8,7 @@ buyers, recorded with ``price``).
 """
 from __future__ import annotations
 
+from companion.core import contract as c
 from companion.core.engine import Registry, Tx
 from companion.core.errors import BadAction, Refused
 from companion.core.model import BANK, card, cash, find_deed, find_player
@@ -18,6 +19,16 @@ from . import green_parks as gp
 __all__ = ["INFRASTRUCTURE", "take_piece", "return_pieces"]
 
 INFRASTRUCTURE = Registry()
+LEVELS = c.count("count", "How many levels", 1, len(gp.LEVELS), required=False)
+
+
+def own_parks(table: dict, partial: dict) -> list[str]:
+    return [n for n, rec in table["deeds"].items()
+            if rec.get("owner") == partial.get("player") and "infrastructure_cost" in card(table, n)]
+
+
+def own_improved(table: dict, partial: dict) -> list[str]:
+    return [n for n in own_parks(table, partial) if gp.level(table, n)]
 
 
 def _count(a: dict) -> int:
@@ -68,7 +79,9 @@ def return_pieces(tx: Tx, deed: str) -> None:
     tx.set(["deeds", deed, "level"], None)
 
 
-@INFRASTRUCTURE.action("improve", required=("player", "deed"), optional=("count", "price"))
+@INFRASTRUCTURE.action("improve", c.player(), c.deed(only=own_parks), LEVELS,
+                       c.amount("price", "Total price paid at a shortage auction", required=False),
+                       label="Improve a park", group="deeds")
 def improve(tx: Tx, a: dict) -> str:
     """Buy infrastructure from the bank to raise a park of a complete, unmortgaged group, evenly.
 
@@ -97,7 +110,8 @@ def improve(tx: Tx, a: dict) -> str:
     return f"{player} improved {deed} to level {top} (a {gp.piece(top)}) for {tx.fmt(total)}"
 
 
-@INFRASTRUCTURE.action("sell_infrastructure", required=("player", "deed"), optional=("count",))
+@INFRASTRUCTURE.action("sell_infrastructure", c.player(), c.deed(only=own_improved), LEVELS,
+                       label="Sell infrastructure", group="deeds")
 def sell_infrastructure(tx: Tx, a: dict) -> str:
     """Sell a park's infrastructure back to the bank at half price, one level at a time, evenly."""
     player = find_player(tx.table, a["player"])

@@ -55,6 +55,15 @@ def piece(n: int) -> str:
     return LEVELS[n - 1][0]
 
 
+def marks(table: Table, deed: str) -> list[str]:
+    """A park's state in Greenopoly's words: "mortgaged", "level 2 (a playground)"."""
+    out = ["mortgaged"] if table["deeds"][deed].get("mortgaged") else []
+    n = level(table, deed)
+    if n:
+        out.append(f"level {n} ({piece(n)})")
+    return out
+
+
 def stacked(table: Table) -> bool:
     return bool(table["options"].get("stacked_infrastructure"))
 

@@ -9,6 +9,8 @@ most improved parks win.
 """
 from __future__ import annotations
 
+from companion.core import contract as c
+from companion.core.common import COMMON
 from companion.core.engine import Registry, Rules, Tx, may_be_empty
 from companion.core.errors import BadAction, Refused
 from companion.core.model import BANK, cash, find_player, pot_account
@@ -17,17 +19,34 @@ from companion.core.money import LIMIT
 from . import green_characters as gc
 from . import green_parks as gp
 from .green_infrastructure import INFRASTRUCTURE, return_pieces, sell_all
-from .property import PROPERTY
-from .trade import go_bankrupt, pass_deed
+from .jail import jail_actions
+from .property import DEEDS, TIMES
+from .trade import BANKRUPT_FIELDS, go_bankrupt, pass_deed
 
 __all__ = ["FAMILY", "GREEN", "CENTRE", "rules", "check_card"]
 
 FAMILY = "greenopoly"
 CENTRE = "centre"
 
-GREEN = Registry(PROPERTY, gc.CHARACTERS, INFRASTRUCTURE)
-for _gone in ("build", "sell_building", "repairs", "jail", "jail_fine", "leave_jail"):
-    del GREEN.specs[_gone]  # parks take infrastructure, not houses; Night takes jail's place
+
+
+def _night_fine(tx: Tx) -> int:
+    return tx.option("night_fine") or tx.table["pack"]["fines"]["night"]
+
+
+def _spared(tx: Tx, player: str) -> str | None:
+    if gc.affected(tx.table, player, "night"):
+        return None
+    return f"{player}'s character ({gc.title_of(tx.table, player)}) is not affected by Night: no penalty, play on"
+
+
+#: Night is the property game's jail under its own name, with its own fine, sparing some characters.
+NIGHT = jail_actions("night", "night_fine", "leave_night", fine=_night_fine, spared=_spared,
+                     freed_by="doubles, or a torch card")
+
+#: Greenopoly: the property game's deeds with parks improved by infrastructure instead of houses, characters,
+#: Night instead of jail, and its own salary, centre of the board and end of game below.
+GREEN = Registry(COMMON, DEEDS, gc.CHARACTERS, INFRASTRUCTURE, NIGHT)
 
 check_card = gp.check_card
 
@@ -36,7 +55,8 @@ def _centre(tx: Tx) -> str:
     return pot_account(CENTRE)
 
 
-@GREEN.action("salary", required=("player",), optional=("times",))
+@GREEN.action("salary", c.player(), TIMES, label="Salary", group="money",
+              says="The bank pays the salary on the player's character card for passing GO.")
 def salary(tx: Tx, a: dict) -> str:
     """The bank pays the salary on the player's character card for passing GO (``times``: 2 for twice)."""
     player = find_player(tx.table, a["player"])
@@ -48,38 +68,7 @@ def salary(tx: Tx, a: dict) -> str:
     return f"{player} collected {tx.fmt(amount)} salary ({gc.title_of(tx.table, player)})"
 
 
-@GREEN.action("tax", required=("player",), optional=("tax", "choice"))
-def tax(tx: Tx, a: dict) -> str:
-    """Income tax into the centre of the board: the flat sum, or 10% of total worth, chosen before counting."""
-    player = find_player(tx.table, a["player"])
-    taxes = tx.table["pack"]["taxes"]
-    name = a.get("tax") or next(iter(taxes))
-    if name not in taxes:
-        raise BadAction(f"tax is one of {', '.join(taxes)}")
-    rule = taxes[name]
-    choice = a.get("choice") or ("flat" if "percent" not in rule else None)
-    if choice not in ("flat", "percent") or choice not in rule:
-        options = " or ".join(repr(k) for k in ("flat", "percent") if k in rule)
-        raise BadAction(f"the {name} tax needs \"choice\": {options}, chosen before counting")
-    counted = gp.tax_worth(tx.table, player)
-    amount = rule["flat"] if choice == "flat" else counted * rule["percent"] // 100
-    label = rule.get("label", f"{name} tax")
-    tx.pay(player, _centre(tx), amount, label)
-    how = f" ({rule['percent']}% of {tx.fmt(counted)})" if choice == "percent" else ""
-    return f"{player} paid {tx.fmt(amount)} {label} into the centre of the board{how}"
-
-
-@GREEN.action("fine", required=("player", "amount"), optional=("memo",))
-def card_payment(tx: Tx, a: dict) -> str:
-    """A Chance or Community Chest card makes the player pay: the money goes to the centre of the board."""
-    player = find_player(tx.table, a["player"])
-    amount = tx.amount(a["amount"])
-    memo = " ".join(str(a.get("memo") or "card").split())[:120]
-    tx.pay(player, _centre(tx), amount, memo)
-    return f"{player} put {tx.fmt(amount)} in the centre of the board ({memo})"
-
-
-@GREEN.action("free_access", required=("player",))
+@GREEN.action("free_access", c.player(), label="Free Access to Park", group="money")
 def free_access(tx: Tx, a: dict) -> str:
     """The player landing on Free Access to Park takes everything in the centre of the board."""
     player = find_player(tx.table, a["player"])
@@ -88,44 +77,6 @@ def free_access(tx: Tx, a: dict) -> str:
         raise Refused("the centre of the board is empty: nothing to take")
     tx.pay(_centre(tx), player, amount, "Free Access to Park")
     return f"{player} took {tx.fmt(amount)} from the centre of the board"
-
-
-def _night_fine(tx: Tx) -> int:
-    return tx.option("night_fine") or tx.table["pack"]["fines"]["night"]
-
-
-@GREEN.action("night", required=("player",))
-def night(tx: Tx, a: dict) -> str:
-    """The player is sent to Night (no salary on the way), unless their character is spared."""
-    player = find_player(tx.table, a["player"])
-    if not gc.affected(tx.table, player, "night"):
-        raise Refused(f"{player}'s character ({gc.title_of(tx.table, player)}) is not affected by Night: no penalty, play on")
-    if tx.table["players"][player]["in_jail"]:
-        raise Refused(f"{player} is already in Night")
-    tx.set(["players", player, "in_jail"], True)
-    return f"{player} was sent to Night"
-
-
-@GREEN.action("night_fine", required=("player",))
-def night_fine(tx: Tx, a: dict) -> str:
-    """A player in Night pays the fine to the bank to get out."""
-    player = find_player(tx.table, a["player"])
-    if not tx.table["players"][player]["in_jail"]:
-        raise Refused(f"{player} is not in Night")
-    amount = _night_fine(tx)
-    tx.pay(player, BANK, amount, "fine to leave Night")
-    tx.set(["players", player, "in_jail"], False)
-    return f"{player} paid {tx.fmt(amount)} to leave Night"
-
-
-@GREEN.action("leave_night", required=("player",))
-def leave_night(tx: Tx, a: dict) -> str:
-    """The player leaves Night without paying (doubles, or a torch card)."""
-    player = find_player(tx.table, a["player"])
-    if not tx.table["players"][player]["in_jail"]:
-        raise Refused(f"{player} is not in Night")
-    tx.set(["players", player, "in_jail"], False)
-    return f"{player} left Night"
 
 
 def _game_over(tx: Tx, reason: str) -> list[dict]:
@@ -142,7 +93,7 @@ def _clear_park(tx: Tx, park: str, creditor: str) -> None:
         sell_all(tx, park, " (bankruptcy)")
 
 
-@GREEN.action("bankrupt", required=("player", "creditor"))
+@GREEN.action("bankrupt", *BANKRUPT_FIELDS, label="Bankrupt", group="game")
 def bankrupt(tx: Tx, a: dict) -> str:
     """A player who cannot pay loses, and the game ends with the most improved parks winning.
 
@@ -157,7 +108,7 @@ def bankrupt(tx: Tx, a: dict) -> str:
             f"{lead['player']} wins with {lead['improved_parks']} improved park{'s' if lead['improved_parks'] != 1 else ''}")
 
 
-@GREEN.action("end_game", optional=("reason",))
+@GREEN.action("end_game", c.text("reason", "Why the game ends"), label="End the game", group="game")
 @may_be_empty
 def end_game(tx: Tx, a: dict) -> str:
     """End the game now: the player with the most improved parks wins (worth shown beside)."""
@@ -219,5 +170,7 @@ def rules(pack: dict) -> Rules:
         could_raise=gp.could_raise,
         worth=gp.worth,
         check_card=check_card,
-        extras={"player_view": player_view, "card_keys": ("stand_in",), "tax_worth": gp.tax_worth},
+        marks=gp.marks,
+        extras={"player_view": player_view, "card_keys": ("stand_in",), "tax_worth": gp.tax_worth,
+                "fines_to": pot_account(CENTRE), "fines_place": " into the centre of the board", "fine_memo": "card"},
     )

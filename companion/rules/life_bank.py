@@ -14,6 +14,7 @@ Bridge) and ``lucky_number``.
 from __future__ import annotations
 
 from companion.core.common import COMMON
+from companion.core import contract as c
 from companion.core.engine import Tx
 from companion.core.engine import Registry
 from companion.core.errors import BadAction, NotEnoughMoney, Refused
@@ -25,6 +26,23 @@ __all__ = [
 ]
 
 LIFE = Registry(COMMON)
+
+
+def _professions(table: Table, partial: dict) -> list[str]:
+    return [n for n, card_ in table["pack"]["cards"].items() if card_.get("kind") == "profession"]
+
+
+def _for_sale(table: Table, partial: dict) -> list[str]:
+    return [n for n, card_ in table["pack"]["cards"].items() if card_.get("kind") in ("stock", "policy")]
+
+
+def _has_notes(table: Table, partial: dict) -> bool:
+    """Interest is only a question for a player holding notes."""
+    return partial.get("player") in table["players"] and notes_of(table, partial["player"]) > 0
+
+
+#: Promissory notes, counted one by one.
+NOTES = c.count("notes", "How many notes", 1, 50)
 
 
 def amount_of(table: Table, key: str):
@@ -125,7 +143,8 @@ def _joined(text: str, extra: str) -> str:
     return f"{text}; {extra}" if extra else text
 
 
-@LIFE.action("career", required=("player", "route"))
+@LIFE.action("career", c.player(), c.choice("route", "Which road", [("business", "Business"), ("college", "College")]),
+             label="Choose a career", group="game")
 def career(tx: Tx, a: dict) -> str:
     """At the start: the short road to business ($5,000 a pay day) or the long road through college."""
     player = in_play(tx, a["player"])
@@ -145,7 +164,8 @@ def career(tx: Tx, a: dict) -> str:
     return f"{player} goes to college (the Bachelor's Degree salary until a profession space)"
 
 
-@LIFE.action("profession", required=("player", "profession"))
+@LIFE.action("profession", c.player(), c.deed("profession", "Which profession", only=_professions), label="Profession",
+             group="game")
 def profession(tx: Tx, a: dict) -> str:
     """A college graduate lands on a profession space (or passes the Bachelor's Degree): theirs for life."""
     player = in_play(tx, a["player"])
@@ -162,7 +182,8 @@ def profession(tx: Tx, a: dict) -> str:
     return f"{player}'s profession: {job}, {tx.fmt(card(tx.table, job)['salary'])} every pay day"
 
 
-@LIFE.action("pay_day", required=("player",), optional=("interest",))
+@LIFE.action("pay_day", c.player(), c.yesno("interest", "An interest-due pay day", when=_has_notes), label="Pay day",
+             group="money")
 def pay_day(tx: Tx, a: dict) -> str:
     """Landing on or passing a Pay Day: the salary; on an interest space then $500 per note owed."""
     player = in_play(tx, a["player"])
@@ -190,7 +211,7 @@ def pay_day(tx: Tx, a: dict) -> str:
     return text
 
 
-@LIFE.action("borrow", required=("player", "notes"))
+@LIFE.action("borrow", c.player(), NOTES, label="Borrow", group="loans")
 def borrow(tx: Tx, a: dict) -> str:
     """Borrow $20,000 promissory notes from the bank to meet an obligation (never for bets or Revenge)."""
     player = in_play(tx, a["player"])
@@ -199,7 +220,7 @@ def borrow(tx: Tx, a: dict) -> str:
     return f"{player} borrowed {tx.fmt(n * amount_of(tx.table, 'note'))} on {n} promissory note{'s' if n > 1 else ''}"
 
 
-@LIFE.action("repay", required=("player", "notes"))
+@LIFE.action("repay", c.player(), NOTES, label="Repay notes", group="loans")
 def repay(tx: Tx, a: dict) -> str:
     """Give back promissory notes with $20,000 each (and save the interest)."""
     player = in_play(tx, a["player"])
@@ -213,7 +234,7 @@ def repay(tx: Tx, a: dict) -> str:
     return f"{player} repaid {n} promissory note{'s' if n > 1 else ''} with {tx.fmt(amount)}"
 
 
-@LIFE.action("buy", required=("player", "item"))
+@LIFE.action("buy", c.player(), c.deed("item", "What to buy", only=_for_sale), label="Buy", group="deeds")
 def buy(tx: Tx, a: dict) -> str:
     """On a blue option space: buy the stock certificate or an insurance policy (one of each)."""
     player = in_play(tx, a["player"])

@@ -8,6 +8,7 @@ not be borrowed, and a victim who cannot pay goes back ten spaces instead.
 from __future__ import annotations
 
 from companion.core.common import advance_turn
+from companion.core import contract as c
 from companion.core.engine import Tx, may_be_empty
 from companion.core.errors import BadAction, Refused
 from companion.core.model import BANK, active_players, card, cash, current_player, find_deed
@@ -16,6 +17,18 @@ from .life_bank import LIFE, amount_of, holds, in_play, notes_of, obligation, op
 from .life_wheel import check_end, lucky_fee
 
 __all__ = ["toll_keeper"]
+
+
+def _others(table: dict, partial: dict) -> list[str]:
+    return [p for p in table["order"] if not table["players"][p]["bankrupt"] and p != partial.get("player")]
+
+
+def _policies(table: dict, partial: dict) -> list[tuple[str, str]]:
+    return [(n, n) for n, card_ in table["pack"]["cards"].items() if card_.get("kind") == "policy"]
+
+
+#: A number of the Wheel of Fate.
+SPIN = c.dice("spin", "The number spun", 1, 10)
 
 
 def _joined(*parts: str) -> str:
@@ -41,7 +54,7 @@ def toll_keeper(table: dict) -> str | None:
     return min(across)[1] if across else None
 
 
-@LIFE.action("wedding", required=("player", "spin"))
+@LIFE.action("wedding", c.player(), SPIN, label="Wedding", group="money")
 def wedding(tx: Tx, a: dict) -> str:
     """Get Married: the spin decides the presents from each opponent (1-3 $1,000, 4-6 $500, 7-10 none)."""
     player = in_play(tx, a["player"])
@@ -55,7 +68,7 @@ def wedding(tx: Tx, a: dict) -> str:
     return _joined(text, lucky_fee(tx, player, number))
 
 
-@LIFE.action("baby", required=("player",), optional=("twins",))
+@LIFE.action("baby", c.player(), c.yesno("twins", "Twins", when=lambda table, partial: True), label="Baby", group="money")
 def baby(tx: Tx, a: dict) -> str:
     """A baby (or twins): $500 from each opponent for each child."""
     player = in_play(tx, a["player"])
@@ -68,7 +81,7 @@ def baby(tx: Tx, a: dict) -> str:
     return _joined(text, _from_each(tx, player, n * amount_of(tx.table, "baby"), "baby present"))
 
 
-@LIFE.action("cross_bridge", required=("player",))
+@LIFE.action("cross_bridge", c.player(), label="Cross the Toll Bridge", group="money")
 def cross_bridge(tx: Tx, a: dict) -> str:
     """Across the Toll Bridge: the first across collects $20,000 from each player crossing after."""
     player = in_play(tx, a["player"])
@@ -84,7 +97,12 @@ def cross_bridge(tx: Tx, a: dict) -> str:
                    obligation(tx, player, keeper, toll, "Toll Bridge"))
 
 
-@LIFE.action("revenge", required=("player", "victim", "choice"), optional=("over_bridge",))
+@LIFE.action("revenge", c.player(), c.player("victim", "On whom", only=_others),
+             c.choice("choice", "Take the money or send back", [("collect", "Collect the money"), ("back", "Back ten spaces")]),
+             c.yesno("over_bridge", "Back across the Toll Bridge", when=lambda table, partial: partial.get("choice") == "back"),
+             label="Revenge", group="money",
+             says="A Revenge space: take $100,000 from another player (who goes back ten spaces when they cannot pay), "
+                  "or send them back ten spaces.")
 @may_be_empty
 def revenge(tx: Tx, a: dict) -> str:
     """A Revenge space: take $100,000 from a chosen player (who goes back ten spaces when they cannot
@@ -159,7 +177,10 @@ def _memo(a: dict, default: str) -> str:
     return " ".join(memo.split())[:120]
 
 
-@LIFE.action("collect_space", required=("player", "amount"), optional=("memo", "collect_card", "exempt"))
+@LIFE.action("collect_space", c.player(), c.amount(), c.text(),
+             c.player("collect_card", "Who hands over a Collect card", required=False, only=_others),
+             c.yesno("exempt", "Shows an Exemption card"), label="Collect", group="money",
+             says="A white space pays the player; an opponent may hand over a Collect card.")
 def collect_space(tx: Tx, a: dict) -> str:
     """A white space pays the player; an opponent may hand over a Collect card (``collect_card``)."""
     player = in_play(tx, a["player"])
@@ -170,7 +191,13 @@ def collect_space(tx: Tx, a: dict) -> str:
     return _joined(f"{player} collected {tx.fmt(amount)} ({memo})", card_text)
 
 
-@LIFE.action("pay_space", required=("player", "amount"), optional=("memo", "pay_card", "exempt", "unless_insured"))
+@LIFE.action("pay_space", c.player(), c.amount(), c.text(),
+             c.player("pay_card", "Who receives a Pay card", required=False, only=_others),
+             c.yesno("exempt", "Shows an Exemption card"),
+             c.choice("unless_insured", "Spared with this insurance", options_from=_policies, required=False),
+             label="Pay", group="money",
+             says="A white space costs the player (nothing when it spares the insured and the player is insured); "
+                  "the player may hand an opponent a Pay card.")
 @may_be_empty
 def pay_space(tx: Tx, a: dict) -> str:
     """A white space costs the player (nothing if it spares the insured and the player is); the player
@@ -191,7 +218,7 @@ def pay_space(tx: Tx, a: dict) -> str:
     return _joined(text, _share_the_wealth(tx, a, player, amount, "pay_card"))
 
 
-@LIFE.action("reckoning", required=("player",))
+@LIFE.action("reckoning", c.player(), label="Day of Reckoning", group="game")
 def reckoning(tx: Tx, a: dict) -> str:
     """The Day of Reckoning: $20,000 per child, then $25,000 for every promissory note still held."""
     player = in_play(tx, a["player"])
@@ -218,7 +245,8 @@ def reckoning(tx: Tx, a: dict) -> str:
         "; next: Millionaire Acres or the Tycoon's number"
 
 
-@LIFE.action("millionaire_acres", required=("player",), optional=("spin",))
+@LIFE.action("millionaire_acres", c.player(), c.dice("spin", "The spin, for the Tycoon's last chance", 1, 10, required=False),
+             label="Millionaire Acres", group="game")
 def millionaire_acres(tx: Tx, a: dict) -> str:
     """Millionaire Acres: the first to arrive collects $100,000 and spins a Lucky Number."""
     player = in_play(tx, a["player"])
@@ -241,7 +269,7 @@ def millionaire_acres(tx: Tx, a: dict) -> str:
     return _joined(text, check_end(tx))
 
 
-@LIFE.action("next_turn")
+@LIFE.action("next_turn", label="Next turn", group="turn")
 def next_turn(tx: Tx, a: dict) -> str:
     """The turn ends: the next player still on the road plays (Millionaire Acres and the Poor Farm
     do not take turns)."""

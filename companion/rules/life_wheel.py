@@ -6,6 +6,7 @@ spinner $10,000, paid to the holder; the app charges it in every action that car
 """
 from __future__ import annotations
 
+from companion.core import contract as c
 from companion.core.engine import Tx, may_be_empty, ranking
 from companion.core.errors import BadAction, NotEnoughMoney, Refused
 from companion.core.model import BANK, active_players, cash
@@ -13,6 +14,18 @@ from companion.core.model import BANK, active_players, cash
 from .life_bank import LIFE, amount_of, first_card, holds, in_play, obligation, retired, spin_of, stage_of
 
 __all__ = ["lucky_fee", "settle_bets", "final_count", "check_end"]
+
+#: Opponents' side bets on one spin.
+BETS = c.structured("bets", "Side bets by the other players", {
+    "type": "array", "maxItems": 40, "items": {
+        "type": "object", "additionalProperties": False, "required": ["player", "number", "amount"],
+        "properties": {"player": {"type": "string", "maxLength": 120}, "number": {"type": "integer", "minimum": 1, "maximum": 10},
+                       "amount": {"oneOf": [{"type": "integer", "minimum": 1}, {"type": "string", "maxLength": 32}]}}}},
+    required=False)
+#: The two numbers a Lucky Day's bills are put on, when the player speculates.
+SPECULATE = c.structured("speculate", "Speculate on two numbers", {
+    "type": "array", "minItems": 2, "maxItems": 2, "items": {"type": "integer", "minimum": 1, "maximum": 10}},
+    required=False, when=lambda table, partial: True)
 
 
 def lucky_fee(tx: Tx, spinner: str, number: int) -> str:
@@ -83,7 +96,7 @@ def _joined(*parts: str) -> str:
     return "; ".join(p for p in parts if p)
 
 
-@LIFE.action("spin", required=("player", "number"), optional=("bets",))
+@LIFE.action("spin", c.player(), c.dice("number", "The number spun", 1, 10), BETS, label="Spin", group="money")
 def spin(tx: Tx, a: dict) -> str:
     """A spin of the wheel with money riding on it: opponents' side bets, and the Lucky Number."""
     player = in_play(tx, a["player"])
@@ -95,7 +108,9 @@ def spin(tx: Tx, a: dict) -> str:
     return _joined(f"{player} spun {number}", bets, fee)
 
 
-@LIFE.action("lucky_day", required=("player",), optional=("speculate", "spin"))
+@LIFE.action("lucky_day", c.player(), SPECULATE,
+             c.dice("spin", "The number spun", 1, 10, required=False, when=lambda table, partial: bool(partial.get("speculate"))),
+             label="Lucky Day", group="money")
 def lucky_day(tx: Tx, a: dict) -> str:
     """A Lucky Day: $10,000, or speculate both $5,000 bills on two numbers for $150,000 on the spin."""
     player = in_play(tx, a["player"])
@@ -125,7 +140,7 @@ def lucky_day(tx: Tx, a: dict) -> str:
     return _joined(text, lucky_fee(tx, player, number))
 
 
-@LIFE.action("play_market", required=("player", "spin"))
+@LIFE.action("play_market", c.player(), c.dice("spin", "The number spun", 1, 10), label="Play the market", group="money")
 @may_be_empty
 def play_market(tx: Tx, a: dict) -> str:
     """A stockholder plays the market: 1-3 pay $25,000, 4-6 nothing, 7-10 collect $50,000."""
@@ -146,7 +161,8 @@ def play_market(tx: Tx, a: dict) -> str:
     return _joined(text, lucky_fee(tx, player, number))
 
 
-@LIFE.action("tycoon", required=("player", "number", "spin"))
+@LIFE.action("tycoon", c.player(), c.dice("number", "The Lucky Number", 1, 10), c.dice("spin", "The number spun", 1, 10),
+             label="Tycoon", group="game")
 def tycoon(tx: Tx, a: dict) -> str:
     """After the Day of Reckoning: all the player's money on one number. The number spun makes a
     Millionaire Tycoon, who wins at once; any other sends the money to the bank and the player to the

@@ -8,7 +8,8 @@ district arithmetic in :mod:`.city_districts`.
 """
 from __future__ import annotations
 
-from companion.core.common import advance_turn
+from companion.core import contract as c
+from companion.core.common import GAME, MONEY, TURNS, advance_turn
 from companion.core.engine import Registry, Rules, Tx
 from companion.core.errors import BadAction, Refused
 from companion.core.model import BANK, find_deed, find_player
@@ -17,22 +18,31 @@ from companion.core.money import LIMIT
 from . import city_districts as cd
 from .city_building import BUILDING, describe_spin, spin_of
 from .deeds import rent_owner
-from .property import PROPERTY
-from .trade import go_bankrupt, return_to_bank, swap
+from .jail import jail_actions
+from .property import DEEDS, TAX_FIELDS, TIMES, own_deeds, rent_check, rent_deeds
+from .trade import BANKRUPT_FIELDS, TRADE_FIELDS, go_bankrupt, return_to_bank, swap
 
 __all__ = ["FAMILY", "CITY", "rules", "check_card", "rent_dodge_holder"]
 
 FAMILY = "monopoly-city"
 
-CITY = Registry(PROPERTY, BUILDING)
-for _gone in ("repairs", "sell_building", "win_pot"):  # no houses, no buying back, no pots
-    del CITY.specs[_gone]
+#: Monopoly City: the property game's deeds and jail (its fine to the bank) with districts built by the
+#: spinner instead of houses, and no pots; its own wages, rent, tax, mortgages and deals below.
+CITY = Registry(MONEY, TURNS, GAME, DEEDS, jail_actions(), BUILDING)
 
 check_card = cd.check_card
 
 
 def _wages(tx: Tx) -> int:
     return tx.option("wages") or tx.table["pack"]["salary"]
+
+
+def _holds_dodge(table: dict, partial: dict) -> bool:
+    return bool(table["players"].get(partial.get("payer"), {}).get("rent_dodge"))
+
+
+def _own_mortgaged(table: dict, partial: dict) -> list[str]:
+    return [n for n in own_deeds(table, partial) if table["deeds"][n].get("mortgage")]
 
 
 def rent_dodge_holder(table: dict) -> str | None:
@@ -48,7 +58,7 @@ def opening(tx: Tx) -> str:
     return f"New Monopoly City game: {', '.join(tx.table['order'])} start with {tx.fmt(amount)} each"
 
 
-@CITY.action("salary", required=("player",), optional=("times",))
+@CITY.action("salary", c.player(), TIMES, label="Wages", group="money")
 def salary(tx: Tx, a: dict) -> str:
     """Wages for passing GO, plus a bonus for every stadium the player owns."""
     player = find_player(tx.table, a["player"])
@@ -63,15 +73,14 @@ def salary(tx: Tx, a: dict) -> str:
     return f"{player} collected {tx.fmt(amount)} wages{extra}"
 
 
-@CITY.action("rent", required=("payer", "deed"), optional=("dodge",))
+@CITY.action("rent", c.player("payer", "Who pays"), c.deed(only=rent_deeds, check=rent_check),
+             c.yesno("dodge", "Play the Rent Dodge card", when=_holds_dodge), label="Rent", group="money")
 def rent(tx: Tx, a: dict) -> str:
     """A visitor pays the district's rent value to its owner, or plays the Rent Dodge card instead."""
     payer = find_player(tx.table, a["payer"])
     deed = find_deed(tx.table, a["deed"])
     owner = rent_owner(tx.table, payer, deed)
     dodge = a.get("dodge", False)
-    if not isinstance(dodge, bool):
-        raise BadAction("dodge is true or false")
     amount = cd.rent_value(tx.table, deed)
     if dodge:
         if not tx.table["players"][payer].get("rent_dodge"):
@@ -83,7 +92,7 @@ def rent(tx: Tx, a: dict) -> str:
     return f"{payer} paid {owner} {tx.fmt(amount)} rent for {deed}"
 
 
-@CITY.action("free_parking", required=("player",))
+@CITY.action("free_parking", c.player(), label="Free Parking", group="money")
 def free_parking(tx: Tx, a: dict) -> str:
     """The player landing on Free Parking takes the Rent Dodge card (from the board or its holder)."""
     player = find_player(tx.table, a["player"])
@@ -96,7 +105,8 @@ def free_parking(tx: Tx, a: dict) -> str:
     return f"{player} took the Rent Dodge card" + (f" from {holder}, who had not used it" if holder else "")
 
 
-@CITY.action("tax", required=("player",), optional=("tax", "amount"))
+@CITY.action("tax", c.player(), TAX_FIELDS[0], c.amount(says="The sum printed on the board", required=False),
+             label="Industry tax", group="money")
 def tax(tx: Tx, a: dict) -> str:
     """Industry tax: a player who owns industrial blocks pays the sum on the space to the bank.
 
@@ -115,7 +125,7 @@ def tax(tx: Tx, a: dict) -> str:
     return f"{player} paid {tx.fmt(amount)} {label}"
 
 
-@CITY.action("mortgage", required=("player", "deed"))
+@CITY.action("mortgage", c.player(), c.deed(only=own_deeds), label="Mortgage", group="deeds")
 def mortgage(tx: Tx, a: dict) -> str:
     """The bank pays the district's current rent value; the buildings stay, and so does the sum owed."""
     player = find_player(tx.table, a["player"])
@@ -130,7 +140,7 @@ def mortgage(tx: Tx, a: dict) -> str:
     return f"{player} mortgaged {deed} for {tx.fmt(value)}, its rent value"
 
 
-@CITY.action("unmortgage", required=("player", "deed"))
+@CITY.action("unmortgage", c.player(), c.deed(only=_own_mortgaged), label="Buy back", group="deeds")
 def unmortgage(tx: Tx, a: dict) -> str:
     """The owner buys a mortgaged district back for exactly what the bank paid for it."""
     player = find_player(tx.table, a["player"])
@@ -146,19 +156,7 @@ def unmortgage(tx: Tx, a: dict) -> str:
     return f"{player} bought back {deed} for {tx.fmt(cost)}"
 
 
-@CITY.action("jail_fine", required=("player",))
-def jail_fine(tx: Tx, a: dict) -> str:
-    """A player in jail pays the fine to the bank and plays on."""
-    player = find_player(tx.table, a["player"])
-    if not tx.table["players"][player]["in_jail"]:
-        raise Refused(f"{player} is not in jail")
-    amount = tx.table["pack"]["fines"]["jail"]
-    tx.pay(player, BANK, amount, "fine to leave jail")
-    tx.set(["players", player, "in_jail"], False)
-    return f"{player} paid {tx.fmt(amount)} to leave jail"
-
-
-@CITY.action("next_turn")
+@CITY.action("next_turn", label="Next turn", group="turn")
 def next_turn(tx: Tx, a: dict) -> str:
     """The turn passes on, and the build spinner may turn again."""
     tx.set(["turn", "spin"], None)
@@ -169,7 +167,7 @@ def _hand_over(tx: Tx, deed: str, to: str, lift: bool) -> None:
     tx.set(["deeds", deed, "owner"], to)  # buildings and any mortgage stay with the district
 
 
-@CITY.action("trade", required=("a", "b"), optional=("give", "get"))
+@CITY.action("trade", *TRADE_FIELDS, label="Deal", group="deeds")
 def trade(tx: Tx, a: dict) -> str:
     """A deal: two players swap cash and districts; buildings (and any mortgage) stay with the district."""
     return swap(tx, a, noun="Deal", buildings_stay=True, hand_over=_hand_over)
@@ -183,7 +181,7 @@ def _pass_district(tx: Tx, deed: str, creditor: str) -> None:
         tx.set(["deeds", deed, "owner"], creditor)
 
 
-@CITY.action("bankrupt", required=("player", "creditor"))
+@CITY.action("bankrupt", *BANKRUPT_FIELDS, label="Bankrupt", group="game")
 def bankrupt(tx: Tx, a: dict) -> str:
     """A player who cannot pay is out; their cash and districts go to the creditor.
 
@@ -235,5 +233,6 @@ def rules(pack: dict) -> Rules:
         worth=cd.worth,
         check_card=check_card,
         opening=opening,
+        marks=cd.marks,
         extras={"player_view": player_view, "card_keys": ("stand_in",), "raise_hint": "mortgaging districts could raise {amount} more"},
     )

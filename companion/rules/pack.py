@@ -71,6 +71,10 @@ def normalise_pack(raw: dict, source: str = "pack") -> dict:
         raise BadAction(f"{source}: currency style is \"plain\" or \"short\"")
     Currency(cur.get("symbol", "$"), cur.get("style", "plain"))
     _positive(pack.get("start_cash", 0), f"{source}: start_cash", zero=True)
+    players = pack.get("players", [2, 8])
+    if (not isinstance(players, list) or len(players) != 2 or any(isinstance(n, bool) or not isinstance(n, int) for n in players)
+            or not 2 <= players[0] <= players[1] <= 8):
+        raise BadAction(f"{source}: players is [fewest, most], from 2 to 8")
     cards: dict[str, dict] = {}
     for i, deed in enumerate(pack.pop("deeds", [])):
         name = deed.get("name") if isinstance(deed, dict) else None
@@ -82,6 +86,8 @@ def normalise_pack(raw: dict, source: str = "pack") -> dict:
         check_card(pack["family"], name, card)
         cards[name] = card
     pack["cards"] = {**pack.get("cards", {}), **cards}
+    # A game file stores the pack with sorted keys: keep the board's order as a list of its own.
+    pack.setdefault("deed_order", list(pack["cards"]))
     for key, spec in pack.get("options", {}).items():
         if not isinstance(spec, dict) or "default" not in spec:
             raise BadAction(f"{source}: option {key!r} needs a default")

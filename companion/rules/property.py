@@ -5,25 +5,107 @@ handler checks every rule first and then records events; a refusal leaves the ta
 """
 from __future__ import annotations
 
+from companion.core import contract as c
 from companion.core.common import COMMON
 from companion.core.engine import Registry, Rules, Tx, may_be_empty
 from companion.core.errors import BadAction, Refused
-from companion.core.model import BANK, card, cash, find_deed, find_player, pot_account
+from companion.core.model import BANK, card, cash, find_deed, find_player, pot_account, pot_enabled
+from companion.core.money import Currency
 
 from . import deeds as d
+from .jail import jail_actions
 
-__all__ = ["FAMILY", "PROPERTY", "rules", "fines_account", "check_card"]
+__all__ = ["FAMILY", "PROPERTY", "DEEDS", "HOUSES", "JAIL", "rules", "fines_account", "check_card"]
 
 FAMILY = "property"
 
-PROPERTY = Registry(COMMON)
+#: Deeds and the money around them: salary, buying, auctions, rent, mortgages, taxes and fines (trades and
+#: bankruptcy join from :mod:`.trade`). Every game of the property family lists it.
+DEEDS = Registry()
+#: Houses and hotels, for the games that build them.
+HOUSES = Registry()
 
 
 def fines_account(tx: Tx) -> str:
-    """Where taxes and fines go: the free-parking pot when the table plays that house rule, else the bank."""
-    if tx.option("free_parking") and "free parking" in tx.table["pots"]:
+    """Where taxes and fines go: a family's own account (``extras["fines_to"]``), else the free-parking
+    pot when the table plays that house rule, else the bank."""
+    own = tx.rules.extras.get("fines_to")
+    if own:
+        return own
+    if tx.option("free_parking") and "free parking" in tx.table["pots"] and pot_enabled(tx.table, "free parking"):
         return pot_account("free parking")
     return BANK
+
+
+# -- what a screen may offer for each field -----------------------------------------------------------
+def unowned(table: dict, partial: dict) -> list[str]:
+    return [n for n, rec in table["deeds"].items() if rec.get("owner") is None]
+
+
+def _player_of(partial: dict) -> object:
+    return partial.get("player") or partial.get("payer")
+
+
+def own_deeds(table: dict, partial: dict) -> list[str]:
+    return [n for n, rec in table["deeds"].items() if rec.get("owner") == _player_of(partial)]
+
+
+def own_mortgaged(table: dict, partial: dict) -> list[str]:
+    return [n for n in own_deeds(table, partial) if table["deeds"][n].get("mortgaged")]
+
+
+def own_streets(table: dict, partial: dict) -> list[str]:
+    return [n for n in own_deeds(table, partial) if card(table, n).get("kind", "street") == "street"]
+
+
+def own_built(table: dict, partial: dict) -> list[str]:
+    return [n for n in own_deeds(table, partial) if d.buildings(table, n)]
+
+
+def rent_deeds(table: dict, partial: dict) -> list[str]:
+    """Deeds someone else owns: the ones the payer could owe rent on."""
+    payer = _player_of(partial)
+    return [n for n, rec in table["deeds"].items() if rec.get("owner") not in (None, payer)]
+
+
+def rent_check(table: dict, partial: dict) -> None:
+    d.rent_owner(table, partial["payer"], partial["deed"])
+
+
+def is_utility(table: dict, partial: dict) -> bool:
+    return card(table, partial["deed"]).get("kind") == "utility"
+
+
+def tax_names(table: dict, partial: dict) -> list[tuple[str, str]]:
+    return [(name, rule.get("label", f"{name} tax")) for name, rule in table["pack"].get("taxes", {}).items()]
+
+
+def _tax_rule(table: dict, partial: dict) -> dict:
+    taxes = table["pack"].get("taxes", {})
+    return taxes.get(partial.get("tax") or next(iter(taxes), ""), {})
+
+
+def tax_ways(table: dict, partial: dict) -> list[tuple[str, str]]:
+    rule = _tax_rule(table, partial)
+    ways = []
+    if "flat" in rule:
+        ways.append(("flat", f"Pay {Currency.from_pack(table['pack']).format(rule['flat'])}"))
+    if "percent" in rule:
+        ways.append(("percent", f"Pay {rule['percent']}% of worth"))
+    return ways
+
+
+TIMES = c.count("times", "How many times (2 when landing on the start square)", 1, 2, required=False)
+MULTIPLIER = c.choice("multiplier", "Card multiplier", [(2, "Twice the rent (railroad card)"),
+                                                        (10, "Ten times the dice (utility card)")], required=False)
+BUILDING = c.choice("building", "House or hotel", [("house", "House"), ("hotel", "Hotel")], required=False)
+#: Which tax (asked when the pack has more than one) and how it is paid (asked when it offers a percentage).
+TAX_FIELDS = (
+    c.choice("tax", "Which tax", options_from=tax_names, required=False,
+             when=lambda table, partial: len(table["pack"].get("taxes", {})) > 1),
+    c.choice("choice", "Flat sum or percentage", options_from=tax_ways, required=False,
+             when=lambda table, partial: "percent" in _tax_rule(table, partial)),
+)
 
 
 def _count(a: dict, field: str = "count", most: int = 5) -> int:
@@ -33,7 +115,7 @@ def _count(a: dict, field: str = "count", most: int = 5) -> int:
     return n
 
 
-@PROPERTY.action("salary", required=("player",), optional=("times",))
+@DEEDS.action("salary", c.player(), TIMES, label="Salary", group="money")
 def salary(tx: Tx, a: dict) -> str:
     """The bank pays a player's salary for passing the start square."""
     player = find_player(tx.table, a["player"])
@@ -43,7 +125,7 @@ def salary(tx: Tx, a: dict) -> str:
     return f"{player} collected {tx.fmt(amount)} salary"
 
 
-@PROPERTY.action("buy", required=("player", "deed"))
+@DEEDS.action("buy", c.player(), c.deed(only=unowned), label="Buy", group="deeds")
 def buy(tx: Tx, a: dict) -> str:
     """A player buys an unowned deed from the bank at its printed price."""
     player = find_player(tx.table, a["player"])
@@ -57,7 +139,8 @@ def buy(tx: Tx, a: dict) -> str:
     return f"{player} bought {deed} for {tx.fmt(price)}"
 
 
-@PROPERTY.action("auction", required=("deed", "winner", "bid"))
+@DEEDS.action("auction", c.deed(only=unowned), c.player("winner", "Who won"), c.amount("bid", "Winning bid"),
+              label="Auction", group="deeds")
 def auction(tx: Tx, a: dict) -> str:
     """An unowned deed goes to the highest bidder, who pays the bid to the bank (from the pack's
     smallest bid, if it sets one)."""
@@ -75,21 +158,20 @@ def auction(tx: Tx, a: dict) -> str:
     return f"{winner} won {deed} at auction for {tx.fmt(bid)}"
 
 
-@PROPERTY.action("rent", required=("payer", "deed"), optional=("dice", "multiplier"))
+@DEEDS.action("rent", c.player("payer", "Who pays"), c.deed(only=rent_deeds, check=rent_check),
+              c.dice(required=False, when=is_utility), MULTIPLIER, label="Rent", group="money")
 def rent(tx: Tx, a: dict) -> str:
     """A player landing on an owned deed pays its owner the rent the card says."""
     payer = find_player(tx.table, a["payer"])
     deed = find_deed(tx.table, a["deed"])
     owner = d.rent_owner(tx.table, payer, deed)
     multiplier = a.get("multiplier")
-    if multiplier is not None and (isinstance(multiplier, bool) or multiplier not in (2, 10)):
-        raise BadAction("multiplier is 2 (nearest railroad card) or 10 (nearest utility card)")
     amount = d.rent_due(tx.table, deed, a.get("dice"), multiplier=multiplier)
     tx.pay(payer, owner, amount, f"rent for {deed}")
     return f"{payer} paid {owner} {tx.fmt(amount)} rent for {deed}"
 
 
-@PROPERTY.action("mortgage", required=("player", "deed"))
+@DEEDS.action("mortgage", c.player(), c.deed(only=own_deeds), label="Mortgage", group="deeds")
 def mortgage(tx: Tx, a: dict) -> str:
     """The bank lends the mortgage value on an unimproved deed."""
     player = find_player(tx.table, a["player"])
@@ -105,7 +187,7 @@ def mortgage(tx: Tx, a: dict) -> str:
     return f"{player} mortgaged {deed} for {tx.fmt(value)}"
 
 
-@PROPERTY.action("unmortgage", required=("player", "deed"))
+@DEEDS.action("unmortgage", c.player(), c.deed(only=own_mortgaged), label="Lift a mortgage", group="deeds")
 def unmortgage(tx: Tx, a: dict) -> str:
     """The owner lifts a mortgage: the mortgage value plus the bank's interest."""
     player = find_player(tx.table, a["player"])
@@ -127,7 +209,8 @@ def _check_can_build(tx: Tx, player: str, deed: str) -> list[str]:
     return d.require_whole_group(tx.table, player, deed)
 
 
-@PROPERTY.action("build", required=("player", "deed"), optional=("building", "count", "price"))
+@HOUSES.action("build", c.player(), c.deed(only=own_streets), BUILDING, c.count("count", "How many", 1, 4, required=False),
+               c.amount("price", "Total price paid at a shortage auction", required=False), label="Build", group="deeds")
 def build(tx: Tx, a: dict) -> str:
     """Buy houses or a hotel from the bank for a street of a complete, unmortgaged group, evenly.
 
@@ -135,9 +218,7 @@ def build(tx: Tx, a: dict) -> str:
     """
     player = find_player(tx.table, a["player"])
     deed = find_deed(tx.table, a["deed"])
-    kind = a.get("building", "house")
-    if kind not in ("house", "hotel"):
-        raise BadAction("building is \"house\" or \"hotel\"")
+    kind = a.get("building") or ("hotel" if d.buildings(tx.table, deed) == 4 else "house")
     count = _count(a, most=4 if kind == "house" else 1)
     group = _check_can_build(tx, player, deed)
     c = card(tx.table, deed)
@@ -192,14 +273,13 @@ def sell_buildings_on(tx: Tx, deed: str, payee_note: str = "") -> int:
     return value
 
 
-@PROPERTY.action("sell_building", required=("player", "deed"), optional=("building", "count"))
+@HOUSES.action("sell_building", c.player(), c.deed(only=own_built), BUILDING, c.count("count", "How many", 1, 4, required=False),
+               label="Sell buildings", group="deeds")
 def sell_building(tx: Tx, a: dict) -> str:
     """Sell houses or a hotel back to the bank at half their price, evenly across the group."""
     player = find_player(tx.table, a["player"])
     deed = find_deed(tx.table, a["deed"])
-    kind = a.get("building", "house")
-    if kind not in ("house", "hotel"):
-        raise BadAction("building is \"house\" or \"hotel\"")
+    kind = a.get("building") or ("hotel" if d.buildings(tx.table, deed) == 5 else "house")
     count = _count(a, most=4 if kind == "house" else 1)
     d.require_owner(tx.table, player, deed)
     c = card(tx.table, deed)
@@ -237,7 +317,7 @@ def sell_building(tx: Tx, a: dict) -> str:
     return f"{player} sold {what} on {deed} for {tx.fmt(received)}"
 
 
-@PROPERTY.action("tax", required=("player",), optional=("tax", "choice"))
+@DEEDS.action("tax", c.player(), *TAX_FIELDS, label="Tax", group="money")
 def tax(tx: Tx, a: dict) -> str:
     """Pay a tax square: a flat sum, or where the card allows, a percentage of worth chosen beforehand."""
     player = find_player(tx.table, a["player"])
@@ -250,27 +330,26 @@ def tax(tx: Tx, a: dict) -> str:
     if choice not in ("flat", "percent") or choice not in rule:
         options = [k for k in ("flat", "percent") if k in rule]
         raise BadAction(f"the {name} tax needs \"choice\": {' or '.join(repr(o) for o in options)}, chosen before counting")
-    if choice == "flat":
-        amount = rule["flat"]
-    else:
-        amount = tx.rules.extras.get("tax_worth", d.tax_worth)(tx.table, player) * rule["percent"] // 100
+    counted = tx.rules.extras.get("tax_worth", d.tax_worth)(tx.table, player) if choice == "percent" else 0
+    amount = rule["flat"] if choice == "flat" else counted * rule["percent"] // 100
     label = rule.get("label", f"{name} tax")
     tx.pay(player, fines_account(tx), amount, label)
-    return f"{player} paid {tx.fmt(amount)} {label}" + (f" ({rule['percent']}% of worth)" if choice == "percent" else "")
+    how = f" ({rule['percent']}% of {tx.fmt(counted)})" if choice == "percent" else ""
+    return f"{player} paid {tx.fmt(amount)} {label}{tx.rules.extras.get('fines_place', '')}{how}"
 
 
-@PROPERTY.action("fine", required=("player", "amount"), optional=("memo",))
+@DEEDS.action("fine", c.player(), c.amount(), c.text(), label="Pay a fine", group="money")
 def fine(tx: Tx, a: dict) -> str:
-    """A player pays a card or penalty to the bank (or the free-parking pot when the table plays it)."""
+    """A player pays a card or penalty to the bank (or wherever the table's fines go)."""
     player = find_player(tx.table, a["player"])
     amount = tx.amount(a["amount"])
-    memo = " ".join(str(a.get("memo") or "fine").split())[:120]
-    payee = fines_account(tx)
-    tx.pay(player, payee, amount, memo)
-    return f"{player} paid {tx.fmt(amount)} ({memo})"
+    memo = a.get("memo") or tx.rules.extras.get("fine_memo", "fine")
+    tx.pay(player, fines_account(tx), amount, memo)
+    return f"{player} paid {tx.fmt(amount)}{tx.rules.extras.get('fines_place', '')} ({memo})"
 
 
-@PROPERTY.action("repairs", required=("player", "per_house", "per_hotel"))
+@HOUSES.action("repairs", c.player(), c.amount("per_house", "Per house", allow_zero=True),
+               c.amount("per_hotel", "Per hotel", allow_zero=True), label="Repairs", group="money")
 @may_be_empty
 def repairs(tx: Tx, a: dict) -> str:
     """A repairs card: pay a sum for every house and every hotel the player owns."""
@@ -287,47 +366,18 @@ def repairs(tx: Tx, a: dict) -> str:
     return f"{player} paid {tx.fmt(total)} for repairs on {houses} houses and {hotels} hotels"
 
 
-@PROPERTY.action("jail", required=("player",))
-def jail(tx: Tx, a: dict) -> str:
-    """The player is sent to jail (no salary on the way)."""
-    player = find_player(tx.table, a["player"])
-    if tx.table["players"][player]["in_jail"]:
-        raise Refused(f"{player} is already in {_jail_name(tx)}")
-    tx.set(["players", player, "in_jail"], True)
-    return f"{player} went to {_jail_name(tx)}"
+from . import trade as _trade  # noqa: E402  (registers trade and bankrupt on DEEDS)
 
+#: Jail: the fine goes where the table's fines go.
+JAIL = jail_actions(fine_to=lambda tx: fines_account(tx))
 
-@PROPERTY.action("jail_fine", required=("player",))
-def jail_fine(tx: Tx, a: dict) -> str:
-    """The player pays the fine to leave jail."""
-    player = find_player(tx.table, a["player"])
-    if not tx.table["players"][player]["in_jail"]:
-        raise Refused(f"{player} is not in {_jail_name(tx)}")
-    amount = tx.table["pack"]["fines"]["jail"]
-    tx.pay(player, fines_account(tx), amount, f"fine to leave {_jail_name(tx)}")
-    tx.set(["players", player, "in_jail"], False)
-    return f"{player} paid {tx.fmt(amount)} to leave {_jail_name(tx)}"
-
-
-@PROPERTY.action("leave_jail", required=("player",))
-def leave_jail(tx: Tx, a: dict) -> str:
-    """The player leaves jail without paying (doubles, or a get-out card)."""
-    player = find_player(tx.table, a["player"])
-    if not tx.table["players"][player]["in_jail"]:
-        raise Refused(f"{player} is not in {_jail_name(tx)}")
-    tx.set(["players", player, "in_jail"], False)
-    return f"{player} left {_jail_name(tx)}"
-
-
-def _jail_name(tx: Tx) -> str:
-    return tx.table["pack"].get("names", {}).get("jail", "jail")
-
-
-from . import trade as _trade  # noqa: E402  (registers trade and bankrupt on PROPERTY)
+#: Classic Monopoly and its variants: every action of the property game.
+PROPERTY = Registry(COMMON, DEEDS, HOUSES, JAIL)
 
 
 def rules(pack: dict) -> Rules:
-    return Rules(family="property", registry=PROPERTY, could_raise=d.could_raise, worth=d.worth, check_card=check_card)
+    return Rules(family="property", registry=PROPERTY, could_raise=d.could_raise, worth=d.worth, check_card=check_card,
+                 marks=d.marks)
 
 
 _RENT_LENGTH = {"street": 6, "railroad": 4, "utility": 2}

@@ -3,16 +3,40 @@ from __future__ import annotations
 
 from typing import Callable
 
+from companion.core import contract as c
 from companion.core.common import declare_out
 from companion.core.engine import Tx
 from companion.core.errors import BadAction, Refused
 from companion.core.model import BANK, card, cash, find_account, find_deed, find_player
 
 from . import deeds as d
-from .property import PROPERTY, sell_buildings_on
+from .property import DEEDS, sell_buildings_on
 
 __all__ = ["trade", "bankrupt", "swap", "go_bankrupt", "hand_over_deed", "return_to_bank", "pass_deed"]
 
+
+#: One side of a trade: the cash and the deeds one player hands the other.
+SIDE = {"type": "object", "additionalProperties": False, "properties": {
+    "cash": {"oneOf": [{"type": "integer", "minimum": 0}, {"type": "string", "maxLength": 32}]},
+    "deeds": {"type": "array", "maxItems": 64, "items": {"type": "string", "maxLength": 120}}}}
+
+
+def _other_players(table: dict, partial: dict) -> list[str]:
+    return [p for p in table["order"] if not table["players"][p]["bankrupt"] and p != partial.get("a")]
+
+
+def _creditors(table: dict, partial: dict) -> list[str]:
+    """The bank or another player still in the game: never a pot, never the bankrupt player."""
+    return [BANK, *(p for p in table["order"] if not table["players"][p]["bankrupt"] and p != partial.get("player"))]
+
+
+TRADE_FIELDS = (
+    c.player("a", "First player"),
+    c.player("b", "Second player", only=_other_players),
+    c.structured("give", "What the first player gives", SIDE, required=False),
+    c.structured("get", "What the second player gives", SIDE, required=False),
+)
+BANKRUPT_FIELDS = (c.player(says="Who goes bankrupt"), c.account("creditor", "Owed to", only=_creditors))
 
 def _side(tx: Tx, giver: str, side: object, what: str, *, buildings_stay: bool = False) -> tuple[int, list[str]]:
     if side is None:
@@ -88,7 +112,8 @@ def hand_over_deed(tx: Tx, deed: str, to: str, *, lift: bool = False) -> None:
             tx.pay(to, BANK, d.interest(value, tx.table["pack"].get("mortgage_interest", 10)), f"interest on mortgaged {deed}")
 
 
-@PROPERTY.action("trade", required=("a", "b"), optional=("give", "get", "lift"))
+@DEEDS.action("trade", *TRADE_FIELDS, c.deeds("lift", "Mortgages the receiver lifts at once"), label="Trade",
+              group="deeds")
 def trade(tx: Tx, a: dict) -> str:
     """Two players swap cash and deeds; mortgaged deeds bring their interest due (or are lifted at once)."""
     return swap(tx, a)
@@ -156,7 +181,9 @@ def pass_deed(tx: Tx, deed: str, creditor: str) -> None:
         hand_over_deed(tx, deed, creditor)
 
 
-@PROPERTY.action("bankrupt", required=("player", "creditor"))
+@DEEDS.action("bankrupt", *BANKRUPT_FIELDS, label="Bankrupt", group="game",
+              says="A player who cannot pay retires: a player creditor gets everything (buildings sold to the bank first, "
+                   "mortgaged deeds with their interest due); to the bank, deeds go back for auction.")
 def bankrupt(tx: Tx, a: dict) -> str:
     """A player who cannot pay retires: to a player creditor everything passes (buildings sold to the
     bank at half price first, mortgaged deeds with their interest due); to the bank, deeds go back

@@ -7,8 +7,8 @@ frame, for a Pi that boots straight into the bank.
 The app is thin: screens show view-models (plain dicts made by the ``*_view`` modules) and call one
 method here per tap. :meth:`TableBankerApp.act` does every action through the :class:`Desk`; a
 refusal is shown right where the banker tapped and changes nothing. The screen follows the ledger:
-every committed entry (ours, a phone's, another process's picked up by polling every half second)
-triggers one batched refresh.
+every committed entry (ours, a phone's, another process's picked up by polling every
+``companion.service.WATCH_SECONDS``) triggers one batched refresh.
 """
 from __future__ import annotations
 
@@ -21,9 +21,6 @@ __all__ = ["run_app", "configure_kivy", "KV_DIR"]
 log = logging.getLogger(__name__)
 
 KV_DIR = Path(os.environ.get("COMPANION_KV") or Path(__file__).resolve().parents[2] / "kv")
-
-#: Seconds between two looks at the game file for entries another process committed.
-POLL_SECONDS = 0.5
 
 
 def configure_kivy(*, fullscreen: bool = False, size: tuple[int, int] = (800, 480)) -> None:

@@ -18,6 +18,7 @@ from kivy.lang import Builder
 from kivy.properties import DictProperty, NumericProperty, ObjectProperty, StringProperty
 
 from companion.paths import data_dir, list_games
+from companion.service import WATCH_SECONDS
 
 from .colours import theme
 from .desk import Desk, Result
@@ -116,7 +117,7 @@ class TableBankerApp(Taps, App):
         return root
 
     def on_start(self):
-        self._poll_event = Clock.schedule_interval(self.poll, 0.5)
+        self._poll_event = Clock.schedule_interval(self.poll, WATCH_SECONDS)
         self.open_first()
 
     def on_stop(self):

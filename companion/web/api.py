@@ -33,7 +33,6 @@ from aiohttp import web
 from companion.core.errors import BadAction, GameBusy, GameFileError, Refused, UnknownName
 from companion.core.model import find_player
 from companion.qr import qr_svg
-from companion.service import Outcome
 
 from . import sse
 from .desk import dumps_safe
@@ -101,7 +100,7 @@ def already_applied(banker, action: dict):
     seen = banker.store.entry_by_id(action_id)
     if seen is None or seen.action != action:
         return None  # unknown, or a different action under the same id: the Banker says so
-    return Outcome(seen, banker.version, repeated=True)
+    return banker.earlier_outcome(action)  # says whether it has been undone since
 
 
 def outcome_json(outcome) -> dict:
@@ -112,6 +111,7 @@ def outcome_json(outcome) -> dict:
         "events": outcome.events,
         "version": outcome.version,
         "repeated": outcome.repeated,
+        "undone": outcome.undone,
     }
 
 

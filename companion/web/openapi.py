@@ -108,7 +108,8 @@ SCHEMAS = {
         "type": "object", "required": ["seq", "kind", "summary", "events", "version", "repeated"],
         "properties": {"seq": {"type": "integer"}, "kind": {"type": "string"}, "summary": {"type": "string"},
                        "events": {"type": "array", "items": {"type": "object"}}, "version": {"type": "integer"},
-                       "repeated": {"type": "boolean"}},
+                       "repeated": {"type": "boolean"},
+                       "undone": {"type": "boolean", "description": "repeated, and undone since"}},
     },
     "Entry": {
         "type": "object", "required": ["seq", "kind", "action", "events", "summary", "at"],

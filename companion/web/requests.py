@@ -20,7 +20,6 @@ from typing import Any, Callable
 from companion.core.errors import BadAction, Refused
 from companion.core.model import BANK, cash, find_player
 from companion.core.money import Currency
-from companion.service import Outcome
 
 from .sidecar import now
 
@@ -204,7 +203,7 @@ class PaymentRequests:
         if done is not None:  # approved before (maybe just before a crash): never pay twice
             if request.status == "pending":
                 self._answer(request, "approved", "", seq=done.seq)
-            return Outcome(done, self.banker.version, repeated=True)
+            return self.banker.earlier_outcome(request.action)  # says whether it was undone since
         request = self._waiting(request_id)
         outcome = self.banker.do(request.action)
         self._answer(request, "approved", "", seq=outcome.entry.seq)

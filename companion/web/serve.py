@@ -44,7 +44,7 @@ def _terminal_qr(url: str) -> str:
 
 async def serve(args, *, ready: asyncio.Event | None = None, stop: asyncio.Event | None = None) -> int:
     """Serve until ``stop`` is set (or SIGINT/SIGTERM)."""
-    from companion.service import Banker
+    from companion.service import WATCH_SECONDS, Banker
 
     from .server import PhoneServer
 
@@ -55,7 +55,7 @@ async def serve(args, *, ready: asyncio.Event | None = None, stop: asyncio.Event
         interfaces=args.zeroconf_interface or None,
         table_name=args.name,
         lan_address=args.lan_address,
-        poll_interval=0.5,
+        poll_interval=WATCH_SECONDS,
     )
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()

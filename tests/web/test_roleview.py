@@ -13,10 +13,21 @@ def page_of(table, me, **kw):
     return player_view(state, me, worth=[[1, 1500]], story=[], requests=[], can_request=True, **kw)
 
 
-def test_a_deed_shows_its_group_mortgage_and_buildings():
-    assert deed_line({"name": "Park Place", "group": "dark blue", "houses": 3})["marks"] == ["3 houses"]
-    assert deed_line({"name": "Boardwalk", "group": "dark blue", "hotel": True})["marks"] == ["hotel"]
-    assert deed_line({"name": "Baltic Avenue", "group": "brown", "mortgaged": True})["marks"] == ["mortgaged"]
+def test_a_deed_shows_its_group_mortgage_and_buildings(tmp_path):
+    from companion.service import Banker
+
+    with Banker.create(tmp_path / "marks.game", "classic", ["Ann", "Bob"], backup_every=0) as b:
+        for deed in ("Park Place", "Boardwalk", "Baltic Avenue"):
+            b.do({"action": "buy", "player": "Ann", "deed": deed})
+        b.do({"action": "transfer", "from": "bank", "to": "Ann", "amount": 5000})
+        b.do({"action": "mortgage", "player": "Ann", "deed": "Baltic Avenue"})
+        for _ in range(3):
+            for deed in ("Park Place", "Boardwalk"):
+                b.do({"action": "build", "player": "Ann", "deed": deed})
+        deeds = {d["name"]: d for d in state_json(b.table, b.rules, b.version)["deeds"]}
+    assert deed_line(deeds["Park Place"])["marks"] == ["3 houses"]
+    assert deed_line(deeds["Park Place"])["group"] == "dark blue"
+    assert deed_line(deeds["Baltic Avenue"])["marks"] == ["mortgaged"]
 
 
 def test_loans_read_the_same_whichever_game_wrote_them():

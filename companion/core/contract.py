@@ -1,0 +1,600 @@
+"""The action contract: what every action takes, declared once, read by every adapter.
+
+An action is a name, a sentence for people and a tuple of :class:`Field`. A field has a *kind* (player,
+deed, amount, ...), limits, a default, and optionally a way to narrow its candidates or a condition under
+which it is asked. From these declarations alone:
+
+- :func:`parse` turns raw input (JSON from a phone, ``key=value`` from the command line, a tap) into typed,
+  canonical values, or refuses it with one line. It is the one validation layer of the product.
+- :func:`next_field` tells a screen which field to ask next; :func:`choices` lists its legal values for the
+  table and the fields chosen so far, each judged by the very rule that will decide it;
+- :func:`preview` runs that decision without committing and says what it would do.
+- :func:`json_schema` describes an action's body for the phones' OpenAPI document and docs/actions.md.
+
+Nothing here reads an error message to learn anything: a refusal's text is only ever shown to people.
+Pure: stdlib only.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field as _dc_field
+from typing import TYPE_CHECKING, Any, Callable, Iterable
+
+from .errors import BadAction, BankerError
+from .model import BANK, active_players, find_account, find_deed, find_player, find_pot, pot_account, pot_enabled
+from .money import LIMIT, Currency
+from .text import clean_text, shown
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .engine import Rules
+
+__all__ = [
+    "KINDS",
+    "Field",
+    "ActionSpec",
+    "Choice",
+    "Posting",
+    "Preview",
+    "player",
+    "account",
+    "deed",
+    "deeds",
+    "pot",
+    "amount",
+    "count",
+    "dice",
+    "square",
+    "choice",
+    "text",
+    "yesno",
+    "structured",
+    "parse",
+    "parse_partial",
+    "next_field",
+    "choices",
+    "preview",
+    "json_schema",
+    "load_json",
+    "MAX_JSON",
+    "MAX_DEPTH",
+]
+
+Table = dict
+Partial = dict
+#: A condition on the table and the fields chosen so far.
+When = Callable[[Table, Partial], bool]
+
+#: Every kind a field can have, with what it means for people.
+KINDS = {
+    "player": "a player in the game, by name",
+    "account": "a player, \"bank\", or \"pot:NAME\"",
+    "deed": "a deed, by name",
+    "deeds": "a list of deeds, by name",
+    "pot": "a pot, by name",
+    "amount": "an amount of money: 1500, \"$1,500\", \"2.5M\", \"500K\"",
+    "count": "a whole number",
+    "dice": "a number rolled or spun (the dice total, a die, the wheel)",
+    "square": "a square of the board, by number",
+    "choice": "one of a fixed set of values",
+    "text": "free text on one line",
+    "yesno": "true or false",
+    "structured": "a JSON object or list described by its own schema",
+}
+
+#: The largest action body, in characters, and the deepest nesting of JSON, read anywhere.
+MAX_JSON = 64 * 1024
+MAX_DEPTH = 8
+
+
+@dataclass(frozen=True)
+class Field:
+    """One field of an action, declared next to the rule that decides it."""
+
+    name: str
+    kind: str
+    says: str
+    required: bool = True
+    default: Any = None
+    low: int | None = None
+    high: int | None = None
+    max_len: int | None = None
+    options: tuple[tuple[Any, str], ...] = ()
+    #: Options that depend on the table and the fields so far (a pack's taxes, a square's choices):
+    #: ``(table, partial) -> [(value, label)]``.
+    options_from: Callable[[Table, Partial], Iterable[tuple[Any, str]]] | None = None
+    #: How a value is read when the family accepts more than the canonical one (a square number for a deed,
+    #: a character's title for its key): ``(table, raw) -> canonical``, refusing with a BankerError.
+    resolve: Callable[[Table, Any], Any] | None = None
+    #: Narrows a kind's candidates to the ones worth showing (a player's own deeds, say).
+    only: Callable[[Table, Partial], Iterable[Any]] | None = None
+    #: An optional field asked only when this holds (dice for a utility's rent).
+    when: When | None = None
+    #: For a field whose value cannot be tried alone: a check that raises Refused with the reason.
+    check: Callable[[Table, Partial], None] | None = None
+    #: A label for a value on this table (a square's name), when the value alone says too little.
+    label_of: Callable[[Table, Any], str] | None = None
+    #: For amounts: whether 0 is a legal value.
+    allow_zero: bool = False
+    #: For structured fields: the JSON schema of the value.
+    schema: dict | None = None
+    #: For choices: other spellings of a value (the trading unit's face "4" is the railroad).
+    aliases: tuple[tuple[Any, Any], ...] = ()
+
+    def asked(self, table: Table, partial: Partial) -> bool:
+        """Whether a screen should ask for this field now."""
+        if self.required:
+            return True
+        if self.when is None:
+            return False
+        try:
+            return bool(self.when(table, partial))
+        except (BankerError, KeyError, TypeError, ValueError):
+            return False
+
+    def option_values(self, table: Table, partial: Partial | None = None) -> list[tuple[Any, str]]:
+        if self.options_from is None:
+            return list(self.options)
+        try:
+            return list(self.options_from(table, partial or {}))
+        except (BankerError, KeyError, TypeError, ValueError):
+            return []
+
+
+@dataclass(frozen=True)
+class ActionSpec:
+    """An action as declared: its name, one plain sentence for people, its fields, and its handler."""
+
+    name: str
+    says: str
+    fields: tuple[Field, ...]
+    handler: Callable
+    label: str = ""
+    group: str = "money"
+
+    @property
+    def required(self) -> tuple[str, ...]:
+        return tuple(f.name for f in self.fields if f.required)
+
+    @property
+    def optional(self) -> tuple[str, ...]:
+        return tuple(f.name for f in self.fields if not f.required)
+
+    @property
+    def summary(self) -> str:  # the name the first adapters used
+        return self.says
+
+    def field(self, name: str) -> Field:
+        for f in self.fields:
+            if f.name == name:
+                return f
+        raise BadAction(f"{self.name} has no field {shown(name)}; its fields are {', '.join(f.name for f in self.fields) or 'none'}")
+
+
+@dataclass(frozen=True)
+class Posting:
+    """Money that one action moves: ``amount`` from ``payer`` to ``payee``."""
+
+    payer: str
+    payee: str
+    amount: int
+    memo: str = ""
+
+
+@dataclass(frozen=True)
+class Preview:
+    """What an action would do, decided by the same rule as the real thing, nothing committed."""
+
+    action: dict
+    summary: str
+    events: tuple
+    postings: tuple[Posting, ...]
+    table: dict = _dc_field(repr=False, compare=False)
+
+    def moved(self, account: str) -> int:
+        """The net change of ``account``'s balance (negative when it pays)."""
+        return sum(p.amount for p in self.postings if p.payee == account) - sum(
+            p.amount for p in self.postings if p.payer == account
+        )
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One candidate value of a field, judged on the table as it stands."""
+
+    value: Any
+    label: str
+    possible: bool = True
+    why_not: str | None = None
+    detail: str = ""
+    preview: Preview | None = None
+
+
+# -- declaring fields --------------------------------------------------------------------------------
+def player(name: str = "player", says: str = "Which player", **kw: Any) -> Field:
+    return Field(name, "player", says, **kw)
+
+
+def account(name: str, says: str, **kw: Any) -> Field:
+    return Field(name, "account", says, **kw)
+
+
+def deed(name: str = "deed", says: str = "Which deed", **kw: Any) -> Field:
+    return Field(name, "deed", says, **kw)
+
+
+def deeds(name: str, says: str, **kw: Any) -> Field:
+    kw.setdefault("required", False)
+    kw.setdefault("default", ())
+    return Field(name, "deeds", says, **kw)
+
+
+def pot(name: str = "pot", says: str = "Which pot", **kw: Any) -> Field:
+    return Field(name, "pot", says, **kw)
+
+
+def amount(name: str = "amount", says: str = "How much", **kw: Any) -> Field:
+    return Field(name, "amount", says, **kw)
+
+
+def count(name: str, says: str, low: int = 1, high: int = 20, **kw: Any) -> Field:
+    return Field(name, "count", says, low=low, high=high, **kw)
+
+
+def dice(name: str = "dice", says: str = "Dice total", low: int = 2, high: int = 12, **kw: Any) -> Field:
+    return Field(name, "dice", says, low=low, high=high, **kw)
+
+
+def square(name: str = "square", says: str = "Which square", low: int = 1, high: int = 100, **kw: Any) -> Field:
+    return Field(name, "square", says, low=low, high=high, **kw)
+
+
+def choice(name: str, says: str, options: Iterable[Any] = (), **kw: Any) -> Field:
+    pairs = tuple(o if isinstance(o, tuple) else (o, _label(o)) for o in options)
+    return Field(name, "choice", says, options=pairs, **kw)
+
+
+def text(name: str = "memo", says: str = "Note", max_len: int = 120, **kw: Any) -> Field:
+    kw.setdefault("required", False)
+    return Field(name, "text", says, max_len=max_len, **kw)
+
+
+def yesno(name: str, says: str, **kw: Any) -> Field:
+    kw.setdefault("required", False)
+    kw.setdefault("default", False)
+    return Field(name, "yesno", says, **kw)
+
+
+def structured(name: str, says: str, schema: dict, **kw: Any) -> Field:
+    return Field(name, "structured", says, schema=schema, **kw)
+
+
+def _label(value: Any) -> str:
+    return str(value).replace("_", " ").capitalize() if isinstance(value, str) else str(value)
+
+
+# -- reading raw input ------------------------------------------------------------------------------
+def load_json(raw: str | bytes) -> Any:
+    """JSON from outside, refused before parsing when it is too big or nested too deep to be an action."""
+    if isinstance(raw, bytes):
+        if len(raw) > MAX_JSON * 4:
+            raise BadAction(f"the action is {len(raw):,} bytes; at most {MAX_JSON:,} characters are allowed")
+        try:
+            raw = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise BadAction("the action is not UTF-8 text") from None
+    if len(raw) > MAX_JSON:
+        raise BadAction(f"the action is {len(raw):,} characters; at most {MAX_JSON:,} are allowed")
+    depth = deepest = 0
+    in_string = escaped = False
+    for c in raw:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif c == "\\":
+                escaped = True
+            elif c == '"':
+                in_string = False
+        elif c == '"':
+            in_string = True
+        elif c in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise BadAction(f"the action is nested more than {MAX_DEPTH} levels deep")
+        elif c in "]}":
+            depth -= 1
+        deepest = max(deepest, depth)
+
+    def number(text: str) -> int:
+        if len(text.lstrip("-")) > 18:
+            raise BadAction(f"the number {shown(text)} is too long")
+        return int(text)
+
+    def no_constant(name: str) -> None:
+        raise BadAction(f"{name} is not a number an action can use")
+
+    try:
+        return json.loads(raw, parse_int=number, parse_constant=no_constant)
+    except json.JSONDecodeError as e:
+        raise BadAction(f"not valid JSON ({e.msg} at character {e.pos})") from None
+
+
+def _whole(f: Field, value: Any) -> int:
+    if isinstance(value, bool):
+        raise BadAction(f"{f.name} must be a whole number, not {shown(value)}")
+    if isinstance(value, str) and value.strip().lstrip("+-").isdigit() and len(value.strip()) <= 18:
+        value = int(value.strip())
+    if not isinstance(value, int):
+        raise BadAction(f"{f.name} must be a whole number, not {shown(value)}")
+    low, high = f.low, f.high
+    if (low is not None and value < low) or (high is not None and value > high):
+        raise BadAction(f"{f.name} must be a whole number from {low} to {high}, not {value}")
+    return value
+
+
+def _yesno(f: Field, value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.strip().lower() in ("true", "yes", "y", "1", "on"):
+        return True
+    if isinstance(value, str) and value.strip().lower() in ("false", "no", "n", "0", "off"):
+        return False
+    if isinstance(value, int) and value in (0, 1):
+        return bool(value)
+    raise BadAction(f"{f.name} is true or false, not {shown(value)}")
+
+
+def _choice(f: Field, table: Table, value: Any, partial: Partial) -> Any:
+    options = f.option_values(table, partial)
+    for alias, meant in f.aliases:
+        if alias == value and type(alias) is type(value):
+            value = meant
+    for v, _ in options:
+        if v == value and type(v) is type(value):
+            return v
+        if isinstance(v, str) and isinstance(value, str) and v.casefold() == " ".join(value.split()).casefold():
+            return v
+        if isinstance(v, int) and not isinstance(v, bool) and isinstance(value, str) and value.strip() == str(v):
+            return v
+    listed = ", ".join(str(v) for v, _ in options[:12]) + (", ..." if len(options) > 12 else "")
+    raise BadAction(f"{f.name} is one of {listed or 'nothing in this game'}, not {shown(value)}")
+
+
+def _structured(f: Field, value: Any) -> Any:
+    want = (f.schema or {}).get("type", "object")
+    kinds = {"object": dict, "array": list}
+    if not isinstance(value, kinds.get(want, (dict, list))):
+        raise BadAction(f"{f.name} must be a JSON {want}, not {shown(value)}")
+    if len(value) > 64:
+        raise BadAction(f"{f.name} has {len(value)} entries; at most 64 are allowed")
+    return value
+
+
+def parse_value(f: Field, table: Table, value: Any, partial: Partial | None = None) -> Any:
+    """One field's raw value as its kind's canonical value, or a one-line BadAction/Refused."""
+    kind = f.kind
+    if f.resolve is not None and kind != "deeds":
+        return f.resolve(table, value)
+    if kind == "player":
+        return find_player(table, value, active=False)
+    if kind == "account":
+        return find_account(table, value)
+    if kind == "deed":
+        return find_deed(table, value)
+    if kind == "deeds":
+        if isinstance(value, str):
+            value = [v for v in value.split(",") if v.strip()]
+        if not isinstance(value, (list, tuple)):
+            raise BadAction(f"{f.name} is a list of deeds, not {shown(value)}")
+        if len(value) > len(table["deeds"]):
+            raise BadAction(f"{f.name} names {len(value)} deeds; the game has {len(table['deeds'])}")
+        found = [(f.resolve or find_deed)(table, v) for v in value]
+        if len(set(found)) != len(found):
+            raise BadAction(f"{f.name} names a deed twice")
+        return found
+    if kind == "pot":
+        return find_pot(table, value)
+    if kind == "amount":
+        n = Currency.from_pack(table["pack"]).parse(value)
+        if n < 0 or (n == 0 and not f.allow_zero):
+            shown_n = Currency.from_pack(table["pack"]).format(n)
+            raise BadAction(f"{f.name} must be {'zero or more' if f.allow_zero else 'more than zero'}, not {shown_n}")
+        return n
+    if kind in ("count", "dice", "square"):
+        return _whole(f, value)
+    if kind == "choice":
+        return _choice(f, table, value, partial or {})
+    if kind == "text":
+        return clean_text(value, f.name, f.max_len or 120)
+    if kind == "yesno":
+        return _yesno(f, value)
+    if kind == "structured":
+        return _structured(f, value)
+    raise AssertionError(f"unknown kind {kind!r}")  # pragma: no cover - a declaration bug
+
+
+def parse(spec: ActionSpec, table: Table, raw: dict) -> dict:
+    """The action with every field typed and canonical: the one validation layer of the product.
+
+    Unknown fields and missing required ones are refused by name; absent optional fields stay absent so the
+    rule applies its own default.
+    """
+    known = {f.name for f in spec.fields}
+    unknown = sorted(k for k in raw if k not in known and k not in ("action", "id"))
+    if unknown:
+        takes = ", ".join(f.name for f in spec.fields) or "nothing"
+        raise BadAction(f"{spec.name} does not take {', '.join(shown(k) for k in unknown[:5])} (it takes {takes})")
+    out: dict = {"action": spec.name}
+    if "id" in raw:
+        out["id"] = raw["id"]
+    missing = [f.name for f in spec.fields if f.required and raw.get(f.name) is None]
+    if missing:
+        raise BadAction(f"{spec.name} needs {', '.join(missing)}")
+    for f in spec.fields:
+        value = raw.get(f.name)
+        if value is None:
+            continue
+        out[f.name] = parse_value(f, table, value, out)
+    return out
+
+
+def parse_partial(spec: ActionSpec, table: Table, partial: dict) -> dict:
+    """The fields chosen so far, typed where they can be (a screen's half-made action)."""
+    out = {}
+    for f in spec.fields:
+        if partial.get(f.name) is None:
+            continue
+        try:
+            out[f.name] = parse_value(f, table, partial[f.name], out)
+        except BankerError:
+            out[f.name] = partial[f.name]
+    return out
+
+
+# -- screens: what to ask next, and what may be chosen ---------------------------------------------
+def next_field(spec: ActionSpec, table: Table, partial: dict) -> Field | None:
+    """The next field to ask, in declared order; ``None`` when the action is ready to confirm."""
+    typed = parse_partial(spec, table, partial)
+    for f in spec.fields:
+        if f.name not in typed and f.asked(table, typed):
+            return f
+    return None
+
+
+def _candidates(f: Field, table: Table, partial: dict) -> list[tuple[Any, str]]:
+    kind = f.kind
+    if kind == "player":
+        rows = [(p, p) for p in active_players(table)]
+    elif kind == "account":
+        rows = [(BANK, "Bank"), *((p, p) for p in active_players(table))]
+        rows += [(pot_account(name), rec.get("label", name.title())) for name, rec in table["pots"].items()
+                 if pot_enabled(table, name)]
+    elif kind in ("deed", "deeds"):
+        order = table["pack"].get("deed_order") or list(table["deeds"])
+        rows = [(d, d) for d in order if d in table["deeds"]]
+        rows += [(d, d) for d in table["deeds"] if d not in set(order)]
+    elif kind == "pot":
+        rows = [(name, rec.get("label", name.title())) for name, rec in table["pots"].items() if pot_enabled(table, name)]
+    elif kind in ("count", "dice", "square"):
+        rows = [(n, str(n)) for n in range(f.low or 0, (f.high or 0) + 1)]
+    elif kind == "choice":
+        rows = f.option_values(table, partial)
+    elif kind == "yesno":
+        rows = [(True, "Yes"), (False, "No")]
+    else:
+        return []
+    if f.only is not None:
+        allowed = list(f.only(table, partial))
+        rows = [r for r in rows if r[0] in allowed]
+    if f.label_of is not None:
+        rows = [(v, f.label_of(table, v)) for v, _ in rows]
+    return rows
+
+
+def choices(rules: "Rules", table: Table, name: str, field_name: str, partial: dict) -> list[Choice]:
+    """Every candidate value of ``field_name``, each judged by the rule itself on this table.
+
+    When the action is complete with a value, the value is tried (the same decision as the real action,
+    nothing committed): a refusal greys it with the rule's own reason, an acceptance carries the preview.
+    When later fields are still to come, a field's declared ``check`` judges it, if it has one.
+    """
+    from .engine import decide_full
+
+    spec = rules.registry.spec(name)
+    f = spec.field(field_name)
+    typed = parse_partial(spec, table, partial)
+    typed.pop(field_name, None)
+    out = []
+    for value, label in _candidates(f, table, typed):
+        trial = {**typed, field_name: value}
+        if next_field(spec, table, trial) is None:
+            try:
+                p = decide_full(table, {"action": name, **trial}, rules)
+            except BankerError as e:
+                out.append(Choice(value, label, False, str(e)))
+                continue
+            out.append(Choice(value, label, True, None, _detail(p, table), p))
+            continue
+        if f.check is not None:
+            try:
+                f.check(table, trial)
+            except BankerError as e:
+                out.append(Choice(value, label, False, str(e)))
+                continue
+        out.append(Choice(value, label))
+    return out
+
+
+def _detail(p: Preview, table: Table) -> str:
+    """A few words on the money a choice moves: "pays $22", "receives $100", "moves no money"."""
+    if not p.postings:
+        return "moves no money"
+    fmt = Currency.from_pack(table["pack"]).format
+    payers = [p_.payer for p_ in p.postings]
+    first = payers[0]
+    net = p.moved(first)
+    if net < 0:
+        return f"{_who(first)} pays {fmt(-net)}"
+    return f"{_who(first)} pays {fmt(p.postings[0].amount)}"
+
+
+def _who(acct: str) -> str:
+    if acct == BANK:
+        return "the bank"
+    if acct.startswith("pot:"):
+        return f"the {acct[4:]} pot"
+    return acct
+
+
+def preview(rules: "Rules", table: Table, action: dict) -> Preview:
+    """What ``action`` would do on ``table``: the very decision :meth:`Banker.do` commits, uncommitted."""
+    from .engine import decide_full
+
+    return decide_full(table, action, rules)
+
+
+# -- describing: OpenAPI and docs ------------------------------------------------------------------
+def field_schema(f: Field) -> dict:
+    """The JSON schema of one field's value."""
+    kind = f.kind
+    base: dict
+    if kind in ("player", "deed", "pot"):
+        base = {"type": "string", "minLength": 1, "maxLength": 120}
+    elif kind == "account":
+        base = {"type": "string", "minLength": 1, "maxLength": 130}
+    elif kind == "deeds":
+        base = {"type": "array", "items": {"type": "string", "minLength": 1, "maxLength": 120}, "maxItems": 64}
+    elif kind == "amount":
+        base = {"oneOf": [{"type": "integer", "minimum": 0 if f.allow_zero else 1, "maximum": LIMIT},
+                          {"type": "string", "minLength": 1, "maxLength": 32}]}
+    elif kind in ("count", "dice", "square"):
+        base = {"type": "integer"}
+        if f.low is not None:
+            base["minimum"] = f.low
+        if f.high is not None:
+            base["maximum"] = f.high
+    elif kind == "choice":
+        values = [v for v, _ in f.options]
+        base = {"enum": values} if values and not f.options_from else {"type": ["string", "integer"]}
+    elif kind == "text":
+        base = {"type": "string", "maxLength": f.max_len or 120}
+    elif kind == "yesno":
+        base = {"type": "boolean"}
+    else:
+        base = dict(f.schema or {"type": "object"})
+    return {**base, "description": f.says}
+
+
+def json_schema(spec: ActionSpec) -> dict:
+    """The JSON schema of an action's body, as a phone or the command line sends it."""
+    props = {"action": {"const": spec.name},
+             "id": {"type": "string", "minLength": 1, "maxLength": 100, "description": "any text naming this one action, so a retry applies it once"}}
+    for f in spec.fields:
+        props[f.name] = field_schema(f)
+    return {
+        "type": "object",
+        "title": spec.name,
+        "description": spec.says,
+        "properties": props,
+        "required": ["action", *spec.required],
+        "additionalProperties": False,
+    }
