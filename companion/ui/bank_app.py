@@ -269,7 +269,7 @@ class TableBankerApp(Taps, App):
         self._unsubscribe = desk.subscribe(self._committed)
         self.last_text = ""
         self._was_over = bool(desk.table.get("over"))
-        records_spins = "spin" in desk.rules.registry.specs
+        records_spins = "spin" in desk.specs
         self.unit_link = UnitLink(desk.pack, act=self._unit_act, on_sold=self._unit_sold, on_event=self._unit_event,
                                   whose_turn=self._whose_turn if records_spins else None)
         self.unit_link.muted = not self.settings_store.sound

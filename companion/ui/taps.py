@@ -53,9 +53,9 @@ class Taps:
             return None
         return player_to_play(self.desk.state())
 
-    def start(self, button: str) -> flows.ActionForm | None:
+    def start(self, button: str, back: str = "table") -> flows.ActionForm | None:
         """The form of a button's flow, for the player to play."""
-        return flows.start_flow(button, self.desk.specs, player=self.player_to_play())
+        return flows.start_flow(button, self.desk.specs, player=self.player_to_play(), back=back)
 
     def press(self, button: str, near=None) -> None:
         """A table button: open its flow for the player to play."""
@@ -69,47 +69,41 @@ class Taps:
             return
         form = self.start(button)
         if form is None:
-            self.refuse(f"{flows.action_label(button)} is not part of this game", near)
+            self.refuse(f"{flows.button_label(button, self.desk.specs)} is not part of this game", near)
             return
         self.run_flow(form, near)
 
     def run_flow(self, form: flows.ActionForm, near=None) -> Result | None:
-        """Ask the next missing field on the right screen, or do the action once complete."""
-        if form.action == "auction" and form.values.get("deed") and "auction" in self.screens and not form.ready:
+        """Ask the field the Banker names next on the screen made for its kind, or do the action once
+        nothing is left to ask (asking first only when it cannot be taken back)."""
+        spec = self.desk.specs[form.action]
+        field = self.desk.next_field(form.action, form.values)
+        if form.action == "auction" and form.values.get("deed") and field is not None:
             self.open_auction(form.values["deed"])  # one auction screen, wherever it starts
             return None
-        if form.action == "trade" and not (form.values.get("give") or form.values.get("get")):
+        if form.action == "trade" and field is not None and field.name not in flows.ACTING_FIELDS:
             self.screens["trade"].start(form.values.get("a") or self.player_to_play() or "")
             self.show("trade")
             return None
-        if not form.ready:
-            field = form.next_field()
-            kind = flows.field_kind(field)
-            if kind == "card" and form.action == "correct_card":
+        if field is not None:
+            money_later = any(f.kind == "amount" and f.required and f.name not in form.values for f in spec.fields)
+            if field.kind == "structured" and form.action == "correct_card":
                 self.screens["card"].deed = form.values.get("deed", "")
                 self.show("card")
-                return None
-            if kind == "amount" or (kind == "account" and any(flows.field_kind(f) == "amount" for f in form.pending())):
+            elif field.kind == "amount" or (field.kind == "account" and money_later):
                 self.screens["amount"].ask(form)
                 self.show("amount")
             else:
-                self.screens["ask"].ask(form, field)
+                self.screens["ask"].ask(form, field.name)
                 self.show("ask")
             return None
         if form.action in flows.DESTRUCTIVE:
-            label = flows.action_label(form.action)
-            self.confirm(flows.destructive_question(form, self.desk.account_name), label,
+            self.confirm(flows.destructive_question(form, self.desk.account_name), spec.label,
                          lambda: self._finish(form, near))
             return None
         return self._finish(form, near)
 
     def _finish(self, form: flows.ActionForm, near=None) -> Result:
-        check = self.desk.check(form.as_action())
-        if not check.ok and check.malformed:
-            field = flows.missing_field_named(check.text, form)
-            if field is not None:
-                self.run_flow(form.ask(field), near)
-                return check
         result = self.act(form.as_action(), near)
         if result.ok:
             self.show(form.back if form.back in self.screens else "table")

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from .colours import player_colour
-from .flows import ActionForm, field_label
+from .flows import ActionForm
 
 __all__ = ["player_to_play", "who_row"]
 
@@ -32,6 +32,6 @@ def who_row(state: dict, form: ActionForm | None, asking: str | None = None) -> 
                for p in state["players"] if not p["bankrupt"]]
     if not choices:
         return None
-    label = {"player": "Who", "a": "Who offers"}.get(form.actor) or field_label(form.actor)
+    label = {"from": "Who pays", "payer": "Who pays", "a": "Who offers"}.get(form.actor, "Who")
     return {"field": form.actor, "label": label, "choices": choices,
             "changed": chosen != (player_to_play(state) or "")}

@@ -85,6 +85,9 @@ def step_buy(bank, desk, who="Ann"):
     deed = choice.value
     bank.tap(widget=choice)
     assert bank.screen == "table", bank.bubble()
+    assert desk.banker.log()[-1].summary.startswith(f"{who} bought {deed}")
+    if "owner" not in desk.table["deeds"][deed]:
+        return None  # an item the player holds (The Game of Life's insurance), not a deed on the board
     assert desk.table["deeds"][deed]["owner"] == who
     assert {d for d, s in desk.table["deeds"].items() if s.get("owner") == who} == owned | {deed}
     return deed

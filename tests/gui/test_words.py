@@ -93,7 +93,7 @@ def test_every_screen_of_every_family_speaks_to_people(bank, pack):
     for button in [b["name"] for b in common] + [m["name"] for m in more]:
         app.show("table")
         form = app.start(button)
-        if form is None or form.ready:
+        if form is None or app.desk.next_field(form.action, form.values) is None:
             continue  # a one-tap action has no screen of its own
         app.run_flow(form)
         bank.pump(4)

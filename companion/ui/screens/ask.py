@@ -6,7 +6,6 @@ from kivy.factory import Factory
 from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
 
 from ..ask_view import ask_view
-from ..flows import typed_value
 from ..widgets import AccountTile
 from . import BankScreen
 
@@ -95,11 +94,11 @@ class AskScreen(BankScreen):
 
     def type_done(self, tap) -> None:
         text = " ".join(self.ids.entry.text.split())
-        if not text and not self.optional:
-            self.app.refuse(f"type the {self.field.replace('_', ' ')} first", tap)
+        if not text:
+            says = self.desk.specs[self.form.action].field(self.field).says.lower()
+            self.app.refuse(f"type the {says} first", tap)
             return
-        form = self.form.fill(self.field, typed_value(text)) if text else self.form.skip(self.field)
-        self.app.run_flow(form, tap)
+        self.app.run_flow(self.form.fill(self.field, text), tap)
 
     def toggle_all(self) -> None:
         self.show_all = not self.show_all

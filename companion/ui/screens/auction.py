@@ -128,11 +128,10 @@ class AuctionScreen(BankScreen):
 
     # -- taps --------------------------------------------------------------------------------------
     def choose_lot(self, tap) -> None:
-        spec = self.desk.specs.get("auction")
-        if spec is None:
+        if "auction" not in self.desk.specs:
             self.app.refuse("this game has no auctions", tap)
             return
-        form = ActionForm("auction", spec.required, spec.optional, {}, button="auction")
+        form = ActionForm("auction", {}, button="auction")
         self.app.screens["ask"].ask(form, "deed")
         self.app.show("ask")
 

@@ -6,7 +6,7 @@ from kivy.factory import Factory
 from kivy.properties import DictProperty, StringProperty
 
 from ..deeds_view import deed_card, deeds_view
-from ..flows import ActionForm
+from ..flows import ActionForm, acting_field
 from . import BankScreen
 
 __all__ = ["DeedsScreen"]
@@ -106,13 +106,12 @@ class DeedsScreen(BankScreen):
         if act["refused"]:
             self.app.refuse(act["refused"], tap)
             return
-        spec = self.desk.specs[act["action"]]
         if act["action"] == "auction":
             self.app.open_auction(self.deed)
             return
-        form = ActionForm(act["action"], spec.required, spec.optional, dict(act["values"]),
-                          id=f"ui-{self.desk.version}-{act['action']}-{self.deed}", button=act["action"],
-                          back="deeds")
+        spec = self.desk.specs[act["action"]]
+        form = ActionForm(act["action"], dict(act["values"]), id=f"ui-{self.desk.version}-{act['action']}-{self.deed}",
+                          button=act["action"], back="deeds", actor=acting_field(spec))
         self.app.run_flow(form, tap)
 
     def trade(self, tap) -> None:
