@@ -543,7 +543,10 @@ def test_a_phone_request_is_approved_and_another_declined_with_a_reason(desk):
 
     from companion.ui.phones import Phones, request_rows
 
-    phones = Phones(UiSettings(host="127.0.0.1", port=0), advertise=False, lan_address="127.0.0.1")
+    from companion.appliance import phone_server
+
+    phones = Phones(UiSettings(host="127.0.0.1", port=0), server_factory=phone_server(), advertise=False,
+                    lan_address="127.0.0.1")
     if not phones.installed:
         pytest.skip("the phones' server is not installed")
 
@@ -592,3 +595,16 @@ def test_more_is_a_short_grouped_menu_with_bankrupt_last(desk):
     assert menu[-1]["actions"][-1]["name"] == "bankrupt" and menu[-1]["actions"][-1]["destructive"]
     assert sum(len(g["actions"]) for g in menu) == len(more)
     assert {"mortgage", "unmortgage", "trade"} <= {a["name"] for a in menu[2]["actions"]}
+
+
+def test_the_touchscreen_does_not_import_the_phones_adapter():
+    """One composition root (companion.appliance) wires them; the touchscreen's modules never import
+    companion.web themselves."""
+    code = ("import sys, pkgutil, importlib, companion.ui, companion.ui.screens\n"
+            "for m in pkgutil.iter_modules(companion.ui.__path__):\n"
+            "    if m.name not in ('bank_app', 'trading_unit', 'chart', 'widgets', 'screens'):\n"
+            "        importlib.import_module('companion.ui.' + m.name)\n"
+            "print(sorted(n for n in sys.modules if n.startswith('companion.web')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env={**os.environ, "KIVY_NO_ARGS": "1"})
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip() == "[]"

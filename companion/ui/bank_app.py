@@ -87,7 +87,8 @@ class TableBankerApp(Taps, App):
     last_text = StringProperty("")  # the last thing done, in words
 
     def __init__(self, *, game: str | Path | None = None, data: str | Path | None = None,
-                 settings: UiSettings | None = None, **kwargs: Any) -> None:
+                 settings: UiSettings | None = None, phone_server: Callable[..., Any] | None = None,
+                 **kwargs: Any) -> None:
         self.game_arg = Path(game) if game else None
         self.folder = data_dir(data)
         self.settings_store = settings or UiSettings.load(self.folder)
@@ -97,7 +98,7 @@ class TableBankerApp(Taps, App):
         self._refresh_trigger = None
         self.screens: dict[str, Any] = {}  # built lazily once the window exists (see build)
         self.unit_link: UnitLink | None = None
-        self.phones = Phones(self.settings_store, advertise=self.settings_store.advertise)
+        self.phones = Phones(self.settings_store, server_factory=phone_server, advertise=self.settings_store.advertise)
         self.loop: asyncio.AbstractEventLoop | None = None
         self._tasks: set[asyncio.Task] = set()
         self._was_over = False
