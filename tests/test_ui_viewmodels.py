@@ -608,3 +608,11 @@ def test_the_touchscreen_does_not_import_the_phones_adapter():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env={**os.environ, "KIVY_NO_ARGS": "1"})
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.strip() == "[]"
+
+
+def test_a_tile_shows_the_houses_and_hotels_the_family_puts_on_the_players_deeds(desk):
+    do(desk, "buy", player="Ann", deed="Mediterranean Avenue")
+    do(desk, "buy", player="Ann", deed="Baltic Avenue")
+    do(desk, "build", player="Ann", deed="Baltic Avenue")
+    ann = table_view(desk.state(), desk.specs)["players"][0]
+    assert ann["deeds_text"] == "2 deeds: Baltic 1 house"

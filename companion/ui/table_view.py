@@ -49,13 +49,16 @@ def player_tile(state: dict, player: dict, *, names: dict | None = None) -> dict
     turn = state["turn"]["player"] == player["name"]
     deeds = len(player.get("deeds", []))
     warnings = player_warnings(state, player, names)
+    built = [f"{d['name'].split()[0]} {', '.join(m for m in d.get('marks', []) if m != 'mortgaged')}"
+             for d in state["deeds"] if d.get("owner") == player["name"]
+             and any(m != "mortgaged" for m in d.get("marks", []))]
     return {
         "name": player["name"],
         "colour": colour,
         "colour_text": text_on(colour),
         "cash": player["cash"],
         "cash_text": player["cash_text"],
-        "deeds_text": plural(deeds, "deed") if deeds else "no deeds",
+        "deeds_text": (plural(deeds, "deed") if deeds else "no deeds") + (": " + ", ".join(built) if built else ""),
         "warnings": warnings,
         "warnings_text": " · ".join(warnings),
         "is_turn": turn,

@@ -13,7 +13,7 @@ from typing import Any, Callable
 from . import flows
 from .desk import Result
 from .who_acts import player_to_play
-from .widgets import ConfirmBox, show_reason
+from .widgets import ConfirmBox, show_done, show_reason
 
 __all__ = ["Taps"]
 
@@ -29,6 +29,8 @@ class Taps:
         result = self.desk.do(action)
         if not result.ok:
             self.refuse(result.text, near)
+        elif self.root is not None:
+            show_done(self.layer, result.text)  # who, how much, why: for a moment, never in the way
         return result
 
     def undo(self, near=None) -> Result:

@@ -19,7 +19,8 @@ from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
 
-__all__ = ["Tap", "PlayerTile", "AccountTile", "ReasonBubble", "ConfirmBox", "Caption", "Figure", "show_reason"]
+__all__ = ["Tap", "PlayerTile", "AccountTile", "ReasonBubble", "DoneNote", "ConfirmBox", "Caption", "Figure",
+           "show_reason", "show_done"]
 
 
 class Tap(ButtonBehavior, Label):
@@ -145,6 +146,43 @@ def show_reason(layer: FloatLayout, text: str, near=None) -> ReasonBubble:
         bx, by = (Window.width - width) / 2, (Window.height - height) / 2
     bubble.pos = (min(max(4, bx), Window.width - width - 4), min(max(4, by), Window.height - height - 4))
     return bubble
+
+
+class DoneNote(Label):
+    """What just happened with money ("Bob paid Ann $22 rent for ..."), shown for a moment near the top.
+    It never takes a tap: every touch goes on to what is under it, so the next tap is never lost."""
+
+    SECONDS = 2.5
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self._timeout = Clock.schedule_once(self.close, self.SECONDS)
+
+    def on_touch_down(self, touch):
+        return False
+
+    def on_touch_move(self, touch):
+        return False
+
+    def on_touch_up(self, touch):
+        return False
+
+    def close(self, *_):
+        self._timeout.cancel()
+        if self.parent is not None:
+            self.parent.remove_widget(self)
+
+
+def show_done(layer: FloatLayout, text: str) -> DoneNote:
+    """Put the note of what was just done at the top of the window (replacing the last one)."""
+    for child in list(layer.children):
+        if isinstance(child, DoneNote):
+            child.close()
+    note = DoneNote(text=text)
+    layer.add_widget(note)
+    note.texture_update()
+    note.pos = ((Window.width - note.width) / 2, Window.height - note.height - 4)
+    return note
 
 
 class ConfirmBox(ModalView):
