@@ -616,3 +616,15 @@ def test_a_tile_shows_the_houses_and_hotels_the_family_puts_on_the_players_deeds
     do(desk, "build", player="Ann", deed="Baltic Avenue")
     ann = table_view(desk.state(), desk.specs)["players"][0]
     assert ann["deeds_text"] == "2 deeds: Baltic 1 house"
+
+
+def test_a_finished_game_says_who_won_and_a_deleted_one_is_kept_aside(tmp_path):
+    from companion.ui.games import delete_game, describe_game, game_line
+
+    with Banker.create(tmp_path / "friday.game", "classic", ["Ann", "Bob"], {}, backup_every=0) as b:
+        b.do({"action": "end_game"})
+    game = describe_game(tmp_path / "friday.game")
+    assert game["over"] and game_line(game).startswith("Finished: Ann won")
+    kept = delete_game(tmp_path / "friday.game")
+    assert not (tmp_path / "friday.game").exists() and kept == tmp_path / "deleted" / "friday.game"
+    assert saved_games(tmp_path) == [] and describe_game(kept)["winner"] == "Ann"
