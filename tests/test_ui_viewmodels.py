@@ -628,3 +628,14 @@ def test_a_finished_game_says_who_won_and_a_deleted_one_is_kept_aside(tmp_path):
     kept = delete_game(tmp_path / "friday.game")
     assert not (tmp_path / "friday.game").exists() and kept == tmp_path / "deleted" / "friday.game"
     assert saved_games(tmp_path) == [] and describe_game(kept)["winner"] == "Ann"
+
+
+def test_a_new_game_can_start_with_the_same_players_as_last_time(tmp_path):
+    from companion.ui.games import last_players
+
+    Banker.create(tmp_path / "friday.game", "classic", [{"name": "Ann", "colour": "blue"}, {"name": "Bob", "colour": "red"}],
+                  {}, backup_every=0).close()
+    people = last_players(tmp_path)
+    assert people == [{"name": "Ann", "colour": "blue"}, {"name": "Bob", "colour": "red"}]
+    form = NewGame.start("monopoly-city", players=3).with_players(people)
+    assert form.people() == people and form.pack == "monopoly-city"

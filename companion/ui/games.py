@@ -20,7 +20,7 @@ from companion.rules import load_pack, pack_names, resolve_options
 
 from .colours import PLAYER_COLOURS, next_free_colour
 
-__all__ = ["saved_games", "describe_game", "delete_game", "game_line", "pack_choices", "NewGame", "game_file_name", "when_text",
+__all__ = ["saved_games", "describe_game", "delete_game", "game_line", "last_players", "pack_choices", "NewGame", "game_file_name", "when_text",
            "MIN_PLAYERS", "MAX_PLAYERS"]
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
@@ -104,6 +104,14 @@ def delete_game(path: str | Path) -> Path:
     return target
 
 
+def last_players(folder: Path) -> list[dict]:
+    """The players (names and colours) of the game played last in ``folder``, [] when there is none."""
+    for game in saved_games(folder, limit=3):
+        if game["players"] and not game["problem"]:
+            return [{"name": n, "colour": game["colours"].get(n) or ""} for n in game["players"]]
+    return []
+
+
 def game_line(game: dict[str, Any]) -> str:
     """The third line of a saved game's tile: finished with the winner, or when it was last played."""
     if game.get("over"):
@@ -174,6 +182,16 @@ class NewGame:
         form = cls(chosen)
         for _ in range(players):
             form = form.add_player()
+        return form
+
+    def with_players(self, people: list[dict]) -> "NewGame":
+        """The players of another game (names and colours), for "same players as last time"."""
+        chosen = tuple({"name": p["name"], "colour": p.get("colour") or ""} for p in people[:MAX_PLAYERS])
+        form = replace(self, players=())
+        for person in chosen:
+            form = form.add_player(person["name"])
+            if person["colour"] in PLAYER_COLOURS and person["colour"] not in {p["colour"] for p in form.players[:-1]}:
+                form = replace(form, players=form.players[:-1] + ({**form.players[-1], "colour": person["colour"]},))
         return form
 
     def choose_pack(self, pack: str) -> "NewGame":
