@@ -33,7 +33,7 @@ def sentence(desk: Desk, form: ActionForm, amount: int | None, preview=None) -> 
     """The confirm button's words: the log's sentence with the amounts when the action is complete
     (the Banker's preview), else what is still to choose."""
     if preview is not None:
-        return preview.summary
+        return preview.summary[:1].upper() + preview.summary[1:]
     money = desk.fmt(amount) if amount else "..."
     v = form.values
     spec = desk.specs[form.action]

@@ -51,6 +51,12 @@ class Pointer:
         self.provider = MouseMotionEventProvider("pointer", "disable_multitouch")
         EventLoop.add_input_provider(self.provider)
         self.provider.start()
+        # The hand over the screen before the first tap: the X pointer's first entry into a window and
+        # a press in the same instant reach SDL as "entered" only (a finger on the Pi's touchscreen
+        # comes through evdev, where there is no such entry).
+        self._run("mousemove", "--window", self.window, "1", "1")
+        for _ in range(5):
+            self.turn()
 
     def close(self) -> None:
         from kivy.base import EventLoop

@@ -42,6 +42,7 @@ def one_round(pointer: Pointer, pace) -> tuple[int, int]:
             "next_turn"]
     for name in taps:
         pointer.tap(name, after=pace())
+
     return len(taps), 6
 
 
