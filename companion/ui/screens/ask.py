@@ -45,9 +45,14 @@ class AskScreen(BankScreen):
         self.hidden = "" if self.show_all or not allowed or not refused else f"Show {refused} more (not possible now)"
         grid = self.ids.choices
         grid.cols = 4 if view["kind"] == "deed" else (6 if view["kind"] in ("dice", "count") else 3)
-        shape = [(r["value"], r["label"], str(r.get("detail") or ""), r["refused"] or "", tuple(r["colour"])) for r in shown]
+        shape = [(r["value"], r["label"]) for r in shown]
         if shape == getattr(grid, "shape", None):
-            return  # the same answers: the tiles stay where the finger may be heading
+            # the same answers: the tiles stay where the finger may be heading, with what they mean now
+            for tile, row in zip(reversed(grid.children), shown):
+                tile.detail = str(row.get("detail") or "")
+                tile.colour = list(row["colour"])
+                tile.refused = row["refused"] or ""
+            return
         grid.shape = shape
         grid.clear_widgets()
         for row in shown:
