@@ -639,3 +639,15 @@ def test_a_new_game_can_start_with_the_same_players_as_last_time(tmp_path):
     assert people == [{"name": "Ann", "colour": "blue"}, {"name": "Bob", "colour": "red"}]
     form = NewGame.start("monopoly-city", players=3).with_players(people)
     assert form.people() == people and form.pack == "monopoly-city"
+
+
+def test_a_trade_shows_who_gives_what_and_all_each_pays_with_the_10_percent(desk):
+    """Bob's Reading Railroad is mortgaged: Ann gives $300 for it and pays the bank 10% of its
+    mortgage on top, so Ann pays $310 in all."""
+    do(desk, "buy", player="Bob", deed="Reading Railroad")
+    do(desk, "mortgage", player="Bob", deed="Reading Railroad")
+    deal = Deal(a="Ann", b="Bob").toggle("Reading Railroad", "get").add_cash("give", 300)
+    view = trade_view(desk, deal)
+    assert view["give_title"] == "Ann gives $300" and view["get_title"] == "Bob gives $0"
+    assert view["give_total"] == "Ann pays $310 in all" and view["get_total"] == "Bob pays $0 in all"
+    assert view["confirm_text"] == view["preview"][:1].upper() + view["preview"][1:]
