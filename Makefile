@@ -2,6 +2,8 @@
 #   make run    creates .venv, installs the app, starts the touchscreen app
 #   make test   creates .venv with the test extras, installs the Debian packages the suite needs
 #               (when run as root), and runs the whole suite under a virtual screen
+#   make pi-check  (as root) proves the Raspberry Pi appliance on arm64 under qemu: a Bookworm arm64
+#               root, deploy/install.sh into it, the kiosk's first screen (see docs/raspberry-pi.md)
 PYTHON ?= python3
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
@@ -11,7 +13,7 @@ GAME   ?=
 TEST_DEBS := xvfb xauth xdotool chromium libgl1 libgl1-mesa-dri libegl1 libmtdev1 fonts-dejavu-core shellcheck systemd util-linux git
 PYTEST_ARGS ?=
 
-.PHONY: run test bench system-deps clean
+.PHONY: run test bench system-deps clean pi-check
 
 $(VENV)/.app: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -46,6 +48,9 @@ test: $(VENV)/.test system-deps
 
 bench: $(VENV)/.test system-deps
 	xvfb-run -a -s "-screen 0 1280x800x24" $(PY) benchmarks/run.py
+
+pi-check:
+	bash deploy/pi-check.sh
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis artifacts

@@ -1,17 +1,25 @@
-"""Phone benchmarks: how fast a committed action reaches the phones, and how heavy the phone page is.
+"""Phone benchmarks: the server's CPU per action, how fast an action reaches the phones, page weight.
 
-Prints one JSON line per figure.
+Prints one JSON line per figure. The table's phone server and a bare aiohttp SSE echo each run in a
+process of their own, measured the same way in the same run:
 
-* ``commit_to_phone_p50`` / ``_p99`` / ``_max`` - from the moment an action's COMMIT returned (the
-  Banker's subscriber is called) to the moment its event was parsed by each of 12 phones watching
-  the live stream (3 players, 4 phones each), on loopback. ``baseline`` is a bare aiohttp
-  server-sent-events echo in the same run: the same 12 clients, the same payload size, a queue per
-  client and nothing else - the floor for pushing a message through aiohttp and a socket.
-* ``page_bytes`` - everything the phone page loads (HTML, CSS, JavaScript, icon, first state), raw and
-  gzip-compressed; ``baseline`` is the 50 KB budget. ``page_requests`` - how many requests one visit
-  makes, the live stream included.
+* ``cpu_per_action`` - the server process's own CPU clock (``time.process_time``) across ``--actions``
+  transfers posted one at a time to ``POST /api/v1/actions`` with a Bearer token, while 12 phones
+  (3 players, 4 phones each) watch their live pages; divided by the number of actions. ``baseline``:
+  the echo server doing the least the same job takes - read the JSON action, push a payload of the
+  same size to the same 12 streams.
+* ``commit_to_phone_p50`` / ``_p99`` / ``_max`` - from the moment the action's COMMIT returned in the
+  server (the Banker's subscriber is called; the echo: the push) to the moment each phone had parsed
+  its event, on the shared monotonic clock. Actions are spaced by ``--gap-ms`` (more than the 100 ms a
+  stream waits between two pages), so each one is measured on its own, not folded into a burst.
+* ``cpu_per_action_burst`` - the same, with the actions posted back to back (as a script or a quick
+  banker would): a stream sends at most one page per 100 ms, so a burst costs the table far less per
+  action than the echo, which pushes every action to every stream.
+* ``served_under_half_open`` - ``GET /api/v1/state`` for a player while a guest on another address
+  holds 200 half-open connections: the median and worst of 20 requests.
+* ``page_bytes`` / ``page_requests`` - everything the phone page loads, against the 50 KB budget.
 
-    python benchmarks/phones.py [--actions 200] [--gap-ms 20]
+    python benchmarks/phones.py [--actions 400] [--gap-ms 110]
 """
 from __future__ import annotations
 
@@ -20,19 +28,19 @@ import asyncio
 import gzip
 import json
 import re
+import socket
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
 
 import aiohttp  # noqa: E402
 from aiohttp import web  # noqa: E402
-
-from companion.service import Banker  # noqa: E402
-from companion.web.server import PhoneServer  # noqa: E402
 
 PLAYERS = ("Ann", "Bob", "Cy")
 PHONES = 12
@@ -48,6 +56,93 @@ def percentile(samples: list[float], p: float) -> float:
     return ordered[k]
 
 
+# -- the two servers, each in its own process -----------------------------------------------------
+async def _commands(answer) -> None:
+    """Serve the parent's one-word commands on stdin until "quit"."""
+    loop = asyncio.get_running_loop()
+    while True:
+        line = (await loop.run_in_executor(None, sys.stdin.readline)).strip()
+        if line in ("", "quit"):
+            return
+        print(json.dumps(answer(line)), flush=True)
+
+
+async def serve_table(folder: str) -> None:
+    from companion.service import Banker
+    from companion.web.limits import Limits
+    from companion.web.server import PhoneServer
+
+    banker = Banker.create(Path(folder) / "bench.game", "classic", list(PLAYERS), backup_every=0)
+    committed: dict[int, float] = {}
+    banker.subscribe(lambda outcome: committed.__setitem__(outcome.version, time.monotonic()))
+    wanted = {"banker_burst": 100_000, "banker_rate": 100_000, "connections_per_address": 1000}
+    roomy = Limits(**{k: v for k, v in wanted.items() if k in Limits.__dataclass_fields__})  # older builds too
+    server = PhoneServer(banker, "127.0.0.1", 0, advertise=False, lan_address="127.0.0.1", limits=roomy)
+    await server.start()
+    tokens = {p: server.tokens.for_player(p) for p in PLAYERS} | {"banker": server.tokens.for_banker()}
+    size = len(server.desk.page(server.desk.authorise(tokens["Ann"]))[0])
+    print(json.dumps({"port": server.port, "tokens": tokens, "size": size}), flush=True)
+    await _commands(lambda c: time.process_time() if c == "cpu" else committed)
+    await server.stop()
+    server.close()
+    banker.close()
+
+
+async def serve_echo(size: int) -> None:
+    """The floor: read a JSON action, push a payload of the same size to every stream. Nothing else."""
+    queues: list[asyncio.Queue] = []
+    pushed: dict[int, float] = {}
+    payload = json.dumps({"pad": "x" * max(0, size - 12)}).encode()
+
+    async def events(request):
+        q: asyncio.Queue = asyncio.Queue()
+        queues.append(q)
+        r = web.StreamResponse(headers={"Content-Type": "text/event-stream"})
+        await r.prepare(request)
+        await r.write(b"id: 1\nevent: state\ndata: " + payload + b"\n\n")
+        while True:
+            await r.write(await q.get())
+
+    async def actions(request):
+        json.loads(await request.read())
+        n = len(pushed) + 2
+        message = b"id: %d\nevent: state\ndata: " % n + payload + b"\n\n"
+        for q in queues:
+            q.put_nowait(message)
+        pushed[n] = time.monotonic()
+        return web.json_response({"version": n}, status=201)
+
+    app = web.Application()
+    app.router.add_get("/api/v1/events", events)
+    app.router.add_post("/api/v1/actions", actions)
+    runner = web.AppRunner(app, access_log=None, handler_cancellation=True)
+    await runner.setup()
+    await web.TCPSite(runner, "127.0.0.1", 0).start()
+    tokens = {p: "-" for p in (*PLAYERS, "banker")}
+    print(json.dumps({"port": runner.addresses[0][1], "tokens": tokens, "size": size}), flush=True)
+    await _commands(lambda c: time.process_time() if c == "cpu" else pushed)
+    await runner.cleanup()
+
+
+# -- the phones and the banker, in this process ----------------------------------------------------
+class Child:
+    def __init__(self, *args: str) -> None:
+        self.proc = subprocess.Popen([sys.executable, __file__, *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     text=True, cwd=ROOT)
+        self.hello = json.loads(self.proc.stdout.readline())
+
+    def ask(self, command: str):
+        self.proc.stdin.write(command + "\n")
+        self.proc.stdin.flush()
+        return json.loads(self.proc.stdout.readline())
+
+    def close(self) -> None:
+        self.proc.stdin.write("quit\n")
+        self.proc.stdin.close()
+        self.proc.wait(30)
+        self.proc.stdout.close()
+
+
 async def listen(session, url: str, headers: dict, arrivals: dict, key: int, ready: asyncio.Event, want: int) -> None:
     """A phone: record when each version (the SSE id) arrived, parsed."""
     async with session.get(url, headers=headers) as r:
@@ -58,92 +153,79 @@ async def listen(session, url: str, headers: dict, arrivals: dict, key: int, rea
                 event_id = int(line[4:])
             elif line.startswith("data: ") and event_id is not None:
                 json.loads(line[6:])  # a phone parses what it gets
-                arrivals[(key, event_id)] = time.perf_counter()
+                arrivals[(key, event_id)] = time.monotonic()
                 ready.set()
                 if event_id >= want:
                     return
 
 
-async def phone_latency(folder: Path, actions: int, gap: float) -> tuple[list[float], int]:
-    banker = Banker.create(folder / "bench.game", "classic", list(PLAYERS), backup_every=0)
-    committed: dict[int, float] = {}
-    banker.subscribe(lambda outcome: committed.__setitem__(outcome.version, time.perf_counter()))
-    server = PhoneServer(banker, "127.0.0.1", 0, advertise=False, lan_address="127.0.0.1")
-    await server.start()
+async def round_of_actions(child: Child, actions: int, gap: float, first: int = 1) -> tuple[float, list[float]]:
+    """(server CPU seconds per action, commit-to-phone samples) for one server whose version is ``first``."""
+    port, tokens = child.hello["port"], child.hello["tokens"]
+    base = f"http://127.0.0.1:{port}"
     arrivals: dict = {}
-    try:
-        base = f"http://127.0.0.1:{server.port}/api/v1/events"
-        want = 1 + actions
-        async with aiohttp.ClientSession(trust_env=False, connector=aiohttp.TCPConnector(limit=0)) as session:
-            readies = [asyncio.Event() for _ in range(PHONES)]
-            phones = [asyncio.create_task(listen(
-                session, base, {"Authorization": "Bearer " + server.tokens.for_player(PLAYERS[i % 3])},
-                arrivals, i, readies[i], want)) for i in range(PHONES)]
-            await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), 10)
-            for i in range(actions):
-                banker.do({"action": "transfer", "from": PLAYERS[i % 3], "to": PLAYERS[(i + 1) % 3], "amount": 1})
-                await asyncio.sleep(gap)
-            await asyncio.wait_for(asyncio.gather(*phones), 30)
-            body_size = len(server.desk.page(server.desk.authorise(server.tokens.for_player("Ann")))[0])
-    finally:
-        await server.stop()
-        server.close()
-        banker.close()
+    want = first + actions
+    async with aiohttp.ClientSession(trust_env=False, connector=aiohttp.TCPConnector(limit=0)) as session:
+        readies = [asyncio.Event() for _ in range(PHONES)]
+        phones = [asyncio.create_task(listen(session, f"{base}/api/v1/events",
+                                             {"Authorization": "Bearer " + tokens[PLAYERS[i % 3]]},
+                                             arrivals, i, readies[i], want)) for i in range(PHONES)]
+        await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), 10)
+        await asyncio.sleep(gap)  # the first pages are out: the first action is not folded into them
+        banker = {"Authorization": "Bearer " + tokens["banker"]}
+        cpu = child.ask("cpu")
+        for i in range(actions):
+            action = {"action": "transfer", "from": PLAYERS[i % 3], "to": PLAYERS[(i + 1) % 3], "amount": 1}
+            async with session.post(f"{base}/api/v1/actions", json=action, headers=banker) as r:
+                assert r.status == 201, await r.text()
+            await asyncio.sleep(gap)
+        await asyncio.wait_for(asyncio.gather(*phones), 30)
+        cpu = child.ask("cpu") - cpu
+    committed = {int(k): v for k, v in child.ask("commits").items() if int(k) > first}
     samples = [arrivals[(k, v)] - committed[v] for (k, v) in arrivals if v in committed]
-    return samples, body_size
+    return cpu / actions, samples
 
 
-async def echo_latency(messages: int, gap: float, size: int) -> list[float]:
-    """The floor: a bare aiohttp SSE server pushing a payload of the same size to 12 clients."""
-    queues: list[asyncio.Queue] = []
-    payload = json.dumps({"pad": "x" * max(0, size - 12)}).encode()
+def half_open(port: int, count: int) -> list[socket.socket]:
+    held = []
+    for _ in range(count):
+        s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        s.settimeout(5)
+        s.bind(("127.0.0.2", 0))  # a guest on another address of this machine's loopback
+        s.connect(("127.0.0.1", port))
+        s.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Still-Typing: ")
+        held.append(s)
+    return held
 
-    async def events(request):
-        q: asyncio.Queue = asyncio.Queue()
-        queues.append(q)
-        r = web.StreamResponse(headers={"Content-Type": "text/event-stream"})
-        await r.prepare(request)
-        await r.write(b"id: 0\nevent: state\ndata: " + payload + b"\n\n")
-        while True:
-            n = await q.get()
-            if n is None:
-                return r
-            await r.write(b"id: %d\nevent: state\ndata: " % n + payload + b"\n\n")
 
-    app = web.Application()
-    app.router.add_get("/events", events)
-    runner = web.AppRunner(app, access_log=None)
-    await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", 0)
-    await site.start()
-    port = runner.addresses[0][1]
-    sent: dict[int, float] = {}
-    arrivals: dict = {}
+async def served_under_half_open(child: Child) -> list[float]:
+    port, tokens = child.hello["port"], child.hello["tokens"]
+    held = half_open(port, 200)
+    times = []
     try:
-        async with aiohttp.ClientSession(trust_env=False, connector=aiohttp.TCPConnector(limit=0)) as session:
-            readies = [asyncio.Event() for _ in range(PHONES)]
-            clients = [asyncio.create_task(listen(session, f"http://127.0.0.1:{port}/events", {}, arrivals, i,
-                                                  readies[i], messages)) for i in range(PHONES)]
-            await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), 10)
-            for n in range(1, messages + 1):
-                sent[n] = time.perf_counter()
-                for q in queues:
-                    q.put_nowait(n)
-                await asyncio.sleep(gap)
-            await asyncio.wait_for(asyncio.gather(*clients), 30)
-            for q in queues:
-                q.put_nowait(None)
+        async with aiohttp.ClientSession(trust_env=False) as session:
+            for _ in range(20):
+                started = time.perf_counter()
+                async with session.get(f"http://127.0.0.1:{port}/api/v1/state",
+                                       headers={"Authorization": "Bearer " + tokens["Ann"]}) as r:
+                    await r.read()
+                    assert r.status == 200
+                times.append(time.perf_counter() - started)
     finally:
-        await runner.cleanup()
-    return [arrivals[(k, n)] - sent[n] for (k, n) in arrivals if n in sent]
+        for s in held:
+            s.close()
+    return times
 
 
 async def page_weight(folder: Path) -> tuple[int, int, int]:
     """(raw bytes, gzip bytes, requests) of one visit to the phone page, the first state included."""
+    from companion.service import Banker
+    from companion.web.server import PhoneServer
+
     banker = Banker.create(folder / "page.game", "classic", list(PLAYERS), backup_every=0)
     for deed in ("Mediterranean Avenue", "Baltic Avenue", "Reading Railroad"):
         banker.do({"action": "buy", "player": "Ann", "deed": deed})
-    server = PhoneServer(banker, "127.0.0.1", 0, advertise=False, lan_address="127.0.0.1")
+    server = PhoneServer(banker, "127.0.0.1", 0, advertise=False, lan_address="127.0.0.1")  # loopback only
     await server.start()
     raw = packed = requests = 0
     try:
@@ -173,8 +255,25 @@ async def page_weight(folder: Path) -> tuple[int, int, int]:
 async def main(args) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        samples, size = await phone_latency(folder, args.actions, args.gap_ms / 1000)
-        floor = await echo_latency(args.actions, args.gap_ms / 1000, size)
+        table = Child("--serve-table", tmp)
+        try:
+            cpu, samples = await round_of_actions(table, args.actions, args.gap_ms / 1000)
+            burst_cpu, _ = await round_of_actions(table, args.actions, 0.0, first=1 + args.actions)
+            waits = await served_under_half_open(table)
+        finally:
+            table.close()
+        echo = Child("--serve-echo", str(table.hello["size"]))
+        try:
+            echo_cpu, floor = await round_of_actions(echo, args.actions, args.gap_ms / 1000)
+            echo_burst_cpu, _ = await round_of_actions(echo, args.actions, 0.0, first=1 + args.actions)
+        finally:
+            echo.close()
+        emit(figure="cpu_per_action", ms=round(cpu * 1000, 3), baseline_ms=round(echo_cpu * 1000, 3),
+             ratio=round(cpu / echo_cpu, 2) if echo_cpu else None, phones=PHONES, actions=args.actions,
+             baseline="bare aiohttp SSE echo: read the action, push the same size to the same 12 streams")
+        emit(figure="cpu_per_action_burst", ms=round(burst_cpu * 1000, 3), baseline_ms=round(echo_burst_cpu * 1000, 3),
+             ratio=round(burst_cpu / echo_burst_cpu, 2) if echo_burst_cpu else None, phones=PHONES,
+             actions=args.actions, baseline="the same echo, actions back to back")
         for name, p in (("p50", 50), ("p99", 99)):
             value, base = percentile(samples, p) * 1000, percentile(floor, p) * 1000
             emit(figure=f"commit_to_phone_{name}", ms=round(value, 3), baseline_ms=round(base, 3),
@@ -183,7 +282,9 @@ async def main(args) -> None:
         emit(figure="commit_to_phone_max", ms=round(max(samples) * 1000, 3), baseline_ms=round(max(floor) * 1000, 3))
         emit(figure="commit_to_phone_mean", ms=round(statistics.mean(samples) * 1000, 3),
              baseline_ms=round(statistics.mean(floor) * 1000, 3))
-        emit(figure="player_page_json_bytes", bytes=size)
+        emit(figure="served_under_half_open", p50_ms=round(statistics.median(waits) * 1000, 3),
+             max_ms=round(max(waits) * 1000, 3), held=200, target_ms=100)
+        emit(figure="player_page_json_bytes", bytes=table.hello["size"])
         raw, packed, requests = await page_weight(folder)
         emit(figure="page_bytes", bytes=raw, gzip_bytes=packed, baseline_bytes=50 * 1024,
              ratio=round(raw / (50 * 1024), 2), baseline="the 50 KB budget")
@@ -192,6 +293,14 @@ async def main(args) -> None:
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--actions", type=int, default=200)
-    parser.add_argument("--gap-ms", type=float, default=20.0)
-    asyncio.run(main(parser.parse_args()))
+    parser.add_argument("--actions", type=int, default=400)
+    parser.add_argument("--gap-ms", type=float, default=110.0)
+    parser.add_argument("--serve-table", metavar="FOLDER", help=argparse.SUPPRESS)
+    parser.add_argument("--serve-echo", type=int, metavar="SIZE", help=argparse.SUPPRESS)
+    options = parser.parse_args()
+    if options.serve_table:
+        asyncio.run(serve_table(options.serve_table))
+    elif options.serve_echo:
+        asyncio.run(serve_echo(options.serve_echo))
+    else:
+        asyncio.run(main(options))

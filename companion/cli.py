@@ -23,14 +23,19 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"companion: {message}\n")
 
 
-def _options(pairs: list[str]) -> dict[str, str]:
-    options = {}
+def _pairs(pairs: list[str] | None, what: str) -> dict[str, str]:
+    """KEY=VALUE arguments as a dict; ``what`` names them in the refusal ("--option takes KEY=VALUE")."""
+    out = {}
     for pair in pairs or []:
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
-            raise BadAction(f"--option takes KEY=VALUE, not {pair!r}")
-        options[key.strip()] = value
-    return options
+            raise BadAction(f"{what}, not {pair!r}")
+        out[key.strip()] = value
+    return out
+
+
+def _options(pairs: list[str]) -> dict[str, str]:
+    return _pairs(pairs, "--option takes KEY=VALUE")
 
 
 def _player(spec: str) -> dict:
@@ -101,7 +106,7 @@ def cmd_actions(args) -> int:
         if args.json:
             print(json.dumps(json_schema(spec), ensure_ascii=False, indent=1))
             return 0
-        partial = _partial(args.given)
+        partial = _pairs(args.given, "give fields as FIELD=VALUE")
         print(f"{spec.name}: {spec.says}")
         nxt = b.next_field(spec.name, partial)
         for f in spec.fields:
@@ -114,16 +119,6 @@ def cmd_actions(args) -> int:
                     said = c.preview.summary if c.preview else (f"not possible: {c.why_not}" if not c.possible else "")
                     print(f"      {c.label:<28} {said}")
     return 0
-
-
-def _partial(pairs: list[str]) -> dict:
-    partial = {}
-    for pair in pairs or []:
-        key, sep, value = pair.partition("=")
-        if not sep or not key.strip():
-            raise BadAction(f"give fields as FIELD=VALUE, not {pair!r}")
-        partial[key.strip()] = value
-    return partial
 
 
 def cmd_preview(args) -> int:
@@ -188,8 +183,6 @@ def cmd_rules(args) -> int:
 
 
 def cmd_deeds(args) -> int:
-    from .core.money import Currency
-
     with _open(args.game) as b:
         if args.set:
             deed, *pairs = args.set
@@ -200,10 +193,7 @@ def cmd_deeds(args) -> int:
                 key, sep, text = pair.partition("=")
                 if not sep:
                     raise BadAction(f"{pair!r} is not KEY=VALUE")
-                try:
-                    values[key.strip()] = json.loads(text)
-                except json.JSONDecodeError:
-                    values[key.strip()] = Currency.from_pack(b.table["pack"]).parse(text)
+                values[key.strip()] = text  # read by correct_card, the same way as from any screen
             outcome = b.do({"action": "correct_card", "deed": deed, "values": values})
             print(outcome.summary)
             return 0

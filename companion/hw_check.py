@@ -3,6 +3,9 @@
 Meant for a newly built box: it asks for each button to be pressed, turns the light and
 the buzzer on and asks whether they work, then prints a summary. Exit status: 0 when
 everything works, 1 when a part did not answer, 2 when the GPIO could not be opened.
+
+``--dry-run`` asks nothing: it opens the pins the way the app does and says what the app will use,
+the trading unit or (when the pins cannot be opened) the on-screen unit alone.
 """
 from __future__ import annotations
 
@@ -23,6 +26,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--pins", help="pin map file (default: hw/pins.toml)")
     parser.add_argument("--buzzer", choices=("active", "passive"), help="override the buzzer kind")
     parser.add_argument("--timeout", type=float, default=20.0, help="seconds to wait for each press")
+    parser.add_argument("--dry-run", action="store_true",
+                        help="only open the pins and say whether the app will use them; ask nothing")
     return parser
 
 
@@ -35,9 +40,18 @@ def main(argv: list[str] | None = None, *, input: Callable[[str], str] = input,
         devices = BoardDevices(pins, pin_factory=pin_factory)
     except Exception as error:  # no gpiozero, no GPIO, pin busy, bad pin map
         output(f"Cannot open the trading unit's pins: {type(error).__name__}: {error}")
+        if args.dry_run:
+            output("The app will run with the on-screen trading unit only, as it does wherever the pins "
+                   "cannot be opened.")
         output("Is this a Raspberry Pi, is another program (or the running app) using the pins, "
                "and does hw/pins.toml match the wiring (hw/wiring.md)?")
         return 2
+    if args.dry_run:
+        output("The trading unit's pins open; the app will use the buttons, the red light and the buzzer:")
+        for part in (*BUTTONS, "light", "buzzer"):
+            output(f"  {part.replace('_', ' '):<10} {pins.describe(part)}")
+        devices.close()
+        return 0
     output("Trading unit check. Pins (BCM numbers, header pins in brackets):")
     for part in (*BUTTONS, "light", "buzzer"):
         output(f"  {part.replace('_', ' '):<10} {pins.describe(part)}")

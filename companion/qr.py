@@ -11,6 +11,9 @@ Phones scan the code on the table's screen once; it holds a link such as
       texture.mag_filter = "nearest"   # keep the modules crisp when scaled up
 
 * :func:`qr_svg` - a small SVG document (one path, no styles or scripts), for the banker's phone page.
+* :func:`qr_terminal` - text for ``companion serve --qr``: two modules per character cell, with the
+  colours set explicitly (black on white, quiet zone included), so it scans the same on a dark or a
+  light terminal.
 
 Medium error correction (about 15 % of the code may be covered or smudged) and a four-module quiet
 zone, as scanners expect.
@@ -22,9 +25,11 @@ import io
 import qrcode
 from qrcode.constants import ERROR_CORRECT_M
 
-__all__ = ["qr_matrix", "qr_png", "qr_svg"]
+__all__ = ["qr_matrix", "qr_png", "qr_svg", "qr_terminal", "UPPER_HALF", "INK", "PAPER"]
 
 QUIET_ZONE = 4
+UPPER_HALF = "\u2580"  # the upper half of a cell: its foreground draws the top module, its background the bottom
+INK, PAPER = 0, 15  # ANSI colours: black, bright white
 
 
 def _code(data: str) -> qrcode.QRCode:
@@ -78,3 +83,20 @@ def qr_svg(data: str) -> str:
         f'<rect width="{size}" height="{size}" fill="#fff"/>'
         f'<path fill="#000" d="{"".join(runs)}"/></svg>'
     )
+
+
+def qr_terminal(data: str) -> str:
+    """The code as terminal text: each cell is an upper-half block whose foreground is the top module
+    and whose background is the bottom one, both set explicitly (never the terminal's own colours)."""
+    matrix = qr_matrix(data)
+    if len(matrix) % 2:
+        matrix = matrix + [[False] * len(matrix[0])]  # one more row of quiet zone
+    lines = []
+    for top, bottom in zip(matrix[0::2], matrix[1::2]):
+        cells = []
+        for up, down in zip(top, bottom):
+            fg = INK if up else PAPER
+            bg = INK if down else PAPER
+            cells.append(f"\x1b[38;5;{fg};48;5;{bg}m{UPPER_HALF}")
+        lines.append("".join(cells) + "\x1b[0m")
+    return "\n".join(lines)

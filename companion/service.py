@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import functools
+import itertools
 import json
 import sqlite3
 from dataclasses import dataclass, field
@@ -414,6 +415,20 @@ class Banker:
     def preview(self, action: dict) -> contract.Preview:
         """What ``action`` would do now: the same decision :meth:`do` commits, nothing written."""
         return contract.preview(self.rules, self.table, action)
+
+    # -- read-only look-ups for adapters (the phones' server asks here, never the store) -----------
+    def log_page(self, after: int = 0, limit: int = 100) -> list[Entry]:
+        """At most ``limit`` log entries after version ``after``, oldest first."""
+        return list(itertools.islice(self.store.entries(after), max(0, limit)))
+
+    def entry_by_id(self, action_id: str) -> Entry | None:
+        """The entry an action id was applied as, or None."""
+        return self.store.entry_by_id(action_id)
+
+    def opening_table(self) -> dict:
+        """The table as the game began (before the first entry)."""
+        first = self.store.latest_snapshot(SCHEMA, upto=0)
+        return first[1]["table"] if first else self.table
 
 
 def _action_id(action: dict) -> str | None:

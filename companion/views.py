@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from .core.engine import Rules
-from .core.model import BANK, active_players, cash, current_player, pot_account
+from .core.model import BANK, active_players, cash, current_player, pot_account, pot_enabled
 from .core.money import Currency
 
 __all__ = ["state_json", "state_text", "deed_marks"]
@@ -47,7 +47,7 @@ def state_json(table: dict, rules: Rules, version: int) -> dict[str, Any]:
     pots = [
         {"name": pot, "label": rec.get("label", pot), "amount": cash(table, pot_account(pot)),
          "amount_text": currency.format(cash(table, pot_account(pot)))}
-        for pot, rec in table["pots"].items()
+        for pot, rec in table["pots"].items() if pot_enabled(table, pot)
     ]
     return {
         "rules": pack["name"],

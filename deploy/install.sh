@@ -206,7 +206,6 @@ make_folders() {
     fi
 }
 
-CODE_CHANGED=0
 install_code() {
     local stage
     if [ "$DRY_RUN" = 1 ]; then stage=$(mktemp -d); else stage=$(at "$PREFIX/.staging"); rm -rf "$stage"; fi
@@ -216,7 +215,7 @@ install_code() {
         rm -rf "$stage"
         return 0
     fi
-    CODE_CHANGED=1
+    owe restart
     change "install the code from $SOURCE into $APP (the code it replaces is kept in $APP.previous)" \
         swap_in "$stage"
     [ "$DRY_RUN" = 0 ] || rm -rf "$stage"
@@ -240,11 +239,11 @@ make_environment() {
     want="pyproject=$(sha256sum <"$SOURCE/pyproject.toml" | cut -c1-16) gpio=$GPIO"
     have=$(cat "$stamp" 2>/dev/null || true)
     if [ "$want" != "$have" ]; then
+        owe restart
         change "install the app and its Python libraries into $VENV (from the Python package index)" \
             pip_install "$want" "$stamp"
-        CODE_CHANGED=1
     fi
-    if [ "$CODE_CHANGED" = 1 ]; then
+    if owed restart; then  # new code or libraries (now, or in a run that did not finish)
         change "compile the code for a faster start" \
             in_target "$VENV/bin/python" -m compileall -q "$APP/companion"
     fi
@@ -274,19 +273,25 @@ write_kivy_configs() {
     done
 }
 
-UNITS_CHANGED=0
-UDEV_CHANGED=0
-JOURNAL_CHANGED=0
+# The files the running system reads, in three groups by what it must be told when they change.
 install_units() {
-    local before tmp uid gid
-    before=$CHANGES
+    if would_change put_unit_files; then owe daemon-reload; owe restart; fi
+    put_unit_files
+    if would_change put_device_rules; then owe udev-reload; fi
+    put_device_rules
+    if would_change put_journal_settings; then owe journald-restart; fi
+    put_journal_settings
+}
+
+put_unit_files() {
     put_file "$SOURCE/deploy/systemd/table-banker.service" "$UNIT" 0644 root
     put_file "$SOURCE/deploy/systemd/table-banker-desktop.service" "$USER_UNIT" 0644 root
     put_file "$SOURCE/deploy/pam/table-banker" "$PAM" 0644 root
     put_new_file "$SOURCE/deploy/default/table-banker" "$DEFAULTS" 0644
-    [ "$CHANGES" = "$before" ] || UNITS_CHANGED=1
+}
 
-    before=$CHANGES
+put_device_rules() {
+    local tmp uid gid
     if [ "$EDITION" = lite ]; then
         uid=$(uid_of "$NAME")
         gid=$(gid_of "$NAME")
@@ -300,11 +305,10 @@ install_units() {
         drop "$UDEV_RULE"
         put_file "$SOURCE/deploy/xdg/table-banker.desktop" "$AUTOSTART" 0644 root
     fi
-    [ "$CHANGES" = "$before" ] || UDEV_CHANGED=1
+}
 
-    before=$CHANGES
+put_journal_settings() {
     put_file "$SOURCE/deploy/journald/$LOGS.conf" "$JOURNALD" 0644 root
-    [ "$CHANGES" = "$before" ] || JOURNAL_CHANGED=1
 }
 
 systemctl_here() {
@@ -335,18 +339,20 @@ record_choices() {
     rm -f "$tmp"
 }
 
+# What is owed to the running system, by this run or by an earlier one that did not finish.
 tell_the_system() {
     [ -z "$ROOT" ] || return 0
-    [ "$UNITS_CHANGED" = 0 ] || on_host systemctl daemon-reload
-    [ "$UDEV_CHANGED" = 0 ] || on_host udevadm control --reload
-    [ "$JOURNAL_CHANGED" = 0 ] || on_host systemctl restart systemd-journald
-    if [ $((CODE_CHANGED + UNITS_CHANGED)) -gt 0 ]; then
+    if owed daemon-reload; then on_host systemctl daemon-reload; paid daemon-reload; fi
+    if owed udev-reload; then on_host udevadm control --reload; paid udev-reload; fi
+    if owed journald-restart; then on_host systemctl restart systemd-journald; paid journald-restart; fi
+    if owed restart; then
         # try-restart: a running bank comes back with the new code; one that is not running stays so.
         if [ "$EDITION" = lite ]; then
             on_host --tolerant systemctl try-restart table-banker.service
         elif [ -d "/run/user/$(uid_of "$DESKTOP_USER")" ]; then
             on_host --tolerant systemctl --user -M "$DESKTOP_USER@" try-restart table-banker-desktop.service
         fi
+        paid restart
     fi
     if [ "$START" = 1 ] && [ "$EDITION" = lite ]; then
         on_host systemctl start table-banker.service

@@ -52,6 +52,35 @@ on_host() {
 }
 tolerate() { "$@" || warn "'$*' did not succeed; carrying on"; }
 
+# What the running system still has to be told (a daemon-reload after a unit changed, a udev reload
+# after a rule changed...) is a debt of the machine, not of one run: it is written down in OWED_DIR
+# before the change is made and crossed out once paid, so a run that dies in between leaves it to
+# the next run. OWED_DIR is on /run: a reboot, which loads everything afresh, empties it. Inside
+# --root, or with --dry-run, nothing is written down (there is no running system to tell).
+OWED_DIR=/run/table-banker-install
+OWED=" "
+owe() {
+    case $OWED in *" $1 "*) ;; *) OWED="$OWED$1 " ;; esac
+    if [ -z "$ROOT" ] && [ "$DRY_RUN" = 0 ]; then mkdir -p "$OWED_DIR" && : >"$OWED_DIR/$1"; fi
+}
+owed() {
+    case $OWED in *" $1 "*) return 0 ;; esac
+    [ -z "$ROOT" ] && [ -e "$OWED_DIR/$1" ]
+}
+paid() {
+    if [ -z "$ROOT" ] && [ "$DRY_RUN" = 0 ]; then rm -f "$OWED_DIR/$1"; fi
+}
+
+# would_change STEP...: STEP (put_file, drop... or a function of them) would change something now.
+would_change() {
+    (
+        local before=$CHANGES
+        DRY_RUN=1
+        "$@" >/dev/null
+        [ "$CHANGES" != "$before" ]
+    )
+}
+
 # uid_of NAME / gid_of NAME: numeric ids from the target's own passwd and group files.
 uid_of() { awk -F: -v n="$1" '$1 == n { print $3; exit }' "$(at /etc/passwd)" 2>/dev/null; }
 gid_of() { awk -F: -v n="$1" '$1 == n { print $3; exit }' "$(at /etc/group)" 2>/dev/null; }

@@ -60,12 +60,12 @@ def test_json_nested_a_hundred_thousand_deep_is_malformed(game):
 
 def test_json_nested_deeper_than_any_action_is_malformed(game):
     deep = '{"action": "transfer", "from": "Ann", "to": "Bob", "amount": 5, "memo": %s}' % ("[" * 50 + "]" * 50)
-    refused_cleanly(game, "do", str(game), deep, code=2, says="nested more than")
+    refused_cleanly(game, "do", str(game), deep, code=2, says="nested deeper than")
 
 
 def test_a_memo_with_a_broken_character_is_refused(game):
     action = '{"action": "transfer", "from": "Ann", "to": "Bob", "amount": 5, "memo": "lunch \\ud800"}'
-    refused_cleanly(game, "do", str(game), action, code=2, says="broken character")
+    refused_cleanly(game, "do", str(game), action, code=2, says="lone surrogate")
 
 
 def test_an_action_id_with_a_broken_character_is_refused(game):

@@ -60,8 +60,14 @@ def test_only_the_player_whose_turn_it_is_lands(t):
 
 
 # -- basic squares ---------------------------------------------------------------------------------
-def test_ann_lands_on_a_dollar_sign_and_collects_500(t):
-    assert land(t, "Ann", 3) == "Ann landed on square 3 (Dollar Sign): Ann collected $500"
+def test_ann_lands_on_a_dollar_sign_and_receives_a_500_bank_share(t):
+    """Under the basic rules a Dollar Sign square gives a $500 Bank share: an asset, not cash, which the
+    player may sell to the Bank (tax free) or to another player when money is short."""
+    out = land(t, "Ann", 3)
+    assert out == "Ann landed on square 3 (Dollar Sign): Ann received a $500 Bank share from the Bank (Ann holds 1)"
+    assert t.cash("Ann") == 7000 and view(t, "Ann")["shares"] == 1
+    assert t.do("sell_shares", player="Ann").summary == "Ann sold 1 Bank share to the Bank for $500"
+    assert t.cash("Ann") == 7500 and view(t, "Ann")["shares"] == 0
     assert t.cash("Ann") == 7500
 
 
@@ -318,6 +324,27 @@ def test_school_basic_a_right_answer_pays_300_and_leads_on_by_the_library(t):
     assert t.cash("Ann") == 7300 and t.table["players"]["Ann"]["at"] == 57
 
 
+def test_a_right_answer_at_school_15_plays_school_57_in_the_same_landing(t):
+    """A School answered right sends the player on to a square with its own instructions; given what
+    happened on each square of the way (``then``), one landing plays the whole chain and says every step."""
+    out = land(t, "Ann", 15, correct=True, then=[{"correct": True}, {"choice": "collect"}])
+    assert out == ("Ann landed on square 15 (School): quiz: Ann $300; Ann goes on by square 36 (Library) to "
+                   "square 57 (School); then at square 57 (School): quiz: Ann $300; Ann goes on to square 68 "
+                   "(Museum); then at square 68 (Museum): Ann collected $1,500")
+    assert t.cash("Ann") == 7000 + 600 + 1500 and t.table["players"]["Ann"]["at"] == 68
+
+
+def test_a_chain_stops_where_the_next_answer_is_not_given_yet(t):
+    out = land(t, "Ann", 15, correct=True)
+    assert out.endswith("Ann goes on by square 36 (Library) to square 57 (School): land there next")
+    assert t.table["players"]["Ann"]["at"] == 57
+    t.do("next_turn")
+    assert t.refused("land", player="Bob", square=15, correct=False, then=[{"correct": True}]) == (
+        "then lists 1 square more than the landing leads to")
+    assert t.refused("land", player="Bob", square=15, correct=True, then=[{"choice": "collect"}]) == (
+        "then: square 57 (School) takes no choice")
+
+
 def test_school_basic_a_wrong_answer_pays_nothing(t):
     assert land(t, "Ann", 57, correct=False).endswith("no correct answer; Ann stays")
     assert t.cash("Ann") == 7000
@@ -329,6 +356,16 @@ def test_faith_hope_and_charity_lead_to_school_82_which_leads_to_a_tower(t):
     assert out.endswith("Ann advances to Tower 89, which is for sale for $5,000")
     t.do("buy", player="Ann", deed=89)
     assert t.owner("Tower 89") == "Ann"
+
+
+def test_school_82_sends_to_the_nearest_unsold_tower_even_one_behind(t):
+    """The right answer at School 82 advances to the nearest unsold Tower; with none left ahead, the
+    nearest is Tower 81, one square back, not the lowest-numbered one."""
+    give(t, "Bob", 20000)
+    own(t, "Bob", 89, 91, 93)
+    t.do("next_turn")
+    out = land(t, "Ann", 82, correct=True)
+    assert out.endswith("Ann advances to Tower 81, which is for sale for $5,000")
 
 
 def test_a_roll_of_three_quiz_pays_300_a_right_answer_to_the_roller_only_in_basic(t):
@@ -618,6 +655,21 @@ def test_a_loan_due_while_short_is_overdue_until_the_player_sells_and_repays(adv
     adv.do("sell", player="Ann", deed=4, to="Bob", price=1500)
     adv.do("repay", player="Ann")
     assert adv.cash("Ann") == 300 + 1500 - 200 - 1200 and view(adv, "Ann")["loans"] == []
+
+
+def test_an_overdue_loan_stops_play_until_the_debtor_sells_and_repays(adv):
+    """A loan due and unpaid must be repaid by selling assets: no turn ends while the debtor is short
+    and still has something to sell."""
+    own(adv, "Ann", 4)
+    adv.do("borrow", player="Ann")
+    adv.do("transfer", **{"from": "Ann", "to": "Bob", "amount": 6500, "memo": "set-up"})   # Ann: $300 + House 4
+    play_turns(adv, "Ann", 8)  # the loan falls due at the end of Ann's seventh counted turn
+    reason = adv.refused("next_turn")
+    assert reason == ("Ann's Bank loan of $1,200 is overdue and Ann has $300: sell property first (to other "
+                      "players, or to the Bank for $800), then repay, before the turn ends")
+    adv.do("sell", player="Ann", deed=4)
+    adv.do("repay", player="Ann")
+    adv.do("next_turn")
 
 
 def test_a_loan_unpaid_after_selling_everything_means_square_3_and_a_turn_per_500(adv):

@@ -2,6 +2,7 @@
 import pytest
 
 from companion.core.errors import BadAction, NotEnoughMoney, Refused
+from companion.views import state_json
 
 
 @pytest.fixture
@@ -387,3 +388,148 @@ def test_malformed_actions_are_bad_input_not_refusals(t):
         t.do("transfer", **{"from": "Ann", "to": "Bob", "amount": 5000})
     with pytest.raises(Refused):
         t.do("transfer", **{"from": "Ann", "to": "ann", "amount": 5})
+
+
+# -- round 2: bankruptcy, deals, pots and whole groups ---------------------------------------------
+
+def state(t):
+    """What the touchscreen and the phones are shown."""
+    return state_json(t.table, t.banker.rules, t.banker.version)
+
+
+def test_a_creditor_may_lift_a_bankrupts_mortgage_at_once_for_110_percent_in_all(t):
+    """A creditor receiving a mortgaged deed may pay off the mortgage with the 10% at once, instead of
+    paying the 10% now and the mortgage plus 10% again when lifting it later."""
+    t.give("Bob", "Oriental Avenue")  # mortgage value $50
+    t.do("mortgage", player="Bob", deed="Oriental Avenue")
+    t.do("transfer", **{"from": "Bob", "to": "bank", "amount": t.cash("Bob")})
+    ann = t.cash("Ann")
+    out = t.do("bankrupt", player="Bob", creditor="Ann", lift=["Oriental Avenue"])
+    assert t.cash("Ann") == ann - 55 and not t.deed("Oriental Avenue")["mortgaged"]
+    assert "Ann lifted the mortgage on Oriental Avenue for $55" in out.summary
+    assert "is not mortgaged" in t.refused("unmortgage", player="Ann", deed="Oriental Avenue")
+
+
+def test_a_bankruptcy_is_recorded_even_when_the_creditor_cannot_pay_the_interest(t):
+    """Everything passes to the creditor whatever they hold; the 10% they cannot pay on a mortgaged
+    deed becomes a debt the banker asks for before their turn ends."""
+    t.give("Bob", "Boardwalk")  # mortgage value $200, interest $20
+    t.do("mortgage", player="Bob", deed="Boardwalk")
+    t.do("transfer", **{"from": "Bob", "to": "bank", "amount": t.cash("Bob")})
+    t.do("transfer", **{"from": "Cy", "to": "bank", "amount": 1490})  # Cy holds $10
+    out = t.do("bankrupt", player="Bob", creditor="Cy")
+    assert t.owner("Boardwalk") == "Cy" and t.cash("Cy") == 0
+    assert "Cy owes the bank $10 of the $20 interest on Boardwalk" in out.summary
+    assert state(t)["players"][2]["owes"][0]["text"] == "owes the bank $10 for interest on mortgaged Boardwalk"
+    while t.table["order"][t.table["turn"]["index"]] != "Cy":
+        t.do("next_turn")
+    assert "Cy still owes the bank $10" in t.refused("next_turn")
+    assert "Cy has $0 but owes $10" in t.refused("settle", player="Cy")
+    t.do("salary", player="Cy")
+    t.do("settle", player="Cy")
+    assert t.cash("Cy") == 190 and not t.table["players"]["Cy"].get("owes")
+    t.do("next_turn")
+
+
+def test_an_unaffordable_interest_in_a_trade_is_refused_with_the_true_balance(t):
+    """The new owner of a mortgaged deed pays the 10% at once; a deal they cannot afford says what they
+    really hold and what the deal takes."""
+    t.give("Ann", "Boardwalk")
+    t.do("mortgage", player="Ann", deed="Boardwalk")
+    t.do("transfer", **{"from": "Cy", "to": "bank", "amount": 1490})  # Cy holds $10
+    reason = t.refused("trade", a="Ann", b="Cy", give={"deeds": ["Boardwalk"]})
+    assert reason == "Cy has $10 but the trade takes $20 ($20 to the bank for mortgages)"
+
+
+def test_without_the_free_parking_house_rule_there_is_no_pot(t):
+    """Free Parking is a plain resting square unless the table plays the house rule: no pot to show,
+    pay into or win."""
+    assert state(t)["pots"] == []
+    assert "does not play with the free parking pot" in t.refused("transfer", **{"from": "Ann", "to": "pot:free parking", "amount": 50})
+    assert "does not play with the free parking pot" in t.refused("win_pot", player="Ann", pot="free parking")
+    t.do("tax", player="Ann", tax="luxury")
+    assert t.cash("bank") == -4500 + 100
+
+
+def test_collecting_from_every_player_takes_what_each_can_pay_and_names_who_is_short(t):
+    """A card makes every other player pay; one who cannot pay it all pays what they hold."""
+    t.do("transfer", **{"from": "Cy", "to": "bank", "amount": 1480})  # Cy holds $20
+    out = t.do("collect_from_all", player="Ann", amount=50)
+    assert out.summary == "Ann collected $50 from Bob; Cy paid $20 and is $30 short"
+    assert t.cash("Ann") == 1570 and t.cash("Cy") == 0
+
+
+def hotels_on_dark_blue(t):
+    rich(t, "Ann")
+    t.give("Ann", "Park Place", "Boardwalk")
+    t.do("improve_group", player="Ann", deed="Boardwalk", level=5)
+
+
+def test_a_whole_group_is_built_up_to_a_level_in_one_go(t):
+    """Building goes evenly across the group, house by house and then hotels; improving the whole
+    group to a level is one tap, all of it or none of it."""
+    rich(t, "Ann")
+    t.give("Ann", "Park Place", "Boardwalk")
+    out = t.do("improve_group", player="Ann", deed="Boardwalk", level=3)
+    assert out.summary == "Ann built the dark blue group up to 3 houses a street for $1,200"
+    assert [t.deed(d).get("houses") for d in ("Park Place", "Boardwalk")] == [3, 3]
+    assert t.table["stock"]["houses"] == 26
+    t.do("improve_group", player="Ann", deed="Park Place", level=5)
+    assert all(t.deed(d).get("hotel") for d in ("Park Place", "Boardwalk"))
+    assert t.table["stock"] == {"houses": 32, "hotels": 10}
+
+
+def test_improving_a_group_beyond_the_banks_houses_changes_nothing(t):
+    """With too few houses in the bank, nothing is built: the whole group or none of it."""
+    rich(t, "Ann", 20000)
+    t.give("Ann", "Park Place", "Boardwalk")
+    t.do("transfer", **{"from": "bank", "to": "Bob", "amount": 20000})
+    t.give("Bob", "Mediterranean Avenue", "Baltic Avenue", "Oriental Avenue", "Vermont Avenue", "Connecticut Avenue")
+    t.give("Bob", "St. Charles Place", "States Avenue", "Virginia Avenue")
+    for deed in ("Baltic Avenue", "Connecticut Avenue", "Virginia Avenue"):
+        t.do("improve_group", player="Bob", deed=deed, level=4)  # 32 houses on 8 streets
+    assert "runs out of houses" in t.refused("improve_group", player="Ann", deed="Boardwalk", level=1)
+
+
+def test_a_hotel_in_a_house_shortage_is_sold_down_with_its_group(t):
+    """A hotel sold back is normally broken into 4 houses; when the bank lacks them the whole group
+    comes down to a level the bank's houses allow, down to bare land, at half the price paid."""
+    hotels_on_dark_blue(t)
+    t.do("transfer", **{"from": "bank", "to": "Bob", "amount": 20000})
+    t.give("Bob", "Mediterranean Avenue", "Baltic Avenue", "Oriental Avenue", "Vermont Avenue", "Connecticut Avenue")
+    t.give("Bob", "St. Charles Place", "States Avenue", "Virginia Avenue")
+    for deed in ("Baltic Avenue", "Connecticut Avenue", "Virginia Avenue"):
+        t.do("improve_group", player="Bob", deed=deed, level=4)
+    reason = t.refused("sell_building", player="Ann", deed="Boardwalk", building="hotel")
+    assert reason.startswith("the bank has no houses, so the hotel on Boardwalk cannot be broken back into 4 houses")
+    assert "other hotels" not in reason
+    ann = t.cash("Ann")
+    out = t.do("sell_group", player="Ann", deed="Boardwalk", level=0)
+    assert out.summary == "Ann sold the dark blue group down to no buildings for $1,000"
+    assert t.cash("Ann") == ann + 1000 and t.table["stock"] == {"houses": 0, "hotels": 12}
+
+
+def test_a_group_sold_down_to_two_houses_keeps_it_even(t):
+    hotels_on_dark_blue(t)
+    t.do("sell_group", player="Ann", deed="Park Place", level=2)
+    assert [t.deed(d).get("houses") for d in ("Park Place", "Boardwalk")] == [2, 2]
+    assert t.table["stock"] == {"houses": 28, "hotels": 12}
+
+
+def test_bibleopoly_names_its_taxes_and_salary_by_the_board(new_game):
+    """The variant's tax squares go by their own names, and passing its start corner is Repentance."""
+    t = new_game("bibleopoly", "Ann", "Bob")
+    assert t.do("salary", player="Ann").summary == "Ann collected $200 salary for passing Repentance"
+    out = t.do("tax", player="Bob", tax="Hospital Bills", choice="flat")
+    assert out.summary == "Bob paid $200 Hospital Bills"
+    assert t.do("tax", player="Bob", tax="christianity").summary == "Bob paid $100 Christianity"
+
+
+def test_a_card_is_corrected_with_money_typed_as_everywhere_else(t):
+    """Correcting a deed reads money the pack's way, lists too, and names a field the card lacks."""
+    out = t.do("correct_card", deed="Boardwalk", values={"price": "$410", "rent": "50, 200, 600, 1400, 1700, 2000"})
+    assert out.summary == "The banker corrected Boardwalk: price = $410, rent = [$50, $200, $600, $1,400, $1,700, $2,000]"
+    reason = t.refused("correct_card", deed="Boardwalk", values={"colour": "blue"})
+    assert reason.startswith("Boardwalk has no field 'colour'; its fields are group, house_cost, kind, mortgage")
+    t.give("Ann", "Park Place")
+    assert "cannot change once play has begun" in t.refused("correct_card", deed="Boardwalk", values={"group": "green"})

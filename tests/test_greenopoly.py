@@ -45,6 +45,12 @@ def test_everyone_starts_with_2m_and_the_centre_is_empty(new_game):
     assert t.banker.fmt(START) == "€2M" and t.banker.fmt(500) == "€500"
 
 
+def test_an_odd_sum_shows_in_whole_euros_not_as_a_fraction_of_a_thousand(new_game):
+    """The notes read K and M; a sum such as 1,862.5K is shown in whole units, never rounded."""
+    t = new_game("greenopoly", "Ann", "Bob")
+    assert t.banker.fmt(1_862_500) == "€1,862,500" and t.banker.fmt(1_860_000) == "€1.86M"
+
+
 def test_salary_comes_from_the_character_card(t):
     out = t.do("salary", player="Cy")
     assert t.cash("Cy") == START + 300 * K
@@ -225,6 +231,72 @@ def test_infrastructure_sells_back_at_half_price_evenly(t):
     assert t.cash("Ann") == before + 50 * K and t.deed("Corner Park")["level"] == 1
 
 
+def short_pack_game(tmp_path, **stock):
+    pack = load_pack("greenopoly")
+    pack["stock"].update(stock)
+    t = AtTheTable(Banker.create(tmp_path / "short.game", pack, ["Ann", "Bob"], backup_every=0))
+    t.do("choose_character", player="Ann", character="Student")
+    t.do("choose_character", player="Bob", character="Beekeeper")
+    t.do("transfer", **{"from": "bank", "to": "Ann", "amount": "5M"})
+    return t
+
+
+def test_a_park_can_always_be_sold_down_even_when_the_piece_below_is_out(tmp_path):
+    """Infrastructure may be sold back at any time. With one piece standing per level, a park whose
+    lower piece the bank has run out of comes down to the highest level the bank still has a piece
+    for (or to bare land), at half the price paid for each level it loses; evenness then lets the
+    rest of the group follow."""
+    t = short_pack_game(tmp_path, playgrounds=3)
+    try:
+        t.give("Ann", *BLUE)
+        t.do("improve_group", player="Ann", deed="Corner Park", level=3)  # the playgrounds come back
+        t.do("transfer", **{"from": "bank", "to": "Bob", "amount": "1M"})
+        t.give("Bob", "Willow Meadow", "Bramble Patch")
+        t.do("improve_group", player="Bob", deed="Willow Meadow", level=2)  # two playgrounds stand there
+        t.do("sell_infrastructure", player="Ann", deed="Corner Park")  # takes the bank's last playground
+        assert t.table["stock"]["playgrounds"] == 0 and t.deed("Corner Park")["level"] == 2
+        cash = t.cash("Ann")
+        out = t.do("sell_infrastructure", player="Ann", deed="Comenius Garten")
+        assert t.deed("Comenius Garten")["level"] == 1 and t.cash("Ann") == cash + 50 * K
+        assert out.summary == ("Ann sold 2 levels of infrastructure on Comenius Garten for €50K (the bank had no "
+                               "piece for level 2, so Comenius Garten came down to level 1)")
+        t.do("sell_infrastructure", player="Ann", deed="Prinzessinnengarten")
+        t.do("sell_infrastructure", player="Ann", deed="Corner Park")  # the highest again: evenness holds
+        assert [t.deed(p)["level"] for p in BLUE] == [1, 1, 1]
+    finally:
+        t.close()
+
+
+def test_a_piece_won_at_auction_sells_back_for_half_the_bid(tmp_path):
+    """A sell-back brings half the price paid: a fountain auctioned for 80K in a shortage sells for 40K."""
+    t = short_pack_game(tmp_path, fountains=1)
+    try:
+        t.give("Ann", "Willow Meadow", "Bramble Patch")
+        t.do("improve", player="Ann", deed="Willow Meadow", price="80K")
+        cash = t.cash("Ann")
+        out = t.do("sell_infrastructure", player="Ann", deed="Willow Meadow")
+        assert t.cash("Ann") - cash == 40 * K and out.summary.endswith("for €40K")
+    finally:
+        t.close()
+
+
+def test_a_whole_group_is_improved_to_a_level_in_one_go_and_sold_down_likewise(t):
+    """Improving and selling go evenly park by park; the whole group to a level is one tap, all or nothing."""
+    t.do("transfer", **{"from": "bank", "to": "Ann", "amount": "2M"})
+    t.give("Ann", *BLUE)
+    out = t.do("improve_group", player="Ann", deed="Corner Park", level=4)
+    assert [t.deed(p)["level"] for p in BLUE] == [4, 4, 4]
+    assert out.summary.startswith("Ann improved the light blue group to level 4 (a collective space on each park) for ")
+    cash = t.cash("Ann")
+    out = t.do("sell_group", player="Ann", deed="Corner Park", level=1)
+    assert [t.deed(p)["level"] for p in BLUE] == [1, 1, 1]
+    assert t.cash("Ann") - cash == 3 * 3 * 25 * K  # half of 50K for each of 3 levels on 3 parks
+    assert "level 1" in out.summary
+    t.do("transfer", **{"from": "Ann", "to": "bank", "amount": t.cash("Ann") - 10 * K})
+    assert "needs" in t.refused("improve_group", player="Ann", deed="Corner Park", level=2)
+    assert [t.deed(p)["level"] for p in BLUE] == [1, 1, 1]
+
+
 def test_an_improved_group_cannot_be_mortgaged_or_traded(t):
     t.give("Ann", *BLUE)
     t.do("improve", player="Ann", deed="Comenius Garten")
@@ -247,6 +319,18 @@ def test_a_mortgaged_park_changing_hands_costs_its_new_owner_ten_percent(t):
     t.do("mortgage", player="Ann", deed="Corner Park")
     t.do("trade", a="Ann", b="Bob", give={"deeds": ["Corner Park"]}, get={"cash": "70K"})
     assert t.cash("Bob") == START - 70 * K - 5 * K and t.owner("Corner Park") == "Bob"
+
+
+def test_a_creditor_lifts_a_bankrupts_mortgaged_park_at_once(t):
+    """As in classic Monopoly, the creditor may lift a mortgage on a park received in a bankruptcy at
+    once, for the mortgage and its 10% together (50K + 5K here), instead of paying the 10% twice."""
+    t.give("Ann", "Corner Park")
+    t.do("mortgage", player="Ann", deed="Corner Park")
+    bob = t.cash("Bob")
+    out = t.do("bankrupt", player="Ann", creditor="Bob", lift=["Corner Park"])
+    assert not t.deed("Corner Park")["mortgaged"] and t.owner("Corner Park") == "Bob"
+    assert t.cash("Bob") == bob + START - 100 * K + 50 * K - 55 * K
+    assert "Bob lifted the mortgage on Corner Park for €55K" in out.summary
 
 
 # -- the end -----------------------------------------------------------------------------------------
@@ -303,8 +387,10 @@ def test_the_banker_corrects_a_character_card_and_salaries_paid_stay_paid(t):
     assert t.cash("Ann") == START + 200 * K + 250 * K
     assert t.refused("correct_character", character="Gardener", values={"salary": 0}) == (
         "character Gardener: salary must be a whole number above 0, not 0")
-    assert t.refused("correct_character", character="Gardener", values={"night": "yes"}) == (
-        "character Gardener: night must be true or false, not 'yes'")
+    assert t.refused("correct_character", character="Gardener", values={"night": "perhaps"}) == (
+        "night is true or false, not 'perhaps'")
+    assert t.refused("correct_character", character="Gardener", values={"colour": "red"}) == (
+        "Gardener has no field 'colour'; its fields are detour, night, salary, stand_in, title")
     t.banker.undo()
     assert t.table["pack"]["characters"]["Gardener"]["salary"] == 250 * K
     t.banker.undo()
@@ -314,10 +400,27 @@ def test_the_banker_corrects_a_character_card_and_salaries_paid_stay_paid(t):
 @pytest.mark.parametrize("values, reason", [
     ({"rent": [1, 2, 3, 4, 5, 6]}, "Corner Park: a park has 5 access charges (unimproved, then levels 1 to 4), not [1, 2, 3, 4, 5, 6]"),
     ({"infrastructure_cost": 0}, "Corner Park: infrastructure_cost must be a whole number above 0, not 0"),
-    ({"mortgage": "50K"}, "Corner Park: mortgage must be a whole number above 0, not '50K'"),
+    ({"mortgage": "fifty"}, "'fifty' is not an amount of money"),
+    ({"colour": "green"}, "Corner Park has no field 'colour'; its fields are group, infrastructure_cost, mortgage, price, "
+                          "rent, stand_in"),
 ])
 def test_bad_park_values_are_refused(t, values, reason):
     assert t.refused("correct_card", deed="Corner Park", values=values) == reason
+
+
+def test_money_text_reads_the_same_in_every_card_correction(t):
+    """The banker types a card's money as the notes read it, in a list too, wherever the card is corrected."""
+    out = t.do("correct_card", deed="Corner Park", values={"price": "110K", "rent": "[7K, 35K, 95K, 280K, 410K]"})
+    assert out.summary == "The banker corrected Corner Park: price = €110K, rent = [€7K, €35K, €95K, €280K, €410K]"
+    assert t.table["pack"]["cards"]["Corner Park"]["rent"][4] == 410 * K
+
+
+def test_a_parks_group_is_fixed_once_play_has_begun(t):
+    """Changing a group would silently change which groups are complete: refused once a park is owned."""
+    t.do("correct_card", deed="Corner Park", values={"group": "dark blue"})
+    t.banker.undo()
+    t.give("Ann", "Willow Meadow")
+    assert "cannot change once play has begun" in t.refused("correct_card", deed="Corner Park", values={"group": "brown"})
 
 
 def test_companion_deeds_lists_and_corrects_park_cards(tmp_path, capsys):
@@ -326,7 +429,7 @@ def test_companion_deeds_lists_and_corrects_park_cards(tmp_path, capsys):
     capsys.readouterr()
     assert main(["deeds", game]) == 0
     assert "Prinzessinnengarten" in capsys.readouterr().out
-    assert main(["deeds", game, "--set", "Corner Park", "price=110K", "rent=[7000,35000,95000,280000,410000]"]) == 0
+    assert main(["deeds", game, "--set", "Corner Park", "price=110K", "rent=[7K,35K,95K,280K,410K]"]) == 0
     capsys.readouterr()
     assert main(["deeds", game, "--set", "Corner Park", "rent=[1,2,3]"]) == 2
     assert "5 access charges" in capsys.readouterr().err

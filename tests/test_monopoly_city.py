@@ -51,6 +51,15 @@ def test_everyone_is_dealt_37_7m_shown_the_way_the_box_prints_it(t):
     assert t.banker.fmt(START) == "₩37.7M" and t.banker.fmt(500 * K) == "₩500K"
 
 
+def test_sums_show_as_the_notes_read_and_odd_sums_in_whole_units(t):
+    """Money on screen reads like the box's notes: millions as M with a short fraction, thousands as K,
+    and a sum that is no round number of thousands in plain units, never rounded."""
+    fmt = t.banker.fmt
+    assert [fmt(1_500 * K), fmt(225 * M), fmt(1_250 * K), fmt(10 * K)] == ["₩1.5M", "₩225M", "₩1.25M", "₩10K"]
+    assert fmt(1_234 * K) == "₩1,234K"
+    assert fmt(M + 1) == "₩1,000,001" and fmt(224_960_100) == "₩224,960,100"
+
+
 def test_the_table_may_deal_another_sum_and_set_its_wages(new_game):
     t = new_game("monopoly-city", "Ann", "Bob", start_cash="15M", wages="3M")
     assert t.cash("Ann") == 15 * M
@@ -104,8 +113,29 @@ def test_no_blocks_without_a_spin_and_one_spin_a_turn(t):
         "Ann has not spun the build spinner this turn: spin first")
     t.do("spin", player="Ann", result=1)
     assert t.refused("spin", player="Ann", result=3) == (
-        "Ann already spun on turn 1 (1 block (1 left)): the spinner turns once a turn")
+        "Ann already spun on turn 1 (1 block (1 left)): the spinner turns once a roll, and again only after a double")
     assert t.refused("spin", player="Bob", result=2) == "it is Ann's turn: only Ann can spin the build spinner now"
+
+
+def test_a_double_means_another_roll_and_another_spin_in_the_same_turn(t):
+    """After a double the player rolls again in the same turn and may build on every roll, so the
+    build spinner turns again for the new roll; a third double in a row ends in jail."""
+    t.give("Ann", "Mill Lane")
+    t.do("spin", player="Ann", result=1)
+    t.do("build", player="Ann", deed="Mill Lane", building="residential")
+    out = t.do("double", player="Ann")
+    assert out.summary == "Ann rolled a double: another roll this turn, and the spinner may turn again"
+    t.do("spin", player="Ann", result=2)
+    t.do("build", player="Ann", deed="Mill Lane", building="residential", count=2)
+    assert t.deed("Mill Lane")["residential"] == 3
+    assert "again only after a double" in t.refused("spin", player="Ann", result=3)
+    assert t.refused("double", player="Bob") == "it is Ann's turn: only Ann rolls now"
+    t.do("double", player="Ann")
+    out = t.do("double", player="Ann")
+    assert out.summary == "Ann rolled a third double in a row and goes to jail; the turn ends"
+    assert t.table["players"]["Ann"]["in_jail"]
+    t.do("next_turn")
+    assert t.table["turn"].get("roll") is None
 
 
 def test_a_new_turn_resets_the_allowance(t):
@@ -242,6 +272,23 @@ def test_rent_dodge_cancels_one_rent_and_goes_back_beside_free_parking(t):
     assert t.cash("Bob") == START and not t.table["players"]["Bob"].get("rent_dodge")
 
 
+def test_rent_dodge_makes_the_whole_turn_rent_free(t):
+    """The card gives one rent-free turn: after a double, a second rent in the same turn is not paid
+    either; the next turn pays again."""
+    t.give("Ann", "Central Quay", "Old Town")
+    turn_of(t, "Bob")
+    t.do("free_parking", player="Bob")
+    t.do("rent", payer="Bob", deed="Central Quay", dodge=True)
+    t.do("double", player="Bob")
+    out = t.do("rent", payer="Bob", deed="Old Town")
+    assert out.summary.startswith("Bob's Rent Dodge covers this turn: Bob owes Ann nothing for Old Town")
+    assert t.cash("Bob") == START
+    t.do("next_turn")
+    turn_of(t, "Bob")
+    t.do("rent", payer="Bob", deed="Old Town")
+    assert t.cash("Bob") < START
+
+
 def test_an_unused_rent_dodge_card_passes_to_the_next_player_on_free_parking(t):
     t.do("free_parking", player="Bob")
     out = t.do("free_parking", player="Cy")
@@ -259,6 +306,21 @@ def test_industry_tax_is_due_only_from_owners_of_industrial_blocks(t):
     t.do("tax", player="Ann")
     t.do("tax", player="Ann", amount="1.5M")  # a space printed with another sum
     assert t.cash("Ann") == before - 2_500_000
+
+
+def test_the_industry_tax_is_a_game_option_like_the_wages(new_game):
+    """The board's industry tax space prints the sum; the table sets it once for the whole game."""
+    t = new_game("monopoly-city", "Ann", "Bob", industry_tax="1.5M")
+    t.give("Ann", "Mill Lane")
+    put_up(t, "Ann", "Mill Lane", "industrial", 1)
+    before = t.cash("Ann")
+    assert t.do("tax", player="Ann").summary == "Ann paid ₩1.5M industry tax"
+    assert t.cash("Ann") == before - 1_500_000
+
+
+def test_the_starting_money_is_marked_a_stand_in(t):
+    """The rulebook shows each player's notes only as pictures: the sum dealt is our count, marked so."""
+    assert "start_cash" in t.table["pack"]["stand_in"]
 
 
 def test_jail_costs_a_500k_fine(t):
@@ -444,8 +506,8 @@ def test_the_banker_corrects_a_district_card_and_undoes_it_without_moving_money(
     ({"rent": [1, 2, 3, 4, 5, 6, 7, 0]}, "Mill Lane: rents are whole numbers above 0, not [1, 2, 3, 4, 5, 6, 7, 0]"),
     ({"price": -5}, "Mill Lane: price must be a whole number above 0, not -5"),
     ({"industrial_cost": 1.5}, "Mill Lane: industrial_cost must be a whole number above 0, not 1.5"),
-    ({"hotel_cost": 5}, "Mill Lane has no 'hotel_cost' (it has group, industrial_cost, land_rent, price, rent, "
-                        "residential_cost, skyscraper_cost, stand_in)"),
+    ({"hotel_cost": 5}, "Mill Lane has no field 'hotel_cost'; its fields are group, industrial_cost, land_rent, "
+                        "price, rent, residential_cost, skyscraper_cost, stand_in"),
 ])
 def test_bad_card_values_are_refused(t, values, reason):
     assert t.refused("correct_card", deed="Mill Lane", values=values) == reason

@@ -4,7 +4,7 @@ from __future__ import annotations
 from . import contract as c
 from .engine import Registry, Tx, may_be_empty, ranking
 from .errors import BadAction, Refused
-from .model import BANK, pot_seed, active_players, cash, current_player, find_account, find_player, find_pot, pot_account
+from .model import BANK, account_name, pot_seed, active_players, cash, current_player, find_account, find_player, find_pot, pot_account
 
 __all__ = ["COMMON", "MONEY", "POTS", "TURNS", "GAME", "CARD_VALUES", "advance_turn", "declare_out"]
 
@@ -39,26 +39,39 @@ def transfer(tx: Tx, a: dict) -> str:
     payer = find_account(tx.table, a["from"])
     payee = find_account(tx.table, a["to"])
     if payer == payee:
-        raise Refused(f"{_who(payer)} cannot pay {_who(payee)}")
+        raise Refused(f"{account_name(payer)} cannot pay {account_name(payee)}")
     amount = tx.amount(a["amount"])
     memo = _memo(a)
+    if payer != BANK and cash(tx.table, payer) < amount:
+        raise tx.short_of(payer, amount)
     tx.pay(payer, payee, amount, memo)
-    return f"{_who(payer)} paid {_who(payee)} {tx.fmt(amount)}" + (f" ({memo})" if memo else "")
+    return f"{account_name(payer)} paid {account_name(payee)} {tx.fmt(amount)}" + (f" ({memo})" if memo else "")
 
 
 @MONEY.action("collect_from_all", c.player(says="Who collects"), c.amount(says="From each player"), c.text(),
                label="Collect from all", group="money")
 def collect_from_all(tx: Tx, a: dict) -> str:
-    """Every other player pays the player the same sum (a birthday, a card)."""
+    """Every other player pays the player the same sum (a birthday, a card); each pays what they can
+    and the log says who fell short (they settle it with the player as the table agrees)."""
     player = find_player(tx.table, a["player"])
     amount = tx.amount(a["amount"])
     memo = _memo(a, "from every player")
     others = [p for p in active_players(tx.table) if p != player]
     if not others:
         raise Refused(f"{player} has no opponents left to collect from")
+    if not any(cash(tx.table, p) for p in others):
+        raise Refused(f"{', '.join(others)} {'has' if len(others) == 1 else 'have'} no cash to pay {player}")
+    full, short = [], []
     for p in others:
-        tx.pay(p, player, amount, memo)
-    return f"{player} collected {tx.fmt(amount)} from each of {', '.join(others)}"
+        part = min(cash(tx.table, p), amount)
+        tx.pay(p, player, part, memo)
+        if part == amount:
+            full.append(p)
+        else:
+            short.append(f"{p} paid {tx.fmt(part)} and is {tx.fmt(amount - part)} short")
+    parts = [f"{tx.fmt(amount)} from " + (full[0] if len(full) == 1 else f"each of {', '.join(full)}")] if full else []
+    head = f"{player} collected " + (parts[0] if parts else "what each could pay")
+    return head + "".join(f"; {s}" for s in short)
 
 
 @MONEY.action("pay_to_all", c.player(says="Who pays"), c.amount(says="To each player"), c.text(),
@@ -73,7 +86,7 @@ def pay_to_all(tx: Tx, a: dict) -> str:
         raise Refused(f"{player} has no opponents left to pay")
     total = amount * len(others)
     if cash(tx.table, player) < total:
-        raise tx.short_of(player, total, memo)
+        raise tx.short_of(player, total, f"{tx.fmt(amount)} to each of {len(others)} player{'s' if len(others) != 1 else ''}")
     for p in others:
         tx.pay(player, p, amount, memo)
     return f"{player} paid {tx.fmt(amount)} to each of {', '.join(others)}"
@@ -156,10 +169,17 @@ def declare_out(tx: Tx, player: str) -> None:
         tx.set(["over"], {"winner": left[0], "reason": "last player standing", "ranking": ranking(tx.table, tx.rules)})
 
 
+def game_started(table: dict) -> bool:
+    """Whether play has begun: a deed has an owner, or the first turn has ended."""
+    return table["turn"]["number"] > 1 or any(state.get("owner") for state in table["deeds"].values())
+
+
 @GAME.action("correct_card", c.deed(), c.structured("values", "The card's values to correct", CARD_VALUES),
-               label="Correct a card", group="game")
+             label="Correct a card", group="game")
 def correct_card(tx: Tx, a: dict) -> str:
-    """The banker corrects a deed's printed values to match the card on the table (money already moved stays)."""
+    """The banker corrects a deed's printed values to match the card on the table (money already moved
+    stays). Money is typed the pack's way ("110K", "[6K, 30K]"); a deed's group is fixed once play begins."""
+    from .card_text import card_value, shown
     from .model import find_deed
 
     deed = find_deed(tx.table, a["deed"])
@@ -167,18 +187,22 @@ def correct_card(tx: Tx, a: dict) -> str:
     if not isinstance(values, dict) or not values:
         raise BadAction("values is an object of card keys and their new values")
     current = tx.table["pack"]["cards"][deed]
+    fields = sorted(k for k in current if k != "name")
     fixed = dict(current)
     for key, value in values.items():
         if key in ("name",) or not isinstance(key, str):
             raise BadAction(f"{key!r} cannot be corrected")
         if key not in current and key not in tx.rules.extras.get("card_keys", ()):
-            raise BadAction(f"{deed} has no {key!r} (it has {', '.join(sorted(current))})")
-        fixed[key] = value
+            raise BadAction(f"{deed} has no field {key!r}; its fields are {', '.join(fields)}")
+        if key == "group" and value != current.get("group") and game_started(tx.table):
+            raise Refused(f"{deed}'s group cannot change once play has begun (it would change which groups are "
+                          "complete); correct it in a copy of the pack for the next game")
+        fixed[key] = card_value(key, current.get(key), value, tx.currency.parse)
     tx.rules.check_card(deed, fixed)
     for key in values:
         tx.set(["pack", "cards", deed, key], fixed[key])
-    shown = ", ".join(f"{k} = {v}" for k, v in values.items())
-    return f"The banker corrected {deed}: {shown}"
+    told = ", ".join(f"{k} = {shown(fixed[k], tx.fmt)}" for k in values)
+    return f"The banker corrected {deed}: {told}"
 
 
 @GAME.action("end_game", c.text("reason", "Why the game ends"), label="End the game", group="game")
@@ -192,14 +216,6 @@ def end_game(tx: Tx, a: dict) -> str:
     winner = rows[0]["player"] if rows else None
     tx.set(["over"], {"winner": winner, "reason": reason, "ranking": rows})
     return f"Game over: {winner} wins with {tx.fmt(rows[0]['worth'])}" if rows else "Game over"
-
-
-def _who(account: str) -> str:
-    if account == BANK:
-        return "the bank"
-    if account.startswith("pot:"):
-        return f"the {account[4:]} pot"
-    return account
 
 
 #: What every game has: the sets above, whole.

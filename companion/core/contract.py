@@ -21,7 +21,7 @@ from dataclasses import dataclass, field as _dc_field
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from .errors import BadAction, BankerError
-from .model import BANK, active_players, find_account, find_deed, find_player, find_pot, pot_account, pot_enabled
+from .model import BANK, account_name, active_players, find_account, find_deed, find_player, find_pot, pot_account, pot_enabled
 from .money import LIMIT, Currency
 from .text import clean_text, shown
 
@@ -55,8 +55,10 @@ __all__ = [
     "preview",
     "json_schema",
     "load_json",
+    "check_json",
     "MAX_JSON",
     "MAX_DEPTH",
+    "MAX_INT",
 ]
 
 Table = dict
@@ -83,7 +85,9 @@ KINDS = {
 
 #: The largest action body, in characters, and the deepest nesting of JSON, read anywhere.
 MAX_JSON = 64 * 1024
-MAX_DEPTH = 8
+MAX_DEPTH = 16
+#: No number in a body may reach this: beyond any money of any pack, inside SQLite's 64-bit integers.
+MAX_INT = 10**18
 
 
 @dataclass(frozen=True)
@@ -299,23 +303,63 @@ def load_json(raw: str | bytes) -> Any:
         elif c in "[{":
             depth += 1
             if depth > MAX_DEPTH:
-                raise BadAction(f"the action is nested more than {MAX_DEPTH} levels deep")
+                raise BadAction(f"the action is nested deeper than {MAX_DEPTH} levels")
         elif c in "]}":
             depth -= 1
         deepest = max(deepest, depth)
 
     def number(text: str) -> int:
         if len(text.lstrip("-")) > 18:
-            raise BadAction(f"the number {shown(text)} is too long")
+            raise BadAction(f"the number {shown(text)} is too long to be an amount")
         return int(text)
 
     def no_constant(name: str) -> None:
         raise BadAction(f"{name} is not a number an action can use")
 
     try:
-        return json.loads(raw, parse_int=number, parse_constant=no_constant)
+        value = json.loads(raw, parse_int=number, parse_constant=no_constant)
     except json.JSONDecodeError as e:
         raise BadAction(f"not valid JSON ({e.msg} at character {e.pos})") from None
+    problem = check_json(value)
+    if problem:
+        raise BadAction(problem)
+    return value
+
+
+def _storable(text: str) -> bool:
+    if text.isascii():
+        return True
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def check_json(value: object) -> str | None:
+    """Why a decoded JSON value cannot be taken (one line), or None when it can: nested too deep, text
+    that cannot be stored (a lone surrogate), or a number too large to be an amount."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            return f"the action is nested deeper than {MAX_DEPTH} levels"
+        if isinstance(item, str):
+            if not _storable(item):
+                return "the action holds text that is not valid Unicode (a lone surrogate)"
+        elif isinstance(item, bool) or item is None or isinstance(item, float):
+            continue
+        elif isinstance(item, int):
+            if not -MAX_INT < item < MAX_INT:
+                return "the action holds a number too large to be an amount"
+        elif isinstance(item, dict):
+            for key, inner in item.items():
+                if not _storable(key):
+                    return "the action holds text that is not valid Unicode (a lone surrogate)"
+                stack.append((inner, depth + 1))
+        elif isinstance(item, list):
+            stack.extend((inner, depth + 1) for inner in item)
+    return None
 
 
 def _whole(f: Field, value: Any) -> int:
@@ -533,16 +577,8 @@ def _detail(p: Preview, table: Table) -> str:
     first = payers[0]
     net = p.moved(first)
     if net < 0:
-        return f"{_who(first)} pays {fmt(-net)}"
-    return f"{_who(first)} pays {fmt(p.postings[0].amount)}"
-
-
-def _who(acct: str) -> str:
-    if acct == BANK:
-        return "the bank"
-    if acct.startswith("pot:"):
-        return f"the {acct[4:]} pot"
-    return acct
+        return f"{account_name(first)} pays {fmt(-net)}"
+    return f"{account_name(first)} pays {fmt(p.postings[0].amount)}"
 
 
 def preview(rules: "Rules", table: Table, action: dict) -> Preview:

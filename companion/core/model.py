@@ -39,6 +39,7 @@ __all__ = [
     "current_player",
     "pot_seed",
     "pot_enabled",
+    "account_name",
     "COLOURS",
     "player_range",
 ]
@@ -192,6 +193,15 @@ def find_account(table: Table, name: object) -> str:
     if isinstance(name, str) and name_key(name).startswith("pot:"):
         return pot_account(find_pot(table, name.strip()[4:]))
     return find_player(table, name)
+
+
+def account_name(account: str) -> str:
+    """An account as people say it: "the bank", "the lottery pot", or the player's name."""
+    if account == BANK:
+        return "the bank"
+    if account.startswith("pot:"):
+        return f"the {account[4:]} pot"
+    return account
 
 
 def cash(table: Table, account: str) -> int:

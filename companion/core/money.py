@@ -1,7 +1,10 @@
 """Integer money: parsing and formatting in a pack's currency.
 
 Money is always an ``int`` in the pack's smallest unit (a dollar for classic Monopoly). Two display
-styles exist: ``plain`` ("$1,500") and ``short`` ("2.5M", "500K"), the way Monopoly City prints it.
+styles exist: ``plain`` ("$1,500") and ``short``, the way the notes of Monopoly City and Greenopoly
+read: a round number of millions as "225M" or "1.5M" (at most ``places`` decimals, the pack's choice),
+a round number of thousands as "500K" or "1,250K", and any other sum in whole units ("1,000,001").
+A shown sum is never rounded.
 """
 from __future__ import annotations
 
@@ -28,22 +31,27 @@ _LONGEST = 32
 
 @dataclass(frozen=True)
 class Currency:
-    """How a pack writes money: a symbol and a style ("plain" or "short")."""
+    """How a pack writes money: a symbol, a style ("plain" or "short") and, for the short style, the
+    most decimals a sum in millions may show (``places``: 2 shows 1.25M, while 1,234,000 shows as 1,234K)."""
 
     symbol: str = "$"
     style: str = "plain"
+    places: int = 2
 
     @classmethod
     def from_pack(cls, pack: dict) -> "Currency":
         cur = pack.get("currency", {})
-        return cls(symbol=cur.get("symbol", "$"), style=cur.get("style", "plain"))
+        places = cur.get("places", 2)
+        if isinstance(places, bool) or not isinstance(places, int) or not 0 <= places <= 6:
+            raise BadAction(f"currency places is a whole number from 0 to 6, not {places!r}")
+        return cls(symbol=cur.get("symbol", "$"), style=cur.get("style", "plain"), places=places)
 
     def format(self, amount: int) -> str:
         """Write an amount for people: "$1,500", "-$25", "$2.5M", "$500K"."""
         sign = "-" if amount < 0 else ""
         n = abs(int(amount))
         if self.style == "short":
-            body = _short(n)
+            body = _short(n, self.places)
         else:
             body = f"{n:,}"
         return f"{sign}{self.symbol}{body}"
@@ -102,14 +110,13 @@ class Currency:
         return -result if m["sign"] == "-" else result
 
 
-def _short(n: int) -> str:
-    for suffix, unit in (("B", 10**9), ("M", 10**6), ("K", 10**3)):
-        if n >= unit:
-            whole, rest = divmod(n, unit)
-            if rest == 0:
-                return f"{whole:,}{suffix}"
-            text = f"{n / unit:,.3f}".rstrip("0").rstrip(".")
-            # Never show a rounded figure: fall back to the next smaller unit if 3 decimals lose money.
-            if Decimal(text.replace(",", "")) * unit == n:
-                return f"{text}{suffix}"
+def _short(n: int, places: int = 2) -> str:
+    """"225M", "1.5M", "500K", "1,250K", or whole units when the sum is not a round number of thousands."""
+    if n >= 10**6 and n % 10 ** max(6 - places, 0) == 0:
+        whole, rest = divmod(n, 10**6)
+        if not rest:
+            return f"{whole:,}M"
+        return f"{whole:,}." + f"{rest:06d}".rstrip("0") + "M"
+    if n >= 10**3 and n % 10**3 == 0:
+        return f"{n // 10**3:,}K"
     return f"{n:,}"

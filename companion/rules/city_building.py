@@ -11,11 +11,11 @@ from __future__ import annotations
 from companion.core import contract as c
 from companion.core.engine import Registry, Tx
 from companion.core.errors import BadAction, Refused
-from companion.core.model import BANK, card, current_player, find_deed, find_player
+from companion.core.model import BANK, card, cash, current_player, find_deed, find_player
 
 from . import city_districts as cd
 
-__all__ = ["BUILDING", "spin_of", "describe_spin"]
+__all__ = ["BUILDING", "spin_of", "roll_of", "describe_spin"]
 
 BUILDING = Registry()
 
@@ -35,8 +35,13 @@ def _planning_options(table: dict, partial: dict) -> list[tuple[str, str]]:
     return [(b, f"{b} (bonus)") for b in planning["bonus"]] + [(h, f"{h} (hazard)") for h in planning["hazards"]]
 
 
+def roll_of(table: dict) -> int:
+    """Which roll of the turn is being played: 1, then 2 and 3 after doubles."""
+    return table["turn"].get("roll", 1)
+
+
 def spin_of(table: dict, player: str) -> dict | None:
-    """The player's spin for the turn being played, or None if they have not spun this turn."""
+    """The player's latest spin in the turn being played, or None if they have not spun this turn."""
     spin = table["turn"].get("spin")
     if spin and spin["player"] == player and spin["turn"] == table["turn"]["number"]:
         return spin
@@ -53,7 +58,8 @@ def describe_spin(spin: dict) -> str:
 @BUILDING.action("spin", c.player(), c.choice("result", "Where the spinner stopped", FACES, aliases=((4, "railroad"), ("4", "railroad"))),
                  label="Spin", group="deeds")
 def spin(tx: Tx, a: dict) -> str:
-    """Record where the build spinner stopped for the player whose turn it is (once a turn)."""
+    """Record where the build spinner stopped for the player whose turn it is (once a roll: after a
+    double the player rolls again and may build again, so the spinner turns again)."""
     player = find_player(tx.table, a["player"])
     now = current_player(tx.table)
     if player != now:
@@ -63,10 +69,13 @@ def spin(tx: Tx, a: dict) -> str:
         raise BadAction(f"result is 1, 2, 3 or \"railroad\", not {result!r}")
     face = _FACES[_key(result)]
     done = spin_of(tx.table, player)
-    if done:
-        raise Refused(f"{player} already spun on turn {done['turn']} ({describe_spin(done)}): the spinner turns once a turn")
+    roll = roll_of(tx.table)
+    if done and done.get("roll", 1) == roll:
+        raise Refused(f"{player} already spun on turn {done['turn']} ({describe_spin(done)}): the spinner turns "
+                      "once a roll, and again only after a double")
     number = tx.table["turn"]["number"]
-    tx.set(["turn", "spin"], {"player": player, "turn": number, "result": face, "used": 0})
+    tx.set(["turn", "spin"], {"player": player, "turn": number, "result": face, "used": 0,
+                              **({"roll": roll} if roll > 1 else {})})
     if face == "railroad":
         return f"{player} spun a railroad: one free railroad on any district this turn, but no blocks"
     return f"{player} spun {face}: up to {face} block{'s' if face > 1 else ''} this turn"
@@ -74,6 +83,26 @@ def spin(tx: Tx, a: dict) -> str:
 
 def _key(result: int | str) -> int | str:
     return result.strip().lower() if isinstance(result, str) else result
+
+
+@BUILDING.action("double", c.player(says="Who rolled a double"), label="Rolled a double", group="turn")
+def double(tx: Tx, a: dict) -> str:
+    """The player whose turn it is rolled a double: after this roll's landing and building they roll
+    again in the same turn, and may spin and build again. A third double in a row sends them to jail."""
+    player = find_player(tx.table, a["player"])
+    now = current_player(tx.table)
+    if player != now:
+        raise Refused(f"it is {now}'s turn: only {now} rolls now")
+    if tx.table["players"][player].get("in_jail"):
+        raise Refused(f"{player} is in jail: a double gets {player} out (leave_jail), and the turn ends there")
+    roll = roll_of(tx.table)
+    if roll >= 3:
+        tx.set(["players", player, "in_jail"], True)
+        tx.set(["turn", "roll"], None)
+        tx.set(["turn", "spin"], None)
+        return f"{player} rolled a third double in a row and goes to jail; the turn ends"
+    tx.set(["turn", "roll"], roll + 1)
+    return f"{player} rolled a double: another roll this turn, and the spinner may turn again"
 
 
 @BUILDING.action("build", c.player(), c.deed(only=_own_districts), c.choice("building", "What to build", BUILDINGS),
@@ -251,6 +280,8 @@ def remove_hazard(tx: Tx, a: dict) -> str:
     planning = tx.table["pack"]["planning"]
     size = planning["hazards"][hazard]
     cost = size * planning["removal_per_block"]
+    if cash(tx.table, player) < cost:
+        raise tx.short_of(player, cost, f"removing the {hazard} from {deed}")
     tx.pay(player, BANK, cost, f"removed the {hazard} from {deed}")
     tx.set(["deeds", deed, "hazard"], None)
     return f"{player} paid {tx.fmt(cost)} to remove the {hazard} ({size} blocks) from {deed}"

@@ -203,9 +203,9 @@ def buy_shares(tx: Tx, a: dict) -> str:
              says="Advanced rules: sell Bank shares to the Bank at $500 each, or to a player at the agreed price; "
                   "the seller pays $100 Capital Gains Tax a share to the Lottery.")
 def sell_shares(tx: Tx, a: dict) -> str:
-    """Advanced: sell Bank shares to the Bank at $500 each, or to a player (``to``) at ``price``; the
-    seller pays $100 Capital Gains Tax a share to the City Life Lottery."""
-    need_advanced(tx, "Bank shares")
+    """Sell Bank shares to the Bank at $500 each, or to a player (``to``) at ``price``; under the
+    advanced rules the seller pays $100 Capital Gains Tax a share to the City Life Lottery (the basic
+    rules' shares come from the Dollar Sign squares and are sold tax free)."""
     seller = find_player(tx.table, a["player"])
     n = _count(a, 100)
     held = shares_of(tx.table, seller)
@@ -213,7 +213,7 @@ def sell_shares(tx: Tx, a: dict) -> str:
         raise Refused(f"{seller} holds {held} Bank share{'s' if held != 1 else ''}, not {n}")
     buyer = _buyer(tx, a, seller)
     price = n * amount_of(tx.table, "share_price") if buyer == BANK else tx.amount(a["price"], "price", allow_zero=True)
-    cgt = n * amount_of(tx.table, "share_capital_gains")
+    cgt = n * amount_of(tx.table, "share_capital_gains") if is_advanced(tx.table) else 0
     if buyer != BANK and cash(tx.table, buyer) < price:
         raise NotEnoughMoney(f"{buyer} has {tx.fmt(cash(tx.table, buyer))}, not the {tx.fmt(price)} agreed")
     if cash(tx.table, seller) + price < cgt:
@@ -226,4 +226,5 @@ def sell_shares(tx: Tx, a: dict) -> str:
         tx.set(["players", seller, "sold_shares"], True)
     to = "the Bank" if buyer == BANK else buyer
     shares = f"{n} Bank share{'s' if n > 1 else ''}"
-    return f"{seller} sold {shares} to {to} for {tx.fmt(price)} and paid {tx.fmt(cgt)} Capital Gains Tax"
+    return f"{seller} sold {shares} to {to} for {tx.fmt(price)}" + (
+        f" and paid {tx.fmt(cgt)} Capital Gains Tax" if cgt else "")

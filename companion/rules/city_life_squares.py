@@ -118,6 +118,16 @@ def win_lottery(tx: Tx, player: str) -> str:
     return f"{player} won the City Life Lottery: {tx.fmt(amount)}"
 
 
+#: The squares a landing leads on to, one object each: a School's ``correct`` or ``answers``, the Museum's
+#: ``choice`` and ``roll``.
+THEN = {"type": "array", "maxItems": 4, "items": {"type": "object", "maxProperties": 2, "properties": {
+    "correct": {"type": "boolean"}, "answers": {"type": "object"}, "choice": {"type": "string", "maxLength": 12},
+    "roll": {"type": "integer", "minimum": 1, "maximum": 6}}, "additionalProperties": False}}
+
+#: What a square that sends the player on says when the chain stops there.
+_STOP = {"school": ": land there next", "museum": ": land there for its quiz"}
+
+
 @CITY.action("land", c.player(), c.square(label_of=lambda table, n: square_name(table, n)),
              c.choice("choice", "The choice the square offers", options_from=_square_choices, required=False,
                       when=lambda table, partial: bool(_square_choices(table, partial))),
@@ -127,9 +137,14 @@ def win_lottery(tx: Tx, player: str) -> str:
              replace(ANSWERS, required=False,
                      when=lambda table, partial: _landing(table, partial) == "school" and is_advanced(table)),
              c.deed("house", "Which House", required=False, when=_needs_house, only=_house_options, resolve=_property_value),
+             c.structured("then", "What happened on the squares it led to, in order", THEN, required=False),
              label="Land on a square", group="money")
 def land(tx: Tx, a: dict) -> str:
-    """The player's piece lands on a square: its money happens (choices and die rolls as fields)."""
+    """The player's piece lands on a square: its money happens (choices and die rolls as fields).
+
+    A square that sends the player on to another square with instructions of its own (a School
+    answered right, the Museum's School choice) is followed in the same action when ``then`` gives that
+    square's fields (one object per square, in order); each step is said in the log."""
     player = find_player(tx.table, a["player"])
     if current_player(tx.table) != player:
         raise Refused(f"it is {current_player(tx.table)}'s turn, not {player}'s")
@@ -142,13 +157,35 @@ def land(tx: Tx, a: dict) -> str:
                    if a.get(k) is not None and k not in FIELDS.get(kind, ()))
     if extra:
         raise BadAction(f"{square_name(tx.table, square)} takes no {', '.join(extra)}")
+    steps = list(a.get("then") or [])
     _arrive(tx, player, square)
     text = SQUARES.get(kind, _plain)(tx, player, square, a)
     if len(path) == 1:
-        return f"{player} landed on {square_name(tx.table, square)}: {text}"
-    by = (" by " + ", ".join(str(s) for s in path[1:-1])) if len(path) > 2 else ""
-    first, reached = square_name(tx.table, path[0]), square_name(tx.table, square)
-    return f"{player} landed on {first} and went on{by} to {reached}: {text}"
+        told = f"{player} landed on {square_name(tx.table, square)}: {text}"
+    else:
+        by = (" by " + ", ".join(str(s) for s in path[1:-1])) if len(path) > 2 else ""
+        first, reached = square_name(tx.table, path[0]), square_name(tx.table, square)
+        told = f"{player} landed on {first} and went on{by} to {reached}: {text}"
+    for _ in range(8):  # School 15, School 57, the Museum, School 82: a chain is at most four squares
+        at = tx.table["players"][player]["at"]
+        if kind not in _STOP or at == square:
+            break
+        nxt = kind_of(tx.table, at)
+        if nxt in ("house", "tower"):  # a property to buy: the move already says so
+            break
+        if nxt not in SQUARES or not steps:
+            told += _STOP[kind]
+            break
+        step = steps.pop(0)
+        square, kind = at, nxt
+        if not isinstance(step, dict) or set(step) - FIELDS.get(kind, set()):
+            wrong = sorted(set(step) - FIELDS.get(kind, set())) if isinstance(step, dict) else [repr(step)]
+            raise BadAction(f"then: {square_name(tx.table, square)} takes no {', '.join(wrong)}")
+        _arrive(tx, player, square)
+        told += f"; then at {square_name(tx.table, square)}: " + SQUARES[kind](tx, player, square, step)
+    if steps:
+        raise BadAction(f"then lists {len(steps)} square{'s' if len(steps) > 1 else ''} more than the landing leads to")
+    return told
 
 
 # -- the squares ------------------------------------------------------------------------------------
@@ -169,9 +206,11 @@ def _move_text(kind: str):
 
 def _dollar_sign(tx: Tx, player: str, square: int, a: dict) -> str:
     if not is_advanced(tx.table):
-        amount = amount_of(tx.table, "dollar_sign")
-        tx.pay(BANK, player, amount, "Dollar Sign square")
-        return f"{player} collected {tx.fmt(amount)}"
+        # The basic rules give a $500 Bank share, an asset the player may sell to the Bank or to others.
+        held = shares_of(tx.table, player) + 1
+        tx.set(["players", player, "shares"], held)
+        return (f"{player} received a {tx.fmt(amount_of(tx.table, 'share_price'))} Bank share from the Bank "
+                f"({player} holds {held})")
     amount = amount_of(tx.table, "dollar_sign_advanced")
     tx.pay(BANK, player, amount, "Dollar Sign square")
     parts = [f"{player} collected {tx.fmt(amount)}"]
@@ -273,12 +312,14 @@ def _hospital(tx: Tx, player: str, square: int, a: dict) -> str:
 
 
 def _to_tower(tx: Tx, player: str) -> str:
-    """On to the nearest unsold Tower (to buy it), or stay and collect when none is left."""
+    """On to the nearest unsold Tower (to buy it), or stay and collect when none is left.
+
+    The player advances: the nearest unsold Tower ahead; when none lies ahead, the nearest one behind."""
     towers = unsold(tx.table, "tower")
     here = tx.table["players"][player]["at"]
     if towers:
-        ahead = [t for t in towers if card(tx.table, t)["square"] > here] or towers
-        tower = ahead[0]
+        ahead = [t for t in towers if card(tx.table, t)["square"] > here]
+        tower = ahead[0] if ahead else max(towers, key=lambda t: card(tx.table, t)["square"])
         c = card(tx.table, tower)
         tx.set(["players", player, "at"], c["square"])
         return f"{player} advances to {tower}, which is for sale for {tx.fmt(c['price'])}"
@@ -335,7 +376,7 @@ def _museum(tx: Tx, player: str, square: int, a: dict) -> str:
     adv = is_advanced(tx.table)
     if choice == "school":
         tx.set(["players", player, "at"], 82)
-        return f"{player} goes on to School (82): land there for its quiz"
+        return f"{player} goes on to School (82)"
     if choice == "collect":
         amount = amount_of(tx.table, "museum")
         cgt = amount_of(tx.table, "museum_capital_gains") if adv else 0
@@ -381,7 +422,7 @@ def _school(tx: Tx, player: str, square: int, a: dict) -> str:
     path = _follow(tx.table, int(nxt))
     tx.set(["players", player, "at"], path[-1])
     by = f" by {square_name(tx.table, path[0])}" if len(path) > 1 else ""
-    return f"{text}; {player} goes on{by} to {square_name(tx.table, path[-1])}: land there next"
+    return f"{text}; {player} goes on{by} to {square_name(tx.table, path[-1])}"
 
 
 def _winner(tx: Tx, player: str, square: int, a: dict) -> str:

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from companion.core import contract as c
 from companion.core.engine import Tx
-from companion.core.errors import BadAction, Refused
-from companion.core.model import active_players, current_player, find_player
+from companion.core.errors import BadAction, NotEnoughMoney, Refused
+from companion.core.model import active_players, cash, current_player, find_player
 
 from . import turns
-from .city_life_bank import CITY, amount_of, collect_due, has_assets
+from .city_life_bank import CITY, amount_of, collect_due, has_assets, sell_hint
 from .city_life_debts import settle_owed
 
 __all__ = ["next_turn", "miss_turns", "jail", "leave_jail"]
@@ -28,6 +28,8 @@ def _turns(value: object) -> int:
 def next_turn(tx: Tx, a: dict) -> str:
     """The turn ends: the rotation moves on, turns are counted and debts that fall due are collected."""
     ending = current_player(tx.table)
+    for player in active_players(tx.table):
+        require_overdue_settled(tx, player)
     notes = settle_owed(tx, ending, strict=False)
     if tx.table["players"][ending].get("owes") and has_assets(tx.table, ending):
         settle_owed(tx, ending, strict=True)  # raises, saying what is owed and what to sell
@@ -37,6 +39,18 @@ def next_turn(tx: Tx, a: dict) -> str:
             notes += settle_owed(tx, player, strict=False)
         notes += collect_due(tx, player)
     return "; ".join([text, *notes])
+
+
+def require_overdue_settled(tx: Tx, player: str) -> None:
+    """A loan or mortgage past its due date must be repaid by selling assets: no turn ends while its
+    debtor is short of it and still has something to sell (with nothing left, the turn's end applies
+    the rulebook's penalty instead)."""
+    for debt in tx.table["players"][player].get("debts", []):
+        if debt.get("overdue") and cash(tx.table, player) < debt["amount"] and has_assets(tx.table, player):
+            raise NotEnoughMoney(
+                f"{player}'s {debt['label']} of {tx.fmt(debt['amount'])} is overdue and {player} has "
+                f"{tx.fmt(cash(tx.table, player))}: " + sell_hint(tx.table, player, tx.fmt)
+                + ", then repay, before the turn ends")
 
 
 @CITY.action("miss_turns", c.player(), c.count("turns", "How many turns", 1, 20),

@@ -6,6 +6,7 @@ The pack lists the six cards under ``characters`` (key -> ``title``, ``salary``,
 """
 from __future__ import annotations
 
+from companion.core.card_text import card_value, shown
 from companion.core import contract as c
 from companion.core.common import CARD_VALUES
 from companion.core.engine import Registry, Tx
@@ -115,10 +116,12 @@ def correct_character(tx: Tx, a: dict) -> str:
     fixed = dict(current)
     for field, value in values.items():
         if field not in _KEYS:
-            raise BadAction(f"{field!r} cannot be corrected (a character card has {', '.join(_KEYS)})")
-        fixed[field] = tx.currency.parse(value) if field == "salary" and isinstance(value, str) else value
+            raise BadAction(f"{current['title']} has no field {field!r}; its fields are {', '.join(sorted(_KEYS))}")
+        kind = _KEYS[field]
+        like = current.get(field, False if kind is bool else 0 if kind is int else "")
+        fixed[field] = card_value(field, like, value, tx.currency.parse)
     check_character(key, fixed)
     for field in values:
         tx.set(["pack", "characters", key, field], fixed[field])
-    shown = ", ".join(f"{f} = {fixed[f]}" for f in values)
-    return f"The banker corrected {current['title']}: {shown}"
+    told = ", ".join(f"{f} = {shown(fixed[f], tx.fmt)}" for f in values)
+    return f"The banker corrected {current['title']}: {told}"

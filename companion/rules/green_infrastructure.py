@@ -16,7 +16,7 @@ from companion.core.model import BANK, card, cash, find_deed, find_player
 from . import deeds as d
 from . import green_parks as gp
 
-__all__ = ["INFRASTRUCTURE", "take_piece", "return_pieces"]
+__all__ = ["INFRASTRUCTURE", "take_piece", "drop_to", "return_pieces", "sell_all"]
 
 INFRASTRUCTURE = Registry()
 LEVELS = c.count("count", "How many levels", 1, len(gp.LEVELS), required=False)
@@ -47,29 +47,61 @@ def _add_stock(tx: Tx, n: int, change: int) -> None:
     tx.set(["stock", key], tx.table["stock"].get(key, 0) + change)
 
 
-def take_piece(tx: Tx, deed: str, new_level: int) -> None:
+def _set_paid(tx: Tx, deed: str, paid: list[int]) -> None:
+    tx.set(["deeds", deed, "paid"], paid or None)
+
+
+def take_piece(tx: Tx, deed: str, new_level: int, paid: int | None = None) -> None:
     """Raise a park one level, taking the new piece from the bank (and, unless pieces stack, giving
-    back the one it replaces)."""
+    back the one it replaces); ``paid`` is what the level cost, when not the card's price."""
     if _stock(tx, new_level) < 1:
         raise Refused(f"the bank has no {gp.LEVELS[new_level - 1][1]} left: wait until one is sold back, "
                       "or auction the last ones among the players who want them")
+    before = gp.paid_for(tx.table, deed)
     _add_stock(tx, new_level, -1)
     if new_level > 1 and not gp.stacked(tx.table):
         _add_stock(tx, new_level - 1, +1)
     tx.set(["deeds", deed, "level"], new_level)
+    _set_paid(tx, deed, before + [card(tx.table, deed)["infrastructure_cost"] if paid is None else paid])
 
 
-def drop_piece(tx: Tx, deed: str) -> None:
-    """Lower a park one level, giving its top piece back to the bank (and, unless pieces stack, taking
-    back the piece of the level below)."""
+def drop_to(tx: Tx, deed: str, target: int) -> None:
+    """Bring a park down to level ``target``: its pieces above go back to the bank and, unless pieces
+    stack, the piece of the new level comes from the bank. Refused if the bank has none of it."""
     now = gp.level(tx.table, deed)
-    if now > 1 and not gp.stacked(tx.table):
-        if _stock(tx, now - 1) < 1:
-            raise Refused(f"the bank has no {gp.LEVELS[now - 2][1]} to put back on {deed}: sell down another park "
-                          "first, or settle it as the table agrees")
-        _add_stock(tx, now - 1, -1)
-    _add_stock(tx, now, +1)
-    tx.set(["deeds", deed, "level"], now - 1 or None)
+    paid = gp.paid_for(tx.table, deed)
+    for n in gp.pieces_on(tx.table, now):
+        if n > target or not gp.stacked(tx.table):
+            _add_stock(tx, n, +1)
+    if target and not gp.stacked(tx.table):
+        if _stock(tx, target) < 1:
+            raise Refused(f"the bank has no {gp.LEVELS[target - 1][1]} to put on {deed}: sell it down further")
+        _add_stock(tx, target, -1)
+    tx.set(["deeds", deed, "level"], target or None)
+    _set_paid(tx, deed, paid[:target])
+
+
+def lowest_reachable(tx: Tx, deed: str, wanted: int) -> int:
+    """The level a park selling down to ``wanted`` can stand at: ``wanted`` when the bank can put its
+    piece there (or pieces stack), else the highest lower level whose piece the bank holds, else bare
+    land. So selling back is always possible."""
+    if gp.stacked(tx.table):
+        return wanted
+    now = gp.level(tx.table, deed)
+    for n in range(wanted, 0, -1):
+        # The piece coming off the park goes back first, so it counts as in the bank.
+        if _stock(tx, n) + (n == now) >= 1:
+            return n
+    return 0
+
+
+def drop_piece(tx: Tx, deed: str) -> int:
+    """Lower a park one level (further, when the bank lacks the piece for the level below); returns
+    the levels it came down."""
+    now = gp.level(tx.table, deed)
+    target = lowest_reachable(tx, deed, now - 1)
+    drop_to(tx, deed, target)
+    return now - target
 
 
 def return_pieces(tx: Tx, deed: str) -> None:
@@ -77,6 +109,13 @@ def return_pieces(tx: Tx, deed: str) -> None:
     for n in gp.pieces_on(tx.table, gp.level(tx.table, deed)):
         _add_stock(tx, n, +1)
     tx.set(["deeds", deed, "level"], None)
+    tx.set(["deeds", deed, "paid"], None)
+
+
+def _shares(total: int, count: int) -> list[int]:
+    """An auction's total spread over the levels it bought (the odd units on the first)."""
+    each, rest = divmod(total, count)
+    return [each + (i < rest) for i in range(count)]
 
 
 @INFRASTRUCTURE.action("improve", c.player(), c.deed(only=own_parks), LEVELS,
@@ -85,7 +124,8 @@ def return_pieces(tx: Tx, deed: str) -> None:
 def improve(tx: Tx, a: dict) -> str:
     """Buy infrastructure from the bank to raise a park of a complete, unmortgaged group, evenly.
 
-    ``price`` is the total paid when a shortage of pieces was settled by auction among the buyers.
+    ``price`` is the total paid when a shortage of pieces was settled by auction among the buyers;
+    selling those levels back brings half of that price.
     """
     player = find_player(tx.table, a["player"])
     deed = find_deed(tx.table, a["deed"])
@@ -93,10 +133,12 @@ def improve(tx: Tx, a: dict) -> str:
     d.require_owner(tx.table, player, deed)
     c = card(tx.table, deed)
     group = d.require_whole_group(tx.table, player, deed, to="improve parks", before="improving")
-    total = tx.amount(a["price"], "price") if a.get("price") is not None else c["infrastructure_cost"] * count
+    auctioned = a.get("price") is not None
+    total = tx.amount(a["price"], "price") if auctioned else c["infrastructure_cost"] * count
     if cash(tx.table, player) < total:
         raise tx.short_of(player, total, f"infrastructure on {deed}")
-    for _ in range(count):
+    shares = _shares(total, count) if auctioned else [None] * count
+    for share in shares:
         now = gp.level(tx.table, deed)
         if now >= len(gp.LEVELS):
             raise Refused(f"{deed} is at level four (a {gp.piece(4)}): it cannot be improved further")
@@ -104,7 +146,7 @@ def improve(tx: Tx, a: dict) -> str:
         if now > lowest:
             behind = [g for g in group if gp.level(tx.table, g) < now]
             raise Refused(f"improve evenly: {', '.join(behind)} must reach level {now} before {deed} goes higher")
-        take_piece(tx, deed, now + 1)
+        take_piece(tx, deed, now + 1, share)
     tx.pay(player, BANK, total, f"infrastructure on {deed}")
     top = gp.level(tx.table, deed)
     return f"{player} improved {deed} to level {top} (a {gp.piece(top)}) for {tx.fmt(total)}"
@@ -113,14 +155,19 @@ def improve(tx: Tx, a: dict) -> str:
 @INFRASTRUCTURE.action("sell_infrastructure", c.player(), c.deed(only=own_improved), LEVELS,
                        label="Sell infrastructure", group="deeds")
 def sell_infrastructure(tx: Tx, a: dict) -> str:
-    """Sell a park's infrastructure back to the bank at half price, one level at a time, evenly."""
+    """Sell a park's infrastructure back to the bank at half the price paid, a level at a time, evenly.
+
+    When the bank has no piece for the level below, the park comes down to the highest lower level it
+    has a piece for (or to bare land), so a player can always sell."""
     player = find_player(tx.table, a["player"])
     deed = find_deed(tx.table, a["deed"])
     count = _count(a)
     d.require_owner(tx.table, player, deed)
     c = card(tx.table, deed)
     group = d.group_deeds(tx.table, c["group"])
-    for _ in range(count):
+    start = gp.level(tx.table, deed)
+    received = 0
+    while start - gp.level(tx.table, deed) < count:
         now = gp.level(tx.table, deed)
         if now == 0:
             raise Refused(f"{deed} has no infrastructure to sell")
@@ -128,19 +175,100 @@ def sell_infrastructure(tx: Tx, a: dict) -> str:
         if now < highest:
             ahead = [g for g in group if gp.level(tx.table, g) > now]
             raise Refused(f"sell evenly: sell from {', '.join(ahead)} before {deed}")
-        drop_piece(tx, deed)
-    received = count * (c["infrastructure_cost"] // 2)
+        target = lowest_reachable(tx, deed, now - 1)
+        received += gp.sell_back_value(tx.table, deed, now - target)
+        drop_to(tx, deed, target)
+    sold = start - gp.level(tx.table, deed)
     tx.pay(BANK, player, received, f"sold infrastructure on {deed}")
-    return f"{player} sold {count} level{'s' if count > 1 else ''} of infrastructure on {deed} for {tx.fmt(received)}"
+    note = ""
+    if sold > count:
+        note = (f" (the bank had no piece for level {start - count}, so {deed} came down to "
+                f"{'bare land' if not gp.level(tx.table, deed) else 'level ' + str(gp.level(tx.table, deed))})")
+    return (f"{player} sold {sold} level{'s' if sold > 1 else ''} of infrastructure on {deed} "
+            f"for {tx.fmt(received)}{note}")
+
+
+def _level_field(a: dict, low: int, high: int) -> int:
+    n = a.get("level")
+    if isinstance(n, bool) or not isinstance(n, int) or not low <= n <= high:
+        raise BadAction(f"level must be a whole number from {low} to {high}, not {n!r}")
+    return n
+
+
+@INFRASTRUCTURE.action("improve_group", c.player(), c.deed(only=own_parks, says="Which group (any park of it)"),
+                       c.count("level", "Up to which level on every park", 1, len(gp.LEVELS)),
+                       label="Improve the whole group", group="deeds")
+def improve_group(tx: Tx, a: dict) -> str:
+    """Improve every park of a complete, unmortgaged group evenly to a level, in one go: all of it or none.
+
+    ``level`` is 1-4; if the money or the bank's pieces fall short, nothing is improved."""
+    player = find_player(tx.table, a["player"])
+    deed = find_deed(tx.table, a["deed"])
+    target = _level_field(a, 1, len(gp.LEVELS))
+    d.require_owner(tx.table, player, deed)
+    group = d.require_whole_group(tx.table, player, deed, to="improve parks", before="improving")
+    name = card(tx.table, deed)["group"]
+    if all(gp.level(tx.table, g) >= target for g in group):
+        raise Refused(f"every park of the {name} group is already at level {target} or higher")
+    above = [g for g in group if gp.level(tx.table, g) > target]
+    if above:
+        raise Refused(f"{', '.join(above)} {'is' if len(above) == 1 else 'are'} above level {target}: "
+                      "sell the group down instead")
+    steps = sum(target - gp.level(tx.table, g) for g in group)
+    total = sum(card(tx.table, g)["infrastructure_cost"] * (target - gp.level(tx.table, g)) for g in group)
+    if cash(tx.table, player) < total:
+        raise tx.short_of(player, total, f"infrastructure on the {name} group")
+    for _ in range(steps):
+        park = min(group, key=lambda g: gp.level(tx.table, g))  # the lowest first: evenly
+        take_piece(tx, park, gp.level(tx.table, park) + 1)
+    tx.pay(player, BANK, total, f"infrastructure on the {name} group")
+    return f"{player} improved the {name} group to level {target} (a {gp.piece(target)} on each park) for {tx.fmt(total)}"
+
+
+@INFRASTRUCTURE.action("sell_group", c.player(), c.deed(only=own_improved, says="Which group (any park of it)"),
+                       c.count("level", "Down to which level on every park", 0, len(gp.LEVELS) - 1),
+                       label="Sell the group down", group="deeds")
+def sell_group(tx: Tx, a: dict) -> str:
+    """Sell infrastructure back at half the price paid until no park of the group stands above a level.
+
+    ``level`` is 0-3. Parks come down together, so the group stays even; when the bank has no piece for
+    the level asked, the sale is refused and says so (down to bare land always works)."""
+    player = find_player(tx.table, a["player"])
+    deed = find_deed(tx.table, a["deed"])
+    target = _level_field(a, 0, len(gp.LEVELS) - 1)
+    d.require_owner(tx.table, player, deed)
+    name = card(tx.table, deed)["group"]
+    group = [g for g in d.group_deeds(tx.table, name) if gp.level(tx.table, g) > target]
+    if not group:
+        raise Refused(f"no park of the {name} group is above level {target}")
+    others = [g for g in group if tx.table["deeds"][g].get("owner") != player]
+    if others:
+        raise Refused(f"{', '.join(others)} belong{'s' if len(others) == 1 else ''} to someone else")
+    received = sum(gp.sell_back_value(tx.table, g, gp.level(tx.table, g) - target) for g in group)
+    for park in group:  # every piece comes back before the new ones are taken
+        for n in gp.pieces_on(tx.table, gp.level(tx.table, park)):
+            if n > target or not gp.stacked(tx.table):
+                _add_stock(tx, n, +1)
+    if target and not gp.stacked(tx.table):
+        if _stock(tx, target) < len(group):
+            raise Refused(f"the bank has {_stock(tx, target)} {gp.LEVELS[target - 1][1]} for the {len(group)} "
+                          f"parks coming down to level {target}: sell down to a lower level (bare land always works)")
+        _add_stock(tx, target, -len(group))
+    for park in group:
+        tx.set(["deeds", park, "paid"], gp.paid_for(tx.table, park)[:target] or None)
+        tx.set(["deeds", park, "level"], target or None)
+    tx.pay(BANK, player, received, f"sold infrastructure on the {name} group")
+    where = f"level {target}" if target else "bare land"
+    return f"{player} sold the {name} group down to {where} for {tx.fmt(received)}"
 
 
 def sell_all(tx: Tx, deed: str, note: str = "") -> int:
-    """Sell every level on a park back at half price (bankruptcy to a player); returns the cash."""
+    """Sell every level on a park back at half the price paid (bankruptcy to a player); returns the cash."""
     now = gp.level(tx.table, deed)
     if not now:
         return 0
     owner = tx.table["deeds"][deed]["owner"]
-    value = now * (card(tx.table, deed)["infrastructure_cost"] // 2)
+    value = gp.sell_back_value(tx.table, deed, now)
     return_pieces(tx, deed)
     tx.pay(BANK, owner, value, f"sold the infrastructure on {deed}{note}")
     return value

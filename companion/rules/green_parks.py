@@ -8,7 +8,8 @@ family's rent, mortgage and deal rules read as the park's buildings.
 Level one is a fountain, two a playground, three a sports ground, four a collective space. By
 default a park shows one piece, the one of its level (improving swaps it for the next); the option
 ``stacked_infrastructure`` keeps every lower piece standing too. Either way each step up costs one
-``infrastructure_cost``, and each step down is sold back for half of it.
+``infrastructure_cost`` (or its share of an auction's bid, kept under ``paid``), and each step down is
+sold back for half the price paid for it.
 """
 from __future__ import annotations
 
@@ -75,6 +76,19 @@ def pieces_on(table: Table, n: int) -> list[int]:
     return list(range(1, n + 1)) if stacked(table) else [n]
 
 
+def paid_for(table: Table, deed: str) -> list[int]:
+    """What was paid for each level standing on the park, lowest first: the card's price, or the share
+    of an auction's winning bid when the pieces were auctioned in a shortage."""
+    n = level(table, deed)
+    paid = list(table["deeds"][deed].get("paid", []))[:n]
+    return [card(table, deed)["infrastructure_cost"]] * (n - len(paid)) + paid
+
+
+def sell_back_value(table: Table, deed: str, levels: int) -> int:
+    """What selling the top ``levels`` levels of a park back to the bank brings: half the price paid."""
+    return sum(p // 2 for p in paid_for(table, deed)[level(table, deed) - levels:]) if levels else 0
+
+
 def infrastructure_value(table: Table, deed: str) -> int:
     """What the infrastructure on a park cost to put up."""
     return level(table, deed) * card(table, deed)["infrastructure_cost"]
@@ -108,7 +122,7 @@ def could_raise(table: Table, player: str) -> int:
     """Cash the player could still raise: infrastructure sold at half price, then every park mortgaged."""
     total = 0
     for park in d.owned_by(table, player):
-        total += level(table, park) * (card(table, park)["infrastructure_cost"] // 2)
+        total += sell_back_value(table, park, level(table, park))
         if not table["deeds"][park].get("mortgaged"):
             total += card(table, park)["mortgage"]
     return total

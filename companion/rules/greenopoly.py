@@ -14,14 +14,15 @@ from companion.core.common import COMMON
 from companion.core.engine import Registry, Rules, Tx, may_be_empty
 from companion.core.errors import BadAction, Refused
 from companion.core.model import BANK, cash, find_player, pot_account
-from companion.core.money import LIMIT
+from companion.core.money import LIMIT, Currency
 
 from . import green_characters as gc
 from . import green_parks as gp
+from .owed import owed_view
 from .green_infrastructure import INFRASTRUCTURE, return_pieces, sell_all
 from .jail import jail_actions
 from .property import DEEDS, TIMES
-from .trade import BANKRUPT_FIELDS, go_bankrupt, pass_deed
+from .trade import BANKRUPT_FIELDS, LIFT_ON_BANKRUPTCY, go_bankrupt, pass_deed
 
 __all__ = ["FAMILY", "GREEN", "CENTRE", "rules", "check_card"]
 
@@ -93,7 +94,7 @@ def _clear_park(tx: Tx, park: str, creditor: str) -> None:
         sell_all(tx, park, " (bankruptcy)")
 
 
-@GREEN.action("bankrupt", *BANKRUPT_FIELDS, label="Bankrupt", group="game")
+@GREEN.action("bankrupt", *BANKRUPT_FIELDS, LIFT_ON_BANKRUPTCY, label="Bankrupt", group="game")
 def bankrupt(tx: Tx, a: dict) -> str:
     """A player who cannot pay loses, and the game ends with the most improved parks winning.
 
@@ -134,6 +135,7 @@ def player_view(table: dict, player: str) -> dict:
         "detour_applies": c["detour"] if c else None,
         "in_night": table["players"][player]["in_jail"],
         "improved_parks": len(gp.improved_parks(table, player)),
+        "owes": owed_view(table, player, Currency.from_pack(table["pack"]).format),
     }
 
 

@@ -229,6 +229,8 @@ def repay(tx: Tx, a: dict) -> str:
     if held < n:
         raise Refused(f"{player} holds {held} promissory note{'s' if held != 1 else ''}, not {n}")
     amount = n * amount_of(tx.table, "note")
+    if cash(tx.table, player) < amount:
+        raise tx.short_of(player, amount, f"{n} promissory note{'s' if n > 1 else ''}")
     tx.pay(player, BANK, amount, f"repaid {n} promissory note{'s' if n > 1 else ''}")
     tx.set(["players", player, "notes"], held - n or None)
     return f"{player} repaid {n} promissory note{'s' if n > 1 else ''} with {tx.fmt(amount)}"

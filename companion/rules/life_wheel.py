@@ -129,6 +129,8 @@ def lucky_day(tx: Tx, a: dict) -> str:
     if a.get("spin") is None:
         raise BadAction("speculating needs the spin")
     number = spin_of(a["spin"])
+    if cash(tx.table, player) < amount:
+        raise tx.short_of(player, amount, "speculating")
     tx.pay(player, BANK, amount, f"speculated on {picked[0]} and {picked[1]}")
     text = f"{player} speculated the Lucky Day's {tx.fmt(amount)} on {picked[0]} and {picked[1]} and spun {number}: "
     if number in picked:

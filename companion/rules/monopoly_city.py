@@ -10,16 +10,16 @@ from __future__ import annotations
 
 from companion.core import contract as c
 from companion.core.common import GAME, MONEY, TURNS, advance_turn
-from companion.core.engine import Registry, Rules, Tx
+from companion.core.engine import Registry, Rules, Tx, may_be_empty
 from companion.core.errors import BadAction, Refused
-from companion.core.model import BANK, find_deed, find_player
+from companion.core.model import BANK, cash, find_deed, find_player
 from companion.core.money import LIMIT
 
 from . import city_districts as cd
 from .city_building import BUILDING, describe_spin, spin_of
 from .deeds import rent_owner
 from .jail import jail_actions
-from .property import DEEDS, TAX_FIELDS, TIMES, own_deeds, rent_check, rent_deeds
+from .property import DEEDS, TAX_FIELDS, TIMES, find_tax, own_deeds, rent_check, rent_deeds
 from .trade import BANKRUPT_FIELDS, TRADE_FIELDS, go_bankrupt, return_to_bank, swap
 
 __all__ = ["FAMILY", "CITY", "rules", "check_card", "rent_dodge_holder"]
@@ -73,20 +73,32 @@ def salary(tx: Tx, a: dict) -> str:
     return f"{player} collected {tx.fmt(amount)} wages{extra}"
 
 
+def dodging(table: dict, player: str) -> bool:
+    """Whether the player played the Rent Dodge card in the turn being played: it covers the whole
+    turn, every roll of it."""
+    dodge = table["turn"].get("dodge")
+    return bool(dodge) and dodge["player"] == player and dodge["turn"] == table["turn"]["number"]
+
+
 @CITY.action("rent", c.player("payer", "Who pays"), c.deed(only=rent_deeds, check=rent_check),
              c.yesno("dodge", "Play the Rent Dodge card", when=_holds_dodge), label="Rent", group="money")
+@may_be_empty
 def rent(tx: Tx, a: dict) -> str:
-    """A visitor pays the district's rent value to its owner, or plays the Rent Dodge card instead."""
+    """A visitor pays the district's rent value to its owner, or plays the Rent Dodge card instead:
+    it makes the whole turn rent-free (a second rent after a double or a railroad jump too)."""
     payer = find_player(tx.table, a["payer"])
     deed = find_deed(tx.table, a["deed"])
     owner = rent_owner(tx.table, payer, deed)
     dodge = a.get("dodge", False)
     amount = cd.rent_value(tx.table, deed)
+    if dodging(tx.table, payer):
+        return f"{payer}'s Rent Dodge covers this turn: {payer} owes {owner} nothing for {deed} (instead of {tx.fmt(amount)})"
     if dodge:
         if not tx.table["players"][payer].get("rent_dodge"):
             holder = rent_dodge_holder(tx.table)
             raise Refused(f"{payer} does not hold the Rent Dodge card ({holder + ' has it' if holder else 'it is beside Free Parking'})")
         tx.set(["players", payer, "rent_dodge"], None)
+        tx.set(["turn", "dodge"], {"player": payer, "turn": tx.table["turn"]["number"]})
         return f"{payer} played the Rent Dodge card on {deed} and paid {owner} nothing instead of {tx.fmt(amount)}"
     tx.pay(payer, owner, amount, f"rent for {deed}")
     return f"{payer} paid {owner} {tx.fmt(amount)} rent for {deed}"
@@ -110,14 +122,14 @@ def free_parking(tx: Tx, a: dict) -> str:
 def tax(tx: Tx, a: dict) -> str:
     """Industry tax: a player who owns industrial blocks pays the sum on the space to the bank.
 
-    The sum is the pack's, or ``amount`` as printed on the table's board."""
+    The sum is the game's option ``industry_tax`` (set once, as printed on the table's board), or
+    ``amount`` for this once."""
     player = find_player(tx.table, a["player"])
     taxes = tx.table["pack"]["taxes"]
-    name = a.get("tax") or "industry"
-    if name not in taxes:
-        raise BadAction(f"tax is one of {', '.join(taxes)}")
+    name = find_tax(taxes, a.get("tax") or "industry")
     rule = taxes[name]
-    amount = tx.amount(a["amount"]) if a.get("amount") is not None else rule["flat"]
+    amount = tx.amount(a["amount"]) if a.get("amount") is not None else (
+        tx.option(f"{name}_tax") or rule["flat"])
     label = rule.get("label", f"{name} tax")
     if not cd.holds_industry(tx.table, player):
         raise Refused(f"{player} owns no industrial blocks, so no {label} is due")
@@ -150,6 +162,8 @@ def unmortgage(tx: Tx, a: dict) -> str:
     if not state.get("mortgaged"):
         raise Refused(f"{deed} is not mortgaged")
     cost = state["mortgage"]
+    if cash(tx.table, player) < cost:
+        raise tx.short_of(player, cost, f"buying back {deed}")
     tx.pay(player, BANK, cost, f"bought back {deed}")
     tx.set(["deeds", deed, "mortgaged"], False)
     tx.set(["deeds", deed, "mortgage"], None)
@@ -160,6 +174,8 @@ def unmortgage(tx: Tx, a: dict) -> str:
 def next_turn(tx: Tx, a: dict) -> str:
     """The turn passes on, and the build spinner may turn again."""
     tx.set(["turn", "spin"], None)
+    tx.set(["turn", "roll"], None)
+    tx.set(["turn", "dodge"], None)
     return advance_turn(tx)
 
 
@@ -173,12 +189,13 @@ def trade(tx: Tx, a: dict) -> str:
     return swap(tx, a, noun="Deal", buildings_stay=True, hand_over=_hand_over)
 
 
-def _pass_district(tx: Tx, deed: str, creditor: str) -> None:
+def _pass_district(tx: Tx, deed: str, creditor: str, lift: bool = False) -> str:
     if creditor == BANK:
         return_to_bank(tx, deed)
         tx.set(["deeds", deed, "mortgage"], None)  # the sum kept for buying back is cancelled too
     else:
         tx.set(["deeds", deed, "owner"], creditor)
+    return ""
 
 
 @CITY.action("bankrupt", *BANKRUPT_FIELDS, label="Bankrupt", group="game")

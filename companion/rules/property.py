@@ -6,13 +6,14 @@ handler checks every rule first and then records events; a refusal leaves the ta
 from __future__ import annotations
 
 from companion.core import contract as c
-from companion.core.common import COMMON
+from companion.core.common import COMMON, advance_turn
 from companion.core.engine import Registry, Rules, Tx, may_be_empty
 from companion.core.errors import BadAction, Refused
-from companion.core.model import BANK, card, cash, find_deed, find_player, pot_account, pot_enabled
+from companion.core.model import BANK, card, cash, current_player, find_deed, find_player, pot_account, pot_enabled
 from companion.core.money import Currency
 
 from . import deeds as d
+from . import owed
 from .jail import jail_actions
 
 __all__ = ["FAMILY", "PROPERTY", "DEEDS", "HOUSES", "JAIL", "rules", "fines_account", "check_card"]
@@ -102,6 +103,7 @@ BUILDING = c.choice("building", "House or hotel", [("house", "House"), ("hotel",
 #: Which tax (asked when the pack has more than one) and how it is paid (asked when it offers a percentage).
 TAX_FIELDS = (
     c.choice("tax", "Which tax", options_from=tax_names, required=False,
+             resolve=lambda table, raw: find_tax(table["pack"].get("taxes", {}), raw),  # its key or its board name
              when=lambda table, partial: len(table["pack"].get("taxes", {})) > 1),
     c.choice("choice", "Flat sum or percentage", options_from=tax_ways, required=False,
              when=lambda table, partial: "percent" in _tax_rule(table, partial)),
@@ -121,8 +123,9 @@ def salary(tx: Tx, a: dict) -> str:
     player = find_player(tx.table, a["player"])
     times = _count(a, "times", 2)
     amount = tx.table["pack"]["salary"] * times
-    tx.pay(BANK, player, amount, "salary")
-    return f"{player} collected {tx.fmt(amount)} salary"
+    label = tx.table["pack"].get("names", {}).get("salary", "salary")
+    tx.pay(BANK, player, amount, label)
+    return f"{player} collected {tx.fmt(amount)} {label}"
 
 
 @DEEDS.action("buy", c.player(), c.deed(only=unowned), label="Buy", group="deeds")
@@ -134,6 +137,8 @@ def buy(tx: Tx, a: dict) -> str:
     if owner is not None:
         raise Refused(f"{deed} already belongs to {owner}")
     price = card(tx.table, deed)["price"]
+    if cash(tx.table, player) < price:
+        raise tx.short_of(player, price, deed)
     tx.pay(player, BANK, price, f"bought {deed}")
     tx.set(["deeds", deed, "owner"], player)
     return f"{player} bought {deed} for {tx.fmt(price)}"
@@ -153,6 +158,8 @@ def auction(tx: Tx, a: dict) -> str:
     least = tx.table["pack"].get("auction_min_bid", 1)
     if bid < least:
         raise Refused(f"bids start at {tx.fmt(least)}, not {tx.fmt(bid)}")
+    if cash(tx.table, winner) < bid:
+        raise tx.short_of(winner, bid, f"the bid on {deed}")
     tx.pay(winner, BANK, bid, f"won the auction for {deed}")
     tx.set(["deeds", deed, "owner"], winner)
     return f"{winner} won {deed} at auction for {tx.fmt(bid)}"
@@ -196,6 +203,8 @@ def unmortgage(tx: Tx, a: dict) -> str:
     if not tx.table["deeds"][deed].get("mortgaged"):
         raise Refused(f"{deed} is not mortgaged")
     cost = d.lift_cost(tx.table, deed)
+    if cash(tx.table, player) < cost:
+        raise tx.short_of(player, cost, f"lifting the mortgage on {deed}")
     tx.pay(player, BANK, cost, f"lifted the mortgage on {deed}")
     tx.set(["deeds", deed, "mortgaged"], False)
     return f"{player} lifted the mortgage on {deed} for {tx.fmt(cost)}"
@@ -256,6 +265,123 @@ def build(tx: Tx, a: dict) -> str:
     return f"{player} built {what} on {deed} for {tx.fmt(total)}"
 
 
+def houses_text(n: int) -> str:
+    """"no houses", "only 1 house", "only 3 houses"."""
+    return "no houses" if n == 0 else f"only {n} house{'s' if n != 1 else ''}"
+
+
+def _level(a: dict, low: int, high: int) -> int:
+    n = a.get("level")
+    if isinstance(n, bool) or not isinstance(n, int) or not low <= n <= high:
+        raise BadAction(f"level must be a whole number from {low} to {high}, not {n!r}")
+    return n
+
+
+def level_text(level: int) -> str:
+    """A street's buildings in words: "no buildings", "1 house", "3 houses", "a hotel"."""
+    if level == 5:
+        return "a hotel"
+    return "no buildings" if level == 0 else f"{level} house{'s' if level != 1 else ''}"
+
+
+@HOUSES.action("improve_group", c.player(), c.deed(only=own_streets, says="Which group (any street of it)"),
+               c.count("level", "Up to how many houses on every street (5: a hotel)", 1, 5),
+               label="Build on the whole group", group="deeds")
+def improve_group(tx: Tx, a: dict) -> str:
+    """Build evenly on every street of a complete, unmortgaged group up to a level, in one go: all of it or none.
+
+    ``level`` is 1-4 houses or 5 for a hotel; if the money or the bank's buildings fall short, nothing
+    is built."""
+    player = find_player(tx.table, a["player"])
+    deed = find_deed(tx.table, a["deed"])
+    target = _level(a, 1, 5)
+    group = _check_can_build(tx, player, deed)
+    name = card(tx.table, deed)["group"]
+    if all(d.buildings(tx.table, g) >= target for g in group):
+        raise Refused(f"every street of the {name} group already has {level_text(target)} or more")
+    above = [g for g in group if d.buildings(tx.table, g) > target]
+    if above:
+        raise Refused(f"{', '.join(above)} already {'has' if len(above) == 1 else 'have'} more than "
+                      f"{level_text(target)}: sell the group down instead")
+    total = 0
+    houses, hotels = tx.table["stock"].get("houses", 0), tx.table["stock"].get("hotels", 0)
+    levels = {g: d.buildings(tx.table, g) for g in group}
+    while min(levels.values()) < target:
+        street = min(group, key=lambda g: levels[g])  # the lowest first, so the group stays even
+        c = card(tx.table, street)
+        if levels[street] < 4:
+            if houses < 1:
+                raise Refused(f"the bank runs out of houses before the {name} group reaches {level_text(target)} "
+                              "on every street: build fewer, or auction the last ones among buyers")
+            houses -= 1
+            total += c["house_cost"]
+        else:
+            if hotels < 1:
+                raise Refused(f"the bank has no hotels left for the {name} group: wait until someone sells one, "
+                              "or auction it among buyers")
+            hotels, houses = hotels - 1, houses + 4
+            total += c.get("hotel_cost", c["house_cost"])
+        levels[street] += 1
+    if cash(tx.table, player) < total:
+        raise tx.short_of(player, total, f"building on the {name} group")
+    for street in group:
+        if levels[street] == 5:
+            tx.set(["deeds", street, "houses"], None)
+            tx.set(["deeds", street, "hotel"], True)
+        else:
+            tx.set(["deeds", street, "houses"], levels[street] or None)
+    tx.set(["stock", "houses"], houses)
+    tx.set(["stock", "hotels"], hotels)
+    tx.pay(player, BANK, total, f"built on the {name} group")
+    return f"{player} built the {name} group up to {level_text(target)} a street for {tx.fmt(total)}"
+
+
+@HOUSES.action("sell_group", c.player(), c.deed(only=own_built, says="Which group (any street of it)"),
+               c.count("level", "Down to how many houses on every street", 0, 4),
+               label="Sell the group down", group="deeds")
+def sell_group(tx: Tx, a: dict) -> str:
+    """Sell buildings back at half price, evenly, until no street of the group stands above a level.
+
+    ``level`` is 0-4 houses. A hotel comes down straight to the level, so only the houses left standing
+    come from the bank; all of it or none of it."""
+    player = find_player(tx.table, a["player"])
+    deed = find_deed(tx.table, a["deed"])
+    target = _level(a, 0, 4)
+    d.require_owner(tx.table, player, deed)
+    name = card(tx.table, deed)["group"]
+    group = d.group_deeds(tx.table, name)
+    others = [g for g in group if tx.table["deeds"][g].get("owner") != player and d.buildings(tx.table, g)]
+    if others:
+        raise Refused(f"{', '.join(others)} of the {name} group belong{'s' if len(others) == 1 else ''} to someone else")
+    before = {g: d.buildings(tx.table, g) for g in group}
+    if all(n <= target for n in before.values()):
+        raise Refused(f"no street of the {name} group has more than {level_text(target)}")
+    houses, hotels, received = tx.table["stock"].get("houses", 0), tx.table["stock"].get("hotels", 0), 0
+    for street, n in before.items():
+        if n <= target:
+            continue
+        value = d.building_value(tx.table, street)
+        if n == 5:
+            hotels += 1
+            houses -= target
+        else:
+            houses += n - target
+        c = card(tx.table, street)
+        received += (value - target * c["house_cost"]) // 2
+    if houses < 0:
+        raise Refused(f"the bank has {houses_text(houses + sum(target for n in before.values() if n == 5))}, not "
+                      f"enough to leave {level_text(target)} where the hotels stand: sell down to a lower level")
+    for street, n in before.items():
+        if n > target:
+            tx.set(["deeds", street, "hotel"], None)
+            tx.set(["deeds", street, "houses"], target or None)
+    tx.set(["stock", "houses"], houses)
+    tx.set(["stock", "hotels"], hotels)
+    tx.pay(BANK, player, received, f"sold buildings on the {name} group")
+    each = " a street" if target else ""
+    return f"{player} sold the {name} group down to {level_text(target)}{each} for {tx.fmt(received)}"
+
+
 def sell_buildings_on(tx: Tx, deed: str, payee_note: str = "") -> int:
     """Sell every building on a deed back to the bank at half price, keeping stock right; returns the cash."""
     owner = tx.table["deeds"][deed].get("owner")
@@ -293,8 +419,9 @@ def sell_building(tx: Tx, a: dict) -> str:
                 raise Refused(f"{deed} has no hotel")
             if tx.table["stock"].get("houses", 0) < 4:
                 raise Refused(
-                    f"the bank has only {tx.table['stock'].get('houses', 0)} houses, so the hotel on {deed} cannot "
-                    "be broken back into 4: sell the other hotels of the group first, or settle it as the table agrees"
+                    f"the bank has {houses_text(tx.table['stock'].get('houses', 0))}, so the hotel on {deed} cannot "
+                    "be broken back into 4 houses: sell the group down to a level the bank's houses allow "
+                    "(sell_group; down to no buildings needs none)"
                 )
             tx.set(["deeds", deed, "hotel"], None)
             tx.set(["deeds", deed, "houses"], 4)
@@ -322,9 +449,7 @@ def tax(tx: Tx, a: dict) -> str:
     """Pay a tax square: a flat sum, or where the card allows, a percentage of worth chosen beforehand."""
     player = find_player(tx.table, a["player"])
     taxes = tx.table["pack"].get("taxes", {})
-    name = a.get("tax") or next(iter(taxes), None)
-    if name not in taxes:
-        raise BadAction(f"tax is one of {', '.join(taxes) or 'nothing in this game'}")
+    name = find_tax(taxes, a.get("tax"))
     rule = taxes[name]
     choice = a.get("choice") or ("flat" if "percent" not in rule else None)
     if choice not in ("flat", "percent") or choice not in rule:
@@ -336,6 +461,20 @@ def tax(tx: Tx, a: dict) -> str:
     tx.pay(player, fines_account(tx), amount, label)
     how = f" ({rule['percent']}% of {tx.fmt(counted)})" if choice == "percent" else ""
     return f"{player} paid {tx.fmt(amount)} {label}{tx.rules.extras.get('fines_place', '')}{how}"
+
+
+def find_tax(taxes: dict, wanted: object) -> str:
+    """A tax by its key ("income") or by the name the board prints ("Hospital Bills"), any case."""
+    if wanted is None or wanted == "":
+        if taxes:
+            return next(iter(taxes))
+    elif isinstance(wanted, str):
+        key = " ".join(wanted.split()).casefold()
+        for name, rule in taxes.items():
+            if key in (name.casefold(), str(rule.get("label", "")).casefold()):
+                return name
+    names = [f"{n} ({r['label']})" if r.get("label") and r["label"].casefold() != f"{n} tax" else n for n, r in taxes.items()]
+    raise BadAction(f"tax is one of {', '.join(names) or 'nothing in this game'}, not {wanted!r}")
 
 
 @DEEDS.action("fine", c.player(), c.amount(), c.text(), label="Pay a fine", group="money")
@@ -363,7 +502,8 @@ def repairs(tx: Tx, a: dict) -> str:
         houses += level if level < 5 else 0
     total = houses * per_house + hotels * per_hotel
     tx.pay(player, fines_account(tx), total, "repairs")
-    return f"{player} paid {tx.fmt(total)} for repairs on {houses} houses and {hotels} hotels"
+    counted = [f"{n} {w}{'s' if n != 1 else ''}" for n, w in ((houses, "house"), (hotels, "hotel")) if n]
+    return f"{player} paid {tx.fmt(total)} for repairs on " + (" and ".join(counted) or "no buildings")
 
 
 from . import trade as _trade  # noqa: E402  (registers trade and bankrupt on DEEDS)
@@ -371,13 +511,40 @@ from . import trade as _trade  # noqa: E402  (registers trade and bankrupt on DE
 #: Jail: the fine goes where the table's fines go.
 JAIL = jail_actions(fine_to=lambda tx: fines_account(tx))
 
+#: Sums a bankruptcy left a creditor owing: asked for before their turn ends, paid with ``settle``.
+OWED = Registry()
+
+
+@OWED.action("settle", c.player(), label="Settle what is owed", group="money")
+def settle(tx: Tx, a: dict) -> str:
+    """The player pays what they owe (the interest on a mortgaged deed received in a bankruptcy they
+    could not pay at once), once they have raised the money."""
+    player = find_player(tx.table, a["player"])
+    if not owed.owed(tx.table, player):
+        raise Refused(f"{player} owes nothing")
+    return owed.settle_all(tx, player)
+
+
+@OWED.action("next_turn", label="Next turn", group="turn")
+def next_turn(tx: Tx, a: dict) -> str:
+    """The current player's turn ends (not while they still owe what a bankruptcy left them to pay)
+    and the next player in the game plays."""
+    owed.require_nothing_owed(tx, current_player(tx.table))
+    return advance_turn(tx)
+
+
 #: Classic Monopoly and its variants: every action of the property game.
-PROPERTY = Registry(COMMON, DEEDS, HOUSES, JAIL)
+PROPERTY = Registry(COMMON, DEEDS, HOUSES, JAIL, OWED)
+
+
+def player_view(table: dict, player: str) -> dict:
+    """What the touchscreen and phones show besides cash: what the player still owes."""
+    return {"owes": owed.owed_view(table, player, Currency.from_pack(table["pack"]).format)}
 
 
 def rules(pack: dict) -> Rules:
     return Rules(family="property", registry=PROPERTY, could_raise=d.could_raise, worth=d.worth, check_card=check_card,
-                 marks=d.marks)
+                 marks=d.marks, extras={"player_view": player_view})
 
 
 _RENT_LENGTH = {"street": 6, "railroad": 4, "utility": 2}

@@ -6,13 +6,14 @@ from typing import Callable
 from companion.core import contract as c
 from companion.core.common import declare_out
 from companion.core.engine import Tx
-from companion.core.errors import BadAction, Refused
-from companion.core.model import BANK, card, cash, find_account, find_deed, find_player
+from companion.core.errors import BadAction, NotEnoughMoney, Refused
+from companion.core.model import BANK, account_name, card, cash, find_account, find_deed, find_player
 
 from . import deeds as d
+from .owed import pay_or_owe
 from .property import DEEDS, sell_buildings_on
 
-__all__ = ["trade", "bankrupt", "swap", "go_bankrupt", "hand_over_deed", "return_to_bank", "pass_deed"]
+__all__ = ["BANKRUPT_FIELDS", "LIFT_ON_BANKRUPTCY", "TRADE_FIELDS", "trade", "bankrupt", "swap", "go_bankrupt", "hand_over_deed", "return_to_bank", "pass_deed"]
 
 
 #: One side of a trade: the cash and the deeds one player hands the other.
@@ -38,6 +39,16 @@ TRADE_FIELDS = (
 )
 BANKRUPT_FIELDS = (c.player(says="Who goes bankrupt"), c.account("creditor", "Owed to", only=_creditors))
 
+
+def _bankrupts_mortgaged(table: dict, partial: dict) -> list[str]:
+    return [n for n, rec in table["deeds"].items() if rec.get("owner") == partial.get("player") and rec.get("mortgaged")]
+
+
+#: The creditor's choice to lift mortgages at once (110% in all), asked when a player creditor receives any.
+LIFT_ON_BANKRUPTCY = c.deeds("lift", "Mortgages the creditor lifts at once", only=_bankrupts_mortgaged,
+                             when=lambda table, partial: partial.get("creditor") not in (None, BANK)
+                             and bool(_bankrupts_mortgaged(table, partial)))
+
 def _side(tx: Tx, giver: str, side: object, what: str, *, buildings_stay: bool = False) -> tuple[int, list[str]]:
     if side is None:
         return 0, []
@@ -57,11 +68,48 @@ def _side(tx: Tx, giver: str, side: object, what: str, *, buildings_stay: bool =
     return amount, deeds
 
 
+def mortgage_charge(table: dict, deed: str, lift: bool) -> int:
+    """What a new owner pays the bank on receiving a mortgaged deed: the interest, or the mortgage
+    value and the interest when they lift it at once (nothing for an unmortgaged deed)."""
+    if not table["deeds"][deed].get("mortgaged"):
+        return 0
+    if lift:
+        return d.lift_cost(table, deed)
+    return d.interest(card(table, deed)["mortgage"], table["pack"].get("mortgage_interest", 10))
+
+
+def _lift_set(tx: Tx, a: dict, part_of: set[str], noun: str) -> set[str]:
+    lift = a.get("lift", []) or []
+    if not isinstance(lift, list):
+        raise BadAction("lift is a list of deed names")
+    lift = {find_deed(tx.table, n) for n in lift}
+    stray = lift - part_of
+    if stray:
+        raise BadAction(f"lift names {', '.join(sorted(stray))}, which is not part of the {noun}")
+    for deed in sorted(lift):
+        if not tx.table["deeds"][deed].get("mortgaged"):
+            raise Refused(f"{deed} is not mortgaged, so there is nothing to lift")
+    return lift
+
+
+def _afford(tx: Tx, player: str, pays: int, gets: int, charges: int, noun: str) -> None:
+    """Refuse a deal a side cannot pay for, counting the cash it receives in the same deal."""
+    have = cash(tx.table, player)
+    need = pays + charges
+    if have + gets >= need:
+        return
+    parts = [f"{tx.fmt(pays)} in cash"] * bool(pays) + [f"{tx.fmt(charges)} to the bank for mortgages"] * bool(charges)
+    gets_text = f" and receives {tx.fmt(gets)}" if gets else ""
+    raise NotEnoughMoney(f"{player} has {tx.fmt(have)}{gets_text} but the {noun} takes {tx.fmt(need)} "
+                         f"({' and '.join(parts)})")
+
+
 def swap(tx: Tx, a: dict, *, noun: str = "Trade", buildings_stay: bool = False,
          hand_over: Callable[[Tx, str, str, bool], None] | None = None) -> str:
     """Two players exchange cash and deeds. Families choose whether buildings may stand on traded deeds
     (they then stay with the deed) and how a deed changes hands (by default with the bank's interest
     on a mortgaged deed, or lifted at once when the action lists it under ``lift``)."""
+    charged = hand_over is None
     hand_over = hand_over or (lambda tx, deed, to, lift: hand_over_deed(tx, deed, to, lift=lift))
     pa = find_player(tx.table, a["a"])
     pb = find_player(tx.table, a["b"])
@@ -71,22 +119,19 @@ def swap(tx: Tx, a: dict, *, noun: str = "Trade", buildings_stay: bool = False,
     get_cash, get_deeds = _side(tx, pb, a.get("get"), "get", buildings_stay=buildings_stay)
     if not (give_cash or give_deeds or get_cash or get_deeds):
         raise BadAction(f"a {noun.lower()} needs something to change hands")
-    lift = a.get("lift", []) or []
-    if not isinstance(lift, list):
-        raise BadAction("lift is a list of deed names")
-    lift = {find_deed(tx.table, n) for n in lift}
-    stray = lift - set(give_deeds) - set(get_deeds)
-    if stray:
-        raise BadAction(f"lift names {', '.join(sorted(stray))}, which is not part of the {noun.lower()}")
-    for deed in lift:
-        if not tx.table["deeds"][deed].get("mortgaged"):
-            raise Refused(f"{deed} is not mortgaged, so there is nothing to lift")
-    if give_cash and cash(tx.table, pa) < give_cash:
-        raise tx.short_of(pa, give_cash, f"the {noun.lower()}")
-    if get_cash and cash(tx.table, pb) < get_cash:
-        raise tx.short_of(pb, get_cash, f"the {noun.lower()}")
-    tx.pay(pa, pb, give_cash, noun.lower())
-    tx.pay(pb, pa, get_cash, noun.lower())
+    lift = _lift_set(tx, a, set(give_deeds) | set(get_deeds), noun.lower())
+    if charged:
+        _afford(tx, pa, give_cash, get_cash, sum(mortgage_charge(tx.table, x, x in lift) for x in get_deeds), noun.lower())
+        _afford(tx, pb, get_cash, give_cash, sum(mortgage_charge(tx.table, x, x in lift) for x in give_deeds), noun.lower())
+    else:
+        _afford(tx, pa, give_cash, get_cash, 0, noun.lower())
+        _afford(tx, pb, get_cash, give_cash, 0, noun.lower())
+    # Whoever can pay from their own cash pays first, so the other may use what they receive.
+    first = [(pa, pb, give_cash), (pb, pa, get_cash)]
+    if cash(tx.table, pa) < give_cash:
+        first.reverse()
+    for payer, payee, amount in first:
+        tx.pay(payer, payee, amount, noun.lower())
     for deed in give_deeds:
         hand_over(tx, deed, pb, deed in lift)
     for deed in get_deeds:
@@ -99,17 +144,26 @@ def swap(tx: Tx, a: dict, *, noun: str = "Trade", buildings_stay: bool = False,
     return f"{noun}: " + "; ".join(parts)
 
 
-def hand_over_deed(tx: Tx, deed: str, to: str, *, lift: bool = False) -> None:
+def hand_over_deed(tx: Tx, deed: str, to: str, *, lift: bool = False, owe: bool = False) -> str:
     """Give a deed to a new owner; a mortgaged deed costs them the bank's interest at once, or the
-    full lifting price if they lift the mortgage straight away."""
+    full lifting price if they lift the mortgage straight away. ``owe``: what they cannot pay is
+    recorded as owed instead of refused (a bankruptcy). Returns a note on the mortgage, or ""."""
     tx.set(["deeds", deed, "owner"], to)
-    if tx.table["deeds"][deed].get("mortgaged"):
-        value = card(tx.table, deed)["mortgage"]
-        if lift:
-            tx.pay(to, BANK, d.lift_cost(tx.table, deed), f"lifted the mortgage on {deed}")
-            tx.set(["deeds", deed, "mortgaged"], False)
-        else:
-            tx.pay(to, BANK, d.interest(value, tx.table["pack"].get("mortgage_interest", 10)), f"interest on mortgaged {deed}")
+    charge = mortgage_charge(tx.table, deed, lift)
+    if not charge:
+        return ""
+    memo = f"lifting the mortgage on {deed}" if lift else f"interest on mortgaged {deed}"
+    if lift:
+        tx.pay(to, BANK, charge, memo)
+        tx.set(["deeds", deed, "mortgaged"], False)
+        return f"{to} lifted the mortgage on {deed} for {tx.fmt(charge)}"
+    if owe:
+        short = pay_or_owe(tx, to, BANK, charge, memo)
+        if short:
+            return f"{to} owes the bank {tx.fmt(short)} of the {tx.fmt(charge)} interest on {deed}"
+    else:
+        tx.pay(to, BANK, charge, memo)
+    return f"{to} paid {tx.fmt(charge)} interest on mortgaged {deed}"
 
 
 @DEEDS.action("trade", *TRADE_FIELDS, c.deeds("lift", "Mortgages the receiver lifts at once"), label="Trade",
@@ -124,15 +178,17 @@ def go_bankrupt(
     a: dict,
     *,
     clear: Callable[[Tx, str, str], None],
-    pass_on: Callable[[Tx, str, str], None],
+    pass_on: Callable[[Tx, str, str, bool], str | None],
     noun: str = "deed",
 ) -> str:
     """What every bankruptcy does, with the family's own steps for each deed.
 
     ``clear(tx, deed, creditor)`` deals with what stands on a deed before the cash is counted (sold to
     the bank for a player creditor, returned to the bank's stock for the bank); ``pass_on(tx, deed,
-    creditor)`` hands the deed over. Then all the player's cash goes to the creditor and the player is
-    out of the game (the game ends when one player is left)."""
+    creditor, lift)`` hands the deed over and may return a note for the log. Then all the player's
+    cash goes to the creditor and the player is out of the game (the game ends when one player is
+    left). A bankruptcy is never refused for the creditor's want of money: what they cannot pay on a
+    mortgaged deed they receive is recorded as owed."""
     player = find_player(tx.table, a["player"])
     creditor = find_account(tx.table, a["creditor"])
     if creditor == player:
@@ -140,18 +196,27 @@ def go_bankrupt(
     if creditor.startswith("pot:"):
         raise BadAction("a bankrupt player's creditor is another player or the bank")
     owned = d.owned_by(tx.table, player)
+    lift = _lift_set(tx, a, set(owned), "bankruptcy")
+    if lift and creditor == BANK:
+        raise BadAction("lift is for a player creditor; the bank takes its deeds back unmortgaged")
+    lifting = sum(mortgage_charge(tx.table, x, True) for x in lift)
     for deed in owned:
         clear(tx, deed, creditor)
     everything = cash(tx.table, player)
+    if lifting and cash(tx.table, creditor) + everything < lifting:
+        raise NotEnoughMoney(f"{creditor} has {tx.fmt(cash(tx.table, creditor) + everything)} with {player}'s cash, "
+                             f"not the {tx.fmt(lifting)} it takes to lift {', '.join(sorted(lift))}: "
+                             "leave lift out to pay only the interest")
     tx.pay(player, creditor, everything, "bankruptcy")
-    for deed in owned:
-        pass_on(tx, deed, creditor)
+    notes = [pass_on(tx, deed, creditor, deed in lift) for deed in owned]
     tx.set(["players", player, "in_jail"], False)
+    tx.set(["players", player, "owes"], None)
     declare_out(tx, player)
-    to = "the bank" if creditor == BANK else creditor
+    to = account_name(creditor)
     back = (f"; {len(owned)} {noun}{'s' if len(owned) != 1 else ''} return to the bank for auction"
             if creditor == BANK and owned else "")
-    return f"{player} went bankrupt to {to}, handing over {tx.fmt(everything)}{back}"
+    extra = "".join(f"; {n}" for n in notes if n)
+    return f"{player} went bankrupt to {to}, handing over {tx.fmt(everything)}{back}{extra}"
 
 
 def return_to_bank(tx: Tx, deed: str) -> None:
@@ -173,19 +238,21 @@ def _clear_buildings(tx: Tx, deed: str, creditor: str) -> None:
         tx.set(["stock", "houses"], tx.table["stock"]["houses"] + level)
 
 
-def pass_deed(tx: Tx, deed: str, creditor: str) -> None:
-    """A bankrupt player's deed goes to a player creditor (with interest due if mortgaged) or back to the bank."""
+def pass_deed(tx: Tx, deed: str, creditor: str, lift: bool = False) -> str:
+    """A bankrupt player's deed goes to a player creditor (with interest due if mortgaged, or lifted at
+    once when chosen) or back to the bank."""
     if creditor == BANK:
         return_to_bank(tx, deed)
-    else:
-        hand_over_deed(tx, deed, creditor)
+        return ""
+    return hand_over_deed(tx, deed, creditor, lift=lift, owe=True)
 
 
-@DEEDS.action("bankrupt", *BANKRUPT_FIELDS, label="Bankrupt", group="game",
-              says="A player who cannot pay retires: a player creditor gets everything (buildings sold to the bank first, "
-                   "mortgaged deeds with their interest due); to the bank, deeds go back for auction.")
+@DEEDS.action("bankrupt", *BANKRUPT_FIELDS, LIFT_ON_BANKRUPTCY, label="Bankrupt", group="game",
+              says="A player who cannot pay retires: a player creditor gets everything (buildings sold first, mortgaged "
+                   "deeds with their interest due or lifted at once); to the bank, deeds go back for auction.")
 def bankrupt(tx: Tx, a: dict) -> str:
     """A player who cannot pay retires: to a player creditor everything passes (buildings sold to the
-    bank at half price first, mortgaged deeds with their interest due); to the bank, deeds go back
-    unmortgaged for auction."""
+    bank at half price first, mortgaged deeds with their interest due, or lifted at once for the
+    mortgage and the interest when listed under ``lift``); to the bank, deeds go back unmortgaged
+    for auction."""
     return go_bankrupt(tx, a, clear=_clear_buildings, pass_on=pass_deed)

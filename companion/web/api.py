@@ -20,26 +20,28 @@ POST /api/v1/players/{name}/revoke             banker      withdraw the player's
 GET  /api/v1/openapi.json                      anyone      this API described (OpenAPI 3.0)
 =============================================  ==========  ==========================================
 
+Errors the game raises on purpose (:class:`~companion.core.errors.BankerError`) are answered by the
+error middleware with their status (:func:`companion.web.intake.status_of`): handlers let them rise.
+
 Refusals: 400 malformed, 401 no or bad credential, 403 not for this role, 404 unknown, 409 a rule
 says no (the game is unchanged), 413 too large, 415 not JSON, 421 wrong host, 429 slow down, 503 the
 game file is busy.
 """
 from __future__ import annotations
 
-import json
-
 from aiohttp import web
 
-from companion.core.errors import BadAction, GameBusy, GameFileError, Refused, UnknownName
+from companion.core.errors import BadAction, UnknownName
 from companion.core.model import find_player
 from companion.qr import qr_svg
 
 from . import sse
 from .desk import dumps_safe
+from .intake import read_json
 from .openapi import openapi_document
 from .security import DESK, caller, refuse
 
-__all__ = ["routes", "outcome_json", "already_applied", "JOIN_URL", "read_json"]
+__all__ = ["routes", "outcome_json", "JOIN_URL", "read_json"]
 
 routes = web.RouteTableDef()
 
@@ -49,58 +51,6 @@ JOIN_URL = web.AppKey("join_url", object)
 
 def _json(data, status: int = 200) -> web.Response:
     return web.Response(body=dumps_safe(data), status=status, content_type="application/json")
-
-
-async def read_json(request: web.Request, *, allowed: set[str] | None, empty_ok: bool = False) -> dict:
-    """The request's JSON object, or a 400 that says what is wrong with it.
-
-    ``allowed``: the fields it may have (None: any). ``empty_ok``: an empty body counts as ``{}``.
-    """
-    raw = await request.read()  # aiohttp answers 413 beyond client_max_size
-    if not raw.strip() and empty_ok:
-        return {}
-    try:
-        body = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise refuse(400, f"the body is not valid JSON ({getattr(e, 'msg', 'not UTF-8')})") from None
-    except RecursionError:
-        raise refuse(400, "the body is nested too deeply") from None
-    if not isinstance(body, dict):
-        raise refuse(400, "the body is a JSON object")
-    if allowed is not None:
-        extra = sorted(set(body) - allowed)
-        if extra:
-            takes = f"it takes {', '.join(sorted(allowed))}" if allowed else "it takes no fields"
-            raise refuse(400, f"unknown field {extra[0]!r}: {takes}")
-    return body
-
-
-def _game_error(e: Exception):
-    """The refusal for an error raised by the Banker or a rule."""
-    if isinstance(e, (UnknownName, Refused)):
-        return refuse(409, str(e))
-    if isinstance(e, BadAction):
-        return refuse(400, str(e))
-    if isinstance(e, GameBusy):
-        return refuse(503, str(e), Retry_After="1")
-    if isinstance(e, GameFileError):
-        return refuse(503, str(e))
-    return None
-
-
-def already_applied(banker, action: dict):
-    """The first outcome of an action whose id is already in the log (a retry, a double tap), or None.
-
-    The Banker also guards its ids, but only after deciding again, so a retry of an action that cannot
-    happen twice ("buy Boardwalk") would be refused instead of answered; phones retry, so ask first.
-    """
-    action_id = action.get("id")
-    if not isinstance(action_id, str):
-        return None
-    seen = banker.store.entry_by_id(action_id)
-    if seen is None or seen.action != action:
-        return None  # unknown, or a different action under the same id: the Banker says so
-    return banker.earlier_outcome(action)  # says whether it has been undone since
 
 
 def outcome_json(outcome) -> dict:
@@ -155,7 +105,8 @@ async def list_requests(request: web.Request) -> web.Response:
 
 @routes.get("/api/v1/openapi.json")
 async def openapi(request: web.Request) -> web.Response:
-    return _json(openapi_document(request.app[DESK].cookie_name))
+    desk = request.app[DESK]
+    return _json(openapi_document(desk.cookie_name, desk.banker.actions()))
 
 
 # -- players ---------------------------------------------------------------------------------------
@@ -173,13 +124,10 @@ async def ask(request: web.Request) -> web.Response:
             payer = None
         if payer != holder.player:
             raise refuse(403, "a phone can only offer to pay from its own player's cash")
-    try:
-        made = desk.requests.ask(holder.player, body.get("to"), body.get("amount"), body.get("memo", ""), body.get("id"))
-    except Exception as e:
-        refusal = _game_error(e)
-        if refusal is None:
-            raise
-        raise refusal from None
+    if not desk.asks.allow(holder.player):  # asking and cancelling in a loop wakes every phone
+        raise refuse(429, "you have asked the banker many times just now; wait a minute",
+                     Retry_After=str(desk.asks.retry_after(holder.player)))
+    made = desk.requests.ask(holder.player, body.get("to"), body.get("amount"), body.get("memo", ""), body.get("id"))
     return _json({"request": made.as_json(desk.banker.currency)}, status=201)
 
 
@@ -194,8 +142,6 @@ async def cancel(request: web.Request) -> web.Response:
         raise refuse(404, "no such request") from None
     except PermissionError as e:
         raise refuse(403, str(e)) from None
-    except Refused as e:
-        raise refuse(409, str(e)) from None
     return _json({"request": done.as_json(desk.banker.currency)})
 
 
@@ -208,13 +154,10 @@ async def approve(request: web.Request) -> web.Response:
     request_id = request.match_info["id"]
     try:
         outcome = desk.requests.approve(request_id)
-    except LookupError:
-        raise refuse(404, "no such request") from None
-    except Exception as e:
-        refusal = _game_error(e)
-        if refusal is None:
+    except LookupError as e:
+        if isinstance(e, UnknownName):
             raise
-        raise refusal from None
+        raise refuse(404, "no such request") from None
     return _json({"request": desk.requests.get(request_id).as_json(desk.banker.currency), "outcome": outcome_json(outcome)})
 
 
@@ -225,10 +168,10 @@ async def decline(request: web.Request) -> web.Response:
     desk = request.app[DESK]
     try:
         done = desk.requests.decline(request.match_info["id"], body.get("reason", ""))
-    except LookupError:
+    except LookupError as e:
+        if isinstance(e, UnknownName):
+            raise
         raise refuse(404, "no such request") from None
-    except (Refused, BadAction) as e:
-        raise _game_error(e) from None
     return _json({"request": done.as_json(desk.banker.currency)})
 
 
@@ -237,21 +180,18 @@ async def do_action(request: web.Request) -> web.Response:
     caller(request, "banker")
     body = await read_json(request, allowed=None)
     desk = request.app[DESK]
-    try:
-        outcome = already_applied(desk.banker, body) or desk.banker.do(body)
-    except Exception as e:
-        refusal = _game_error(e)
-        if refusal is None:
-            raise
-        raise refusal from None
+    outcome = desk.banker.do(body)  # an id already in the log answers its first outcome (repeated)
     return _json(outcome_json(outcome), status=200 if outcome.repeated else 201)
+
+
+LOG_AFTER_MAX = 2**63 - 1  # SQLite's largest integer: the schema says so too
 
 
 def _int_query(request: web.Request, name: str, default: int, low: int, high: int) -> int:
     text = request.query.get(name)
     if text is None:
         return default
-    if not text.isdigit() or not low <= int(text) <= high:
+    if not (text.isascii() and text.isdigit()) or len(text) > 19 or not low <= int(text) <= high:
         raise refuse(400, f"{name} is a whole number from {low} to {high}")
     return int(text)
 
@@ -260,13 +200,9 @@ def _int_query(request: web.Request, name: str, default: int, low: int, high: in
 async def log(request: web.Request) -> web.Response:
     caller(request, "banker")
     desk = request.app[DESK]
-    after = _int_query(request, "after", 0, 0, 10**12)
+    after = _int_query(request, "after", 0, 0, LOG_AFTER_MAX)
     limit = _int_query(request, "limit", 100, 1, 500)
-    entries = []
-    for entry in desk.banker.store.entries(after):
-        entries.append(entry.as_json())
-        if len(entries) >= limit:
-            break
+    entries = [entry.as_json() for entry in desk.banker.log_page(after, limit)]
     return _json({"version": desk.banker.version, "entries": entries})
 
 

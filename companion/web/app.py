@@ -16,12 +16,15 @@ from aiohttp import web
 
 from . import api
 from .desk import PhoneDesk
+from .door import Door
+from .intake import BODY_TIMEOUT
 from .security import DESK, HOSTS, MIDDLEWARES, refuse, security_headers
 
-__all__ = ["build_app", "STATIC", "COOKIE_DAYS"]
+__all__ = ["build_app", "STATIC", "COOKIE_DAYS", "DOOR"]
 
 STATIC = Path(__file__).with_name("static")
 COOKIE_DAYS = 30
+DOOR = web.AppKey("door", Door)
 
 _BAD_LINK = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -66,10 +69,13 @@ def build_app(desk: PhoneDesk, *, hosts: frozenset[str], join_url: Callable[[str
 
     ``hosts``: the Host names it answers to; ``join_url(player)``: the link a player's QR code holds.
     """
-    app = web.Application(client_max_size=desk.limits.request_bytes, middlewares=list(MIDDLEWARES))
+    door = Door(desk.limits)
+    app = web.Application(client_max_size=desk.limits.request_bytes, middlewares=[door.middleware, *MIDDLEWARES])
+    app[DOOR] = door
     app[DESK] = desk
     app[HOSTS] = hosts
     app[api.JOIN_URL] = join_url
+    app[BODY_TIMEOUT] = desk.limits.body_seconds
     app.router.add_get("/", index)
     app.router.add_get("/j/{token}", join)
     app.router.add_static("/static/", STATIC, follow_symlinks=False, show_index=False)

@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections import deque
 
 from companion.core import engine
-from companion.core.model import SCHEMA
 from companion.core.money import Currency
 
-from .story import entry_lines
+from .roleview import signed
+from .story import entry_lines, isolate
 
 __all__ = ["Chronicle", "thin"]
 
@@ -38,13 +38,15 @@ class Chronicle:
 
     def rebuild(self) -> None:
         banker = self.banker
-        opening = banker.store.latest_snapshot(SCHEMA, upto=0)
-        table = opening[1]["table"] if opening else banker.table
+        table = banker.opening_table()
         self.table = table
         self.seq = 0
         self.worth: dict[str, list[list[int]]] = {name: [] for name in table["order"]}
+        self.worth_json: dict[str, list[str]] = {name: [] for name in table["order"]}  # each point as JSON, once
         self.stories: dict[str, deque] = {name: deque(maxlen=STORY_LINES) for name in table["order"]}
         self.summaries: deque = deque(maxlen=BANKER_LINES)
+        self._thinned: dict[str, tuple] = {}
+        self._series_text: dict[str, tuple] = {}
         for entry in banker.log():
             self._see(entry)
 
@@ -61,15 +63,34 @@ class Chronicle:
         self.table = engine.fold(self.table, entry.events)
         self.seq = entry.seq
         rules = self.banker.rules
-        fmt = Currency.from_pack(self.table["pack"]).format
+        currency = Currency.from_pack(self.table["pack"])
+        fmt = currency.format
+        memos = [str(e.get("memo") or "") for e in entry.events if isinstance(e, dict)]
+        words = [*self.table["order"], *memos, *(" ".join(m.split()) for m in memos)]
         for name in self.table["order"]:
-            self.worth[name].append([entry.seq, rules.worth(self.table, name)])
-            self.stories[name].extend(entry_lines(entry, name, fmt))
-        self.summaries.append({"seq": entry.seq, "text": entry.summary, "kind": entry.kind})
+            worth = int(rules.worth(self.table, name))
+            self.worth[name].append([entry.seq, worth])
+            self.worth_json[name].append(f"[{int(entry.seq)},{worth}]")
+            self.stories[name].extend({**line, "text": isolate(line["text"], words),
+                                       "change_text": signed(currency, line["change"])}
+                                      for line in entry_lines(entry, name, fmt))
+        self.summaries.append({"seq": entry.seq, "text": isolate(entry.summary, words), "kind": entry.kind})
 
     def worth_of(self, player: str) -> list[list[int]]:
-        """``[[seq, worth], ...]`` thinned for a small chart."""
-        return thin(self.worth.get(player, []))
+        """``[[seq, worth], ...]`` thinned for a small chart (worked out once per entry)."""
+        key = (player, self.seq)
+        if self._thinned.get(player, (None,))[0] != key:
+            self._thinned[player] = (key, thin(self.worth.get(player, [])))
+        return self._thinned[player][1]
+
+    def worth_series_json(self, player: str) -> str:
+        """:meth:`worth_of` as JSON text, joined from points written once each (the chart is the
+        biggest part of a player's page to encode, and only its last point is new)."""
+        key = (player, self.seq)
+        cached = self._series_text.get(player)
+        if cached is None or cached[0] != key:
+            cached = self._series_text[player] = (key, "[" + ",".join(thin(self.worth_json.get(player, []))) + "]")
+        return cached[1]
 
     def story_of(self, player: str, last: int = 15) -> list[dict]:
         """The player's latest lines, newest first."""

@@ -20,7 +20,7 @@ from .limits import Limits
 from .requests import PaymentRequests, requests_allowed
 from .roleview import DEFAULT_PUBLIC, banker_view, player_view
 from .sidecar import open_sidecar
-from .sse import Broadcast
+from .sse import Broadcast, sse_message
 from .tokens import WITHDRAWN, JoinTokens, Pass
 
 __all__ = ["PhoneDesk", "dumps_safe"]
@@ -28,9 +28,27 @@ __all__ = ["PhoneDesk", "dumps_safe"]
 _ESCAPES = {ord("<"): "\\u003c", ord(">"): "\\u003e", ord("&"): "\\u0026"}
 
 
+def _safe_text(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=True, separators=(",", ":")).translate(_ESCAPES)
+
+
 def dumps_safe(value: Any) -> bytes:
     """JSON that is inert anywhere: ASCII only (bidi controls become \\u escapes), no raw < > &."""
-    return json.dumps(value, ensure_ascii=True, separators=(",", ":")).translate(_ESCAPES).encode("ascii")
+    return _safe_text(value).encode("ascii")
+
+
+def _with(text: str, key: str, raw: str) -> str:
+    """A JSON object's text with one more member whose value is already JSON text."""
+    return ("{" if text == "{}" else text[:-1] + ",") + f'"{key}":{raw}}}'
+
+
+def dumps_player_page(page: dict, series: str) -> bytes:
+    """A player's page as :func:`dumps_safe` writes it, with the worth chart spliced in as written
+    by the chronicle (digits, commas and brackets only) instead of encoded again."""
+    page = dict(page)
+    me = dict(page.pop("me"))
+    me.pop("worth_series", None)
+    return _with(_safe_text(page), "me", _with(_safe_text(me), "worth_series", series)).encode("ascii")
 
 
 class PhoneDesk:
@@ -40,6 +58,7 @@ class PhoneDesk:
         self.banker = banker
         self.limits = limits or Limits()
         self.bad_tokens, self.player_calls, self.banker_calls = self.limits.make()
+        self.asks = self.limits.asks()
         self._con = open_sidecar(banker.path)
         self.tokens = JoinTokens(self._con)
         self.requests = PaymentRequests(self._con, banker)
@@ -49,6 +68,10 @@ class PhoneDesk:
         digest = hashlib.sha256(str(banker.path.resolve()).encode()).hexdigest()[:10]
         self.cookie_name = f"tb_{digest}"
         self._pages: dict[tuple[str, str | None], tuple[bytes, int]] = {}
+        self._messages: dict[tuple[str, str | None], bytes] = {}
+        self._expiry: dict[str, str | None] = {}
+        self._asked: dict[tuple, list] = {}
+        self._asked_at = -1
         self._pages_generation = -1
         self._state: dict | None = None
         self._unsubscribe: list = []
@@ -77,6 +100,7 @@ class PhoneDesk:
 
     def _on_outcome(self, outcome) -> None:
         self.chronicle.see(outcome.entry)
+        self.requests.prune()  # the game moved on: old answers go, the banker's last 50 stay
         self.hub.bump()
 
     def _on_request(self, request) -> None:
@@ -95,6 +119,14 @@ class PhoneDesk:
 
     def expired(self, holder: Pass) -> str | None:
         """Why a pass stopped working (one line), or None while it works."""
+        self._refresh_cache()
+        try:
+            return self._expiry[holder.token]  # asked by every stream on every change: once per change
+        except KeyError:
+            reason = self._expiry[holder.token] = self._why_expired(holder)
+            return reason
+
+    def _why_expired(self, holder: Pass) -> str | None:
         if self.tokens.check(holder.token) is None:
             return WITHDRAWN
         if holder.role == "player":
@@ -116,6 +148,8 @@ class PhoneDesk:
     def _refresh_cache(self) -> None:
         if self._pages_generation != self.hub.generation:
             self._pages.clear()
+            self._messages.clear()
+            self._expiry.clear()
             self._state = None
             self._pages_generation = self.hub.generation
 
@@ -125,19 +159,23 @@ class PhoneDesk:
         key = (holder.role, holder.player)
         cached = self._pages.get(key)
         if cached is None:
-            cached = (dumps_safe(self.page_data(holder)), self.banker.version)
+            data = self.page_data(holder)
+            if holder.role == "player":
+                body = dumps_player_page(data, self.chronicle.worth_series_json(holder.player))
+            else:
+                body = dumps_safe(data)
+            cached = (body, self.banker.version)
             self._pages[key] = cached
         return cached
 
     def page_data(self, holder: Pass) -> dict:
         state = self.state()
-        currency = self.banker.currency
         if holder.role == "banker":
             return banker_view(
                 state,
                 log=self.chronicle.log_lines(),
-                pending=[r.as_json(currency) for r in self.requests.pending()],
-                answered=[r.as_json(currency) for r in self.requests.recent(8)],
+                pending=self._requests("pending"),
+                answered=self._requests("recent", 8),
             )
         public = self.banker.rules.extras.get("phone_public", DEFAULT_PUBLIC)
         return player_view(
@@ -145,17 +183,38 @@ class PhoneDesk:
             holder.player,
             worth=self.chronicle.worth_of(holder.player),
             story=self.chronicle.story_of(holder.player),
-            requests=[r.as_json(currency) for r in self.requests.of_player(holder.player, 6)],
+            requests=self._requests("of_player", holder.player, 6),
             can_request=requests_allowed(self.banker.table),
             public=public,
         )
 
-    def live_page(self, holder: Pass) -> tuple[bytes | None, int, str | None]:
-        """For a stream: ``(page, version, reason)``; a reason means this is the last message (the
+    def message(self, holder: Pass) -> bytes:
+        """The holder's page as a whole ``state`` event, made once per change for every stream of
+        the same role."""
+        self._refresh_cache()
+        key = (holder.role, holder.player)
+        made = self._messages.get(key)
+        if made is None:
+            body, version = self.page(holder)
+            made = self._messages[key] = sse_message("state", body, version)
+        return made
+
+    def _requests(self, which: str, *args) -> list[dict]:
+        """Payment requests as pages show them, read from the phones file only after they changed."""
+        if self._asked_at != self.requests.changes:
+            self._asked.clear()
+            self._asked_at = self.requests.changes
+        key = (which, *args)
+        if key not in self._asked:
+            currency = self.banker.currency
+            self._asked[key] = [r.as_json(currency) for r in getattr(self.requests, which)(*args)]
+        return self._asked[key]
+
+    def live_page(self, holder: Pass) -> tuple[bytes | None, str | None]:
+        """For a stream: ``(state event, reason)``; a reason means this is the last message (the
         game ended: the final page still goes out; the link was withdrawn: no page)."""
         reason = self.expired(holder)
         if reason and (holder.role != "player" or not self.banker.table.get("over")
                        or self.tokens.check(holder.token) is None):
-            return None, self.banker.version, reason
-        body, version = self.page(holder)
-        return body, version, reason
+            return None, reason
+        return self.message(holder), reason

@@ -94,8 +94,14 @@ class Limits:
     player_rate: float = 10.0  # ... and per second after that
     banker_burst: int = 200
     banker_rate: float = 100.0
+    asks_burst: int = 6  # payment requests a player may make at once, cancelled or not ...
+    asks_per_minute: float = 6.0  # ... and per minute after that
     streams_per_pass: int = 16  # live streams open at once per token
     request_bytes: int = 16 * 1024  # largest request body (client_max_size)
+    header_seconds: float = 10.0  # a connection that has not sent a whole request head by then is closed
+    body_seconds: float = 10.0  # ... nor the whole body once the head is in (408)
+    connections_per_address: int = 32  # open at once from one device (a phone needs about 8) ...
+    connections: int = 512  # ... and from everyone (never more than the open-files limit allows)
     clock: Callable[[], float] = field(default=time.monotonic, repr=False)
 
     def make(self) -> tuple[Limiter, Limiter, Limiter]:
@@ -105,3 +111,7 @@ class Limits:
             Limiter(self.player_burst, self.player_rate, self.clock),
             Limiter(self.banker_burst, self.banker_rate, self.clock),
         )
+
+    def asks(self) -> Limiter:
+        """Payment requests per player: every ask counts, whatever becomes of it."""
+        return Limiter(self.asks_burst, self.asks_per_minute / 60, self.clock)

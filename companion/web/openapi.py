@@ -31,6 +31,7 @@ _ROLE = {"403": _error("the caller's role may not do this; nothing was written")
 _BODY = {
     "400": _error("the body is not the JSON object this operation takes"),
     "403": _error("not for this role, or a cross-origin request; nothing was written"),
+    "408": _error("the body did not arrive in time"),
     "413": _error("the body is too large"),
     "415": _error("the body is not application/json"),
 }
@@ -199,7 +200,7 @@ PATHS = {
         {"200": _ok({"type": "object", "required": ["version", "entries"],
                      "properties": {"version": {"type": "integer"}, "entries": {"type": "array", "items": _ref("Entry")}}}),
          "400": _error("after or limit out of range")},
-        params=[{"name": "after", "in": "query", "schema": {"type": "integer", "minimum": 0}},
+        params=[{"name": "after", "in": "query", "schema": {"type": "integer", "minimum": 0, "maximum": 2**63 - 1}},
                 {"name": "limit", "in": "query", "schema": {"type": "integer", "minimum": 1, "maximum": 500}}],
         extra=(_ROLE,))},
     "/api/v1/players/{name}/join": {"get": _op(
@@ -237,8 +238,34 @@ OPENAPI = {
 }
 
 
-def openapi_document(cookie_name: str) -> dict:
-    """The document with this game's cookie name filled in."""
+_STEPS = {"type": "object", "title": "undo or redo", "required": ["action"], "additionalProperties": False,
+          "properties": {"action": {"type": "string", "enum": ["undo", "redo"]},
+                         "id": {"type": "string", "minLength": 1, "maxLength": 100}}}
+
+
+def _openapi_30(schema):
+    """A JSON schema as OpenAPI 3.0 reads it: ``const`` becomes a one-value ``enum``."""
+    if isinstance(schema, dict):
+        out = {k: _openapi_30(v) for k, v in schema.items() if k != "const"}
+        if "const" in schema:
+            out["enum"] = [schema["const"]]
+        return out
+    if isinstance(schema, list):
+        return [_openapi_30(v) for v in schema]
+    return schema
+
+
+def openapi_document(cookie_name: str, actions=()) -> dict:
+    """The document with this game's cookie name filled in and, given the game's declared actions
+    (:meth:`companion.service.Banker.actions`), each action's own body schema, so a client - and the
+    fuzzer in the tests - knows every field each action takes."""
     doc = copy.deepcopy(OPENAPI)
     doc["components"]["securitySchemes"]["cookie"]["name"] = cookie_name
+    if actions:
+        from companion.core.contract import json_schema
+
+        doc["components"]["schemas"]["Action"] = {
+            "oneOf": [_openapi_30(json_schema(spec)) for spec in actions] + [_STEPS],
+            "description": "one of this game's actions, as `companion do` takes it (docs/actions.md)",
+        }
     return doc

@@ -13,19 +13,20 @@ from __future__ import annotations
 
 import secrets
 import sqlite3
-import unicodedata
 from dataclasses import dataclass
 from typing import Any, Callable
 
 from companion.core.errors import BadAction, Refused
 from companion.core.model import BANK, cash, find_player
 from companion.core.money import Currency
+from companion.core.text import clean_text as core_clean_text
 
 from .sidecar import now
 
-__all__ = ["PaymentRequest", "PaymentRequests", "MAX_WAITING", "requests_allowed"]
+__all__ = ["PaymentRequest", "PaymentRequests", "MAX_WAITING", "KEEP_ANSWERED", "requests_allowed"]
 
 MAX_WAITING = 3  # requests one player may have waiting at once
+KEEP_ANSWERED = 50  # answered and cancelled requests kept for the banker's history
 MAX_MEMO = 60
 
 _COLUMNS = "id, player, payee, amount, memo, status, reason, client_id, created, decided, seq"
@@ -77,16 +78,8 @@ def requests_allowed(table: dict) -> bool:
 
 
 def clean_text(text: object, what: str, most: int) -> str:
-    """Text typed on a phone: whitespace collapsed, control and bidi-override characters removed."""
-    if text is None:
-        return ""
-    if not isinstance(text, str):
-        raise BadAction(f"{what} must be text")
-    kept = "".join(c if unicodedata.category(c) not in ("Cc", "Cf", "Zl", "Zp") else " " for c in text)
-    kept = " ".join(kept.split())
-    if len(kept) > most:
-        raise BadAction(f"{what} is longer than {most} characters")
-    return kept
+    """Text typed on a phone, read by the one text cleaner every adapter shares (nothing typed: empty)."""
+    return "" if text is None else core_clean_text(text, what, most)
 
 
 class PaymentRequests:
@@ -96,6 +89,8 @@ class PaymentRequests:
         self.con = con
         self.banker = banker
         self._subscribers: list[Callable[[PaymentRequest], None]] = []
+        self._answered = 1  # answers since the last prune (1: look once at the start)
+        self.changes = 0  # counts every change, so readers can keep what they read until it moves
 
     # -- subscribers -------------------------------------------------------------------------------
     def subscribe(self, callback: Callable[[PaymentRequest], None]) -> Callable[[], None]:
@@ -104,6 +99,7 @@ class PaymentRequests:
         return lambda: self._subscribers.remove(callback) if callback in self._subscribers else None
 
     def _changed(self, request: PaymentRequest) -> PaymentRequest:
+        self.changes += 1
         for callback in list(self._subscribers):
             callback(request)
         return request
@@ -199,14 +195,13 @@ class PaymentRequests:
         request = self.get(request_id)
         if request is None:
             raise LookupError(f"no request {request_id!r}")
-        done = self.banker.store.entry_by_id(request.action["id"])
-        if done is not None:  # approved before (maybe just before a crash): never pay twice
-            if request.status == "pending":
-                self._answer(request, "approved", "", seq=done.seq)
-            return self.banker.earlier_outcome(request.action)  # says whether it was undone since
-        request = self._waiting(request_id)
+        if request.status not in ("pending", "approved"):
+            raise Refused(f"that request was already {request.status}")
+        # The transfer's id ties it to the request: approved before (a double tap, or just before a
+        # crash) the Banker answers its first outcome and nothing moves twice.
         outcome = self.banker.do(request.action)
-        self._answer(request, "approved", "", seq=outcome.entry.seq)
+        if request.status == "pending":
+            self._answer(request, "approved", "", seq=outcome.entry.seq)
         return outcome
 
     def decline(self, request_id: str, reason: object = "") -> PaymentRequest:
@@ -223,8 +218,26 @@ class PaymentRequests:
         )
         if cur.rowcount != 1:
             raise Refused("that request was answered meanwhile")
+        self._answered += 1
         return self._changed(PaymentRequest(request.id, request.player, request.payee, request.amount, request.memo,
                                             status, reason, request.client_id, request.created, decided, seq))
+
+
+    def prune(self, keep: int = KEEP_ANSWERED) -> int:
+        """Forget answered and cancelled requests but the latest ``keep``; how many went.
+
+        Called when the game moves on; does nothing (not even a read) if nothing was answered since.
+        """
+        if not self._answered:
+            return 0
+        self._answered = 0
+        self.changes += 1
+        cur = self.con.execute(
+            "DELETE FROM requests WHERE status != 'pending' AND rowid NOT IN "
+            "(SELECT rowid FROM requests WHERE status != 'pending' ORDER BY created DESC, rowid DESC LIMIT ?)",
+            (keep,),
+        )
+        return cur.rowcount
 
 
 def _values(r: PaymentRequest) -> tuple:

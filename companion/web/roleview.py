@@ -13,7 +13,7 @@ from typing import Any, Iterable
 from companion.core.money import Currency
 from companion.views import deed_marks
 
-__all__ = ["player_view", "banker_view", "DEFAULT_PUBLIC", "deed_line", "loan_line"]
+__all__ = ["player_view", "banker_view", "DEFAULT_PUBLIC", "deed_line", "loan_line", "signed"]
 
 DEFAULT_PUBLIC = ("cash", "deeds")
 
@@ -122,7 +122,8 @@ def player_view(
         if "worth" in public or p["name"] == me:
             row["worth_text"] = currency.format(p["net_worth"])
         others.append(row)
-    story = [{**line, "change_text": _signed(currency, line.get("change", 0))} for line in story]
+    story = [line if "change_text" in line else {**line, "change_text": signed(currency, line.get("change", 0))}
+             for line in story]  # the chronicle tells each line's change once, when the line is made
     payees = ["bank"] + [p["name"] for p in state["players"] if p["name"] != me and not p["bankrupt"]]
     return {
         **_common(state),
@@ -174,7 +175,8 @@ def banker_view(state: dict, *, log: list[dict], pending: Iterable[dict], answer
     }
 
 
-def _signed(currency: Currency, change: int) -> str:
+def signed(currency: Currency, change: int) -> str:
+    """A change to a player's cash as the page shows it: "+$200", "-$50", or nothing."""
     if not change:
         return ""
     return ("+" if change > 0 else "-") + currency.format(abs(change))

@@ -26,7 +26,10 @@ import logging
 
 from aiohttp import web
 
+from companion.core.errors import BankerError
+
 from .desk import PhoneDesk
+from .intake import Refusal, refuse, status_of, well_formed
 from .lan import host_of
 from .tokens import WITHDRAWN
 
@@ -59,20 +62,6 @@ SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 _PUBLIC_API = frozenset({"/api/v1/openapi.json"})
 
 
-class Refusal(Exception):
-    """A request the server will not serve: an HTTP status and one line saying why."""
-
-    def __init__(self, status: int, message: str, headers: dict[str, str] | None = None) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
-        self.headers = headers or {}
-
-
-def refuse(status: int, message: str, **headers: str) -> Refusal:
-    return Refusal(status, message, {k.replace("_", "-"): v for k, v in headers.items()})
-
-
 def problem(request: web.Request, status: int, message: str, headers: dict[str, str] | None = None) -> web.Response:
     """The response for a refusal: JSON under /api/, plain text elsewhere."""
     if request.path.startswith("/api/"):
@@ -93,7 +82,16 @@ async def error_pages(request: web.Request, handler):
     try:
         return await handler(request)
     except Refusal as r:
-        return problem(request, r.status, r.message, r.headers)
+        response = problem(request, r.status, r.message, r.headers)
+        if r.close:  # answer, then hang up at once rather than wait for the rest of the body
+            response.force_close()
+            await response.prepare(request)
+            await response.write_eof()
+            request.protocol.force_close()
+        return response
+    except BankerError as e:  # the game refused: its own status, its own one line
+        status, headers = status_of(e)
+        return problem(request, status, str(e), headers)
     except web.HTTPException as e:
         if e.status < 400:
             raise
@@ -120,7 +118,7 @@ def _own_origin(request: web.Request) -> str:
 
 @web.middleware
 async def csrf_check(request: web.Request, handler):
-    if request.method in SAFE_METHODS:
+    if request.method in SAFE_METHODS or request.match_info.http_exception is not None:  # 404/405 as they are
         return await handler(request)
     site = request.headers.get("Sec-Fetch-Site")
     if site is not None and site not in ("same-origin", "none"):
@@ -191,6 +189,7 @@ def caller(request: web.Request, role: str | None = None):
 
 async def security_headers(request: web.Request, response: web.StreamResponse) -> None:
     h = response.headers
+    h["Server"] = "Table Banker"  # no versions for a guest to look up
     h["Content-Security-Policy"] = CSP
     h["X-Content-Type-Options"] = "nosniff"
     h["Referrer-Policy"] = "no-referrer"
@@ -202,4 +201,4 @@ async def security_headers(request: web.Request, response: web.StreamResponse) -
         h["Cache-Control"] = "no-cache" if request.path.startswith("/static/") else "no-store"
 
 
-MIDDLEWARES = (error_pages, host_check, csrf_check, authenticate)
+MIDDLEWARES = (error_pages, host_check, well_formed, csrf_check, authenticate)

@@ -3,6 +3,10 @@
 For a Pi without a screen, and for tests. It opens the game, prints the banker's link and each
 player's link (scan them from the terminal with ``--qr``), serves until Ctrl-C, and picks up actions
 written by other programs (``companion do``) every half second.
+
+Where it listens and whether it announces the table come from the same settings file as the
+touchscreen's (``touchscreen.json`` in the data folder: ``host``, ``port``, ``advertise``); the
+command's options override them for one run.
 """
 from __future__ import annotations
 
@@ -19,39 +23,44 @@ def add_parser(subparsers) -> None:
     """Register ``serve`` on the ``companion`` command's subparsers."""
     s = subparsers.add_parser("serve", help="serve the players' phone pages for a game (no touchscreen)")
     s.add_argument("game")
-    s.add_argument("--host", default="0.0.0.0", help="address to listen on (default: every interface)")
-    s.add_argument("--port", type=int, default=8080, help="port (default 8080; 0 picks a free one)")
-    s.add_argument("--lan-address", help="IPv4 to put in the join links (default: found automatically)")
+    s.add_argument("--data", help="folder of games and the touchscreen's settings (default: $COMPANION_DATA or "
+                                  "the user data folder)")
+    s.add_argument("--host", help="address to listen on (default: the settings' host, else every interface)")
+    s.add_argument("--port", type=int, help="port (default: the settings' port, else 8080; 0 picks a free one)")
+    s.add_argument("--lan-address", help="IPv4 to put in the join links when listening on every interface "
+                                         "(default: found automatically)")
     s.add_argument("--no-zeroconf", action="store_true", help="do not announce the table on the network")
     s.add_argument("--zeroconf-interface", action="append", default=[], metavar="ADDRESS",
-                   help="announce only on this interface address; repeat (default: all)")
+                   help="announce on this interface address; repeat (default: where the server listens)")
     s.add_argument("--name", help='the name phones see when browsing (default "Table Banker on <hostname>")')
     s.add_argument("--qr", action="store_true", help="also draw each link as a QR code in the terminal")
     s.set_defaults(func=run)
 
 
-def _terminal_qr(url: str) -> str:
-    from companion.qr import qr_matrix
+def settings_for(args: argparse.Namespace):
+    """The touchscreen's settings with this run's options laid over them: (host, port, advertise)."""
+    from companion.paths import data_dir
+    from companion.ui.settings import UiSettings
 
-    rows = qr_matrix(url)
-    lines = []
-    for y in range(0, len(rows), 2):  # two modules per character cell
-        top, bottom = rows[y], rows[y + 1] if y + 1 < len(rows) else [False] * len(rows[y])
-        lines.append("".join(" " if not a and not b else "\u2580" if a and not b else "\u2584" if b and not a else "\u2588"
-                             for a, b in zip(top, bottom)))
-    return "\n".join(lines)
+    saved = UiSettings.load(data_dir(args.data))
+    host = args.host if args.host is not None else saved.host
+    port = args.port if args.port is not None else saved.port
+    return host, port, saved.advertise and not args.no_zeroconf
 
 
 async def serve(args, *, ready: asyncio.Event | None = None, stop: asyncio.Event | None = None) -> int:
     """Serve until ``stop`` is set (or SIGINT/SIGTERM)."""
     from companion.service import WATCH_SECONDS, Banker
 
+    from companion.qr import qr_terminal
+
     from .server import PhoneServer
 
+    host, port, advertise = settings_for(args)
     banker = Banker.open(args.game)
     server = PhoneServer(
-        banker, args.host, args.port,
-        advertise=not args.no_zeroconf,
+        banker, host, port,
+        advertise=advertise,
         interfaces=args.zeroconf_interface or None,
         table_name=args.name,
         lan_address=args.lan_address,
@@ -70,7 +79,7 @@ async def serve(args, *, ready: asyncio.Event | None = None, stop: asyncio.Event
         for who, url in links:
             print(f"  {who}: {url}", file=out)
             if args.qr:
-                print(_terminal_qr(url), file=out)
+                print(qr_terminal(url), file=out)
         out.flush()
         if ready is not None:
             ready.set()

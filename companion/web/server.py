@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import logging
 from typing import Sequence
 
@@ -32,14 +33,40 @@ from aiohttp import web
 
 from companion.core.model import find_player
 
-from .app import build_app
+from .app import DOOR, build_app
 from .desk import PhoneDesk
 from .lan import allowed_hosts, lan_ipv4
 from .limits import Limits
 
-__all__ = ["PhoneServer"]
+__all__ = ["PhoneServer", "link_host", "announce_on", "EVERY_INTERFACE"]
 
 log = logging.getLogger(__name__)
+
+EVERY_INTERFACE = ("", "0.0.0.0", "::")
+BACKLOG = 1024
+
+
+def link_host(host: str | None, lan_address: str | None = None) -> str:
+    """The address links carry: the bound address when it is one, the LAN address when bound to all."""
+    if host in EVERY_INTERFACE or host is None:
+        return lan_ipv4(lan_address)
+    return f"[{host}]" if ":" in host else host
+
+
+def announce_on(host: str | None, interfaces: Sequence[str] | None = None) -> list[str] | None:
+    """Where zeroconf may announce the table: the given ``interfaces``; else every interface ([])
+    when listening on all, the bound one when it is one, and nowhere (None) for loopback or IPv6."""
+    if interfaces:
+        return list(interfaces)
+    if host in EVERY_INTERFACE or host is None:
+        return []
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return None  # a name, not an address: nothing to announce
+    if ip.is_loopback or ip.version != 4:
+        return None
+    return [host]
 
 
 def _report_advert(task: asyncio.Task) -> None:
@@ -52,8 +79,12 @@ class PhoneServer:
     """The players' phone server for one open game.
 
     ``host``/``port``: where to listen (port 0 picks a free one; read :attr:`port` after start).
-    ``advertise``: announce "Table Banker on <hostname>" by zeroconf on ``interfaces`` (default all).
-    ``lan_address``: the IPv4 put in join links (default: found from the routing table).
+    The links (and so the QR codes) carry an address the server listens on: ``host`` itself when it
+    is one address; when it is every interface (0.0.0.0), ``lan_address`` (default: found from the
+    routing table).
+    ``advertise``: announce "Table Banker on <hostname>" by zeroconf where the server listens: on
+    ``host``'s interface, on every interface for 0.0.0.0, and nowhere for a loopback address - unless
+    ``interfaces`` names them (tests announce on ``["127.0.0.1"]``).
     ``extra_hosts``: more Host names to accept (a DNS name the table's router gives the Pi).
     """
 
@@ -77,7 +108,7 @@ class PhoneServer:
         self.advertise = advertise
         self.interfaces = list(interfaces) if interfaces else None
         self.table_name = table_name
-        self.lan_address = lan_ipv4(lan_address)
+        self.lan_address = link_host(host, lan_address)
         self.poll_interval = poll_interval
         self.desk = PhoneDesk(banker, limits=limits)
         self.tokens = self.desk.tokens
@@ -94,10 +125,14 @@ class PhoneServer:
         """Listen, then announce on zeroconf in the background (see :meth:`advertised`)."""
         if self._runner is not None:
             return
-        runner = web.AppRunner(self.app, shutdown_timeout=3.0, handler_cancellation=True, access_log=None)
+        runner = web.AppRunner(self.app, shutdown_timeout=3.0, handler_cancellation=True, access_log=None,
+                               keepalive_timeout=self.desk.limits.header_seconds)
         await runner.setup()
+        self.app[DOOR].watch(runner.server)
         try:
-            site = web.TCPSite(runner, self.host, self.port, reuse_address=True)
+            # a deep accept queue: a guest's flood of connections is accepted and turned away by the door
+            # instead of filling the queue and making a phone's connection wait for a SYN retry
+            site = web.TCPSite(runner, self.host, self.port, reuse_address=True, backlog=BACKLOG)
             await site.start()
         except BaseException:
             await runner.cleanup()
@@ -106,10 +141,11 @@ class PhoneServer:
         self.port = runner.addresses[0][1]
         if self.poll_interval:
             self._poller = asyncio.create_task(self._poll(self.poll_interval))
-        if self.advertise:
+        where = announce_on(self.host, self.interfaces)
+        if self.advertise and where is not None:
             from companion.discovery import Advertisement
 
-            self._advert = Advertisement(self.lan_address, self.port, label=self.table_name, interfaces=self.interfaces)
+            self._advert = Advertisement(self.lan_address, self.port, label=self.table_name, interfaces=where or None)
             self._advert_task = asyncio.create_task(self._advert.start())
             self._advert_task.add_done_callback(_report_advert)
 

@@ -1,7 +1,9 @@
 """Server-sent events: every phone's live feed of its page.
 
 A stream always sends the *latest* page, never a backlog: when a phone wakes from sleep (or a slow
-phone falls behind a burst of actions) it jumps straight to the current version. Each message is
+phone falls behind a burst of actions) it jumps straight to the current version. And at most one page
+per :data:`COALESCE_SECONDS` per phone: the first change after a quiet spell goes out at once, the
+changes of a burst become one jump to the latest page when the interval is over. Each message is
 ``event: state`` with ``id: <game version>`` and the role's whole page as JSON; a ``ping`` every
 15 seconds lets the page notice a dead connection; ``event: closed`` says why a stream ends for good
 (the token was revoked, the game is over) so the page stops reconnecting. When the server itself
@@ -18,9 +20,10 @@ from typing import Callable
 
 from aiohttp import web
 
-__all__ = ["Broadcast", "stream", "PING_SECONDS", "sse_message"]
+__all__ = ["Broadcast", "stream", "PING_SECONDS", "COALESCE_SECONDS", "sse_message"]
 
 PING_SECONDS = 15.0
+COALESCE_SECONDS = 0.1
 RETRY_MS = 2000
 
 
@@ -60,14 +63,16 @@ def sse_message(event: str, data: bytes, id_: int | None = None) -> bytes:
     return f"{head}event: {event}\n".encode() + b"data: " + data + b"\n\n"
 
 
-Page = Callable[[], "tuple[bytes | None, int, str | None]"]
+Page = Callable[[], "tuple[bytes | None, str | None]"]
 
 
-async def stream(request: web.Request, hub: Broadcast, page: Page, *, ping: float = PING_SECONDS) -> web.StreamResponse:
+async def stream(request: web.Request, hub: Broadcast, page: Page, *, ping: float = PING_SECONDS,
+                 coalesce: float = COALESCE_SECONDS) -> web.StreamResponse:
     """Run one phone's stream until it disconnects, its pass expires, or the server stops.
 
-    ``page()`` returns ``(json_bytes, version, reason)``: the caller's current page (None if they
-    may not see it any more) and, when this is the last message, a one-line reason.
+    ``page()`` returns ``(message, reason)``: the caller's current page as a whole ``state`` event
+    (:func:`sse_message`, shared by every stream of the same role; None if they may not see it any
+    more) and, when this is the last message, a one-line reason.
     """
     response = web.StreamResponse(headers={
         "Content-Type": "text/event-stream; charset=utf-8",
@@ -77,13 +82,20 @@ async def stream(request: web.Request, hub: Broadcast, page: Page, *, ping: floa
     await response.prepare(request)
     await response.write(f"retry: {RETRY_MS}\n\n".encode())
     seen = None
+    loop = asyncio.get_running_loop()
+    sent_at = float("-inf")
     try:
         while True:
             generation = hub.generation
             if generation != seen:
-                body, version, reason = page()
-                if body is not None:
-                    await response.write(sse_message("state", body, version))
+                early = sent_at + coalesce - loop.time()
+                if early > 0 and not hub.closed:
+                    await asyncio.sleep(early)  # a burst: wait, then send only the latest page
+                    continue
+                message, reason = page()
+                if message is not None:
+                    await response.write(message)
+                    sent_at = loop.time()
                 if reason is not None:
                     await response.write(sse_message("closed", json.dumps({"reason": reason}).encode()))
                     break

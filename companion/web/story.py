@@ -8,12 +8,16 @@ entries read "Undone: ..." and tell the original payment, not its mirror image.
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import Callable, Iterable
 
 from companion.core import events as ev
 from companion.core.model import BANK
 
-__all__ = ["account_name", "paid_sentence", "entry_lines", "player_story"]
+__all__ = ["account_name", "paid_sentence", "entry_lines", "player_story", "isolate", "FSI", "PDI"]
+
+FSI, PDI = "\u2068", "\u2069"  # first-strong isolate ... pop directional isolate
+_TURNING = {"R", "AL", "AN", "RLE", "RLO", "LRE", "LRO", "PDF", "RLI", "LRI", "FSI", "PDI"}
 
 Fmt = Callable[[int], str]
 
@@ -96,3 +100,20 @@ def player_story(entries: Iterable, me: str, fmt: Fmt, *, last: int = 20) -> lis
     for entry in entries:
         lines.extend(entry_lines(entry, me, fmt))
     return list(reversed(lines[-last:]))
+
+
+def _needs_isolation(word: str) -> bool:
+    """True for text that could turn the words around it: right-to-left letters or direction controls."""
+    return not word.isascii() and any(unicodedata.bidirectional(c) in _TURNING for c in word)
+
+
+def isolate(text: str, words) -> str:
+    """``text`` with each of ``words`` (names, memos) that could reorder its neighbours wrapped in
+    FSI ... PDI, so it reads as one unit - in any browser or screen, not only where the page adds
+    ``<bdi>``. Plain left-to-right words are left as they are.
+    """
+    wanted = sorted({w for w in words if w and _needs_isolation(w) and w in text}, key=len, reverse=True)
+    if not wanted:
+        return text
+    pattern = "|".join(re.escape(w) for w in wanted)
+    return re.sub(rf"(?<!\w)(?:{pattern})(?!\w)", lambda m: FSI + m.group(0) + PDI, text)

@@ -7,6 +7,11 @@ What would reach the network or the running machine is a recording fake on PATH:
 machine's, paths moved under DIR), ``python3 -m venv`` (a venv whose ``pip`` only records; everything
 else runs this test interpreter, so Kivy's real defaults are used), ``systemctl`` without ``--root``
 and ``udevadm`` (record only: the test machine's services are never touched).
+
+``make_running_pi`` is the other way in: the installer run with no ``--root`` at all, as on a Pi that is
+running, but inside a private mount namespace where the whole file system is an overlay whose
+writes land in a throwaway layer (the real useradd then changes only the layer's /etc/passwd).
+There the fakes stand in for the running systemd and udev: they record what they are told.
 """
 from __future__ import annotations
 
@@ -72,13 +77,47 @@ exit 0
 echo "udevadm $*" >>"$FAKE_LOG"
 """,
 }
-# The account tools are the real ones, but only ever on the throwaway root.
+# The account tools are the real ones, but only ever on the throwaway root (or inside the throwaway
+# layer of a running Pi, which FAKE_THROWAWAY_LAYER says).
 for _tool in ("useradd", "groupadd", "usermod", "userdel", "groupdel"):
     _FAKES[_tool] = f"""#!/usr/bin/env bash
 echo "{_tool} $*" >>"$FAKE_LOG"
 case " $* " in *" --prefix "*) exec /usr/sbin/{_tool} "$@" ;; esac
+[ -z "$FAKE_THROWAWAY_LAYER" ] || exec /usr/sbin/{_tool} "$@"
 echo "{_tool}: refusing to change this machine's accounts in a test" >&2
 exit 99
+"""
+
+
+# The running Pi's systemd: it records what it is told, keeps the "start at boot" link as the real one
+# would, and refuses "enable" while the state folder holds a file named enable-fails (the run that
+# dies half-way).
+_RUNNING_SYSTEMCTL = r"""#!/usr/bin/env bash
+echo "systemctl $*" >>"$FAKE_LOG"
+wants=/etc/systemd/system/multi-user.target.wants/table-banker.service
+case $1 in
+    enable)
+        if [ -e "$FAKE_STATE/enable-fails" ]; then echo "Failed to enable unit: the power went out" >&2; exit 1; fi
+        mkdir -p "${wants%/*}" && ln -sf /etc/systemd/system/table-banker.service "$wants" ;;
+    disable) rm -f "$wants" ;;
+    is-active) echo inactive; exit 3 ;;
+esac
+exit 0
+"""
+
+# Inside a private mount namespace: the whole file system seen through an overlay whose writes land in
+# LAYER, and the installer run there with chroot. $1 layer, $2 overlay work folder, $3 mount point,
+# $4 the test's folder (fakes, state, checkout: shared with the test); the rest is the command.
+_IN_THROWAWAY_LAYER = r"""
+set -e
+layer=$1 work=$2 top=$3 shared=$4
+shift 4
+mount --make-rprivate /
+mount -t overlay overlay -o "lowerdir=/,upperdir=$layer,workdir=$work" "$top"
+for d in proc dev sys; do mount --rbind "/$d" "$top/$d"; done
+mkdir -p "$top$shared"
+mount --bind "$shared" "$top$shared"
+exec /usr/sbin/chroot "$top" "$@"
 """
 
 
@@ -118,6 +157,16 @@ class Pi:
                 scripts: Path | None = None) -> subprocess.CompletedProcess:
         """Run <scripts>/<script> --root <root> ARGS with the fakes first on PATH (the scripts of
         the source checkout unless ``scripts`` names another folder)."""
+        first = not self.path("/etc/table-banker/install.conf").exists()
+        if script == "install.sh" and first and "--source" not in args and "--uninstall" not in args:
+            args = ("--source", str(self.source), *args)
+        scripts = scripts or self.source / "deploy"
+        done = self._run(["bash", str(scripts / script), *args], self._env())
+        if check and done.returncode != 0:
+            raise AssertionError(f"{script} failed ({done.returncode}):\n{done.stdout}\n{done.stderr}")
+        return done
+
+    def _env(self) -> dict[str, str]:
         env = {
             **os.environ,
             "PATH": f"{self.bin}:{os.environ.get('PATH', '/usr/bin:/bin')}",
@@ -127,15 +176,11 @@ class Pi:
             "LC_ALL": "C",
         }
         env.pop("SUDO_USER", None)
-        first = not self.path("/etc/table-banker/install.conf").exists()
-        if script == "install.sh" and first and "--source" not in args and "--uninstall" not in args:
-            args = ("--source", str(self.source), *args)
-        scripts = scripts or self.source / "deploy"
-        done = subprocess.run(["bash", str(scripts / script), "--root", str(self.root), *args],
+        return env
+
+    def _run(self, command: list[str], env: dict[str, str]) -> subprocess.CompletedProcess:
+        return subprocess.run([*command[:2], "--root", str(self.root), *command[2:]],
                               capture_output=True, text=True, env=env, timeout=300)
-        if check and done.returncode != 0:
-            raise AssertionError(f"{script} failed ({done.returncode}):\n{done.stdout}\n{done.stderr}")
-        return done
 
     def snapshot(self) -> dict[str, tuple]:
         """Every path under the root with its type, mode, owner and content (or link target)."""
@@ -174,6 +219,44 @@ def make_pi(tmp: Path, *, desktop: bool = False, source: Path | None = None) -> 
         (fakes / name).write_text(text)
         (fakes / name).chmod(0o755)
     return Pi(root, fakes, state, source)
+
+
+@dataclass
+class RunningPi(Pi):
+    """This machine playing a running Pi: install.sh runs without --root, and every file it writes
+    lands in the throwaway layer ``root`` (so ``path()`` and ``snapshot()`` show what it changed)."""
+
+    work: Path = Path()
+
+    def _env(self) -> dict[str, str]:
+        return {**super()._env(), "FAKE_THROWAWAY_LAYER": "1"}
+
+    def _run(self, command: list[str], env: dict[str, str]) -> subprocess.CompletedProcess:
+        top = self.work / "top"
+        top.mkdir(parents=True, exist_ok=True)
+        return subprocess.run(["unshare", "--mount", "--fork", "bash", "-c", _IN_THROWAWAY_LAYER, "layer",
+                               str(self.root), str(self.work / "overlay"), str(top), str(self.bin.parent),
+                               "env", *(f"{k}={v}" for k, v in env.items()), *command],
+                              capture_output=True, text=True, env=env, timeout=300)
+
+    def power_cut_at_enable(self, on: bool = True) -> None:
+        """The next runs die at "systemctl enable", after the unit files are written (or no longer)."""
+        flag = self.state / "enable-fails"
+        if on:
+            flag.touch()
+        else:
+            flag.unlink(missing_ok=True)
+
+
+def make_running_pi(tmp: Path) -> RunningPi:
+    """This machine as a running Pi seen through a throwaway layer, with its systemd and udev faked."""
+    plain = make_pi(tmp)
+    (plain.bin / "systemctl").write_text(_RUNNING_SYSTEMCTL)
+    layer, work = tmp / "layer", tmp / "machine"
+    shutil.rmtree(plain.root)  # the layer starts empty: the machine itself is the Pi
+    for folder in (layer, work / "overlay"):
+        folder.mkdir(parents=True)
+    return RunningPi(layer, plain.bin, plain.state, plain.source, work)
 
 
 def have_root() -> bool:

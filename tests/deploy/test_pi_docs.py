@@ -35,3 +35,11 @@ def test_every_installer_option_is_documented():
 def test_the_troubleshooting_covers_what_families_meet():
     for heading in ("software rendering", "double touches", "display index", "GPIO permissions"):
         assert re.search(rf"^### .*{heading}", PAGE, flags=re.M | re.I), heading
+
+
+def test_every_stage_of_pi_check_is_explained():
+    stages = re.findall(r"^\s+stage ([a-z-]+) ", (DEPLOY / "pi-check.sh").read_text(), flags=re.M)
+    assert len(stages) >= 9, stages
+    table = PAGE[PAGE.index("## Proving it on arm64 without a Pi"):PAGE.index("### What only a real Pi can prove")]
+    documented = re.findall(r"^\| ([a-z-]+) \|", table, flags=re.M)[1:]  # below the heading row
+    assert documented == stages

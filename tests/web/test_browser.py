@@ -97,8 +97,10 @@ def test_ann_joins_by_her_link_and_watches_her_balance_change_live(chromium, tab
         expect(page.locator("#my-requests")).to_contain_text("waiting")
         pending = live.call(live.server.requests.pending)
         assert [(r.player, r.payee, r.amount) for r in pending] == [("Ann", "Cy", 40)]
+        expect(page.locator("#ask-note")).to_contain_text("Sent")
         live.call(live.server.requests.approve, pending[0].id)
         expect(page.locator("#my-requests")).to_contain_text("approved")
+        expect(page.locator("#ask-note")).to_have_text("")  # the banker answered: no more "will answer"
         expect(page.locator("#story")).to_contain_text("You paid Cy $40")
 
         # The tablet size shows the same page in two columns.
@@ -157,16 +159,43 @@ def test_the_page_says_when_the_connection_is_lost_and_comes_back_after_a_restar
 
 
 def test_hostile_names_are_shown_as_text(chromium, new_game):
-    t = new_game("classic", "Ann", "<img src=x onerror=1>", "\u202eBob")
+    t = new_game("classic", "Ann", "<img src=x onerror=1>", "\u05e9\u05dc\u05d5\u05dd Bob")
     live = LiveTable(t.banker)
     try:
         context, page, problems = open_phone(chromium)
         page.goto(f"{live.base}/j/{live.token('Ann')}")
         expect(page.locator("#players")).to_contain_text("onerror")
         names = page.locator("#players bdi").all_text_contents()
-        assert "<img src=x onerror=1>" in names and "\u202eBob" in names
+        assert "<img src=x onerror=1>" in names and "\u05e9\u05dc\u05d5\u05dd Bob" in names
         assert page.locator("#players img").count() == 0
         assert not re.search(r"onerror", page.content().split("<main", 1)[1].replace("&lt;img src=x onerror=1&gt;", ""))
+        context.close()
+    finally:
+        live.stop()
+
+
+def test_a_right_to_left_name_cannot_scramble_the_bankers_log(chromium, new_game):
+    hebrew, taxi = "\u05e9\u05dc\u05d5\u05dd Bob", "\u05de\u05d5\u05e0\u05d9\u05ea"  # a Hebrew name and memo
+    t = new_game("classic", "Ann", hebrew, "Cy")
+    t.do("transfer", **{"from": hebrew, "to": "Ann", "amount": 5, "memo": taxi})
+    live = LiveTable(t.banker)
+    try:
+        context, page, _ = open_phone(chromium)
+        page.goto(f"{live.base}/j/{live.token('banker')}")
+        expect(page.locator("#log")).to_contain_text("#2")
+        lines = page.locator("#log li .l bdi").all_text_contents()
+        assert any(f"\u2068{hebrew}\u2069" in text and f"\u2068{taxi}\u2069" in text for text in lines), lines
+        assert page.locator("#log li .r").first.text_content() == "#2"  # the number stays outside the line
+        line = page.locator("#log li .l bdi").first
+        assert line.evaluate("e => getComputedStyle(e).direction") == "ltr"  # the app's sentence reads left to right
+        paid = line.evaluate("""e => { const r = document.createRange(); const t = e.firstChild;
+            const at = t.data.indexOf("paid"); r.setStart(t, at); r.setEnd(t, at + 4); return r.getBoundingClientRect().x; }""")
+        name = line.evaluate("""e => { const r = document.createRange(); const t = e.firstChild;
+            const at = t.data.indexOf("Bob"); r.setStart(t, at); r.setEnd(t, at + 3); return r.getBoundingClientRect().x; }""")
+        assert name < paid  # the payer's name comes first, then "paid", as the sentence is written
+        colours = page.locator("#b-players .dot").evaluate_all("ds => ds.map(d => d.style.getPropertyValue('--c'))")
+        assert len(set(colours)) == 3, colours  # three players, three colours
+        page.screenshot(path=str(SHOTS / "phone-banker-bidi.png"), full_page=True)
         context.close()
     finally:
         live.stop()

@@ -7,7 +7,7 @@ import pytest
 
 from companion.discovery import SERVICE_TYPE, Advertisement, find_table, table_service_name
 from companion.web.lan import allowed_hosts, host_of, lan_ipv4
-from companion.web.server import PhoneServer
+from companion.web.server import PhoneServer, announce_on, link_host
 
 LOOPBACK = ["127.0.0.1"]
 
@@ -76,3 +76,39 @@ async def test_the_phone_server_advertises_itself_while_it_runs(table):
         await server.stop()
         server.close()
     assert await find_table(name, interfaces=LOOPBACK, timeout=1) is None
+
+
+@pytest.mark.parametrize("host, lan, link", [
+    ("127.0.0.1", "192.168.1.20", "127.0.0.1"), ("192.168.1.30", "192.168.1.20", "192.168.1.30"),
+    ("0.0.0.0", "192.168.1.20", "192.168.1.20"), ("::1", None, "[::1]"),
+])
+def test_links_carry_an_address_the_server_listens_on(host, lan, link):
+    assert link_host(host, lan) == link
+
+
+@pytest.mark.parametrize("host, interfaces, where", [
+    ("127.0.0.1", None, None), ("::1", None, None), ("0.0.0.0", None, []), ("192.168.1.30", None, ["192.168.1.30"]),
+    ("127.0.0.1", LOOPBACK, LOOPBACK),
+])
+def test_the_table_is_announced_only_where_the_server_listens(host, interfaces, where):
+    assert announce_on(host, interfaces) == where
+
+
+@pytest.mark.asyncio
+async def test_a_table_kept_to_this_machine_is_not_announced_and_its_codes_point_here(table, monkeypatch):
+    adverts = []
+
+    class Recorder:
+        def __init__(self, *args, **kwargs):
+            adverts.append((args, kwargs))
+
+    monkeypatch.setattr("companion.discovery.Advertisement", Recorder)
+    server = PhoneServer(table.banker, "127.0.0.1", 0, advertise=True, lan_address="192.168.1.20")
+    await server.start()
+    try:
+        assert await server.advertised() is None and adverts == []
+        assert server.url == f"http://127.0.0.1:{server.port}/"
+        assert server.join_url("Ann").startswith(f"http://127.0.0.1:{server.port}/j/")
+    finally:
+        await server.stop()
+        server.close()

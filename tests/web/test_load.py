@@ -9,6 +9,7 @@ import time
 import aiohttp
 import pytest
 
+from companion.web.limits import Limits
 from tests.web.phones import LiveTable
 
 pytestmark = pytest.mark.slow
@@ -92,7 +93,7 @@ async def round_of_play(live: LiveTable) -> tuple[dict, list, int, int, float]:
 
 def test_fifty_phones_follow_ten_actions_a_second_for_a_minute(new_game):
     t = new_game("classic", *PLAYERS)
-    live = LiveTable(t.banker)
+    live = LiveTable(t.banker, limits=Limits(connections_per_address=PHONES + 10))  # every phone is on 127.0.0.1
     try:
         seen, errors, last, applied, elapsed = asyncio.run(round_of_play(live))
     finally:

@@ -57,3 +57,19 @@ def test_nothing_to_encode_is_refused():
         qr_matrix("")
     with pytest.raises(ValueError):
         qr_png(LINK, box=0)
+
+
+def test_the_terminal_code_sets_both_colours_so_it_scans_on_dark_and_light_screens():
+    from companion.qr import INK, PAPER, UPPER_HALF, qr_terminal
+
+    text = qr_terminal(LINK)
+    matrix = qr_matrix(LINK)
+    read = []
+    for line in text.splitlines():
+        cells = re.findall(r"\x1b\[38;5;(\d+);48;5;(\d+)m" + UPPER_HALF, line)
+        assert line.endswith("\x1b[0m") and len(cells) == len(matrix)
+        assert {int(c) for pair in cells for c in pair} <= {INK, PAPER}  # never the terminal's own colours
+        read.append([int(fg) == INK for fg, _ in cells])
+        read.append([int(bg) == INK for _, bg in cells])
+    assert read[: len(matrix)] == matrix
+    assert not any(read[-1])  # the padding row, if any, is quiet zone

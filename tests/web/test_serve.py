@@ -28,21 +28,26 @@ def test_serve_shows_links_follows_companion_do_and_stops_on_ctrl_c(tmp_path):
     game = tmp_path / "sunday.game"
     assert companion("new", str(game), "--rules", "classic", "--player", "Ann", "--player", "Bob").returncode == 0
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    # The touchscreen's settings keep the phones' server to this machine; serve reads the same file.
+    (tmp_path / "touchscreen.json").write_text(json.dumps({"host": "127.0.0.1", "port": 0, "advertise": False}))
     proc = subprocess.Popen(
-        [sys.executable, "-m", "companion.cli", "serve", str(game), "--host", "127.0.0.1", "--port", "0",
-         "--lan-address", "127.0.0.1", "--no-zeroconf", "--qr"],
+        [sys.executable, "-m", "companion.cli", "serve", str(game), "--data", str(tmp_path),
+         "--lan-address", "192.168.1.20", "--qr"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
     )
     try:
         links = {}
+        banner = None
         deadline = time.monotonic() + 30
         while len(links) < 3 and time.monotonic() < deadline:
             line = proc.stdout.readline()
             assert line, proc.stderr.read()
+            banner = banner or re.search(r" at (http://\S+) ", line)
             m = re.match(r"\s+(\w+): (http://127\.0\.0\.1:\d+/j/\S+)$", line)
             if m:
                 links[m.group(1)] = m.group(2)
         assert set(links) == {"banker", "Ann", "Bob"}
+        assert banner and banner.group(1).startswith("http://127.0.0.1:")  # where it listens, not the LAN
         base = links["Ann"].split("/j/")[0]
         ann = {"Authorization": "Bearer " + links["Ann"].rsplit("/", 1)[1]}
         stream = DIRECT.open(urllib.request.Request(f"{base}/api/v1/events", headers=ann), timeout=10)
@@ -66,6 +71,18 @@ def test_serve_shows_links_follows_companion_do_and_stops_on_ctrl_c(tmp_path):
                 proc.kill()
             proc.stdout.close()
             proc.stderr.close()
+
+
+def test_serve_takes_where_to_listen_from_the_touchscreens_settings_unless_told(tmp_path):
+    from companion.web.serve import settings_for
+
+    (tmp_path / "touchscreen.json").write_text(json.dumps({"host": "127.0.0.1", "port": 8123, "advertise": False}))
+    args = build_parser().parse_args(["serve", "sunday.game", "--data", str(tmp_path)])
+    assert settings_for(args) == ("127.0.0.1", 8123, False)
+    args = build_parser().parse_args(["serve", "sunday.game", "--data", str(tmp_path), "--port", "0"])
+    assert settings_for(args) == ("127.0.0.1", 0, False)
+    args = build_parser().parse_args(["serve", "sunday.game", "--data", str(tmp_path / "none"), "--no-zeroconf"])
+    assert settings_for(args) == ("0.0.0.0", 8080, False)  # no file: the touchscreen's defaults
 
 
 def _next_state(stream) -> dict:

@@ -104,7 +104,7 @@ async def test_a_quiet_table_still_pings_so_phones_know_the_line_is_alive(phones
     import companion.web.sse as sse
 
     monkeypatch.setattr(sse, "PING_SECONDS", 0.05)
-    monkeypatch.setattr(sse.stream, "__kwdefaults__", {"ping": 0.05})
+    monkeypatch.setattr(sse.stream, "__kwdefaults__", {**sse.stream.__kwdefaults__, "ping": 0.05})
     ann = await phones.phone("Ann")
     stream = await ann.get("/api/v1/events")
     await next_event(stream)
@@ -123,3 +123,28 @@ async def test_the_broadcast_wakes_every_waiting_stream_once():
     assert await hub.wait(hub.generation, 0.01) is False
     hub.close()
     assert await hub.wait(hub.generation, 5) is True
+
+
+@ASYNC
+async def test_a_burst_of_actions_reaches_a_phone_as_one_jump_to_the_latest_page(phones, monkeypatch):
+    import companion.web.sse as sse
+
+    monkeypatch.setattr(sse.stream, "__kwdefaults__", {**sse.stream.__kwdefaults__, "coalesce": 1.0})
+    ann = await phones.phone("Ann")
+    stream = await ann.get("/api/v1/events")
+    assert (await next_event(stream))["id"] == "1"
+    for _ in range(20):  # the banker taps through twenty salaries while Ann's page is open
+        phones.table.do("salary", player="Ann")
+        await asyncio.sleep(0.005)
+    jump = await until_event(stream, "state")
+    assert jump["id"] == "21" and jump["data"]["me"]["cash"] == 1500 + 20 * 200
+    stream.close()
+
+
+@ASYNC
+async def test_every_stream_of_one_player_gets_the_same_bytes(phones):
+    desk = phones.server.desk
+    ann = desk.authorise(phones.server.tokens.for_player("Ann"))
+    assert desk.message(ann) is desk.message(ann)  # rendered once for all of Ann's phones
+    phones.table.do("salary", player="Ann")
+    assert b'"cash":1700' in desk.message(ann)

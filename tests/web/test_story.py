@@ -84,3 +84,12 @@ def test_a_missed_entry_makes_the_chronicle_read_the_log_again(table):
     assert [p[0] for p in c.worth["Cy"]] == [1, 2, 3]
     c.see(last.entry)  # seen twice: nothing changes
     assert len(c.worth["Cy"]) == 3
+
+
+def test_a_name_that_runs_right_to_left_is_isolated_and_plain_names_are_left_alone():
+    from companion.web.story import FSI, PDI, isolate
+
+    assert isolate("Bob paid Ann $5", ["Ann", "Bob"]) == "Bob paid Ann $5"
+    assert isolate("\u202eBob paid Ann $5 (\u202etaxi)", ["\u202eBob", "Ann", "\u202etaxi"]) == \
+        f"{FSI}\u202eBob{PDI} paid Ann $5 ({FSI}\u202etaxi{PDI})"
+    assert isolate("\u05d3\u05df paid Ann", ["\u05d3\u05df"]) == f"{FSI}\u05d3\u05df{PDI} paid Ann"

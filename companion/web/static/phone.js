@@ -25,6 +25,11 @@
     return node;
   }
   function bdi(text) { return el("bdi", null, text); }
+  function sentence(text) {  // a line the app wrote: left to right, isolated; its names are isolated inside it
+    var b = bdi(text);
+    b.dir = "ltr";
+    return b;
+  }
   function clear(node) { while (node.firstChild) { node.removeChild(node.firstChild); } return node; }
   function show(node, yes) { node.hidden = !yes; }
   function hueOf(text) {
@@ -33,11 +38,21 @@
     return "hsl(" + h + ", 55%, 45%)";
   }
   function groupColour(group) { return GROUPS[String(group || "").toLowerCase()] || hueOf(String(group || "?")); }
+  function validColour(colour) { return !!colour && /^(#[0-9a-f]{3,8}|[a-z]{3,20})$/i.test(colour); }
   function playerColour(page, name, colour) {
-    if (colour && /^(#[0-9a-f]{3,8}|[a-z]{3,20})$/i.test(colour)) { return colour; }
-    var names = page.players.map(function (p) { return p.name; });
-    var i = names.indexOf(name);
-    return PALETTE[(i < 0 ? 0 : i) % PALETTE.length];
+    if (validColour(colour)) { return colour; }
+    // a player without a colour of their own gets one nobody at the table chose
+    var taken = {}, given = {}, next = 0;
+    page.players.forEach(function (p) { if (validColour(p.colour)) { taken[p.colour.toLowerCase()] = true; } });
+    page.players.forEach(function (p) {
+      if (validColour(p.colour)) { return; }
+      var tries = 0;
+      while (taken[PALETTE[next % PALETTE.length]] && tries < PALETTE.length) { next++; tries++; }
+      given[p.name] = PALETTE[next % PALETTE.length];
+      taken[given[p.name]] = true;
+      next++;
+    });
+    return given[name] || PALETTE[0];
   }
   function dot(colour) {
     var d = el("span", "dot");
@@ -63,6 +78,10 @@
       f.appendChild(typeof part === "string" ? document.createTextNode(part) : part);
     }
     return f;
+  }
+  function memoLine(fragment, memo) {  // "... (the pizza)", the memo isolated like a name
+    if (memo) { fragment.appendChild(line(" (", bdi(memo), ")")); }
+    return fragment;
   }
   function turnText(page) {
     if (page.over) { return "Game over" + (page.over.winner ? ": " + page.over.winner + " wins" : ""); }
@@ -187,9 +206,13 @@
     show($("ask-off"), !page.can_request && !page.over && !me.bankrupt);
     fillPayees(page.payees);
 
+    if (sentId) {  // "Sent. The banker will answer..." only while the banker has not
+      var mine = page.requests.filter(function (r) { return r.id === sentId; })[0];
+      if (!mine || mine.status !== "pending") { sentId = null; $("ask-note").textContent = ""; }
+    }
     var reqs = clear($("my-requests"));
     page.requests.forEach(function (r) {
-      var text = line("Pay ", bdi(r.to === "bank" ? "the bank" : r.to), " " + r.amount_text + (r.memo ? " (" + r.memo + ")" : ""));
+      var text = memoLine(line("Pay ", bdi(r.to === "bank" ? "the bank" : r.to), " " + r.amount_text), r.memo);
       var state = r.status === "pending" ? "waiting" : r.status;
       var li = row(text, state, "req " + r.status);
       if (r.reason && r.status === "declined") { li.appendChild(el("span", "why", r.reason)); }
@@ -224,7 +247,7 @@
     var story = clear($("story"));
     if (!me.story.length) { story.appendChild(el("li", "empty", "Nothing yet")); }
     me.story.forEach(function (s) {
-      story.appendChild(row(s.text, s.change_text || "", s.change > 0 ? "in" : s.change < 0 ? "out" : ""));
+      story.appendChild(row(line(sentence(s.text)), s.change_text || "", s.change > 0 ? "in" : s.change < 0 ? "out" : ""));
     });
 
     var players = clear($("players"));
@@ -308,8 +331,8 @@
     if (!page.pending.length) { pending.appendChild(el("li", "empty", "No requests waiting")); }
     page.pending.forEach(function (r) {
       var li = el("li", "req pending");
-      li.appendChild(el("span", "l")).appendChild(line(bdi(r.player), " pays ", bdi(r.to === "bank" ? "the bank" : r.to),
-        " " + r.amount_text + (r.memo ? " (" + r.memo + ")" : "")));
+      li.appendChild(el("span", "l")).appendChild(memoLine(line(bdi(r.player), " pays ",
+        bdi(r.to === "bank" ? "the bank" : r.to), " " + r.amount_text), r.memo));
       var buttons = el("span", "buttons");
       var yes = el("button", "yes", "Approve");
       var no = el("button", "no", "Decline");
@@ -325,7 +348,8 @@
     });
     var answered = clear($("answered"));
     page.answered.forEach(function (r) {
-      answered.appendChild(row(line(bdi(r.player), " \u2192 ", bdi(r.to), " " + r.amount_text), r.status));
+      answered.appendChild(row(memoLine(line(bdi(r.player), " \u2192 ", bdi(r.to === "bank" ? "the bank" : r.to),
+        " " + r.amount_text), r.memo), r.status));
     });
     var players = clear($("b-players"));
     page.players.forEach(function (p) {
@@ -348,7 +372,7 @@
       codes.appendChild(row(line(bdi(p.name)), right));
     });
     var log = clear($("log"));
-    page.log.forEach(function (l) { log.appendChild(row(l.text, "#" + l.seq)); });
+    page.log.forEach(function (l) { log.appendChild(row(line(sentence(l.text)), "#" + l.seq)); });
   }
 
   function showCode(name) {
@@ -383,6 +407,7 @@
     return Array.prototype.map.call(a, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
   }
   var pendingId = null;
+  var sentId = null;  // the request the "Sent." note speaks of
   $("ask").addEventListener("submit", function (e) {
     e.preventDefault();
     var note = $("ask-note");
@@ -390,8 +415,9 @@
     pendingId = pendingId || clientId();  // a retry of the same form sends the same id
     body.id = pendingId;
     note.textContent = "Sending\u2026";
-    post("/api/v1/requests", body).then(function () {
+    post("/api/v1/requests", body).then(function (data) {
       pendingId = null;
+      sentId = data.request && data.request.status === "pending" ? data.request.id : null;
       $("ask-amount").value = "";
       $("ask-memo").value = "";
       note.textContent = "Sent. The banker will answer on this page.";

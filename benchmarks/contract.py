@@ -1,0 +1,62 @@
+"""What a screen costs: listing a field's choices, each decided by the rule, against one decision.
+
+A touchscreen list of deeds runs the rule once per deed (28 in a classic game) so that each line can show
+its rent or why not. This prints the time of one such list and of one preview, each as a ratio to one plain
+decision of the same action measured in the same run, on a mid-game table (every deed owned, some built).
+
+    .venv/bin/python benchmarks/contract.py
+"""
+from __future__ import annotations
+
+import json
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from companion.core import engine  # noqa: E402
+from companion.service import Banker  # noqa: E402
+
+
+def timed(fn, repeat: int) -> list[float]:
+    out = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        out.append(time.perf_counter() - start)
+    return out
+
+
+def mid_game(folder: Path) -> Banker:
+    b = Banker.create(folder / "bench.game", "classic", ["Ann", "Bob", "Cy", "Di"], backup_every=0)
+    owners = ["Ann", "Bob", "Cy"]
+    b.do({"action": "transfer", "from": "bank", "to": "Ann", "amount": 20_000})
+    b.do({"action": "transfer", "from": "bank", "to": "Bob", "amount": 20_000})
+    b.do({"action": "transfer", "from": "bank", "to": "Cy", "amount": 20_000})
+    for i, deed in enumerate(b.table["pack"]["deed_order"]):
+        b.do({"action": "buy", "player": owners[i % 3], "deed": deed})
+    return b
+
+
+def main() -> int:
+    with tempfile.TemporaryDirectory() as folder:
+        b = mid_game(Path(folder))
+        action = {"action": "rent", "payer": "Di", "deed": "Boardwalk"}
+        one = timed(lambda: engine.decide(b.table, action, b.rules), 300)
+        preview = timed(lambda: b.preview(action), 300)
+        listing = timed(lambda: b.choices("rent", "deed", {"payer": "Di"}), 60)
+        candidates = len(b.choices("rent", "deed", {"payer": "Di"}))
+        base = statistics.median(one)
+        for name, samples in (("decide_ms", one), ("preview_ms", preview), ("choices_rent_deed_ms", listing)):
+            print(json.dumps({"figure": name, "p50": round(statistics.median(samples) * 1000, 3),
+                              "ratio_to_one_decide": round(statistics.median(samples) / base, 2),
+                              **({"candidates": candidates} if name.startswith("choices") else {})}))
+        b.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

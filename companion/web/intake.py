@@ -1,0 +1,102 @@
+"""What comes in over the network, checked once where it is decoded, and what a refusal answers.
+
+Two things live here and nowhere else in the phone server:
+
+* :func:`read_json` - a request body becomes a JSON object or a **400/408/413** with one line: not
+  JSON, not UTF-8, nested deeper than :data:`MAX_DEPTH`, a number too long or too large to be money, or
+  text that cannot be stored (a lone surrogate). :func:`well_formed` does the same for the path's
+  parameters and the query string. These are transport checks: what an action *means* is the Banker's
+  to judge.
+* :func:`status_of` - every :class:`~companion.core.errors.BankerError` the Banker (or a rule, or the
+  payment requests) raises maps to its status here: malformed **400**, a rule says no **409**, the
+  game file busy **503**. The error middleware asks it, so no handler catches game errors itself.
+"""
+from __future__ import annotations
+
+import asyncio
+
+from aiohttp import web
+
+from companion.core.contract import MAX_DEPTH, MAX_INT, load_json
+from companion.core.contract import check_json as check_value
+from companion.core.errors import BadAction, BankerError, GameBusy, GameFileError, Refused
+
+__all__ = ["Refusal", "refuse", "read_json", "well_formed", "status_of", "check_value", "MAX_DEPTH", "MAX_INT",
+           "BODY_SECONDS", "BODY_TIMEOUT"]
+
+BODY_SECONDS = 10.0  # a body not fully sent by then: 408, and the connection closes
+BODY_TIMEOUT = web.AppKey("body_seconds", float)  # the app's own setting (Limits.body_seconds)
+
+
+class Refusal(Exception):
+    """A request the server will not serve: an HTTP status and one line saying why.
+
+    ``close``: end the connection after answering (a client that stopped sending mid-body).
+    """
+
+    def __init__(self, status: int, message: str, headers: dict[str, str] | None = None, *, close: bool = False) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.headers = headers or {}
+        self.close = close
+
+
+def refuse(status: int, message: str, **headers: str) -> Refusal:
+    return Refusal(status, message, {k.replace("_", "-"): v for k, v in headers.items()})
+
+
+def decode(raw: bytes) -> object:
+    """The JSON value of a body, or a 400 refusal saying what is wrong with it: the contract's own reading
+    (:func:`companion.core.contract.load_json`), the same as the command line's."""
+    try:
+        return load_json(raw)
+    except BadAction as e:
+        raise refuse(400, str(e)) from None
+
+
+async def read_json(request: web.Request, *, allowed: set[str] | None, empty_ok: bool = False) -> dict:
+    """The request's JSON object, or a refusal that says what is wrong with it.
+
+    ``allowed``: the fields it may have (None: any). ``empty_ok``: an empty body counts as ``{}``.
+    A body larger than the app's ``client_max_size`` is **413**; one not fully sent within the app's
+    :data:`BODY_TIMEOUT` seconds is **408** and the connection is closed.
+    """
+    try:
+        async with asyncio.timeout(request.app.get(BODY_TIMEOUT, BODY_SECONDS)):
+            raw = await request.read()
+    except TimeoutError:
+        raise Refusal(408, "the body did not arrive in time", close=True) from None
+    if not raw.strip() and empty_ok:
+        return {}
+    body = decode(raw)
+    if not isinstance(body, dict):
+        raise refuse(400, "the body is a JSON object")
+    if allowed is not None:
+        extra = sorted(set(body) - allowed)
+        if extra:
+            takes = f"it takes {', '.join(sorted(allowed))}" if allowed else "it takes no fields"
+            raise refuse(400, f"unknown field {extra[0]!r}: {takes}")
+    return body
+
+
+@web.middleware
+async def well_formed(request: web.Request, handler):
+    """The path's parameters and the query string hold only text that can be stored."""
+    for value in (*request.match_info.values(), *request.query.keys(), *request.query.values()):
+        if check_value(value) is not None:
+            raise refuse(400, "the address holds text that is not valid Unicode")
+    return await handler(request)
+
+
+def status_of(error: BankerError) -> tuple[int, dict[str, str]]:
+    """The HTTP status (and headers) for an error the game raised on purpose."""
+    if isinstance(error, GameBusy):
+        return 503, {"Retry-After": "1"}
+    if isinstance(error, GameFileError):
+        return 503, {}
+    if isinstance(error, Refused):  # UnknownName and NotEnoughMoney too: the game is unchanged
+        return 409, {}
+    if isinstance(error, BadAction):
+        return 400, {}
+    return 400, {}
