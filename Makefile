@@ -8,9 +8,9 @@ PYTHON ?= python3
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
 GAME   ?=
-# Debian packages the suite needs: a virtual screen for the Kivy tests, Chromium for the phone page,
+# Debian packages the suite needs: a virtual screen and a real pointer (xdotool) for the Kivy tests, Chromium for the phone page,
 # Mesa's software OpenGL for Kivy, fonts, shellcheck and systemd-analyze for the deploy checks.
-TEST_DEBS := xvfb xauth chromium libgl1 libgl1-mesa-dri libegl1 libmtdev1 fonts-dejavu-core shellcheck systemd util-linux git
+TEST_DEBS := xvfb xauth xdotool chromium libgl1 libgl1-mesa-dri libegl1 libmtdev1 fonts-dejavu-core shellcheck systemd util-linux git
 PYTEST_ARGS ?=
 
 .PHONY: run test bench system-deps clean pi-check

@@ -9,7 +9,12 @@ Each measurement runs in its own process so one's memory does not count in anoth
 * ``action_to_table``: an action applied through the app (commit included) until the table's widgets
   hold the new figures (Python side), and until the next frame is drawn; median and 95th percentile.
 
-Targets (issue 7): app RSS under 150 MB; action to table under 50 ms.
+* ``evening_rss``: a scripted evening: four games opened in turn, 400 actions through the app, every
+  screen visited after each batch; resident memory after each batch, and its growth over the last
+  third of the evening; ``evening_over_baseline``: the last figure above the empty window's.
+
+Targets: app RSS under 150 MB; action to table under 50 ms; over an evening, no growth in the last
+third (within 5 MB) and at most 40 MB above an empty Kivy window.
 """
 from __future__ import annotations
 
@@ -165,16 +170,75 @@ def measure_app() -> list[dict]:
     return rows
 
 
+EVENING_ACTIONS = int(os.environ.get("UI_BENCH_ACTIONS", "400"))
+EVENING_GAMES = 4
+
+
+def measure_evening() -> list[dict]:
+    """A scripted evening: four games opened in turn, EVENING_ACTIONS actions tapped through the app,
+    every screen visited after each batch; resident memory after each batch, so growth shows."""
+    _kivy_env()
+    from companion.service import Banker
+
+    folder = Path(tempfile.mkdtemp(prefix="bench-evening-"))
+    packs = ["classic", "monopoly-city", "city-life", "game-of-life"][:EVENING_GAMES]
+    for i, pack in enumerate(packs):
+        Banker.create(folder / f"night-{i}-{pack}.game", pack, ["Ann", "Bob", "Cy", "Dee"], {}, backup_every=0).close()
+    app = _start_app(folder)
+    screens = ["table", "more", "deeds", "auction", "trade", "loans", "history", "requests", "join",
+               "settings", "over", "start", "table"]
+    samples: list[tuple[int, float, float]] = []
+    started = time.perf_counter()
+    done = 0
+    batch = max(1, EVENING_ACTIONS // 40)
+    round_no = 0
+    while done < EVENING_ACTIONS:
+        game = sorted(folder.glob("*.game"))[round_no % len(packs)]
+        if app.desk is None or app.desk.path != game:
+            app.open_game(game)
+            pump(3)
+        who = app.desk.state()["turn"]["player"]
+        for i in range(batch):
+            action = ({"action": "transfer", "from": "bank", "to": who, "amount": 10 + i} if i % 3 else
+                      {"action": "next_turn"} if "next_turn" in app.desk.specs else {"action": "undo"})
+            app.act(action)
+            app.press("undo") if i % 7 == 6 else None
+            done += 1
+        for name in screens:
+            if name == "deeds":
+                first = next(iter(app.desk.table["deeds"]), "")
+                if first:
+                    app.screens["deeds"].open_deed(first)
+            app.show(name)
+            pump(2)
+        for button in ("rent", "buy", "pay"):
+            form = app.start(button)
+            if form is not None and app.desk.next_field(form.action, form.values) is not None:
+                app.run_flow(form)
+                pump(2)
+        app.show("table")
+        pump(2)
+        samples.append((done, round(time.perf_counter() - started, 1), round(rss_mb(), 1)))
+        round_no += 1
+    app.shutdown()
+    third = samples[len(samples) * 2 // 3:]
+    return [{"measure": "evening_rss", "what": f"{EVENING_GAMES} games opened in turn, {done} actions, every screen "
+             f"visited {len(samples)} times", "first_mb": samples[0][2], "last_mb": samples[-1][2],
+             "peak_mb": max(s[2] for s in samples), "growth_last_third_mb": round(third[-1][2] - third[0][2], 1),
+             "seconds": samples[-1][1], "samples": [s[2] for s in samples]}]
+
+
 def main() -> int:
     if len(sys.argv) > 1:
-        rows = measure_baseline() if sys.argv[1] == "baseline" else measure_app()
+        rows = {"baseline": measure_baseline, "evening": measure_evening}.get(sys.argv[1], measure_app)()
         for row in rows if isinstance(rows, list) else [rows]:
             print(json.dumps(row))
         return 0
     if not os.environ.get("DISPLAY"):
         print(json.dumps({"error": "no DISPLAY: run under xvfb-run -a"}))
         return 2
-    for part in ("baseline", "app"):
+    found: dict[str, dict] = {}
+    for part in ("baseline", "app", "evening"):
         out = subprocess.run([sys.executable, __file__, part], capture_output=True, text=True, cwd=ROOT)
         lines = [line for line in out.stdout.splitlines() if line.startswith("{")]
         if out.returncode != 0 or not lines:
@@ -182,6 +246,13 @@ def main() -> int:
             continue
         for line in lines:
             print(line)
+            row = json.loads(line)
+            found[row["measure"]] = row
+    if "baseline_rss" in found and "evening_rss" in found:
+        base, evening = found["baseline_rss"]["rss_mb"], found["evening_rss"]
+        print(json.dumps({"measure": "evening_over_baseline", "what": "the evening's last RSS above an empty window",
+                          "excess_mb": round(evening["last_mb"] - base, 1), "target_mb": 40,
+                          "growth_last_third_mb": evening["growth_last_third_mb"], "growth_target_mb": 5}))
     return 0
 
 

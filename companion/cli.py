@@ -235,9 +235,9 @@ def cmd_check(args) -> int:
 
 
 def cmd_run(args) -> int:
-    from .ui.app import run_app
+    from .appliance import run
 
-    return run_app(game=args.game, data=args.data, fullscreen=args.fullscreen)
+    return run(game=args.game, data=args.data, fullscreen=args.fullscreen)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -12,19 +12,20 @@ from companion.rules import pack_names
 from companion.service import Banker
 from companion.ui import flows
 from companion.ui.amount_view import amount_view
-from companion.ui.ask_view import ask_view, parse_options, probe_choices
+from companion.ui.ask_view import ask_view
 from companion.ui.colours import group_colour, next_free_colour, player_colour, text_on, theme
 from companion.ui.deeds_view import deed_card, deeds_view, rent_now
 from companion.ui.desk import Desk
 from companion.ui.games import NewGame, game_file_name, pack_choices, saved_games, when_text
 from companion.ui.history_view import history_view
-from companion.ui.keypad import Keypad, keys_for, quick_amounts
+from companion.ui.keypad import Keypad, keys_for, quick_amounts, wide_keys
 from companion.ui.loans_view import loan_rows, loans_view
 from companion.ui.over_view import WorthHistory, over_view, sample, worth_series
 from companion.ui.settings import UiSettings
 from companion.ui.settings_view import card_fields, changed_values
 from companion.ui.table_view import table_view
 from companion.ui.trade_view import Deal, trade_view
+from companion.ui.who_acts import player_to_play, who_row
 
 
 @pytest.fixture
@@ -119,7 +120,7 @@ def test_when_a_game_was_played_reads_like_a_person_says_it():
 def test_the_table_shows_each_balance_and_whose_turn(desk):
     view = table_view(desk.state(), desk.specs, undo_text=desk.undo_text(), redo_text=desk.redo_text())
     assert [(t["name"], t["cash_text"]) for t in view["players"]] == [("Ann", "$1,500"), ("Bob", "$1,500"), ("Cy", "$1,500")]
-    assert view["turn_text"] == "Turn 1: Ann to play" and view["selected"] == "Ann"
+    assert view["turn_text"] == "Turn 1: Ann to play" and view["acting"] == "Ann"
     assert view["players"][0]["is_turn"] and view["players"][0]["colour"] == player_colour("red")
     assert not view["can_undo"] and view["undo_text"] == "Nothing to undo"
 
@@ -160,12 +161,13 @@ def test_after_ann_pays_the_undo_button_says_exactly_what_it_takes_back(desk):
 # -- flows -------------------------------------------------------------------------------------------
 def test_salary_for_the_player_to_play_is_one_tap(desk):
     form = flows.start_flow("salary", desk.specs, player="Ann")
-    assert form.ready and form.as_action()["player"] == "Ann" and form.as_action()["id"].startswith("ui-")
+    assert desk.next_field(form.action, form.values) is None
+    assert form.as_action()["player"] == "Ann" and form.as_action()["id"].startswith("ui-")
 
 
 def test_pay_bank_asks_only_how_much(desk):
     form = flows.start_flow("pay", desk.specs, player="Bob")
-    assert form.values == {"from": "Bob", "to": "bank"} and form.pending() == ["amount"]
+    assert form.values == {"from": "Bob", "to": "bank"} and desk.next_field(form.action, form.values).name == "amount"
     collect = flows.start_flow("collect", desk.specs, player="Bob")
     assert collect.values == {"from": "bank", "to": "Bob"}
 
@@ -180,65 +182,85 @@ def test_a_familys_own_pay_action_takes_the_pay_button(desk):
     def pay(tx, a):
         """A white space costs the player (its own rules: insurance, cards)."""
 
-    form = flows.start_flow("pay", family.specs, player="Ann")
+    family = {spec.name: spec for spec in family}
+
+    form = flows.start_flow("pay", family, player="Ann")
     assert form.action == "pay" and form.values == {"player": "Ann"}
-    common, _ = flows.buttons_for(family.specs)
+    common, _ = flows.buttons_for(family)
     assert next(x for x in common if x["name"] == "pay")["summary"].startswith("A white space costs")
-    assert flows.start_flow("collect", family.specs, player="Ann").action == "transfer"
+    assert flows.start_flow("collect", family, player="Ann").action == "transfer"
 
 
 def test_a_utility_rent_asks_for_the_dice_it_needs(desk):
     do(desk, "buy", player="Ann", deed="Electric Company")
     form = flows.start_flow("rent", desk.specs, player="Bob").fill("deed", "Electric Company")
-    check = desk.check(form.as_action())
-    assert check.malformed and flows.missing_field_named(check.text, form) == "dice"
-    view = ask_view(desk, form.ask("dice"), "dice")
+    assert desk.next_field(form.action, form.values).kind == "dice"
+    view = ask_view(desk, form, "dice")
     assert [c["value"] for c in view["choices"]] == list(range(2, 13))
     assert all(c["refused"] is None for c in view["choices"])
-
-
-def test_field_kinds_are_guessed_from_their_names():
-    assert [flows.field_kind(f) for f in ("from", "payer", "deed", "bid", "per_house", "dice", "memo", "give")] == \
-        ["account", "player", "deed", "amount", "amount", "dice", "text", "side"]
-    assert flows.field_kind("loan_amount") == "amount" and flows.field_kind("victim") == "text"
-
-
-def test_typed_values_become_numbers_yes_no_or_text():
-    assert [flows.typed_value(t) for t in ("12", " yes ", "No", "[1, 2]", "short  road")] == [12, True, False, [1, 2], "short road"]
+    seven = next(c for c in view["choices"] if c["value"] == 7)
+    assert seven["preview"] == "Bob paid Ann $28 rent for Electric Company" and seven["detail"] == "Bob pays $28"
 
 
 # -- the chooser -------------------------------------------------------------------------------------
-def test_buying_greys_out_deeds_that_belong_to_someone_and_says_why(desk):
+def test_buying_lists_the_banks_deeds_with_their_prices(desk):
     do(desk, "buy", player="Ann", deed="Boardwalk")
     form = flows.start_flow("buy", desk.specs, player="Bob")
     view = ask_view(desk, form, "deed")
-    boardwalk = next(c for c in view["choices"] if c["value"] == "Boardwalk")
-    assert boardwalk["refused"] == "Boardwalk already belongs to Ann"
+    assert "Boardwalk" not in [c["value"] for c in view["choices"]]  # only the bank's deeds are for sale
     park = next(c for c in view["choices"] if c["value"] == "Park Place")
-    assert park["refused"] is None and park["detail"] == "$350"
-    assert view["title"] == "Buy: which deed?" and view["so_far"] == "Which player: Bob"
+    assert park["refused"] is None and park["detail"] == "Bob pays $350" and park["preview"] == "Bob bought Park Place for $350"
+    assert view["title"] == "Buy: which deed?"
+    assert [c["value"] for c in view["who"]["choices"] if c["selected"]] == ["Bob"]
 
 
-def test_a_transfer_cannot_be_from_and_to_the_same_player(desk):
-    form = flows.start_flow("transfer", desk.specs, player="Ann")
-    values = [c["value"] for c in ask_view(desk, form, "to")["choices"]]
-    assert values == ["bank", "Bob", "Cy"]  # no Free Parking pot without the house rule
+# -- who acts ------------------------------------------------------------------------------------------
+def test_a_flow_acts_for_the_player_to_play_until_the_banker_picks_another_inside_it(desk):
+    """Ann is to play; the banker opens Rent, sees Ann selected in the strip, picks Bob for this one
+    rent. The next flow opens for Ann again: nothing stuck to Bob."""
+    assert player_to_play(desk.state()) == "Ann"
+    rent = flows.start_flow("rent", desk.specs, player=player_to_play(desk.state()))
+    strip = ask_view(desk, rent, "deed")["who"]
+    assert strip["label"] == "Who pays" and [c["value"] for c in strip["choices"] if c["selected"]] == ["Ann"]
+    by_bob = rent.fill(rent.actor, "Bob")
+    assert [c["value"] for c in who_row(desk.state(), by_bob, "deed")["choices"] if c["selected"]] == ["Bob"]
+    assert by_bob.values["payer"] == "Bob" and who_row(desk.state(), by_bob, "deed")["changed"]
+    salary = flows.start_flow("salary", desk.specs, player=player_to_play(desk.state()))
+    assert salary.values == {"player": "Ann"}
 
 
-def test_refusals_that_list_values_become_choices():
-    assert parse_options("building", 'building is "house" or "hotel"') == [("house", "House"), ("hotel", "Hotel")]
-    assert parse_options("result", 'result is 1, 2, 3 or "railroad", not 7') == [(1, "1"), (2, "2"), (3, "3"), ("railroad", "Railroad")]
-    assert parse_options("building", "building is one of residential, tower, not 'x'") == [("residential", "Residential"), ("tower", "Tower")]
-    assert parse_options("deed", "there is no deed called 'x'") == []
+def test_looking_at_a_players_deeds_never_changes_who_pays(desk):
+    """Bob is to play after Ann's turn; the banker looks at Cy's deeds; Bob still pays the next rent."""
+    do(desk, "buy", player="Cy", deed="Boardwalk")
+    do(desk, "next_turn")
+    view = deeds_view(desk, "Boardwalk", whose="Cy")
+    assert view["title"] == "Deeds of Cy"
+    assert [d["name"] for g in view["groups"] for d in g["deeds"]] == ["Boardwalk"]
+    form = flows.start_flow("rent", desk.specs, player=player_to_play(desk.state()))
+    assert form.values["payer"] == "Bob"
+
+
+def test_the_table_outlines_the_player_to_play_only(desk):
+    view = table_view(desk.state(), desk.specs)
+    assert [t["name"] for t in view["players"] if t["selected"]] == ["Ann"]
+
+
+def test_the_rent_list_shows_what_each_deed_charges_this_payer(desk):
+    do(desk, "buy", player="Ann", deed="Baltic Avenue")
+    do(desk, "buy", player="Ann", deed="Boardwalk")
+    do(desk, "mortgage", player="Ann", deed="Boardwalk")
+    form = flows.start_flow("rent", desk.specs, player="Bob")
+    rows = {c["value"]: c for c in ask_view(desk, form, "deed")["choices"]}
+    assert rows["Baltic Avenue"]["detail"] == "Bob pays $4" and rows["Baltic Avenue"]["preview"] == "Bob paid Ann $4 rent for Baltic Avenue"
+    assert rows["Boardwalk"]["refused"] and "mortgaged" in rows["Boardwalk"]["refused"]
 
 
 @pytest.mark.skipif("monopoly-city" not in pack_names(), reason="Monopoly City is not installed")
-def test_monopoly_city_buildings_are_learnt_from_its_rules(tmp_path):
+def test_monopoly_city_buildings_come_from_its_declared_choices(tmp_path):
     with Banker.create(tmp_path / "city.game", "monopoly-city", ["Ann", "Bob"], {}, backup_every=0) as b:
         d = Desk(b)
-        deed = next(iter(b.table["deeds"]))
-        form = flows.start_flow("build", d.specs, player="Ann").fill("deed", deed)
-        values = [v for v, _ in probe_choices(d, form, "building")]
+        building = next(f for f in d.specs["build"].fields if f.kind == "choice")
+        values = [c.value for c in d.choices("build", building.name, {"player": "Ann", "deed": next(iter(b.table["deeds"]))})]
         assert "residential" in values and "stadium" in values
 
 
@@ -276,7 +298,7 @@ def test_a_pack_without_quick_amounts_gets_round_ones():
 def test_the_confirm_button_says_who_pays_whom_how_much(desk):
     form = flows.start_flow("transfer", desk.specs, player="Ann").fill("to", "Bob")
     view = amount_view(desk, form, Keypad(Currency()).add(200))
-    assert view["sentence"] == "Ann pays Bob $200" and view["ready"] and view["refused"] is None
+    assert view["sentence"] == "Ann paid Bob $200" and view["ready"] and view["refused"] is None
     assert [c["value"] for c in view["sides"][1]["choices"] if c["selected"]] == ["Bob"]
     broke = amount_view(desk, form, Keypad(Currency()).add(5000))
     assert broke["refused"].startswith("Ann has $1,500 but needs $5,000")
@@ -298,21 +320,24 @@ def test_boardwalk_with_a_hotel_charges_2000_and_cannot_be_mortgaged(desk):
         do(desk, "build", player="Ann", deed="Park Place")
         do(desk, "build", player="Ann", deed="Boardwalk")
     do(desk, "build", player="Ann", deed="Boardwalk", building="hotel")
-    assert rent_now(desk, "Boardwalk") == "Rent now: $2,000"
-    card = deed_card(desk, "Boardwalk", chosen="Bob")
+    assert rent_now(desk, "Boardwalk").startswith("Bob has $1,500 but needs $2,000 for rent for Boardwalk")
+    do(desk, "transfer", **{"from": "bank", "to": "Bob", "amount": 1000})
+    assert rent_now(desk, "Boardwalk") == "Rent now: $2,000 from Bob"
+    card = deed_card(desk, "Boardwalk")
     acts = {a["text"]: a for a in card["actions"]}
-    assert acts["Rent (Bob)"]["refused"].startswith("Bob has $1,500 but needs $2,000 for rent for Boardwalk")
+    assert acts["Rent (Bob)"]["preview"] == "Bob paid Ann $2,000 rent for Boardwalk"
     assert acts["Mortgage"]["refused"] == "sell the buildings on the dark blue group before mortgaging Boardwalk"
     assert acts["Buy"]["refused"] == "Boardwalk already belongs to Ann"
-    assert acts["Build: hotel"]["refused"] == "Boardwalk already has a hotel"
+    assert acts["Build: Hotel"]["refused"]
     assert card["owner_text"] == "Owner: Ann" and card["marks_text"] == "hotel"
     assert ("Rent", "$50 / $200 / $600 / $1,400 / $1,700 / $2,000") in card["lines"]
 
 
 def test_a_bank_deed_offers_buying_and_auction(desk):
-    card = deed_card(desk, "Park Place", chosen="Cy")
+    do(desk, "next_turn")
+    card = deed_card(desk, "Park Place")
     live = [a["text"] for a in card["actions"] if a["refused"] is None]
-    assert "Buy (Cy)" in live and "Auction" in live
+    assert "Buy (Bob)" in live and "Auction" in live  # the player to play buys it
     assert card["owner_text"] == "Owned by the bank" and rent_now(desk, "Park Place") == ""
 
 
@@ -518,7 +543,10 @@ def test_a_phone_request_is_approved_and_another_declined_with_a_reason(desk):
 
     from companion.ui.phones import Phones, request_rows
 
-    phones = Phones(UiSettings(host="127.0.0.1", port=0), advertise=False, lan_address="127.0.0.1")
+    from companion.appliance import phone_server
+
+    phones = Phones(UiSettings(host="127.0.0.1", port=0), server_factory=phone_server(), advertise=False,
+                    lan_address="127.0.0.1")
     if not phones.installed:
         pytest.skip("the phones' server is not installed")
 
@@ -542,3 +570,84 @@ def test_a_phone_request_is_approved_and_another_declined_with_a_reason(desk):
 
     asyncio.run(round_at_the_table())
     assert not phones.running
+
+
+def test_the_auction_keypad_is_two_rows_with_k_and_m_for_monopoly_city():
+    short = Currency.from_pack({"currency": {"symbol": "\u20a9", "style": "short"}})
+    assert wide_keys(keys_for(short)) == ["1", "2", "3", "4", "5", "6", "7", "8", "9", "0", ".", "<", "K", "M", "00"]
+    pad = Keypad(short)
+    for key in "1.5M":
+        pad = pad.press(key)
+    assert pad.value() == 1_500_000
+
+
+def test_a_familys_description_reaches_the_screen_without_code_names():
+    assert flows.for_people("The player goes to Jail for 3 turns (or ``turns``); jail turns do not count.") == \
+        "The player goes to Jail for 3 turns; jail turns do not count."
+    assert flows.for_people("or send them back. ``over_bridge``: back across the Toll Bridge.") == \
+        "or send them back. over bridge: back across the Toll Bridge."
+
+
+def test_more_is_a_short_grouped_menu_with_bankrupt_last(desk):
+    _, more = flows.buttons_for(desk.specs)
+    menu = flows.more_menu(more)
+    assert [g["title"] for g in menu] == ["Turn", "Money", "Deeds", "Game"]
+    assert menu[-1]["actions"][-1]["name"] == "bankrupt" and menu[-1]["actions"][-1]["destructive"]
+    assert sum(len(g["actions"]) for g in menu) == len(more)
+    assert {"mortgage", "unmortgage", "trade"} <= {a["name"] for a in menu[2]["actions"]}
+
+
+def test_the_touchscreen_does_not_import_the_phones_adapter():
+    """One composition root (companion.appliance) wires them; the touchscreen's modules never import
+    companion.web themselves."""
+    code = ("import sys, pkgutil, importlib, companion.ui, companion.ui.screens\n"
+            "for m in pkgutil.iter_modules(companion.ui.__path__):\n"
+            "    if m.name not in ('bank_app', 'trading_unit', 'chart', 'widgets', 'screens'):\n"
+            "        importlib.import_module('companion.ui.' + m.name)\n"
+            "print(sorted(n for n in sys.modules if n.startswith('companion.web')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env={**os.environ, "KIVY_NO_ARGS": "1"})
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip() == "[]"
+
+
+def test_a_tile_shows_the_houses_and_hotels_the_family_puts_on_the_players_deeds(desk):
+    do(desk, "buy", player="Ann", deed="Mediterranean Avenue")
+    do(desk, "buy", player="Ann", deed="Baltic Avenue")
+    do(desk, "build", player="Ann", deed="Baltic Avenue")
+    ann = table_view(desk.state(), desk.specs)["players"][0]
+    assert ann["deeds_text"] == "2 deeds: Baltic 1 house"
+
+
+def test_a_finished_game_says_who_won_and_a_deleted_one_is_kept_aside(tmp_path):
+    from companion.ui.games import delete_game, describe_game, game_line
+
+    with Banker.create(tmp_path / "friday.game", "classic", ["Ann", "Bob"], {}, backup_every=0) as b:
+        b.do({"action": "end_game"})
+    game = describe_game(tmp_path / "friday.game")
+    assert game["over"] and game_line(game).startswith("Finished: Ann won")
+    kept = delete_game(tmp_path / "friday.game")
+    assert not (tmp_path / "friday.game").exists() and kept == tmp_path / "deleted" / "friday.game"
+    assert saved_games(tmp_path) == [] and describe_game(kept)["winner"] == "Ann"
+
+
+def test_a_new_game_can_start_with_the_same_players_as_last_time(tmp_path):
+    from companion.ui.games import last_players
+
+    Banker.create(tmp_path / "friday.game", "classic", [{"name": "Ann", "colour": "blue"}, {"name": "Bob", "colour": "red"}],
+                  {}, backup_every=0).close()
+    people = last_players(tmp_path)
+    assert people == [{"name": "Ann", "colour": "blue"}, {"name": "Bob", "colour": "red"}]
+    form = NewGame.start("monopoly-city", players=3).with_players(people)
+    assert form.people() == people and form.pack == "monopoly-city"
+
+
+def test_a_trade_shows_who_gives_what_and_all_each_pays_with_the_10_percent(desk):
+    """Bob's Reading Railroad is mortgaged: Ann gives $300 for it and pays the bank 10% of its
+    mortgage on top, so Ann pays $310 in all."""
+    do(desk, "buy", player="Bob", deed="Reading Railroad")
+    do(desk, "mortgage", player="Bob", deed="Reading Railroad")
+    deal = Deal(a="Ann", b="Bob").toggle("Reading Railroad", "get").add_cash("give", 300)
+    view = trade_view(desk, deal)
+    assert view["give_title"] == "Ann gives $300" and view["get_title"] == "Bob gives $0"
+    assert view["give_total"] == "Ann pays $310 in all" and view["get_total"] == "Bob pays $0 in all"
+    assert view["confirm_text"] == view["preview"][:1].upper() + view["preview"][1:]

@@ -47,14 +47,15 @@ def configure_kivy(*, fullscreen: bool = False, size: tuple[int, int] = (800, 48
 
 
 def run_app(game: str | os.PathLike | None = None, data: str | os.PathLike | None = None,
-            fullscreen: bool = False) -> int:
-    """Open the touchscreen app and return its exit code when the window closes."""
+            fullscreen: bool = False, phone_server=None) -> int:
+    """Open the touchscreen app and return its exit code when the window closes. ``phone_server`` is
+    the phones' server class the composition root (:mod:`companion.appliance`) hands in, or None."""
     configure_kivy(fullscreen=fullscreen)
     import asyncio
 
     from .bank_app import TableBankerApp
 
-    app = TableBankerApp(game=game, data=data)
+    app = TableBankerApp(game=game, data=data, phone_server=phone_server)
     try:
         asyncio.run(app.main())
     except KeyboardInterrupt:

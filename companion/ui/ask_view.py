@@ -1,26 +1,24 @@
 """The chooser screen's view-model: the answers to one field of an action, each already judged.
 
-For a field of an action being put together (``ActionForm``), the possible answers: the players, the
-bank and the pots, the deeds grouped by colour, counts, dice totals, the pack's choices. When the
-answer is the last thing the action needs, each answer is tried on the current table (pure, nothing
-committed) so the screen can grey out what the rules would refuse and say why when it is tapped.
-Pure: no Kivy.
+The field is the one the Banker names next for the action being put together, and its answers are
+exactly the Banker's choices for it on the table as it stands (``banker.choices``): players, the bank
+and the pots, deeds in board order grouped by colour, counts, dice totals, squares by name, the pack's
+options. Each carries what it means now (the rent it would charge, what a build costs, the preview of
+the whole action when this answer completes it) or, greyed, the rule's own reason it is not possible.
+Nothing here reads a refusal to learn anything. Pure: no Kivy.
 """
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from companion.views import deed_marks
 
 from .colours import group_colour, player_colour, text_on
 from .desk import Desk
-from .flows import ActionForm, action_label, choices_for, field_kind, field_label
+from .flows import ActionForm, button_label, for_people
+from .who_acts import who_row
 
-__all__ = ["choices", "ask_view", "account_choices", "deed_groups", "probe_choices", "parse_options"]
-
-_COUNTS = {"count": 4, "times": 2, "turns": 6, "blocks": 4}
-
+__all__ = ["choices", "ask_view", "account_choices", "deed_groups"]
 
 def account_choices(state: dict, *, accounts: bool) -> list[dict[str, Any]]:
     """Players still in the game (and, for money fields, the bank and the pots) as tiles."""
@@ -80,114 +78,74 @@ def _deed_detail(desk: Desk, deed: dict) -> str:
     return ", ".join([who, *deed_marks(deed)])
 
 
-def choices(desk: Desk, form: ActionForm, field: str) -> list[dict[str, Any]]:
-    """Every answer to ``field``: value, label, colour, detail, and ``refused`` (the reason, or None)."""
-    state = desk.state()
-    kind = field_kind(field)
+_NEUTRAL = (0.35, 0.4, 0.45, 1)
+_POT = (0.55, 0.45, 0.2, 1)
+
+
+def _look(desk: Desk, kind: str, value: Any, state: dict) -> dict[str, Any]:
+    """How an answer looks: its colour, its group (deeds) and a detail about it on this table."""
     if kind in ("player", "account"):
-        rows = account_choices(state, accounts=kind == "account")
-        # the other side of a payment cannot be the same account
-        other = {"from": "to", "to": "from", "a": "b", "b": "a"}.get(field)
-        if other and form.values.get(other):
-            rows = [r for r in rows if r["value"].casefold() != str(form.values[other]).casefold()]
-    elif kind == "deed":
-        rows = []
-        for group in deed_groups(state):
-            for deed in group["deeds"]:
-                rows.append({"value": deed["name"], "label": deed["name"], "colour": group["colour"],
-                             "group": group["group"], "detail": _deed_detail(desk, deed)})
-    elif kind == "pot":
-        rows = [{"value": p["name"], "label": p["label"], "colour": (0.55, 0.45, 0.2, 1), "detail": p["amount_text"]}
-                for p in state["pots"]]
-    elif kind == "count":
-        rows = [{"value": n, "label": str(n), "detail": ""} for n in range(1, _COUNTS.get(field, 6) + 1)]
-    elif kind == "dice":
-        rows = [{"value": n, "label": str(n), "detail": ""} for n in range(2, 13)]
-    elif kind in ("choice", "text"):
-        found = probe_choices(desk, form, field) or choices_for(field, desk.pack)
-        rows = [{"value": v, "label": label, "detail": ""} for v, label in found]
-    else:
-        rows = []
-    trial, guessed = _placeholders(state, form, field)
-    for row in rows:
-        row.setdefault("colour", (0.35, 0.4, 0.45, 1))
+        player = next((p for p in state["players"] if p["name"] == value), None)
+        if player is not None:
+            return {"colour": player_colour(player["colour"]), "detail": player["cash_text"]}
+        pot = next((p for p in state["pots"] if f"pot:{p['name']}" == value or p["name"] == value), None)
+        if pot is not None:
+            return {"colour": _POT, "detail": pot["amount_text"]}
+        return {"colour": _NEUTRAL, "detail": ""}
+    if kind == "pot":
+        pot = next((p for p in state["pots"] if p["name"] == value), None)
+        return {"colour": _POT, "detail": pot["amount_text"] if pot else ""}
+    if kind == "deed":
+        deed = next((d for d in state["deeds"] if d["name"] == value), None)
+        if deed is None:
+            return {"colour": _NEUTRAL, "detail": "", "group": "other"}
+        return {"colour": group_colour(deed.get("group") or "other", deed.get("colour")),
+                "group": deed.get("group") or "other", "detail": _deed_detail(desk, deed)}
+    return {"colour": _NEUTRAL, "detail": ""}
+
+
+def choices(desk: Desk, form: ActionForm, field: str) -> list[dict[str, Any]]:
+    """Every answer to ``field``, from the Banker: value, label, colour, detail (what it means now),
+    ``refused`` (the rule's reason, or None) and ``preview`` (the log's sentence when this answer
+    completes the action)."""
+    state = desk.state()
+    kind = desk.specs[form.action].field(field).kind
+    rows = []
+    for choice in desk.choices(form.action, field, form.values):
+        row = {"value": choice.value, "label": choice.label, **_look(desk, kind, choice.value, state)}
+        if choice.detail and choice.preview is not None:
+            row["detail"] = choice.detail
         row["colour_text"] = text_on(row["colour"])
-        row["refused"] = None
-        result = desk.check(trial.fill(field, row["value"]).as_action())
-        if result.ok or result.malformed:
-            continue
-        # With stand-ins for fields still to come, only a refusal about this answer itself counts
-        if not guessed or str(row["value"]).casefold() in result.text.casefold():
-            row["refused"] = result.text
+        row["refused"] = None if choice.possible else (choice.why_not or "not possible now")
+        row["preview"] = choice.preview.summary if choice.preview is not None else ""
+        rows.append(row)
+    if kind == "deed":
+        order = {name: i for i, name in enumerate(board_order(state.get("rules", ""), [r["value"] for r in rows]))}
+        rows.sort(key=lambda r: order.get(r["value"], len(order)))
     return rows
-
-
-def _placeholders(state: dict, form: ActionForm, field: str) -> tuple[ActionForm, bool]:
-    """The form with stand-ins for the fields still to ask after ``field`` (the player to play, the
-    bank, the smallest amount), so each answer can be tried now; True if any stand-in was used."""
-    trial, guessed = form, False
-    stand_ins = {"player": state["turn"]["player"], "account": "bank", "amount": 1, "count": 1, "dice": 7}
-    for other in form.pending():
-        if other == field:
-            continue
-        kind = field_kind(other)
-        if kind in stand_ins and stand_ins[kind] is not None:
-            trial, guessed = trial.fill(other, stand_ins[kind]), True
-    return trial, guessed
-
-
-_PROBE = "\u2047"  # a value no rule accepts, so the refusal lists the values it does
-
-
-def _option(text: str) -> tuple[Any, str]:
-    """One listed value: quotes dropped, whole numbers as ints, a note in brackets kept for the label."""
-    text = text.strip().strip(".")
-    m = re.match(r'^(.*?)\s*\((.+)\)$', text)
-    value, note = (m.group(1), m.group(2)) if m else (text, "")
-    value = value.strip().strip('"\'')
-    parsed: Any = int(value) if re.fullmatch(r"-?\d+", value) else value
-    label = str(parsed).replace("_", " ").capitalize() + (f": {note}" if note else "")
-    return parsed, label
-
-
-def parse_options(field: str, reason: str) -> list[tuple[Any, str]]:
-    """The values a refusal lists for ``field``: 'building is one of residential, industrial, not ...',
-    'result is 1, 2, 3 or "railroad", not ...', 'building is "house" or "hotel"'."""
-    m = re.search(rf"\b{re.escape(field)} (?:is|must be) one of (.+?)(?:, not .*)?$", reason)
-    if m:
-        return [_option(p) for p in m.group(1).split(",") if p.strip()]
-    m = re.search(rf"\b{re.escape(field)} (?:is|must be) (.+?) or (.+?)(?:, not .*)?$", reason)
-    if m:
-        first = [p for p in m.group(1).split(",") if p.strip()]
-        return [_option(p) for p in first] + [_option(m.group(2))]
-    return []
-
-
-def probe_choices(desk: Desk, form: ActionForm, field: str) -> list[tuple[Any, str]]:
-    """Ask the rules which values ``field`` takes, by offering one no rule accepts (nothing is
-    committed). Families keep their choices in their own code; their refusals list them."""
-    result = desk.check(form.fill(field, _PROBE).as_action())
-    if result.ok or not result.malformed:
-        return []
-    return parse_options(field, result.text)
 
 
 def ask_view(desk: Desk, form: ActionForm, field: str) -> dict[str, Any]:
     """What the chooser shows: the question, what is decided so far, and the answers."""
-    done = [f"{field_label(k)}: {desk.account_name(v) if field_kind(k) == 'account' else v}"
-            for k, v in form.values.items() if v not in (None, "") and field_kind(k) not in ("side", "card")]
-    kind = field_kind(field)
-    rows = choices(desk, form, field)
+    spec = desk.specs[form.action]
+    asked = spec.field(field)
+    done = []
+    for f in spec.fields:
+        value = form.values.get(f.name)
+        if value in (None, "") or f.name == form.actor or f.kind in ("structured", "deeds"):
+            continue
+        done.append(f"{f.says}: {desk.account_name(value) if f.kind == 'account' else value}")
+    rows = choices(desk, form, field) if asked.kind not in ("text", "structured", "amount") else []
+    state = desk.state()
     return {
-        "title": f"{action_label(form.button or form.action)}: {field_label(field).lower()}?",
+        "title": f"{button_label(form.button or form.action, desk.specs)}: {asked.says.lower()}?",
         "field": field,
-        "kind": kind,
+        "kind": asked.kind,
         "so_far": " · ".join(done),
+        "who": who_row(state, form, field),
         "choices": rows,
-        "optional": field not in form.required,
-        "grouped": kind == "deed",
-        "text_entry": kind in ("text", "card") and not rows,
-        "help": desk.specs[form.action].summary if form.action in desk.specs else "",
+        "optional": not asked.required,
+        "grouped": asked.kind == "deed",
+        "text_entry": asked.kind in ("text", "structured") and not rows,
+        "help": for_people(spec.says),
     }
-
-

@@ -84,11 +84,11 @@ class TableBankerApp(Taps, App):
     c = DictProperty(theme("dark"))  # the theme's colours
     theme_name = StringProperty("dark")
     desk = ObjectProperty(None, allownone=True)
-    selected = StringProperty("")  # the player the table's buttons act for
     last_text = StringProperty("")  # the last thing done, in words
 
     def __init__(self, *, game: str | Path | None = None, data: str | Path | None = None,
-                 settings: UiSettings | None = None, **kwargs: Any) -> None:
+                 settings: UiSettings | None = None, phone_server: Callable[..., Any] | None = None,
+                 **kwargs: Any) -> None:
         self.game_arg = Path(game) if game else None
         self.folder = data_dir(data)
         self.settings_store = settings or UiSettings.load(self.folder)
@@ -98,7 +98,7 @@ class TableBankerApp(Taps, App):
         self._refresh_trigger = None
         self.screens: dict[str, Any] = {}  # built lazily once the window exists (see build)
         self.unit_link: UnitLink | None = None
-        self.phones = Phones(self.settings_store, advertise=self.settings_store.advertise)
+        self.phones = Phones(self.settings_store, server_factory=phone_server, advertise=self.settings_store.advertise)
         self.loop: asyncio.AbstractEventLoop | None = None
         self._tasks: set[asyncio.Task] = set()
         self._was_over = False
@@ -203,6 +203,11 @@ class TableBankerApp(Taps, App):
             screen.refresh()
         return screen
 
+    def look_at(self, player: str) -> None:
+        """Show a player's deeds; who acts stays the player to play."""
+        self.screens["deeds"].look_at(player)
+        self.show("deeds")
+
     def to_table(self, *_: object) -> None:
         self.show("table" if self.desk is not None else "start")
 
@@ -263,10 +268,9 @@ class TableBankerApp(Taps, App):
         self.close_game()
         self.desk = desk
         self._unsubscribe = desk.subscribe(self._committed)
-        self.selected = ""
         self.last_text = ""
         self._was_over = bool(desk.table.get("over"))
-        records_spins = "spin" in desk.rules.registry.specs
+        records_spins = "spin" in desk.specs
         self.unit_link = UnitLink(desk.pack, act=self._unit_act, on_sold=self._unit_sold, on_event=self._unit_event,
                                   whose_turn=self._whose_turn if records_spins else None)
         self.unit_link.muted = not self.settings_store.sound
@@ -325,17 +329,29 @@ class TableBankerApp(Taps, App):
     def _unit_act(self, action: dict) -> Result:
         return self.act(action)
 
-    def _unit_sold(self, result: Result) -> None:
+    def _unit_sold(self, result: Result | None) -> None:
+        """The unit's auction ended (sold and logged, or not sold): the next auction starts clean."""
+        self.screens["auction"].clean()
         if result is not None and result.ok and self.manager.current == "auction":
-            self.screens["auction"].lot = ""
             self.to_table()
+
+    def open_auction(self, deed: str = "") -> None:
+        """The one auction, wherever it starts: table, deed card, trading unit or its button."""
+        if deed:
+            self.screens["auction"].open_lot(deed)
+        self.show("auction")
 
     def _unit_event(self, event) -> None:
         """The unit asks (a held undo, a second press on a running timer) or refuses a press: show it
         on whatever screen is up, unless the unit's own screen is showing it already."""
-        from companion.trading_unit import CancelAsked, PressRefused, UndoConfirmAsked
+        from companion.trading_unit import CancelAsked, PressRefused, TimerStarted, UndoConfirmAsked
 
-        if self.root is None or self.manager.current == "unit":
+        if self.root is None:
+            return
+        if isinstance(event, TimerStarted) and event.purpose == "auction" and not event.lot:
+            self.open_auction()  # the unit's own button: the deed and the bids are chosen on the auction screen
+            return
+        if self.manager.current == "unit":
             return
         link = self.unit_link
         if isinstance(event, UndoConfirmAsked):
@@ -363,6 +379,8 @@ class TableBankerApp(Taps, App):
         """Pick up entries committed elsewhere (phones' server in another process, the command line)."""
         if self.desk is not None:
             self.desk.refresh()
+        if self.unit_link is not None:
+            self.unit_link.tick()
 
 class _Cancel:
     """What ``call_later`` hands back: something with ``cancel()``, like asyncio's handles."""

@@ -1,33 +1,31 @@
 """The deeds screen's view-model: the board's colour groups, and one deed's card with what can be done
 with it now.
 
-"What can be done now" is asked of the rules themselves: every action of the family that takes a
-``deed`` is put together for this deed (the owner acts for mortgages and building, the chosen player
-for buying and paying rent) and tried on the current table without committing anything. A refused one
-carries the rule's reason. So a family's own deed actions (improve a park, remove a hazard) appear
-here without any code for them. Pure: no Kivy.
+"What can be done now" is asked of the Banker: every action the family declares with a deed field is
+put together for this deed (the owner acts for mortgages and building whoever is to play; the player
+to play, or the next one who is not the owner, buys it or pays its rent), and the Banker's preview
+says what it would do or the rule's reason it cannot. A choice the action still needs (houses or a
+hotel) becomes one button per choice the Banker lists. So a family's own deed actions (improve a park,
+remove a hazard) appear here without any code for them. Pure: no Kivy.
 """
 from __future__ import annotations
 
 from typing import Any
 
-from companion.core import engine
-from companion.core.errors import BankerError
-from companion.core.model import BANK
 from companion.views import deed_marks
 
-from .ask_view import deed_groups, probe_choices
+from .ask_view import deed_groups
 from .colours import player_colour, text_on
 from .desk import Desk
-from .flows import ActionForm, action_label, field_kind
 
 __all__ = ["deeds_view", "deed_card", "card_lines", "rent_now"]
 
 _MONEY_KEYS = ("price", "mortgage", "value", "cost", "rent", "fee", "toll")
 
 
-def deeds_view(desk: Desk, selected: str | None = None) -> dict[str, Any]:
-    """The deeds by colour group, each with its owner's colour and marks, and the selected deed."""
+def deeds_view(desk: Desk, selected: str | None = None, *, whose: str | None = None) -> dict[str, Any]:
+    """The deeds by colour group, each with its owner's colour and marks, and the selected deed;
+    ``whose``: only that player's deeds."""
     state = desk.state()
     colours = {p["name"]: p["colour"] for p in state["players"]}
     groups = []
@@ -35,6 +33,8 @@ def deeds_view(desk: Desk, selected: str | None = None) -> dict[str, Any]:
         rows = []
         for deed in group["deeds"]:
             owner = deed.get("owner")
+            if whose is not None and owner != whose:
+                continue
             rows.append({
                 "name": deed["name"],
                 "owner": owner or "",
@@ -43,8 +43,10 @@ def deeds_view(desk: Desk, selected: str | None = None) -> dict[str, Any]:
                 "selected": deed["name"] == selected,
                 "mortgaged": bool(deed.get("mortgaged")),
             })
-        groups.append({**group, "deeds": rows})
-    return {"groups": groups, "selected": selected}
+        if rows:
+            groups.append({**group, "deeds": rows})
+    return {"groups": groups, "selected": selected, "whose": whose or "",
+            "title": f"Deeds of {whose}" if whose else "Deeds"}
 
 
 def card_lines(desk: Desk, card: dict) -> list[tuple[str, str]]:
@@ -64,51 +66,61 @@ def card_lines(desk: Desk, card: dict) -> list[tuple[str, str]]:
     return lines
 
 
-def rent_now(desk: Desk, deed: str) -> str:
-    """What a visitor would pay the owner now, asked of the rules on a what-if table where the visitor
-    has money enough (nothing is committed); '' when no rent is due or it needs the dice."""
-    table = desk.table
-    state = table["deeds"].get(deed, {})
-    owner = state.get("owner")
-    if owner is None or "rent" not in desk.specs:
-        return ""
-    spec = desk.specs["rent"]
-    visitor = next((p for p in table["order"] if p != owner and not table["players"][p]["bankrupt"]), None)
-    if visitor is None or "payer" not in spec.required:
-        return ""
-    rich = dict(table["accounts"])
-    top_up = 10**12
-    rich[visitor] = rich.get(visitor, 0) + top_up
-    rich[BANK] = rich.get(BANK, 0) - top_up
-    try:
-        events, _ = engine.decide({**table, "accounts": rich}, {"action": "rent", "payer": visitor, "deed": deed}, desk.rules)
-    except BankerError as e:
-        text = str(e)
-        if "dice" in text:
-            return "rent depends on the dice"
-        return text if "no rent" in text else ""
-    paid = sum(e["amount"] for e in events if e["type"] == "Paid" and e["from"] == visitor)
-    return f"Rent now: {desk.fmt(paid)}"
-
-
-def _actor(desk: Desk, field: str, owner: str | None, chosen: str | None) -> str | None:
-    """Who a deed action's player field names: the owner acts on their deed; otherwise the chosen player
-    (for rent, a visitor who is not the owner)."""
+def _visitor(desk: Desk, owner: str) -> str | None:
+    """Who would pay rent on an owner's deed: the player to play, or the next player who is not the owner."""
     state = desk.state()
-    active = state["active"]
-    if field == "payer":
-        for name in (chosen, state["turn"]["player"], *active):
-            if name and name != owner and name in active:
-                return name
-        return None
-    if field in ("player", "owner") and owner is not None and owner in active:
-        return owner
-    return chosen if chosen in active else state["turn"]["player"]
+    for name in (state["turn"]["player"], *state["active"]):
+        if name and name != owner and name in state["active"]:
+            return name
+    return None
+
+
+def rent_now(desk: Desk, deed: str) -> str:
+    """What the player to play (or the next visitor) would pay the owner now, from the Banker's own
+    choices for Rent ('' when the family has no rent or nobody owns the deed)."""
+    owner = desk.table["deeds"].get(deed, {}).get("owner")
+    spec = desk.specs.get("rent")
+    if owner is None or spec is None:
+        return ""
+    payer = next((f.name for f in spec.fields if f.kind == "player"), None)
+    deed_field = next((f.name for f in spec.fields if f.kind == "deed"), None)
+    visitor = _visitor(desk, owner)
+    if payer is None or deed_field is None or visitor is None:
+        return ""
+    values = {payer: visitor}
+    choice = next((c for c in desk.choices("rent", deed_field, values) if c.value == deed), None)
+    if choice is None:
+        return ""
+    if not choice.possible:
+        return choice.why_not or ""
+    if choice.preview is None:
+        later = desk.next_field("rent", {**values, deed_field: deed})
+        return f"Rent depends on the {later.says.lower()}" if later is not None else ""
+    return f"Rent now: {desk.fmt(-choice.preview.moved(visitor))} from {visitor}"
+
+
+def _who_acts(desk: Desk, spec, owner: str | None) -> dict[str, Any]:
+    """A deed action's players: the owner acts on their deed (mortgage, build, sell), whoever is to
+    play; a player who is not the owner pays its rent or buys it (the player to play first)."""
+    state = desk.state()
+    values: dict[str, Any] = {}
+    for f in spec.fields:
+        if f.kind != "player" or not f.required or f.name == "winner":
+            continue
+        if owner is not None and owner in state["active"] and spec.name != "rent":
+            values[f.name] = owner
+        else:
+            visitor = _visitor(desk, owner or "")
+            if visitor is not None:
+                values[f.name] = visitor
+        break
+    return values
 
 
 def deed_card(desk: Desk, deed: str, chosen: str | None = None) -> dict[str, Any]:
     """One deed's card: owner, buildings, rent now, mortgage state, printed values, and each action
-    of the family that takes a deed, tried now: ``refused`` holds the rule's reason, or None."""
+    of the family that takes a deed, for its owner whoever is acting, judged by the Banker now:
+    ``refused`` holds the rule's reason, or None; ``preview`` the log's sentence."""
     state = desk.state()
     row = next(d for d in state["deeds"] if d["name"] == deed)
     card = desk.pack["cards"][deed]
@@ -117,38 +129,39 @@ def deed_card(desk: Desk, deed: str, chosen: str | None = None) -> dict[str, Any
     group = next(g for g in deed_groups(state) if any(d["name"] == deed for d in g["deeds"]))
     actions = []
     for name, spec in desk.specs.items():
-        deed_fields = [f for f in spec.required if field_kind(f) == "deed"]
-        if not deed_fields or name == "correct_card":
+        deed_fields = [f.name for f in spec.fields if f.kind == "deed" and f.required]
+        if not deed_fields or name in ("correct_card", "auction", "trade"):
             continue
-        values: dict[str, Any] = {deed_fields[0]: deed}
-        for f in spec.required:
-            if field_kind(f) == "player" and f not in ("winner",):
-                actor = _actor(desk, f, owner, chosen)
-                if actor is not None:
-                    values[f] = actor
-        form = ActionForm(name, spec.required, spec.optional, values, button=name)
-        who = next((values[f] for f in spec.required if field_kind(f) == "player" and f in values), None)
-        variants = [(form, action_label(name))]
-        if "building" in spec.required + spec.optional and (form.ready or form.pending() == ["building"]):
-            options = probe_choices(desk, form, "building")
-            if options:
-                variants = [(form.fill("building", v), f"{action_label(name)}: {label.lower()}") for v, label in options]
+        values = {**_who_acts(desk, spec, owner), deed_fields[0]: deed}
+        who = next((values[f.name] for f in spec.fields if f.kind == "player" and f.name in values), None)
+        later = desk.next_field(name, values)
+        if later is None and spec.group == "deeds":  # an optional choice (houses or a hotel): one button each
+            later = next((f for f in spec.fields if f.kind == "choice" and not f.required
+                          and f.option_values(desk.table, values)), None)
+        variants = [(values, spec.label, None)]
+        if later is not None and later.kind == "choice":
+            variants = [({**values, later.name: c.value}, f"{spec.label}: {c.label}", c)
+                        for c in desk.choices(name, later.name, values)]
         shown_who = who if who and who != owner else None
-        for variant, label in variants:
-            refused = None
-            if variant.ready:
-                check = desk.check(variant.as_action())
-                refused = None if check.ok or check.malformed else check.text
+        for variant, label, choice in variants:
+            ready = desk.next_field(name, variant) is None
+            preview, refused = desk.preview({"action": name, **variant}) if ready else (None, None)
+            if choice is not None and not choice.possible:
+                refused = choice.why_not
             actions.append({
                 "action": name,
                 "label": label,
                 "who": who or "",
                 "text": label + (f" ({shown_who})" if shown_who else ""),
-                "values": dict(variant.values),
+                "values": dict(variant),
                 "refused": refused,
-                "ready": variant.ready,
+                "ready": ready,
+                "preview": preview.summary if preview is not None else "",
             })
-    actions.sort(key=lambda a: (a["refused"] is not None, a["action"]))
+    if owner is None and "auction" in desk.specs:
+        actions.append({"action": "auction", "label": desk.specs["auction"].label, "who": "", "text": desk.specs["auction"].label,
+                        "values": {"deed": deed}, "refused": None, "ready": False, "preview": ""})
+    actions.sort(key=lambda a: a["refused"] is not None)  # the family's order, possible ones first
     owner_colour = player_colour(colours.get(owner)) if owner else (0.35, 0.4, 0.45, 1)
     return {
         "name": deed,

@@ -2,9 +2,9 @@
 
 A :class:`Desk` owns the :class:`~companion.service.Banker` of the game on the table. Screens ask it to
 do an action and get back a :class:`Result` (done, with the log's sentence; or refused, with the
-rule's one-line reason and nothing changed). It also answers "would this be refused, and why?"
-without committing anything (:meth:`Desk.check`, a pure :func:`engine.decide` on the current table),
-which is how the deed card knows which buttons are live.
+rule's one-line reason and nothing changed). For putting an action together it passes on the action
+contract the Banker reads from the family's declarations: the next field to ask, every choice for it
+judged on the table, and the preview of what an action would do (the same decision, nothing written).
 
 No Kivy here: the app subscribes to :meth:`Desk.subscribe` and batches screen refreshes itself.
 Threading: like the Banker, a Desk belongs to the app's loop thread.
@@ -16,12 +16,12 @@ from pathlib import Path
 from typing import Any, Callable
 
 from companion.core import engine
-from companion.core.errors import BadAction, BankerError, Refused
+from companion.core.errors import BadAction, BankerError
 from companion.core.model import BANK
 from companion.service import Banker, Outcome
 from companion.views import state_json
 
-__all__ = ["Desk", "Result", "check_action", "money_moved"]
+__all__ = ["Desk", "Result"]
 
 
 @dataclass(frozen=True)
@@ -37,29 +37,9 @@ class Result:
         return self.ok
 
 
-def check_action(table: dict, rules: engine.Rules, action: dict) -> Result:
-    """Would ``action`` be accepted on ``table``? Pure: decides on the table and commits nothing."""
-    try:
-        events, summary = engine.decide(table, action, rules)
-    except BadAction as e:
-        return Result(False, str(e), malformed=True)
-    except Refused as e:
-        return Result(False, str(e))
-    return Result(True, summary)
-
-
-def money_moved(table: dict, rules: engine.Rules, action: dict) -> dict[str, int]:
-    """What each account would gain (+) or lose (-) if ``action`` were applied now ({} if refused)."""
-    try:
-        events, _ = engine.decide(table, action, rules)
-    except BankerError:
-        return {}
-    moved: dict[str, int] = {}
-    for e in events:
-        if e["type"] == "Paid":
-            moved[e["from"]] = moved.get(e["from"], 0) - e["amount"]
-            moved[e["to"]] = moved.get(e["to"], 0) + e["amount"]
-    return moved
+def _plain(values: dict) -> dict:
+    """An action or its fields without the idempotency id (which only ``do`` takes)."""
+    return {k: v for k, v in values.items() if k != "id"}
 
 
 class Desk:
@@ -96,7 +76,26 @@ class Desk:
 
     @property
     def specs(self) -> dict:
-        return self.banker.rules.registry.specs
+        """The family's declared actions by name, in the family's order."""
+        if getattr(self, "_specs", None) is None:
+            self._specs = {spec.name: spec for spec in self.banker.actions()}
+        return self._specs
+
+    # -- the action contract: what to ask, what may be chosen, what it would do ---------------------
+    def next_field(self, action: str, values: dict):
+        """The next field to ask for ``action`` (a contract Field), or None when it is ready."""
+        return self.banker.next_field(action, _plain(values))
+
+    def choices(self, action: str, field: str, values: dict) -> list:
+        """Every candidate of ``field`` on the table as it stands, each judged (contract Choices)."""
+        return self.banker.choices(action, field, _plain(values))
+
+    def preview(self, action: dict):
+        """(preview, None) if the action would be accepted now, else (None, the one-line reason)."""
+        try:
+            return self.banker.preview(_plain(action)), None
+        except BankerError as e:
+            return None, str(e)
 
     @property
     def version(self) -> int:
@@ -125,11 +124,22 @@ class Desk:
         return entry.summary.removeprefix("Undone: ") if entry else None
 
     def check(self, action: dict) -> Result:
-        """Would the action be accepted now? Nothing is written."""
-        return check_action(self.banker.table, self.banker.rules, {k: v for k, v in action.items() if k != "id"})
+        """Would the action be accepted now? The Banker's preview: nothing is written."""
+        try:
+            found = self.banker.preview(_plain(action))
+        except BadAction as e:
+            return Result(False, str(e), self.banker.version, malformed=True)
+        except BankerError as e:
+            return Result(False, str(e), self.banker.version)
+        return Result(True, found.summary, self.banker.version)
 
     def moved(self, action: dict) -> dict[str, int]:
-        return money_moved(self.banker.table, self.banker.rules, {k: v for k, v in action.items() if k != "id"})
+        """What each account would gain (+) or lose (-) if ``action`` were done now ({} if refused)."""
+        found, _ = self.preview(action)
+        if found is None:
+            return {}
+        accounts = {p.payer for p in found.postings} | {p.payee for p in found.postings}
+        return {a: found.moved(a) for a in accounts if found.moved(a)}
 
     def account_name(self, account: str) -> str:
         """'the bank', 'the Free Parking pot' or the player's name, for sentences on screen."""

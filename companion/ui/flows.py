@@ -1,10 +1,11 @@
-"""Flows: how an action is put together by taps, from the fields its rule family declares.
+"""Flows: how an action is put together by taps, from the fields its family declares.
 
-Every action a family registers (``rules.registry.specs``: name, required and optional fields,
-summary) gets a generic flow: the screen asks each missing field in turn with the right chooser (a
-player's tile, a deed, the keypad, a count). The common actions get dedicated flows that prefill what
-the table already knows (the player whose turn it is, the bank as payee), so they take two or three
-taps. A new family's actions therefore appear on the touchscreen without any UI code.
+Every action a family declares (:class:`companion.core.contract.ActionSpec`: a label, a sentence for
+people, typed fields in order) gets a flow: the screen asks the field the Banker names next
+(``banker.next_field``) with the chooser its kind needs (players, deeds, the keypad, a count), listing
+exactly the Banker's choices. The table's buttons prefill what the table knows (the player to play,
+the bank as payee), so the common actions take one to three taps. A new family's actions appear on
+the touchscreen without any code here, and nothing here guesses a field's kind from its name.
 
 Pure: no Kivy. A form is a frozen value; each tap makes a new one.
 """
@@ -16,126 +17,53 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 __all__ = [
-    "field_kind",
-    "field_label",
-    "action_label",
     "COMMON_BUTTONS",
+    "ACTING_FIELDS",
+    "DESTRUCTIVE",
     "ActionForm",
     "start_flow",
     "buttons_for",
-    "missing_field_named",
-    "typed_value",
+    "button_label",
+    "fields_of_kind",
+    "acting_field",
+    "new_id",
+    "more_menu",
+    "for_people",
     "destructive_question",
 ]
-
-_KINDS = {
-    "player": "player", "payer": "player", "winner": "player", "a": "player", "b": "player",
-    "owner": "player", "bidder": "player", "lender": "player", "borrower": "player",
-    "from": "account", "to": "account", "creditor": "account",
-    "deed": "deed", "pot": "pot",
-    "amount": "amount", "bid": "amount", "price": "amount", "per_house": "amount", "per_hotel": "amount",
-    "cash": "amount", "sum": "amount", "value": "amount", "stake": "amount",
-    "count": "count", "times": "count", "turns": "count", "blocks": "count",
-    "dice": "dice",
-    "building": "choice", "multiplier": "choice", "tax": "choice", "choice": "choice",
-    "memo": "text", "reason": "text",
-    "values": "card",
-    "give": "side", "get": "side",
-    "lift": "deeds", "deeds": "deeds",
-}
-
-_LABELS = {
-    "from": "Who pays", "to": "Who receives", "payer": "Who pays", "player": "Which player",
-    "winner": "Who won", "a": "First player", "b": "Second player", "creditor": "Owed to",
-    "deed": "Which deed", "pot": "Which pot", "amount": "How much", "bid": "Winning bid",
-    "price": "Total price", "per_house": "Per house", "per_hotel": "Per hotel", "count": "How many",
-    "times": "How many times", "turns": "How many turns", "dice": "Dice total", "building": "Houses or a hotel",
-    "multiplier": "Card multiplier", "tax": "Which tax", "choice": "Flat sum or percentage",
-    "memo": "Note", "reason": "Reason", "values": "Card values",
-}
-
-_ACTION_LABELS = {
-    "next_turn": "Next turn", "unmortgage": "Lift mortgage", "sell_building": "Sell buildings",
-    "jail_fine": "Jail fine", "leave_jail": "Leave jail", "win_pot": "Win pot",
-    "collect_from_all": "Collect from all", "pay_to_all": "Pay everyone", "miss_turns": "Miss turns",
-    "correct_card": "Correct a card", "end_game": "End game", "bankrupt": "Bankrupt",
-    "pay": "Pay bank", "collect": "Collect", "transfer": "Transfer",
-}
 
 #: The table's big buttons, in order, when the family has the action they need.
 COMMON_BUTTONS = ("salary", "pay", "collect", "transfer", "rent", "buy", "auction", "build", "next_turn")
 
 #: Buttons that are not an action of their own but a transfer with the bank on one side.
 _TRANSFER_SHAPES = {"pay": ("player", "bank"), "collect": ("bank", "player")}
+_TRANSFER_LABELS = {"pay": ("Pay bank", "The player pays the bank"), "collect": ("Collect", "The bank pays the player")}
+
+#: The player fields that say who acts (the first one an action declares is prefilled).
+ACTING_FIELDS = ("player", "payer", "from", "a")
 
 #: Actions that end something for good: they always ask "are you sure?".
 DESTRUCTIVE = {"bankrupt", "end_game"}
 
-
-def field_kind(name: str) -> str:
-    """What kind of chooser a field needs: player, account, deed, pot, amount, count, dice, choice,
-    text, card, side or deeds. Unknown fields are guessed from their name."""
-    if name in _KINDS:
-        return _KINDS[name]
-    if re.search(r"(amount|cash|cost|price|bid|fee|loan|money)$", name):
-        return "amount"
-    if re.search(r"(player|payer|payee|winner|owner)$", name):
-        return "player"
-    if name.endswith("deed"):
-        return "deed"
-    return "text"
-
-
-def field_label(name: str) -> str:
-    return _LABELS.get(name, name.replace("_", " ").capitalize())
-
-
-def action_label(name: str) -> str:
-    return _ACTION_LABELS.get(name, name.replace("_", " ").capitalize())
-
-
-_CHOICES: dict[str, list[tuple[Any, str]]] = {
-    "building": [("house", "Houses"), ("hotel", "A hotel")],
-    "multiplier": [(2, "Railroad card: pay double"), (10, "Utility card: ten times the dice")],
-    "choice": [("flat", "Flat sum"), ("percent", "Percentage of worth")],
-}
-
-
-def choices_for(name: str, pack: dict) -> list[tuple[Any, str]]:
-    """The fixed answers of a choice field (taxes come from the pack)."""
-    if name == "tax":
-        return [(key, f"{rule.get('label', key).capitalize()}") for key, rule in pack.get("taxes", {}).items()]
-    return list(_CHOICES.get(name, []))
+#: The More menu's groups, from the group each family gives its actions, in the order a banker needs them.
+MORE_GROUPS = (("turn", "Turn"), ("money", "Money"), ("deeds", "Deeds"), ("loans", "Loans and notes"), ("game", "Game"))
 
 
 @dataclass(frozen=True)
 class ActionForm:
-    """An action being put together: its name, its fields, what is filled, and its idempotency id.
+    """An action being put together: its name, what is filled, and its idempotency id.
 
     The id is made once when the flow opens, so a double tap on Confirm applies the action once.
+    ``actor`` names the field that says who acts: the player to play unless the banker picks another
+    inside this flow.
     """
 
     action: str
-    required: tuple[str, ...]
-    optional: tuple[str, ...] = ()
     values: dict = field(default_factory=dict)
-    asked: tuple[str, ...] = ()  # optional fields this flow asks for
     id: str = ""
     button: str = ""  # the table button that opened the flow ("pay" for a transfer to the bank)
     back: str = "table"  # the screen to return to once the action is done
-
-    def pending(self) -> list[str]:
-        """Fields still to ask, in order: required ones, then the optional ones this flow asks."""
-        wanted = list(self.required) + [f for f in self.asked if f not in self.required]
-        return [f for f in wanted if self.values.get(f) in (None, "")]
-
-    def next_field(self) -> str | None:
-        rest = self.pending()
-        return rest[0] if rest else None
-
-    @property
-    def ready(self) -> bool:
-        return not self.pending()
+    actor: str = ""
 
     def fill(self, name: str, value: Any) -> "ActionForm":
         return replace(self, values={**self.values, name: value})
@@ -145,16 +73,6 @@ class ActionForm:
         values.pop(name, None)
         return replace(self, values=values)
 
-    def ask(self, name: str) -> "ActionForm":
-        """Ask an optional field too (a utility's rent needs the dice)."""
-        if name in self.asked or name in self.required:
-            return self
-        return replace(self, asked=self.asked + (name,))
-
-    def skip(self, name: str) -> "ActionForm":
-        """Stop asking an optional field (the banker left the note empty)."""
-        return replace(self, asked=tuple(f for f in self.asked if f != name))
-
     def as_action(self) -> dict:
         action = {"action": self.action, **{k: v for k, v in self.values.items() if v not in (None, "")}}
         if self.id:
@@ -162,45 +80,83 @@ class ActionForm:
         return action
 
 
-def _new_id() -> str:
+def new_id() -> str:
     return f"ui-{uuid.uuid4().hex}"
 
 
-def start_flow(button: str, specs: dict, *, player: str | None) -> ActionForm | None:
-    """The form a table button opens, prefilled with what the table knows (``player``: the selected
-    player, by default the one whose turn it is). None if the family has no such action."""
+def fields_of_kind(spec, kind: str) -> list[str]:
+    """The names of an action's fields of one kind, in declared order."""
+    return [f.name for f in spec.fields if f.kind == kind]
+
+
+def acting_field(spec) -> str:
+    """The field that says who acts in this action ("" when none does)."""
+    players = [f.name for f in spec.fields if f.kind in ("player", "account") and f.required]
+    return next((name for name in players if name in ACTING_FIELDS), "")
+
+
+def start_flow(button: str, specs: dict, *, player: str | None, back: str = "table") -> ActionForm | None:
+    """The form a button opens, prefilled with what the table knows (``player``: the player to play,
+    who acts unless the banker picks another inside this flow). None if the family has no such action."""
     if button in _TRANSFER_SHAPES and button not in specs:  # a family's own "pay" action comes first
         if "transfer" not in specs:
             return None
-        spec = specs["transfer"]
         payer, payee = _TRANSFER_SHAPES[button]
         values = {"from": player if payer == "player" else "bank", "to": player if payee == "player" else "bank"}
-        return ActionForm("transfer", spec.required, spec.optional, values, id=_new_id(), button=button)
+        return ActionForm("transfer", values, id=new_id(), button=button, back=back,
+                          actor="from" if payer == "player" else "to")
     spec = specs.get(button)
     if spec is None:
         return None
-    values: dict[str, Any] = {}
-    if player is not None:
-        for name in spec.required:
-            if name in ("player", "payer", "from", "a"):
-                values[name] = player
-                break
-    return ActionForm(button, spec.required, spec.optional, values, id=_new_id(), button=button)
+    actor = acting_field(spec)
+    values = {actor: player} if actor and player is not None else {}
+    return ActionForm(button, values, id=new_id(), button=button, back=back, actor=actor)
+
+
+def button_label(name: str, specs: dict) -> str:
+    """A button's words: the family's label for its action, or the bank-side transfer's."""
+    if name in _TRANSFER_LABELS and name not in specs:
+        return _TRANSFER_LABELS[name][0]
+    spec = specs.get(name)
+    return spec.label if spec is not None else name.replace("_", " ").capitalize()
 
 
 def buttons_for(specs: dict) -> tuple[list[dict], list[dict]]:
-    """The table's big buttons (common actions the family has) and the rest, for the "More" list."""
+    """The table's big buttons (common actions the family has) and the rest, for the More menu."""
     common = []
     for name in COMMON_BUTTONS:
         if name in _TRANSFER_SHAPES and name not in specs and "transfer" in specs:
-            summary = "The player pays the bank" if name == "pay" else "The bank pays the player"
-            common.append({"name": name, "label": action_label(name), "summary": summary})
+            label, summary = _TRANSFER_LABELS[name]
+            common.append({"name": name, "label": label, "summary": summary, "group": "money"})
         elif name in specs:
-            common.append({"name": name, "label": action_label(name), "summary": specs[name].summary})
+            common.append({"name": name, "label": specs[name].label, "summary": for_people(specs[name].says),
+                           "group": specs[name].group})
     shown = {b["name"] for b in common} | {"undo", "redo"}
-    more = [{"name": n, "label": action_label(n), "summary": s.summary, "destructive": n in DESTRUCTIVE}
-            for n, s in sorted(specs.items()) if n not in shown]
+    more = [{"name": n, "label": s.label, "summary": for_people(s.says), "group": s.group,
+             "destructive": n in DESTRUCTIVE} for n, s in specs.items() if n not in shown]
     return common, more
+
+
+def more_menu(more: list[dict]) -> list[dict]:
+    """The More menu: its actions in short groups named as the family groups them (turn, money, deeds,
+    loans and notes, game), in the family's order, Bankrupt the very last."""
+    titles = dict(MORE_GROUPS)
+    groups: dict[str, dict] = {key: {"title": title, "actions": []} for key, title in MORE_GROUPS}
+    for item in more:
+        key = item.get("group") or "money"
+        groups.setdefault(key, {"title": titles.get(key, key.capitalize()), "actions": []})["actions"].append(item)
+    for group in groups.values():
+        group["actions"].sort(key=lambda a: a["name"] == "bankrupt")  # stable: the family's order otherwise
+    ordered = sorted(groups.values(), key=lambda g: any(a["name"] == "bankrupt" for a in g["actions"]))
+    return [g for g in ordered if g["actions"]]
+
+
+def for_people(text: str) -> str:
+    """A sentence as players read it: no code names. A bracketed aside that names a field
+    (``(or ``turns``)``) is dropped; any other field name is written as words."""
+    text = re.sub(r"\s*\([^()]*``[^()]*\)", "", text or "")
+    text = re.sub(r"``([^`]+)``", lambda m: m.group(1).replace("_", " "), text)
+    return " ".join(text.replace("`", "").split())
 
 
 def destructive_question(form: ActionForm, name_of) -> str:
@@ -211,31 +167,4 @@ def destructive_question(form: ActionForm, name_of) -> str:
         return f"{v['player']} goes bankrupt to {to} and leaves the game. Are you sure? (Undo can bring them back.)"
     if form.action == "end_game":
         return "End the game now? The pack's count decides the winner. (Undo goes back into the game.)"
-    return f"{action_label(form.action)}: are you sure?"
-
-
-def typed_value(text: str) -> Any:
-    """What the banker typed for a free field: a whole number, yes/no, a JSON list or object, or text."""
-    import json
-
-    text = " ".join(text.split())
-    if re.fullmatch(r"-?\d+", text):
-        return int(text)
-    if text.lower() in ("yes", "true"):
-        return True
-    if text.lower() in ("no", "false"):
-        return False
-    if text[:1] in "[{":
-        try:
-            return json.loads(text)
-        except ValueError:
-            return text
-    return text
-
-
-def missing_field_named(reason: str, form: ActionForm) -> str | None:
-    """The optional field a refusal asks for ('rent for X needs the dice total ("dice": 2 to 12)')."""
-    for name in form.optional:
-        if f'"{name}"' in reason or f"'{name}'" in reason:
-            return name
-    return None
+    return "Are you sure?"

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from companion.core import engine
 from companion.core.errors import BankerError
 from companion.core.model import SCHEMA
 from companion.paths import GAME_SUFFIX, list_games
@@ -19,7 +20,7 @@ from companion.rules import load_pack, pack_names, resolve_options
 
 from .colours import PLAYER_COLOURS, next_free_colour
 
-__all__ = ["saved_games", "describe_game", "pack_choices", "NewGame", "game_file_name", "when_text",
+__all__ = ["saved_games", "describe_game", "delete_game", "game_line", "last_players", "pack_choices", "NewGame", "game_file_name", "when_text",
            "MIN_PLAYERS", "MAX_PLAYERS"]
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
@@ -50,7 +51,8 @@ def describe_game(path: Path) -> dict[str, Any]:
     from companion.store import Store
 
     row: dict[str, Any] = {"path": str(path), "file": path.name, "title": path.stem, "players": [],
-                           "players_text": "", "when": "", "entries": 0, "problem": None, "over": False}
+                           "players_text": "", "when": "", "entries": 0, "problem": None, "over": False,
+                           "winner": "", "colours": {}}
     try:
         store = Store.open(path, readonly=True)
     except BankerError as e:
@@ -64,14 +66,60 @@ def describe_game(path: Path) -> dict[str, Any]:
         row["when"] = when_text(store.entry(last).at if last else meta.get("created"))
         snap = store.latest_snapshot(SCHEMA)
         if snap is not None:
-            table = snap[1]["table"]
+            seq, table = snap[0], snap[1]["table"]
+            table = engine.fold(table, (e for entry in store.entries(seq) for e in entry.events))
             row["players"] = list(table["order"])
             row["players_text"] = ", ".join(table["order"])
+            row["colours"] = {name: p.get("colour") for name, p in table["players"].items()}
+            over = table.get("over")
+            row["over"] = bool(over)
+            row["winner"] = (over or {}).get("winner") or ""
     except Exception as e:  # a foreign or damaged file: show it, never crash the start screen
         row["problem"] = f"cannot read {path.name}: {e}"
     finally:
         store.close()
     return row
+
+
+#: Where deleted games go: out of the games list, still on the disk (a game is never lost to one tap).
+DELETED = "deleted"
+
+
+def delete_game(path: str | Path) -> Path:
+    """Take a game out of the games list by moving it (and SQLite's side files) into the folder's
+    ``deleted`` folder; returns where it went. The banker can move it back by hand."""
+    path = Path(path)
+    keep = path.parent / DELETED
+    keep.mkdir(exist_ok=True)
+    target = keep / path.name
+    n = 1
+    while target.exists():
+        target = keep / f"{path.stem}-{n}{path.suffix}"
+        n += 1
+    for side in ("-wal", "-shm"):
+        extra = path.with_name(path.name + side)
+        if extra.exists():
+            extra.replace(target.with_name(target.name + side))
+    path.replace(target)
+    return target
+
+
+def last_players(folder: Path) -> list[dict]:
+    """The players (names and colours) of the game played last in ``folder``, [] when there is none."""
+    for game in saved_games(folder, limit=3):
+        if game["players"] and not game["problem"]:
+            return [{"name": n, "colour": game["colours"].get(n) or ""} for n in game["players"]]
+    return []
+
+
+def game_line(game: dict[str, Any]) -> str:
+    """The third line of a saved game's tile: finished with the winner, or when it was last played."""
+    if game.get("over"):
+        return " · ".join(x for x in (f"Finished: {game['winner']} won" if game.get("winner") else "Finished",
+                                      game["when"]) if x)
+    count = game["entries"]
+    parts = [game["when"], f"{count} action" if count == 1 else f"{count} actions"]
+    return " · ".join(x for x in parts if x)
 
 
 def saved_games(folder: Path, limit: int = 20) -> list[dict[str, Any]]:
@@ -134,6 +182,16 @@ class NewGame:
         form = cls(chosen)
         for _ in range(players):
             form = form.add_player()
+        return form
+
+    def with_players(self, people: list[dict]) -> "NewGame":
+        """The players of another game (names and colours), for "same players as last time"."""
+        chosen = tuple({"name": p["name"], "colour": p.get("colour") or ""} for p in people[:MAX_PLAYERS])
+        form = replace(self, players=())
+        for person in chosen:
+            form = form.add_player(person["name"])
+            if person["colour"] in PLAYER_COLOURS and person["colour"] not in {p["colour"] for p in form.players[:-1]}:
+                form = replace(form, players=form.players[:-1] + ({**form.players[-1], "colour": person["colour"]},))
         return form
 
     def choose_pack(self, pack: str) -> "NewGame":

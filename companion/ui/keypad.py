@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from companion.core.errors import BadAction
 from companion.core.money import Currency
 
-__all__ = ["Keypad", "keys_for", "quick_amounts"]
+__all__ = ["Keypad", "keys_for", "wide_keys", "quick_amounts"]
 
 MAX_CHARS = 13
 
@@ -22,6 +22,13 @@ def keys_for(currency: Currency) -> list[str]:
     if currency.style == "short":
         return ["7", "8", "9", "4", "5", "6", "1", "2", "3", ".", "0", "<", "K", "M", "00"]
     return ["7", "8", "9", "4", "5", "6", "1", "2", "3", "00", "0", "<"]
+
+
+def wide_keys(keys: list[str]) -> list[str]:
+    """The same keys for a keypad two rows high (the auction's): 1 to 9 and 0 in reading order, then
+    the rest (00, the point, K, M, backspace)."""
+    digits = sorted((k for k in keys if len(k) == 1 and k.isdigit()), key=lambda k: (k == "0", k))
+    return digits + [k for k in keys if k not in digits]
 
 
 def quick_amounts(pack: dict) -> list[int]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from .colours import player_colour
-from .flows import action_label
+from .flows import button_label
 
 __all__ = ["loan_rows", "mortgage_rows", "loans_view", "DEBT_ACTIONS"]
 
@@ -84,5 +84,5 @@ def loans_view(desk) -> dict[str, Any]:
         "rows": rows,
         "mortgages": mortgages,
         "empty_text": "" if rows or mortgages else "Nobody owes the bank anything.",
-        "actions": [{"name": n, "label": action_label(n)} for n in DEBT_ACTIONS if n in desk.specs and n != "unmortgage"],
+        "actions": [{"name": n, "label": button_label(n, desk.specs)} for n in DEBT_ACTIONS if n in desk.specs and n != "unmortgage"],
     }

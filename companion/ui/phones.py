@@ -1,9 +1,10 @@
 """The players' phones, seen from the touchscreen: the phone server beside the app, join links and
 their QR codes, and the payment requests waiting for the banker.
 
-The server (:class:`companion.web.server.PhoneServer`) runs on the app's own asyncio loop, so it shares
-the open game's Banker with the screens and needs no locks. When the web adapter is not installed the
-app runs without phones and says so. No Kivy here.
+The server runs on the app's own asyncio loop, so it shares the open game's Banker with the screens
+and needs no locks. The touchscreen does not import the phones' adapter: the composition root
+(:mod:`companion.appliance`) hands in its server class (``server_factory``); without one the app runs
+without phones and says so. No Kivy here.
 """
 from __future__ import annotations
 
@@ -23,30 +24,23 @@ log = logging.getLogger(__name__)
 DECLINE_REASONS = ("Not now: ask at the table", "Wrong amount", "Wrong player")
 
 
-def _server_class():
-    try:
-        from companion.web.server import PhoneServer
-    except ImportError:
-        return None
-    return PhoneServer
-
-
 class Phones:
     """The phone server for the open game, started and stopped with it."""
 
-    def __init__(self, settings: UiSettings, *, advertise: bool = True, interfaces: list[str] | None = None,
-                 lan_address: str | None = None) -> None:
+    def __init__(self, settings: UiSettings, *, server_factory: Callable[..., Any] | None = None,
+                 advertise: bool = True, interfaces: list[str] | None = None, lan_address: str | None = None) -> None:
         self.settings = settings
+        self.server_factory = server_factory
         self.advertise = advertise
         self.interfaces = interfaces
         self.lan_address = lan_address
         self.server: Any = None
-        self.problem: str | None = None if _server_class() else "the phones' server is not installed"
+        self.problem: str | None = None if server_factory else "the phones' server is not installed"
         self._unsubscribe: Callable[[], None] | None = None
 
     @property
     def installed(self) -> bool:
-        return _server_class() is not None
+        return self.server_factory is not None
 
     @property
     def running(self) -> bool:
@@ -62,7 +56,7 @@ class Phones:
     async def start(self, banker, on_change: Callable[[Any], None] | None = None) -> str | None:
         """Listen for phones on the settings' address; the reason it could not, or None."""
         await self.stop()
-        server_class = _server_class()
+        server_class = self.server_factory
         if server_class is None:
             self.problem = "the phones' server is not installed"
             return self.problem

@@ -42,36 +42,38 @@ def player_warnings(state: dict, player: dict, names: dict | None = None) -> lis
     return notes
 
 
-def player_tile(state: dict, player: dict, *, selected: str | None, names: dict | None = None) -> dict[str, Any]:
-    """One player's tile: name, colour, balance in big figures, deed count, warnings."""
+def player_tile(state: dict, player: dict, *, names: dict | None = None) -> dict[str, Any]:
+    """One player's tile: name, colour, balance in big figures, deed count, houses and hotels (or what
+    the family puts on deeds), warnings. The player to play is outlined: the buttons act for them."""
     colour = player_colour(player.get("colour"))
     turn = state["turn"]["player"] == player["name"]
     deeds = len(player.get("deeds", []))
     warnings = player_warnings(state, player, names)
+    built = [f"{d['name'].split()[0]} {', '.join(m for m in d.get('marks', []) if m != 'mortgaged')}"
+             for d in state["deeds"] if d.get("owner") == player["name"]
+             and any(m != "mortgaged" for m in d.get("marks", []))]
     return {
         "name": player["name"],
         "colour": colour,
         "colour_text": text_on(colour),
         "cash": player["cash"],
         "cash_text": player["cash_text"],
-        "deeds_text": plural(deeds, "deed") if deeds else "no deeds",
+        "deeds_text": (plural(deeds, "deed") if deeds else "no deeds") + (": " + ", ".join(built) if built else ""),
         "warnings": warnings,
         "warnings_text": " · ".join(warnings),
         "is_turn": turn,
         "turn_text": "to play" if turn else "",
         "bankrupt": player["bankrupt"],
-        "selected": player["name"] == selected,
+        "selected": turn,
     }
 
 
-def table_view(state: dict, specs: dict, *, selected: str | None = None, undo_text: str | None = None,
+def table_view(state: dict, specs: dict, *, undo_text: str | None = None,
                redo_text: str | None = None, last_text: str | None = None,
                names: dict | None = None) -> dict[str, Any]:
-    """Everything the table screen shows. ``selected`` is the player the buttons act for (by default
-    the one whose turn it is); ``names`` are the pack's names for places (its jail)."""
+    """Everything the table screen shows. The buttons act for the player to play (a flow lets the
+    banker pick another for one action); ``names`` are the pack's names for places (its jail)."""
     turn = state["turn"]["player"]
-    active = set(state["active"])
-    chosen = selected if selected in active else turn
     common, more = buttons_for(specs)
     over = state.get("over")
     if over:
@@ -82,9 +84,8 @@ def table_view(state: dict, specs: dict, *, selected: str | None = None, undo_te
         "title": state["title"],
         "turn_text": turn_text,
         "turn_player": turn,
-        "selected": chosen,
-        "selected_text": f"Buttons act for {chosen}" if chosen else "",
-        "players": [player_tile(state, p, selected=chosen, names=names) for p in state["players"]],
+        "acting": turn,
+        "players": [player_tile(state, p, names=names) for p in state["players"]],
         "pots": [{"name": p["name"], "label": p["label"], "amount_text": p["amount_text"]} for p in state["pots"]],
         "pots_text": "  ·  ".join(f"{p['label']}: {p['amount_text']}" for p in state["pots"]),
         "buttons": common,

@@ -12,13 +12,14 @@ from typing import Any, Callable
 
 from . import flows
 from .desk import Result
-from .widgets import ConfirmBox, show_reason
+from .who_acts import player_to_play
+from .widgets import ConfirmBox, show_done, show_reason
 
 __all__ = ["Taps"]
 
 
 class Taps:
-    """Needs ``desk``, ``screens``, ``layer``, ``selected``, ``show`` and ``to_table`` from the App."""
+    """Needs ``desk``, ``screens``, ``layer``, ``show`` and ``to_table`` from the App."""
 
     # -- taps --------------------------------------------------------------------------------------
     def act(self, action: dict, near=None) -> Result:
@@ -28,6 +29,8 @@ class Taps:
         result = self.desk.do(action)
         if not result.ok:
             self.refuse(result.text, near)
+        elif self.root is not None:
+            show_done(self.layer, result.text)  # who, how much, why: for a moment, never in the way
         return result
 
     def undo(self, near=None) -> Result:
@@ -46,15 +49,18 @@ class Taps:
         box.open()
         return box
 
-    def player_for_buttons(self) -> str | None:
-        """The selected player, else the one whose turn it is."""
+    def player_to_play(self) -> str | None:
+        """Who a flow acts for until the banker picks another inside it: the player whose turn it is."""
         if self.desk is None:
             return None
-        state = self.desk.state()
-        return self.selected if self.selected in state["active"] else state["turn"]["player"]
+        return player_to_play(self.desk.state())
+
+    def start(self, button: str, back: str = "table") -> flows.ActionForm | None:
+        """The form of a button's flow, for the player to play."""
+        return flows.start_flow(button, self.desk.specs, player=self.player_to_play(), back=back)
 
     def press(self, button: str, near=None) -> None:
-        """A table button: open its flow, prefilled for the selected player."""
+        """A table button: open its flow for the player to play."""
         if self.desk is None:
             return
         if button == "undo":
@@ -63,50 +69,43 @@ class Taps:
         if button == "redo":
             self.redo(near)
             return
-        form = flows.start_flow(button, self.desk.specs, player=self.player_for_buttons())
+        form = self.start(button)
         if form is None:
-            self.refuse(f"{flows.action_label(button)} is not part of this game", near)
+            self.refuse(f"{flows.button_label(button, self.desk.specs)} is not part of this game", near)
             return
         self.run_flow(form, near)
 
     def run_flow(self, form: flows.ActionForm, near=None) -> Result | None:
-        """Ask the next missing field on the right screen, or do the action once complete."""
-        if form.action == "auction" and form.values.get("deed") and "auction" in self.screens and not form.ready:
-            self.screens["auction"].open_lot(form.values["deed"])
-            self.show("auction")
+        """Ask the field the Banker names next on the screen made for its kind, or do the action once
+        nothing is left to ask (asking first only when it cannot be taken back)."""
+        spec = self.desk.specs[form.action]
+        field = self.desk.next_field(form.action, form.values)
+        if form.action == "auction" and form.values.get("deed") and field is not None:
+            self.open_auction(form.values["deed"])  # one auction screen, wherever it starts
             return None
-        if form.action == "trade" and not (form.values.get("give") or form.values.get("get")):
-            self.screens["trade"].start(form.values.get("a") or self.player_for_buttons() or "")
+        if form.action == "trade" and field is not None and field.name not in flows.ACTING_FIELDS:
+            self.screens["trade"].start(form.values.get("a") or self.player_to_play() or "")
             self.show("trade")
             return None
-        if not form.ready:
-            field = form.next_field()
-            kind = flows.field_kind(field)
-            if kind == "card" and form.action == "correct_card":
+        if field is not None:
+            money_later = any(f.kind == "amount" and f.required and f.name not in form.values for f in spec.fields)
+            if field.kind == "structured" and form.action == "correct_card":
                 self.screens["card"].deed = form.values.get("deed", "")
                 self.show("card")
-                return None
-            if kind == "amount" or (kind == "account" and any(flows.field_kind(f) == "amount" for f in form.pending())):
+            elif field.kind == "amount" or (field.kind == "account" and money_later):
                 self.screens["amount"].ask(form)
                 self.show("amount")
             else:
-                self.screens["ask"].ask(form, field)
+                self.screens["ask"].ask(form, field.name)
                 self.show("ask")
             return None
         if form.action in flows.DESTRUCTIVE:
-            label = flows.action_label(form.action)
-            self.confirm(flows.destructive_question(form, self.desk.account_name), label,
+            self.confirm(flows.destructive_question(form, self.desk.account_name), spec.label,
                          lambda: self._finish(form, near))
             return None
         return self._finish(form, near)
 
     def _finish(self, form: flows.ActionForm, near=None) -> Result:
-        check = self.desk.check(form.as_action())
-        if not check.ok and check.malformed:
-            field = flows.missing_field_named(check.text, form)
-            if field is not None:
-                self.run_flow(form.ask(field), near)
-                return check
         result = self.act(form.as_action(), near)
         if result.ok:
             self.show(form.back if form.back in self.screens else "table")

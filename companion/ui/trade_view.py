@@ -77,10 +77,13 @@ def trade_view(desk: Desk, deal: Deal) -> dict[str, Any]:
     takes_lift = bool(spec and "lift" in spec.optional)
     players = [{"name": p["name"], "colour": player_colour(p["colour"])} for p in state["players"] if not p["bankrupt"]]
     ready = bool(deal.a and deal.b and deal.a != deal.b and (deal.give or deal.get or deal.give_cash or deal.get_cash))
-    refused = None
+    refused, preview = None, None
     if ready:
-        check = desk.check(deal.action(takes_lift))
-        refused = None if check.ok else check.text
+        preview, refused = desk.preview(deal.action(takes_lift))
+
+    def pays(who: str) -> int:
+        """All that ``who`` pays in this deal: cash, and the bank's 10% on a mortgaged deed received."""
+        return sum(p.amount for p in preview.postings if p.payer == who) if preview is not None else 0
     return {
         "players": players,
         "a": deal.a, "b": deal.b,
@@ -88,9 +91,17 @@ def trade_view(desk: Desk, deal: Deal) -> dict[str, Any]:
         "get_rows": _side(desk, deal.b, deal.get, deal.lift) if deal.b else [],
         "give_cash_text": desk.fmt(deal.give_cash),
         "get_cash_text": desk.fmt(deal.get_cash),
+        "give_title": f"{deal.a or '?'} gives {desk.fmt(deal.give_cash)}",
+        "get_title": f"{deal.b or '?'} gives {desk.fmt(deal.get_cash)}",
+        "give_total": f"{deal.a} pays {desk.fmt(pays(deal.a))} in all" if preview is not None else "",
+        "get_total": f"{deal.b} pays {desk.fmt(pays(deal.b))} in all" if preview is not None else "",
+        "preview": preview.summary if preview is not None else "",
         "takes_lift": takes_lift,
         "sentence": "; ".join([_words(desk, deal.a or "?", deal.give_cash, deal.give),
                                _words(desk, deal.b or "?", deal.get_cash, deal.get)]),
+        "confirm_text": (preview.summary[:1].upper() + preview.summary[1:]) if preview is not None else
+                        "; ".join([_words(desk, deal.a or "?", deal.give_cash, deal.give),
+                                   _words(desk, deal.b or "?", deal.get_cash, deal.get)]),
         "ready": ready,
         "refused": refused,
     }

@@ -82,11 +82,15 @@ class TradingUnitWidget(BoxLayout):
     request = StringProperty("")
     request_text = StringProperty("")
     notice_text = StringProperty("")
+    bids_here = BooleanProperty(True)  # False in the app: bids are made on the one auction screen
 
     def __init__(self, unit: TradingUnit, *, clock: Callable[[], float] = time.monotonic,
-                 money_format: Callable[[int], str] = "{:,}".format, **kwargs: Any) -> None:
+                 money_format: Callable[[int], str] = "{:,}".format,
+                 on_auction: Callable[[], Any] | None = None, **kwargs: Any) -> None:
         load_kv("trading_unit.kv")
         self.unit, self._clock, self._money = unit, clock, money_format
+        self._on_auction = on_auction
+        kwargs.setdefault("bids_here", on_auction is None)
         self._next_refresh = None
         super().__init__(**kwargs)
         self._redraw_soon = Clock.create_trigger(self.refresh)
@@ -134,6 +138,10 @@ class TradingUnitWidget(BoxLayout):
 
     # -- touches: one call each, from kv ---------------------------------------------------------
     def press_auction(self) -> None:
+        """AUCTION: in the app, the one auction screen (the deed first, then the timer and the bids)."""
+        if self._on_auction is not None:
+            self._on_auction()
+            return
         self.unit.press_auction(self._clock(), purpose="auction")
 
     def press_deal(self) -> None:

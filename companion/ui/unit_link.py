@@ -16,7 +16,8 @@ import logging
 import time
 from typing import Any, Callable
 
-from companion.trading_unit import SettingError, SpinStopped, TimerEnded, TradingUnit, TradingUnitSettings, UnitEvent
+from companion.trading_unit import (SettingError, SpinStopped, TimerEnded, TimerStarted, TradingUnit,
+                                   TradingUnitSettings, UnitEvent)
 
 __all__ = ["UnitLink", "unit_settings"]
 
@@ -51,6 +52,7 @@ class UnitLink:
         self.hardware_text = "Buttons: on screen only"
         self.muted = False
         self.last_result: Any = None  # what the last auction the unit closed did on the ledger
+        self.lot: str | None = None  # the deed the running auction sells (chosen on the auction screen)
 
     # -- the unit's callbacks ----------------------------------------------------------------------
     def _next_turn(self) -> None:
@@ -68,15 +70,25 @@ class UnitLink:
                 self.last_result = self._act({"action": "spin", "player": player, "result": event.face,
                                               "id": f"unit-spin-{event.turn}-{player}"})
             return
+        if isinstance(event, TimerStarted) and event.purpose == "auction":
+            self.lot = event.lot  # a new auction starts clean: its own lot or none yet
+            return
         if not isinstance(event, TimerEnded) or event.purpose != "auction":
             return
-        if event.outcome == "sold" and event.winning_bid is not None and event.lot in self.deeds:
+        lot, self.lot = event.lot or self.lot, None
+        if event.outcome == "sold" and event.winning_bid is not None and lot in self.deeds:
             bid = event.winning_bid
-            action = {"action": "auction", "deed": event.lot, "winner": bid.bidder, "bid": bid.amount,
-                      "id": f"unit-auction-{event.lot}-{event.at:.3f}"}
+            action = {"action": "auction", "deed": lot, "winner": bid.bidder, "bid": bid.amount,
+                      "id": f"unit-auction-{lot}-{event.at:.3f}"}
             self.last_result = self._act(action)
-            if self._on_sold is not None:
-                self._on_sold(self.last_result)
+        else:
+            self.last_result = None
+        if self._on_sold is not None:
+            self._on_sold(self.last_result)  # the auction is over, sold or not: its screen starts clean
+
+    def tick(self) -> None:
+        """Let the unit's time pass (an auction whose light went off is sold even if no screen shows it)."""
+        self.unit.advance(self.clock())
 
     # -- following the ledger ------------------------------------------------------------------------
     def follow_turn(self, number: int) -> None:
@@ -91,7 +103,8 @@ class UnitLink:
         try:
             from companion.hardware import open_board
         except ImportError as e:
-            self.hardware_text = f"Buttons: on screen only ({e})"
+            log.info("no GPIO library: %s", e)
+            self.hardware_text = "Buttons: on screen only (this computer has no GPIO pins)"
             return self.hardware_text
         self.board = open_board(self.unit, clock=self.clock, call_soon_threadsafe=call_soon_threadsafe,
                                 call_later=call_later, pins=pins or None, pin_factory=pin_factory)
@@ -99,7 +112,8 @@ class UnitLink:
             self._wrap_sound()
             self.hardware_text = "Buttons, light and buzzer connected"
         else:
-            self.hardware_text = f"Buttons: on screen only ({getattr(self.board, 'reason', 'no GPIO')})"
+            log.info("the trading unit's pins: %s", getattr(self.board, "reason", "no GPIO"))
+            self.hardware_text = "Buttons: on screen only (no trading unit pins found)"
         return self.hardware_text
 
     def _wrap_sound(self) -> None:

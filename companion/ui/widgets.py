@@ -7,6 +7,7 @@ the app supports.
 from __future__ import annotations
 
 import time
+import weakref
 
 from kivy.app import App
 from kivy.clock import Clock
@@ -18,29 +19,43 @@ from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
 
-__all__ = ["Tap", "PlayerTile", "AccountTile", "ReasonBubble", "ConfirmBox", "Caption", "Figure", "show_reason"]
+__all__ = ["Tap", "PlayerTile", "AccountTile", "ReasonBubble", "DoneNote", "ConfirmBox", "Caption", "Figure",
+           "show_reason", "show_done"]
 
 
 class Tap(ButtonBehavior, Label):
-    """A big flat button. ``guard`` ignores a second tap within :attr:`GUARD_SECONDS` (a double tap
-    on a one-tap action must not do it twice); ``kind`` picks its colour (button, accent, danger)."""
+    """A big flat button; ``kind`` picks its colour (button, accent, danger).
+
+    The double-tap guard (``guard``): a second tap on the very button released last, within
+    :attr:`GUARD_SECONDS`, is the other half of a double tap and is ignored, so a one-tap action is
+    not done twice. It is one record for the whole window, not one per button: a tap on any other
+    button in between ends it, so quick taps on different buttons (Undo, then Salary) all count."""
 
     GUARD_SECONDS = 0.4
+    last_release: tuple = (None, 0.0)  # (weak reference to the Tap released last, when), for the window
 
     kind = StringProperty("button")
     guard = BooleanProperty(True)
     selected = BooleanProperty(False)
     name = StringProperty("")  # the action or key it stands for, for tests and handlers
     value = ObjectProperty(None, allownone=True)
-    _last = NumericProperty(0)
 
     def on_touch_down(self, touch):
-        if self.guard and self.collide_point(*touch.pos) and time.monotonic() - self._last < self.GUARD_SECONDS:
-            return True  # swallowed: the second tap of a double tap
+        if self.guard and self.collide_point(*touch.pos) and self.is_second_tap(time.monotonic()):
+            return True  # swallowed: the second tap of a double tap on this same button
         return super().on_touch_down(touch)
 
+    def is_second_tap(self, now: float) -> bool:
+        ref, when = Tap.last_release
+        return ref is not None and ref() is self and now - when < self.GUARD_SECONDS
+
     def on_release(self):
-        self._last = time.monotonic()
+        Tap.last_release = (weakref.ref(self), time.monotonic())
+
+    @classmethod
+    def forget_last(cls) -> None:
+        """No tap before the next one (tests tap faster than a person; the guard has its own test)."""
+        cls.last_release = (None, 0.0)
 
 
 class Caption(Label):
@@ -131,6 +146,43 @@ def show_reason(layer: FloatLayout, text: str, near=None) -> ReasonBubble:
         bx, by = (Window.width - width) / 2, (Window.height - height) / 2
     bubble.pos = (min(max(4, bx), Window.width - width - 4), min(max(4, by), Window.height - height - 4))
     return bubble
+
+
+class DoneNote(Label):
+    """What just happened with money ("Bob paid Ann $22 rent for ..."), shown for a moment near the top.
+    It never takes a tap: every touch goes on to what is under it, so the next tap is never lost."""
+
+    SECONDS = 2.5
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self._timeout = Clock.schedule_once(self.close, self.SECONDS)
+
+    def on_touch_down(self, touch):
+        return False
+
+    def on_touch_move(self, touch):
+        return False
+
+    def on_touch_up(self, touch):
+        return False
+
+    def close(self, *_):
+        self._timeout.cancel()
+        if self.parent is not None:
+            self.parent.remove_widget(self)
+
+
+def show_done(layer: FloatLayout, text: str) -> DoneNote:
+    """Put the note of what was just done at the top of the window (replacing the last one)."""
+    for child in list(layer.children):
+        if isinstance(child, DoneNote):
+            child.close()
+    note = DoneNote(text=text)
+    layer.add_widget(note)
+    note.texture_update()
+    note.pos = ((Window.width - note.width) / 2, Window.height - note.height - 4)
+    return note
 
 
 class ConfirmBox(ModalView):

@@ -115,26 +115,35 @@ class Hands:
 
         from companion.ui.widgets import Tap
 
-        self.pump(2)  # layout first: a screen just shown has not placed its widgets yet
+        self._still()  # layout first: a screen just shown (or a list just filled) places its widgets over frames
         self._boxes_gone()
         w = widget if widget is not None else self.find(name, text)
+        self._settled(w)  # a list just filled places its tiles over a few frames: scroll once they are placed
         scrolled = self._scroll_into_view(w)
         x, y = self._settled(w)
-        if isinstance(w, Tap):
-            w._last = 0  # tests tap faster than a person: the double-tap guard is tested on its own
+        Tap.forget_last()  # tests tap faster than a person: the double-tap guard is tested on its own
         touch = UnitTestTouch(x, y)
         touch.touch_down()
         if scrolled:
-            # a finger rests a moment: a scrolling list hands a still touch to what is under it only
-            # after its scroll timeout (a quicker tap is delivered late, or taken as "stop scrolling")
-            end = time.monotonic() + 0.09
-            while time.monotonic() < end:
+            # a finger rests until the list has handed the still touch to the button under it (after
+            # its scroll timeout; a quicker tap is delivered late, or taken as "stop scrolling")
+            end = time.monotonic() + 3.0
+            self.pump(1)
+            while getattr(w, "state", "down") != "down" and time.monotonic() < end:
                 self.pump(1)
                 time.sleep(0.01)
+            if getattr(w, "state", "down") != "down":
+                touch.touch_up()
+                raise NotOnScreen(f"the list never handed the touch to {w.name or w.text!r} (at {x:.0f},{y:.0f})")
         else:
             self.pump(1)
         touch.touch_up()
         self.pump(3)
+        if scrolled:  # a list may pass the finger's lift on a moment later: wait until the button is up
+            end = time.monotonic() + 3.0
+            while getattr(w, "state", "normal") != "normal" and time.monotonic() < end:
+                self.pump(1)
+                time.sleep(0.01)
 
     def _boxes_gone(self) -> None:
         """Wait while a box fades in or out (while fading out it still catches every touch)."""
@@ -145,6 +154,21 @@ class Hands:
         while time.monotonic() < end and any(isinstance(c, ModalView) and c._anim_alpha < 1 for c in Window.children):
             self.pump(1)
             time.sleep(0.01)
+
+    def _still(self, frames: int = 60) -> None:
+        """Wait until nothing on the screen moves from one frame to the next (the finger aims at what
+        is drawn, the way a person waits for a screen to settle)."""
+        def places():
+            return [(id(w), tuple(w.to_window(*w.pos)), tuple(w.size)) for w in self.current.walk(restrict=True)]
+
+        self.pump(1)
+        last = places()
+        for _ in range(frames):
+            self.pump(1)
+            now = places()
+            if now == last:
+                return
+            last = now
 
     def _settled(self, w) -> tuple[float, float]:
         """The widget's centre in the window once layout has stopped moving it (a grid of many tiles
@@ -167,11 +191,16 @@ class Hands:
             parent = None if parent.parent is parent else parent.parent  # the window is its own parent
         if parent is None:
             return False
-        parent.scroll_to(w, padding=10, animate=False)
-        for effect in (parent.effect_x, parent.effect_y):
-            if effect is not None:
-                effect.velocity = 0  # no momentum left from the jump: the touch must not stop a scroll
-        self.pump(2)
+        for _ in range(30):  # until the button's centre is inside the list's visible part (layout may move it)
+            parent.scroll_to(w, padding=10, animate=False)
+            for effect in (parent.effect_x, parent.effect_y):
+                if effect is not None:
+                    effect.velocity = 0  # no momentum left from the jump: the touch must not stop a scroll
+            self.pump(2)
+            x, y = w.to_window(*w.center)
+            left, bottom = parent.to_window(parent.x, parent.y)
+            if left <= x <= left + parent.width and bottom <= y <= bottom + parent.height:
+                break
         return True
 
     def type(self, text: str, *, widget) -> None:

@@ -85,6 +85,9 @@ def step_buy(bank, desk, who="Ann"):
     deed = choice.value
     bank.tap(widget=choice)
     assert bank.screen == "table", bank.bubble()
+    assert desk.banker.log()[-1].summary.startswith(f"{who} bought {deed}")
+    if "owner" not in desk.table["deeds"][deed]:
+        return None  # an item the player holds (The Game of Life's insurance), not a deed on the board
     assert desk.table["deeds"][deed]["owner"] == who
     assert {d for d, s in desk.table["deeds"].items() if s.get("owner") == who} == owned | {deed}
     return deed
@@ -149,8 +152,10 @@ def step_build(bank, desk):
     desk.do({"action": "transfer", "from": "bank", "to": "Ann", "amount": desk.pack.get("start_cash", 1500) * 5})
     for name in names:
         if desk.table["deeds"][name].get("owner") is None:
-            bank.app.selected = "Ann"
             bank.tap("buy")
+            acting = bank.app.screens["ask"].form.actor
+            if acting:
+                bank.tap(f"{acting}-Ann")  # Ann buys in this one action, whoever is to play
             bank.tap(f"choice-{name}")
             if desk.table["deeds"][name].get("owner") != "Ann":
                 return f"could not buy {name}: {bank.bubble()}"
@@ -182,6 +187,8 @@ def step_auction(bank, desk):
     assert bank.screen == "auction" and bank.app.screens["auction"].lot == deed
     bank.tap("start-timer")
     bank.tap("bidder-Bob")
+    if bank.app.screens["auction"].keys_shown:
+        bank.tap("bid-keys")  # the pack's steps instead of the keypad
     quick = sorted((w for w in bank.all() if (getattr(w, "name", "") or "").startswith("raise-")), key=lambda w: w.value)
     bank.tap(widget=quick[len(quick) // 2])
     bank.tap("record-bid")
@@ -211,20 +218,21 @@ def step_undo_redo(bank, desk, deed):
 def step_collect_from_all(bank, desk):
     """An action from More, put together by the generic flow: Ann collects 100 from every player."""
     bank.app.show("table")
-    bank.app.selected = "Ann"
     bank.tap("more")
     if not bank.has("action-collect_from_all"):
         return "no collecting"
     before = {p: desk.table["accounts"][p] for p in desk.table["order"]}
     bank.tap("action-collect_from_all")
     assert bank.screen == "amount"
+    acting = bank.app.screens["amount"].form.actor
+    if acting:
+        bank.tap(f"{acting}-Ann")  # Ann collects in this one action, whoever is to play
     bank.keys("100")
     bank.tap("confirm")
     assert bank.screen == "table", bank.bubble()
     unit = desk.table["accounts"]["Ann"] - before["Ann"]
     assert unit == 100 * (len(before) - 1)
     assert all(desk.table["accounts"][p] == before[p] - 100 for p in before if p != "Ann")
-    bank.app.selected = ""
 
 
 def step_game_over(bank, desk):

@@ -46,7 +46,7 @@ def test_ann_pays_bob_200_and_both_tiles_show_it(bank):
     assert bank.screen == "amount"
     bank.tap("to-Bob")
     bank.keys("200")
-    assert bank.find("confirm").text == "Ann pays Bob $200"
+    assert bank.find("confirm").text == "Ann paid Bob $200"  # the sentence that goes in the log
     bank.shot("amount-transfer")
     bank.tap("confirm")
     assert bank.screen == "table"

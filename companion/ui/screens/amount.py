@@ -15,6 +15,7 @@ __all__ = ["AmountScreen"]
 
 
 class AmountScreen(BankScreen):
+    sides_shown: set = set()
     form = ObjectProperty(None, allownone=True)
     keypad = ObjectProperty(None, allownone=True)
     title = StringProperty("")
@@ -29,7 +30,7 @@ class AmountScreen(BankScreen):
         """Start entering the amount of ``form`` (fields already filled stay as they are)."""
         self.form = form
         self.keypad = Keypad(Currency.from_pack(self.desk.pack))
-        field = amount_field(form)
+        field = amount_field(self.desk, form)
         if field and form.values.get(field):
             self.keypad = self.keypad.set(int(form.values[field]))
             self.form = form.clear(field)
@@ -71,6 +72,7 @@ class AmountScreen(BankScreen):
             box.add_widget(tap)
 
     def _show_sides(self, sides: list[dict]) -> None:
+        self.sides_shown = {side["field"] for side in sides}
         rows = self.ids.sides
         rows.clear_widgets()
         for side in sides:
@@ -107,16 +109,17 @@ class AmountScreen(BankScreen):
         self.refresh()
 
     def confirm(self, tap) -> None:
-        field = amount_field(self.form)
+        field = amount_field(self.desk, self.form)
         value = self.keypad.value()
         if not value:
             self.app.refuse(self.keypad.problem() or "type an amount first", tap)
             return
-        missing = [f for f in self.form.pending() if f != field]
-        if missing:
-            self.app.refuse(f"choose {missing[0].replace('_', ' ')} first", tap)
+        form = self.form.fill(field, value)
+        missing = self.desk.next_field(form.action, form.values)
+        if missing is not None and missing.kind in ("account", "player") and missing.name in self.sides_shown:
+            self.app.refuse(f"choose {missing.says.lower()} first", tap)
             return
-        self.app.run_flow(self.form.fill(field, value), tap)
+        self.app.run_flow(form, tap)
 
     def cancel(self) -> None:
         self.form = None

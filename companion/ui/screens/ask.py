@@ -6,7 +6,7 @@ from kivy.factory import Factory
 from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
 
 from ..ask_view import ask_view
-from ..flows import typed_value
+from ..widgets import AccountTile
 from . import BankScreen
 
 __all__ = ["AskScreen"]
@@ -24,8 +24,11 @@ class AskScreen(BankScreen):
     help = StringProperty("")  # "4 more the rules refuse now" when refused answers are hidden
 
     def ask(self, form, field: str) -> None:
+        """A new question: its answers from the top of the list."""
         self.form, self.field, self.show_all = form, field, False
         self.ids.entry.text = ""
+        self.ids.choices.shape = None
+        self.ids.scroll.scroll_y = 1
 
     def refresh(self) -> None:
         if self.form is None or self.desk is None:
@@ -34,14 +37,24 @@ class AskScreen(BankScreen):
         self.title, self.so_far = view["title"], view["so_far"]
         self.text_entry, self.optional = view["text_entry"], view["optional"]
         self.help = view["help"]
+        self._show_who(view["who"])
         rows = view["choices"]
         allowed = [r for r in rows if r["refused"] is None]
         shown = rows if self.show_all or not allowed else allowed
         refused = len(rows) - len(allowed)
         self.hidden = "" if self.show_all or not allowed or not refused else f"Show {refused} more (not possible now)"
         grid = self.ids.choices
-        grid.clear_widgets()
         grid.cols = 4 if view["kind"] == "deed" else (6 if view["kind"] in ("dice", "count") else 3)
+        shape = [(r["value"], r["label"]) for r in shown]
+        if shape == getattr(grid, "shape", None):
+            # the same answers: the tiles stay where the finger may be heading, with what they mean now
+            for tile, row in zip(reversed(grid.children), shown):
+                tile.detail = str(row.get("detail") or "")
+                tile.colour = list(row["colour"])
+                tile.refused = row["refused"] or ""
+            return
+        grid.shape = shape
+        grid.clear_widgets()
         for row in shown:
             tile = Factory.ChoiceTile()
             tile.text = row["label"]
@@ -52,7 +65,31 @@ class AskScreen(BankScreen):
             tile.name = f"choice-{row['value']}"
             tile.bind(on_release=self.choose)
             grid.add_widget(tile)
-        self.ids.scroll.scroll_y = 1
+
+    def _show_who(self, who: dict | None) -> None:
+        """The strip of players: who acts in this one action (the player to play until changed)."""
+        box = self.ids.who
+        shape = who and [who["field"], who["label"], *((c["value"], c["selected"]) for c in who["choices"])]
+        if shape == getattr(box, "shape", None):
+            return
+        box.shape = shape
+        box.clear_widgets()
+        if who is None:
+            return
+        row = Factory.SideRow()
+        row.label = who["label"]
+        for choice in who["choices"]:
+            tile = AccountTile(text=choice["label"], account=choice["value"], colour=list(choice["colour"]),
+                               selected=choice["selected"], name=f"{who['field']}-{choice['value']}", guard=False)
+            tile.value = who["field"]
+            tile.bind(on_release=self.pick_who)
+            row.ids.tiles.add_widget(tile)
+        box.add_widget(row)
+
+    def pick_who(self, tile) -> None:
+        """Someone other than the player to play acts in this action (only this one)."""
+        self.form = self.form.fill(tile.value, tile.account)
+        self.refresh()
 
     def choose(self, tile) -> None:
         if tile.refused:
@@ -62,11 +99,11 @@ class AskScreen(BankScreen):
 
     def type_done(self, tap) -> None:
         text = " ".join(self.ids.entry.text.split())
-        if not text and not self.optional:
-            self.app.refuse(f"type the {self.field.replace('_', ' ')} first", tap)
+        if not text:
+            says = self.desk.specs[self.form.action].field(self.field).says.lower()
+            self.app.refuse(f"type the {says} first", tap)
             return
-        form = self.form.fill(self.field, typed_value(text)) if text else self.form.skip(self.field)
-        self.app.run_flow(form, tap)
+        self.app.run_flow(self.form.fill(self.field, text), tap)
 
     def toggle_all(self) -> None:
         self.show_all = not self.show_all

@@ -7,13 +7,14 @@ from __future__ import annotations
 
 from kivy.clock import Clock
 from kivy.factory import Factory
-from kivy.properties import BooleanProperty, DictProperty, NumericProperty, StringProperty
+from kivy.properties import BooleanProperty, DictProperty, NumericProperty, ObjectProperty, StringProperty
 
+from companion.core.money import Currency
 from companion.trading_unit import BidRefused
 
 from ..auction_view import auction_view, unowned_deeds
 from ..flows import ActionForm
-from ..keypad import quick_amounts
+from ..keypad import Keypad, keys_for, quick_amounts, wide_keys
 from ..widgets import AccountTile
 from . import BankScreen
 
@@ -29,12 +30,32 @@ class AuctionScreen(BankScreen):
     ring = NumericProperty(0)
     light = NumericProperty(0)
     warning = BooleanProperty(False)
+    keys_shown = BooleanProperty(False)  # the keypad instead of the pack's steps
+    keypad = ObjectProperty(None, allownone=True)
     _ticker = None
     _bids = 0
 
     def open_lot(self, deed: str) -> None:
+        """The deed to sell (from the table, its card or the unit); a running timer without one sells it."""
         if deed != self.lot:
-            self.lot, self.bidder, self.amount = deed, "", 0
+            self.clean()
+            self.lot = deed
+        link = self.app.unit_link
+        if link is not None and link.unit.view(link.clock())["mode"] == "auction" and not link.lot:
+            link.lot = deed
+
+    def clean(self) -> None:
+        """A new auction starts clean: no lot, no bidder, no amount."""
+        self.lot, self.bidder, self.amount = "", "", 0
+        if self.keypad is not None:
+            self.keypad = self.keypad.set(None)
+
+    def _keypad(self) -> Keypad:
+        currency = Currency.from_pack(self.desk.pack)
+        if self.keypad is None or self.keypad.currency != currency:
+            self.keypad = Keypad(currency)
+            self.keys_shown = currency.style == "short"  # millions are typed with K and M, not counted up
+        return self.keypad
 
     def on_pre_enter(self, *args):
         if self.desk is not None and (not self.lot or self.lot not in unowned_deeds(self.desk)):
@@ -65,6 +86,7 @@ class AuctionScreen(BankScreen):
         link = self.app.unit_link
         unit = link.unit.view(link.clock()) if link is not None else None
         self._bids = unit["bid_count"] if unit else 0
+        self._keypad()
         view = auction_view(self.desk, self.lot, self.bidder or None, int(self.amount) or None, unit)
         self.view = view
         self._show_bidders(view["bidders"])
@@ -81,12 +103,22 @@ class AuctionScreen(BankScreen):
             box.add_widget(tile)
 
     def _show_quick(self) -> None:
+        """The pack's steps (+$50, +$100) or the keypad (with K and M for Monopoly City)."""
         box = self.ids.quick
-        amounts = quick_amounts(self.desk.pack)
-        if [c.value for c in reversed(box.children)] == amounts and getattr(self, "_fmt_for", None) is self.desk:
+        keys = wide_keys(keys_for(self.keypad.currency)) if self.keys_shown else []
+        amounts = [] if self.keys_shown else quick_amounts(self.desk.pack)
+        shape = (tuple(keys), tuple(amounts), id(self.desk))
+        if getattr(box, "shape", None) == shape:
             return
-        self._fmt_for = self.desk
+        box.shape = shape
         box.clear_widgets()
+        box.cols = max(4, (len(keys) + 1) // 2) if keys else 4
+        for key in keys:
+            tap = Factory.Tap(text="Del" if key == "<" else key, name=f"key-{key}", guard=False, size_hint_y=1,
+                              font_size=self.app.u * 24)
+            tap.value = key
+            tap.bind(on_release=self.press_key)
+            box.add_widget(tap)
         for q in amounts:
             tap = Factory.Tap(text="+" + self.desk.fmt(q), name=f"raise-{q}", guard=False, size_hint_y=1,
                               font_size=self.app.u * 21)
@@ -96,11 +128,10 @@ class AuctionScreen(BankScreen):
 
     # -- taps --------------------------------------------------------------------------------------
     def choose_lot(self, tap) -> None:
-        spec = self.desk.specs.get("auction")
-        if spec is None:
+        if "auction" not in self.desk.specs:
             self.app.refuse("this game has no auctions", tap)
             return
-        form = ActionForm("auction", spec.required, spec.optional, {}, button="auction")
+        form = ActionForm("auction", {}, button="auction")
         self.app.screens["ask"].ask(form, "deed")
         self.app.show("ask")
 
@@ -112,10 +143,21 @@ class AuctionScreen(BankScreen):
         best = self.view.get("running") and self.app.unit_link.unit.highest_bid
         base = max(int(self.amount), best.amount if best else 0)
         self.amount = base + tap.value
+        self.keypad = self.keypad.set(int(self.amount))
+        self.refresh()
+
+    def press_key(self, tap) -> None:
+        self.keypad = self.keypad.press(tap.value)
+        self.amount = self.keypad.value() or 0
+        self.refresh()
+
+    def toggle_keys(self) -> None:
+        self.keys_shown = not self.keys_shown
         self.refresh()
 
     def clear(self) -> None:
         self.amount = 0
+        self.keypad = self.keypad.set(None)
         self.refresh()
 
     def start_timer(self, tap) -> None:
@@ -124,6 +166,7 @@ class AuctionScreen(BankScreen):
             return
         link = self.app.unit_link
         link.unit.press_auction(link.clock(), purpose="auction", lot=self.lot)
+        link.lot = self.lot
         self.refresh()
 
     def record_bid(self, tap) -> None:
@@ -139,6 +182,8 @@ class AuctionScreen(BankScreen):
         except BidRefused as e:
             self.app.refuse(str(e), tap)
             return
+        self.bidder, self.amount = "", 0  # the bid is on the unit; the keypad is ready for the next one
+        self.keypad = self.keypad.set(None)
         self.refresh()
 
     def sold(self, tap) -> None:
@@ -156,7 +201,7 @@ class AuctionScreen(BankScreen):
             result = self.app.act({"action": "auction", "deed": self.lot, "winner": self.bidder,
                                    "bid": int(self.amount), "id": f"ui-auction-{self.desk.version}-{self.lot}"}, tap)
         if result is not None and result.ok:
-            self.lot, self.bidder, self.amount = "", "", 0
+            self.clean()
             self.app.to_table()
         elif result is not None:
             self.app.refuse(result.text, tap)

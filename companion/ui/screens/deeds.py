@@ -6,7 +6,7 @@ from kivy.factory import Factory
 from kivy.properties import DictProperty, StringProperty
 
 from ..deeds_view import deed_card, deeds_view
-from ..flows import ActionForm
+from ..flows import ActionForm, acting_field
 from . import BankScreen
 
 __all__ = ["DeedsScreen"]
@@ -14,7 +14,15 @@ __all__ = ["DeedsScreen"]
 
 class DeedsScreen(BankScreen):
     deed = StringProperty("")  # the deed whose card is open
+    whose = StringProperty("")  # the player whose deeds are shown ("" for every deed)
     card = DictProperty({}, rebind=True)
+
+    def look_at(self, player: str) -> None:
+        """Show this player's deeds (looking never changes who acts)."""
+        self.whose = player
+        owned = [n for n, d in self.desk.table["deeds"].items() if d.get("owner") == player] if self.desk else []
+        if owned and self.deed not in owned:
+            self.deed = owned[0]
 
     def open_deed(self, name: str) -> None:
         self.deed = name
@@ -26,22 +34,25 @@ class DeedsScreen(BankScreen):
         state = self.desk.state()
         if self.deed not in self.desk.table["deeds"]:
             self.deed = next(iter(self.desk.table["deeds"]), "")
-        chosen = self.app.player_for_buttons()
-        self._show_players(state, chosen)
-        self._show_board(deeds_view(self.desk, self.deed))
-        self._show_card(deed_card(self.desk, self.deed, chosen) if self.deed else {})
+        if self.whose and self.whose not in state["active"]:
+            self.whose = ""
+        self._show_players(state)
+        self._show_board(deeds_view(self.desk, self.deed, whose=self.whose or None))
+        self._show_card(deed_card(self.desk, self.deed, self.app.player_to_play()) if self.deed else {})
 
-    def _show_players(self, state: dict, chosen: str | None) -> None:
+    def _show_players(self, state: dict) -> None:
         box = self.ids.players
-        box.clear_widgets()
-        for p in state["players"]:
-            if p["bankrupt"]:
-                continue
-            tap = Factory.Tap(text=p["name"], name=f"acting-{p['name']}", selected=p["name"] == chosen,
-                              size_hint_y=1, font_size=self.app.u * 20)
-            tap.value = p["name"]
-            tap.bind(on_release=self.choose_player)
-            box.add_widget(tap)
+        names = ["", *(p["name"] for p in state["players"] if not p["bankrupt"])]
+        if [w.value for w in reversed(box.children)] != names:
+            box.clear_widgets()
+            for name in names:
+                tap = Factory.Tap(text=name or "All", name=f"whose-{name or 'all'}", guard=False,
+                                  size_hint_y=1, font_size=self.app.u * 20)
+                tap.value = name
+                tap.bind(on_release=self.choose_player)
+                box.add_widget(tap)
+        for tap in box.children:
+            tap.selected = tap.value == self.whose
 
     def _show_board(self, view: dict) -> None:
         grid = self.ids.board
@@ -87,7 +98,7 @@ class DeedsScreen(BankScreen):
         self.open_deed(tile.value)
 
     def choose_player(self, tap) -> None:
-        self.app.selected = tap.value
+        self.look_at(tap.value)
         self.refresh()
 
     def do(self, tap) -> None:
@@ -95,14 +106,12 @@ class DeedsScreen(BankScreen):
         if act["refused"]:
             self.app.refuse(act["refused"], tap)
             return
-        spec = self.desk.specs[act["action"]]
         if act["action"] == "auction":
-            self.app.screens["auction"].open_lot(self.deed)
-            self.app.show("auction")
+            self.app.open_auction(self.deed)
             return
-        form = ActionForm(act["action"], spec.required, spec.optional, dict(act["values"]),
-                          id=f"ui-{self.desk.version}-{act['action']}-{self.deed}", button=act["action"],
-                          back="deeds")
+        spec = self.desk.specs[act["action"]]
+        form = ActionForm(act["action"], dict(act["values"]), id=f"ui-{self.desk.version}-{act['action']}-{self.deed}",
+                          button=act["action"], back="deeds", actor=acting_field(spec))
         self.app.run_flow(form, tap)
 
     def trade(self, tap) -> None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 from kivy.factory import Factory
 from kivy.properties import StringProperty
 
-from ..flows import start_flow
 from ..loans_view import loans_view
 from . import BankScreen
 
@@ -41,7 +40,7 @@ class LoansScreen(BankScreen):
             actions.add_widget(tap)
 
     def start(self, tap) -> None:
-        form = start_flow(tap.value, self.desk.specs, player=self.app.player_for_buttons())
+        form = self.app.start(tap.value)
         if form is not None:
             self.app.run_flow(form, tap)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from kivy.factory import Factory
 
-from ..flows import buttons_for, start_flow
+from ..flows import buttons_for, more_menu
 from . import BankScreen
 
 __all__ = ["MoreScreen"]
@@ -27,23 +27,36 @@ class MoreScreen(BankScreen):
                 tap.bind(on_release=self.go)
                 places.add_widget(tap)
         actions = self.ids.actions
-        actions.clear_widgets()
         if self.desk is None:
+            actions.clear_widgets()
             return
         _, more = buttons_for(self.desk.specs)
-        for item in more:
-            row = Factory.ActionRow()
-            row.name = item["name"]
-            row.label = item["label"]
-            row.summary = item["summary"]
-            row.destructive = item["destructive"]
-            actions.add_widget(row)
+        menu = more_menu(more)
+        shape = [(g["title"], *(a["name"] for a in g["actions"])) for g in menu]
+        if getattr(actions, "shape", None) == shape:
+            return
+        actions.shape = shape
+        actions.clear_widgets()
+        for group in menu:
+            actions.add_widget(Factory.Heading(text=group["title"]))
+            grid = Factory.MoreGrid()
+            for item in group["actions"]:
+                tap = Factory.Tap(text=item["label"], name=f"action-{item['name']}", font_size=self.app.u * 21,
+                                  kind="danger" if item["destructive"] else "button")
+                tap.value = item["name"]
+                tap.bind(on_release=self.start)
+                grid.add_widget(tap)
+            actions.add_widget(grid)
+
+    def on_pre_enter(self, *args):
+        self.refresh()
+        self.ids.scroll.scroll_y = 1  # each visit starts at the top
 
     def go(self, tap) -> None:
         self.app.show(tap.value)
 
-    def start(self, row, tap) -> None:
-        form = start_flow(row.name, self.desk.specs, player=self.app.player_for_buttons())
+    def start(self, tap) -> None:
+        form = self.app.start(tap.value)
         if form is not None:
             self.app.run_flow(form, tap)
 

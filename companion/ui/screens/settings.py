@@ -1,5 +1,6 @@
 """Settings: theme and sound, the trading unit's pins (a live test of each part), the phones' network
-address, backups and restoring one, and correcting a deed card to match the box."""
+address, backups and restoring one, every game copied to a USB stick in one tap, and correcting a
+deed card to match the box."""
 from __future__ import annotations
 
 from kivy.clock import Clock
@@ -18,6 +19,8 @@ class SettingsScreen(BankScreen):
     parts_text = StringProperty("")
     sound = BooleanProperty(True)
     has_board = BooleanProperty(False)
+    usb_busy = BooleanProperty(False)
+    usb_text = StringProperty("")
     _poll = None
 
     def on_pre_enter(self, *args):
@@ -103,11 +106,36 @@ class SettingsScreen(BankScreen):
         if problem:
             self.app.refuse(problem, tap)
 
+    def usb_backup(self, tap) -> None:
+        """Copy every game to the USB stick plugged in, beside the app's loop (a copy takes seconds);
+        the result, or why it could not, shows under the button."""
+        import threading
+
+        from companion.core.errors import BankerError
+        from companion.usb_backup import backup_to_stick
+
+        if self.usb_busy:
+            return
+        self.usb_busy, self.usb_text = True, "Looking for the stick and copying the games..."
+        folder = self.app.folder
+
+        def copy() -> None:
+            try:
+                text = backup_to_stick(folder).text
+            except (BankerError, OSError) as e:
+                text = f"Not copied: {e}"
+            Clock.schedule_once(lambda *_: self._usb_done(text), 0)
+
+        threading.Thread(target=copy, name="usb-backup", daemon=True).start()
+
+    def _usb_done(self, text: str) -> None:
+        self.usb_busy, self.usb_text = False, text[:1].upper() + text[1:]
+
     def correct_card(self) -> None:
         self.app.show("card")
 
     def quit(self) -> None:
-        self.app.confirm("Close the bank? The game is saved; `companion run` opens it again.", "Close", self.app.stop)
+        self.app.confirm("Close the bank? The game is saved and opens again when the bank starts.", "Close", self.app.stop)
 
     def back(self) -> None:
         self.app.to_table()

@@ -2,10 +2,10 @@
 from __future__ import annotations
 
 from kivy.factory import Factory
-from kivy.properties import ObjectProperty, StringProperty
+from kivy.properties import ListProperty, ObjectProperty, StringProperty
 
 from ..colours import player_colour, text_on
-from ..games import MAX_PLAYERS, MIN_PLAYERS, NewGame, pack_choices
+from ..games import MAX_PLAYERS, MIN_PLAYERS, NewGame, last_players, pack_choices
 from . import BankScreen
 
 __all__ = ["SetupScreen", "pack_label"]
@@ -20,11 +20,19 @@ class SetupScreen(BankScreen):
     form = ObjectProperty(None, allownone=True)
     pack_title = StringProperty("")
     count_text = StringProperty("")
+    last_players = ListProperty([])
 
     def on_pre_enter(self, *args):
         if self.form is None:
             self.form = NewGame.start()
+        self.last_players = last_players(self.app.folder)
         self.refresh()
+
+    def same_players(self, tap) -> None:
+        """The players of the game played last, with their colours."""
+        if self.last_players:
+            self.form = self.form.with_players(self.last_players)
+            self.refresh()
 
     def refresh(self) -> None:
         self._packs = {p["name"]: p for p in pack_choices()}

@@ -4,7 +4,7 @@ from __future__ import annotations
 from kivy.factory import Factory
 from kivy.properties import BooleanProperty, StringProperty
 
-from ..games import saved_games
+from ..games import delete_game, game_line, saved_games
 from . import BankScreen
 
 __all__ = ["StartScreen"]
@@ -24,7 +24,8 @@ class StartScreen(BankScreen):
             tile.path = game["path"]
             tile.title_text = game["title"]
             tile.players_text = game["players_text"] or "(players unknown)"
-            tile.when_text = " · ".join(x for x in (game["when"], f"{game['entries']} actions") if x)
+            tile.file = game["file"]
+            tile.when_text = game_line(game)
             tile.problem = game["problem"] or ""
             tile.disabled = bool(game["problem"])
             box.add_widget(tile)
@@ -34,6 +35,20 @@ class StartScreen(BankScreen):
         problem = self.app.open_game(tile.path)
         if problem:
             self.app.refuse(problem, tile)
+
+    def delete(self, tile, tap) -> None:
+        """Delete a game from the list, after asking; the file is kept in the games folder's deleted folder."""
+        def gone() -> None:
+            if self.app.desk is not None and str(self.app.desk.path) == tile.path:
+                self.app.close_game()
+            try:
+                delete_game(tile.path)
+            except OSError as e:
+                self.app.refuse(f"cannot delete {tile.title_text}: {e.strerror or e}", tap)
+            self.refresh()
+
+        self.app.confirm(f"Delete {tile.title_text} ({tile.players_text})? A copy stays in the games folder's "
+                         "deleted folder.", "Delete", gone)
 
     def new_game(self) -> None:
         self.app.show("setup")

@@ -47,8 +47,7 @@ class TableScreen(BankScreen):
         desk = self.desk
         if desk is None:
             return
-        view = table_view(desk.state(), desk.specs, selected=self.app.selected or None,
-                          undo_text=desk.undo_text(), redo_text=desk.redo_text(), names=desk.pack.get("names"))
+        view = table_view(desk.state(), desk.specs, undo_text=desk.undo_text(), redo_text=desk.redo_text(), names=desk.pack.get("names"))
         self.view = view
         self.turn_text = view["turn_text"]
         self.pots_text = view["pots_text"]
@@ -86,9 +85,8 @@ class TableScreen(BankScreen):
 
     # -- taps --------------------------------------------------------------------------------------
     def select(self, tile) -> None:
-        """Make the buttons act for this player (tap again: back to whose turn it is)."""
-        self.app.selected = "" if self.app.selected == tile.name else tile.name
-        self.refresh()
+        """Look at this player's deeds (who acts does not change: looking never changes who pays)."""
+        self.app.look_at(tile.name)
 
     def press(self, tap) -> None:
         self.app.press(tap.name, tap)

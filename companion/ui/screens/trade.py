@@ -21,7 +21,7 @@ class TradeScreen(BankScreen):
 
     def on_pre_enter(self, *args):
         if self.desk is not None and not self.deal.a:
-            self.start(self.app.player_for_buttons() or "")
+            self.start(self.app.player_to_play() or "")
         self.refresh()
 
     def refresh(self) -> None:
@@ -61,7 +61,7 @@ class TradeScreen(BankScreen):
                 box.add_widget(lift)
 
     def _cash(self, box, side) -> None:
-        amounts = quick_amounts(self.desk.pack)[-3:]
+        amounts = quick_amounts(self.desk.pack)[-4:]  # $50, $100, $200, $500: $150 is two taps
         if [c.value for c in reversed(box.children)][:-1] == [(side, q) for q in amounts]:
             return
         box.clear_widgets()

@@ -27,7 +27,8 @@ class UnitScreen(BankScreen):
         except ImportError as e:  # the widget is optional: the auction screen has its own countdown
             self.status = f"The on-screen trading unit is not installed ({e})"
             return
-        holder.add_widget(TradingUnitWidget(link.unit, clock=link.clock, money_format=self.desk.fmt))
+        holder.add_widget(TradingUnitWidget(link.unit, clock=link.clock, money_format=self.desk.fmt,
+                                            on_auction=self.auction))
         self.status = link.hardware_text
 
     def on_leave(self, *args):
@@ -41,6 +42,7 @@ class UnitScreen(BankScreen):
             holder.remove_widget(widget)
 
     def auction(self) -> None:
+        """The one auction, wherever it starts: the deed, the timer and the bids on the auction screen."""
         self.app.show("auction")
 
     def back(self) -> None:

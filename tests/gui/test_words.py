@@ -1,0 +1,103 @@
+"""Words on screen are for people: no markup, no code names, no developer hints, on any screen of any
+family. Each pack's game is opened, every screen is shown, and so is the first screen of every action
+a family has (table buttons and More...); every text on show is read."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from companion.rules import pack_names
+from companion.service import Banker
+from tests.gui.hands import start_app, stop_app
+
+pytestmark = pytest.mark.gui
+
+SCREENS = ["table", "more", "deeds", "auction", "trade", "loans", "history", "requests", "join",
+           "settings", "card", "over", "start", "setup"]
+
+#: What a developer's words look like on a screen made for players.
+NOT_FOR_PEOPLE = [
+    (re.compile(r"`"), "a backtick"),
+    (re.compile(r"[A-Za-z0-9]_[A-Za-z0-9]"), "an underscore inside a word"),
+    (re.compile(r"\b(None|False|True|null)\b"), "a code value"),
+    (re.compile(r"\b[A-Z][A-Za-z]*(Error|Exception|Warning|Unsupported)\b|Traceback"), "an exception name"),
+    (re.compile(r"\[/?[bi]\]|\[/?color|\[/?ref"), "markup"),
+]
+
+
+@pytest.fixture(scope="module")
+def bank(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("games")
+    for pack in pack_names():
+        Banker.create(folder / f"{pack}.game", pack, ["Ann", "Bob", "Cy"], {}).close()
+    hands = start_app(folder)
+    yield hands
+    stop_app(hands)
+
+
+def words_on_show(bank) -> list[str]:
+    texts = []
+    for w in bank.all():
+        for attr in ("text", "hint_text"):
+            value = getattr(w, attr, None)
+            if isinstance(value, str) and value.strip():
+                texts.append(value)
+    return texts
+
+
+def problems_in(texts: list[str], where: str) -> list[str]:
+    return [f"{where}: {why} in {text!r}" for text in texts for pattern, why in NOT_FOR_PEOPLE if pattern.search(text)]
+
+
+def show(bank, name: str) -> None:
+    app, desk = bank.app, bank.app.desk
+    first_deed = next(iter(desk.table["deeds"]), "")
+    if name == "deeds" and first_deed:
+        app.screens["deeds"].open_deed(first_deed)
+    elif name == "auction":
+        lots = [n for n, d in desk.table["deeds"].items() if not d.get("owner")]
+        if lots:
+            app.screens["auction"].open_lot(lots[0])
+    elif name == "trade":
+        app.screens["trade"].start("Ann")
+    elif name == "card":
+        app.screens["card"].deed = first_deed
+    elif name == "setup":
+        app.screens["setup"].form = None
+    app.show(name)
+    bank.pump(4)
+
+
+def close_boxes(bank) -> None:
+    from kivy.core.window import Window
+    from kivy.uix.modalview import ModalView
+
+    for child in list(Window.children):
+        if isinstance(child, ModalView):
+            child.dismiss(animation=False)
+    bank.pump(3)
+
+
+@pytest.mark.parametrize("pack", pack_names())
+def test_every_screen_of_every_family_speaks_to_people(bank, pack):
+    from companion.ui import flows
+
+    app = bank.app
+    assert app.open_game(bank.folder / f"{pack}.game") is None
+    problems = []
+    for name in SCREENS:
+        show(bank, name)
+        problems += problems_in(words_on_show(bank), f"{pack} {name}")
+    common, more = flows.buttons_for(app.desk.specs)
+    for button in [b["name"] for b in common] + [m["name"] for m in more]:
+        app.show("table")
+        form = app.start(button)
+        if form is None or app.desk.next_field(form.action, form.values) is None:
+            continue  # a one-tap action has no screen of its own
+        app.run_flow(form)
+        bank.pump(4)
+        problems += problems_in(words_on_show(bank), f"{pack} {button} ({bank.screen})")
+        close_boxes(bank)
+    app.show("table")
+    assert not problems, "\n".join(sorted(set(problems)))
