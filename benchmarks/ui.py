@@ -116,7 +116,7 @@ def _start_app(folder: Path):
 
     configure_kivy(size=(800, 480))
     from companion.ui.bank_app import TableBankerApp
-    from companion.ui.settings import UiSettings
+    from companion.settings import UiSettings
 
     app = TableBankerApp(data=folder, settings=UiSettings(folder=str(folder), phones=False, hardware=False))
     app._run_prepare()

@@ -21,7 +21,7 @@ from companion.ui.history_view import history_view
 from companion.ui.keypad import Keypad, keys_for, quick_amounts, wide_keys
 from companion.ui.loans_view import loan_rows, loans_view
 from companion.ui.over_view import WorthHistory, over_view, sample, worth_series
-from companion.ui.settings import UiSettings
+from companion.settings import UiSettings
 from companion.ui.settings_view import card_fields, changed_values
 from companion.ui.table_view import table_view
 from companion.ui.trade_view import Deal, trade_view
@@ -442,7 +442,7 @@ def test_themes_and_readable_text_colours():
 # -- purity ------------------------------------------------------------------------------------------
 def test_view_models_load_no_kivy():
     modules = ["games", "flows", "desk", "table_view", "ask_view", "amount_view", "keypad", "deeds_view",
-               "history_view", "loans_view", "over_view", "trade_view", "settings", "settings_view", "colours",
+               "history_view", "loans_view", "over_view", "trade_view", "settings_view", "colours",
                "unit_link", "phones", "auction_view"]
     code = ("import sys\n" + "".join(f"import companion.ui.{m}\n" for m in modules)
             + "print([m for m in sys.modules if m.split('.')[0] == 'kivy'])")
@@ -515,7 +515,9 @@ def test_the_gpio_next_turn_button_reaches_the_ledger_through_the_loop(desk):
 
     handed_over = []
     link = UnitLink(desk.pack, act=desk.do)
-    text = link.open_board(call_soon_threadsafe=lambda fn, *args: handed_over.append((fn, args)),
+    from companion.appliance import board_opener
+
+    text = link.open_board(board_opener(), call_soon_threadsafe=lambda fn, *args: handed_over.append((fn, args)),
                            pin_factory=MockFactory(pin_class=MockPWMPin))
     assert text == "Buttons, light and buzzer connected"
     try:

@@ -47,15 +47,16 @@ def configure_kivy(*, fullscreen: bool = False, size: tuple[int, int] = (800, 48
 
 
 def run_app(game: str | os.PathLike | None = None, data: str | os.PathLike | None = None,
-            fullscreen: bool = False, phone_server=None) -> int:
+            fullscreen: bool = False, phone_server=None, board_opener=None) -> int:
     """Open the touchscreen app and return its exit code when the window closes. ``phone_server`` is
-    the phones' server class the composition root (:mod:`companion.appliance`) hands in, or None."""
+    the phones' server class and ``board_opener`` the GPIO board's opener that the composition root
+    (:mod:`companion.appliance`) hands in, or None."""
     configure_kivy(fullscreen=fullscreen)
     import asyncio
 
     from .bank_app import TableBankerApp
 
-    app = TableBankerApp(game=game, data=data, phone_server=phone_server)
+    app = TableBankerApp(game=game, data=data, phone_server=phone_server, board_opener=board_opener)
     try:
         asyncio.run(app.main())
     except KeyboardInterrupt:

@@ -25,7 +25,7 @@ from .desk import Desk, Result
 from .taps import Taps
 from .games import NewGame, game_file_name
 from .phones import Phones
-from .settings import UiSettings
+from companion.settings import UiSettings
 from .unit_link import UnitLink
 
 __all__ = ["TableBankerApp", "load_kv", "SCREENS"]
@@ -88,7 +88,7 @@ class TableBankerApp(Taps, App):
 
     def __init__(self, *, game: str | Path | None = None, data: str | Path | None = None,
                  settings: UiSettings | None = None, phone_server: Callable[..., Any] | None = None,
-                 **kwargs: Any) -> None:
+                 board_opener: Callable[..., Any] | None = None, **kwargs: Any) -> None:
         self.game_arg = Path(game) if game else None
         self.folder = data_dir(data)
         self.settings_store = settings or UiSettings.load(self.folder)
@@ -98,6 +98,7 @@ class TableBankerApp(Taps, App):
         self._refresh_trigger = None
         self.screens: dict[str, Any] = {}  # built lazily once the window exists (see build)
         self.unit_link: UnitLink | None = None
+        self.board_opener = board_opener  # the hardware adapter's open_board, from the composition root
         self.phones = Phones(self.settings_store, server_factory=phone_server, advertise=self.settings_store.advertise)
         self.loop: asyncio.AbstractEventLoop | None = None
         self._tasks: set[asyncio.Task] = set()
@@ -276,7 +277,8 @@ class TableBankerApp(Taps, App):
         self.unit_link.muted = not self.settings_store.sound
         self.unit_link.follow_turn(desk.table["turn"]["number"])
         if self.settings_store.hardware:
-            self.unit_link.open_board(call_soon_threadsafe=self._call_soon_threadsafe, call_later=self._call_later,
+            self.unit_link.open_board(self.board_opener, call_soon_threadsafe=self._call_soon_threadsafe,
+                                      call_later=self._call_later,
                                       pins=self.settings_store.pins)
         self.restart_phones()
 

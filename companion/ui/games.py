@@ -12,9 +12,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from companion.core import engine
 from companion.core.errors import BankerError
-from companion.core.model import SCHEMA
 from companion.paths import GAME_SUFFIX, list_games
 from companion.rules import load_pack, pack_names, resolve_options
 
@@ -48,37 +46,13 @@ def describe_game(path: Path) -> dict[str, Any]:
 
     A file that cannot be read is still listed, with the reason, so the banker knows it is there.
     """
-    from companion.store import Store
+    from companion.service import glance
 
-    row: dict[str, Any] = {"path": str(path), "file": path.name, "title": path.stem, "players": [],
-                           "players_text": "", "when": "", "entries": 0, "problem": None, "over": False,
-                           "winner": "", "colours": {}}
-    try:
-        store = Store.open(path, readonly=True)
-    except BankerError as e:
-        row["problem"] = str(e)
-        return row
-    try:
-        meta = store.meta()
-        row["title"] = meta.get("title", path.stem)
-        last = store.last_seq()
-        row["entries"] = last
-        row["when"] = when_text(store.entry(last).at if last else meta.get("created"))
-        snap = store.latest_snapshot(SCHEMA)
-        if snap is not None:
-            seq, table = snap[0], snap[1]["table"]
-            table = engine.fold(table, (e for entry in store.entries(seq) for e in entry.events))
-            row["players"] = list(table["order"])
-            row["players_text"] = ", ".join(table["order"])
-            row["colours"] = {name: p.get("colour") for name, p in table["players"].items()}
-            over = table.get("over")
-            row["over"] = bool(over)
-            row["winner"] = (over or {}).get("winner") or ""
-    except Exception as e:  # a foreign or damaged file: show it, never crash the start screen
-        row["problem"] = f"cannot read {path.name}: {e}"
-    finally:
-        store.close()
-    return row
+    seen = glance(path)
+    return {"path": str(path), "file": path.name, "title": seen.title, "players": list(seen.players),
+            "players_text": ", ".join(seen.players), "when": when_text(seen.last_at) if seen.last_at else "",
+            "entries": seen.entries, "problem": seen.problem, "over": seen.over, "winner": seen.winner,
+            "colours": dict(seen.colours)}
 
 
 #: Where deleted games go: out of the games list, still on the disk (a game is never lost to one tap).

@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import Any
 
 from companion.core import engine
-from companion.core.model import SCHEMA
 
 from .colours import player_colour
 
@@ -35,10 +34,7 @@ class WorthHistory:
 
     def update(self, banker) -> dict[str, list[int]]:
         if self.table is None:
-            first = banker.store.latest_snapshot(SCHEMA, upto=0)
-            if first is None:
-                return {}
-            self.table = first[1]["table"]
+            self.table = banker.opening_table()
             self.series = {p: [] for p in self.table["order"]}
         for entry in banker.log(self.seq):
             self.table = engine.fold(self.table, entry.events)

@@ -14,7 +14,7 @@ from typing import Any, Callable
 from companion.core.errors import BankerError
 
 from .desk import Result
-from .settings import UiSettings
+from companion.settings import UiSettings
 
 __all__ = ["Phones", "request_rows", "DECLINE_REASONS"]
 

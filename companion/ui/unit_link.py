@@ -97,16 +97,14 @@ class UnitLink:
             self.unit.start_turn(number)
 
     # -- hardware ------------------------------------------------------------------------------------
-    def open_board(self, *, call_soon_threadsafe: Callable[..., Any], call_later=None, pins: dict | None = None,
-                   pin_factory: Any = None) -> str:
-        """Open the GPIO buttons, light and buzzer if the Pi has them; says what it found."""
-        try:
-            from companion.hardware import open_board
-        except ImportError as e:
-            log.info("no GPIO library: %s", e)
+    def open_board(self, opener: Callable[..., Any] | None, *, call_soon_threadsafe: Callable[..., Any],
+                   call_later=None, pins: dict | None = None, pin_factory: Any = None) -> str:
+        """Open the GPIO buttons, light and buzzer with ``opener`` (the hardware adapter's ``open_board``,
+        handed in by the composition root; None where no GPIO library is installed); says what it found."""
+        if opener is None:
             self.hardware_text = "Buttons: on screen only (this computer has no GPIO pins)"
             return self.hardware_text
-        self.board = open_board(self.unit, clock=self.clock, call_soon_threadsafe=call_soon_threadsafe,
+        self.board = opener(self.unit, clock=self.clock, call_soon_threadsafe=call_soon_threadsafe,
                                 call_later=call_later, pins=pins or None, pin_factory=pin_factory)
         if getattr(self.board, "present", False):
             self._wrap_sound()

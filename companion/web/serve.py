@@ -40,7 +40,7 @@ def add_parser(subparsers) -> None:
 def settings_for(args: argparse.Namespace):
     """The touchscreen's settings with this run's options laid over them: (host, port, advertise)."""
     from companion.paths import data_dir
-    from companion.ui.settings import UiSettings
+    from companion.settings import UiSettings
 
     saved = UiSettings.load(data_dir(args.data))
     host = args.host if args.host is not None else saved.host

@@ -233,7 +233,7 @@ def start_app(folder: Path, game: Path | None = None, size=(800, 480)):
     from kivy.core.window import Window
 
     from companion.ui.bank_app import TableBankerApp
-    from companion.ui.settings import UiSettings
+    from companion.settings import UiSettings
 
     Window.size = size
     app = TableBankerApp(game=game, data=folder, settings=UiSettings(folder=str(folder), phones=False, hardware=False))

@@ -1,6 +1,7 @@
-"""The touchscreen's own settings: theme, sound, the phones' network address, pin overrides.
+"""The appliance's settings: theme, sound, the phones' network address, pin overrides.
 
-Kept as JSON beside the games (``touchscreen.json`` in the data folder), written atomically. A
+Read by the touchscreen and by ``companion serve`` alike, so neither adapter imports the other. Kept as
+JSON beside the games (``touchscreen.json`` in the data folder), written atomically. A
 missing or unreadable file means the defaults; a bad value is refused with a reason and not saved.
 Pure apart from reading and writing that one file; no Kivy.
 """
