@@ -44,6 +44,6 @@ def start_build(app, near=None) -> None:
 
 def _record_last_spin(app, player: str | None) -> None:
     link = app.unit_link
-    last = link.unit.spins()[-1] if link.unit.spins() else None
+    last = link.unit.spins[-1] if link.unit.spins else None
     if player and last is not None and last.turn == link.unit.turn:
         app.act({"action": "spin", "player": player, "result": last.face})

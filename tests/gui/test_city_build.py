@@ -114,3 +114,23 @@ def test_bob_watches_the_spinner_stop_then_builds_industrial_on_hightown_square(
     assert blocks_on(desk, "Canal Side", "industrial") == blocks
     assert desk.table["accounts"]["Bob"] == cash - blocks * cost_of(desk, "Canal Side", "industrial")
     assert hands.screen == "table" and desk.banker.verify() == []
+
+
+def test_an_undone_spin_comes_back_as_the_unit_stopped_it_the_spinner_turns_once_a_turn(table):
+    hands, pointer = table
+    desk = hands.app.desk
+    pointer.tap("next_turn", after=0.3)
+    pointer.until("Cy to play", lambda: desk.state()["turn"]["player"] == "Cy")
+    pointer.tap("build", after=0.3)
+    strip = hands.app.screens["ask"].ids.spinner
+    pointer.until("Cy's spin on the ledger", lambda: spin_on_ledger(desk, "Cy") is not None and strip.state == "stopped")
+    face = spin_on_ledger(desk, "Cy")["result"]
+    pointer.tap("cancel", after=0.3)
+    pointer.tap("undo", after=0.3)
+    pointer.until("the spin undone", lambda: spin_on_ledger(desk, "Cy") is None)
+    pointer.tap("build", after=0.3)
+    pointer.until("Cy's spin back", lambda: spin_on_ledger(desk, "Cy") is not None)
+    assert spin_on_ledger(desk, "Cy")["result"] == face  # the unit's spin stands: no second chance at a better face
+    assert not strip.spinning
+    pointer.tap("cancel", after=0.3)
+    pointer.until("the table", lambda: hands.screen == "table")
