@@ -653,3 +653,60 @@ def test_a_trade_shows_who_gives_what_and_all_each_pays_with_the_10_percent(desk
     assert view["give_title"] == "Ann gives $300" and view["get_title"] == "Bob gives $0"
     assert view["give_total"] == "Ann pays $310 in all" and view["get_total"] == "Bob pays $0 in all"
     assert view["confirm_text"] == view["preview"][:1].upper() + view["preview"][1:]
+
+
+# -- Monopoly City: build from the spin -------------------------------------------------------------
+@pytest.mark.skipif("monopoly-city" not in pack_names(), reason="Monopoly City is not installed")
+def test_ann_spun_3_so_build_asks_only_the_district_and_shows_what_3_blocks_cost(tmp_path):
+    from companion.rules.city_building import spin_of
+
+    with Banker.create(tmp_path / "city.game", "monopoly-city", ["Ann", "Bob"], {}, backup_every=0) as b:
+        d = Desk(b)
+        do(d, "buy", player="Ann", deed="Mill Lane")
+        assert flows.spins_first(d.specs)
+        form = flows.with_spin(flows.start_flow("build", d.specs, player="Ann"), None)
+        assert form.values["building"] == "residential" and "count" not in form.values
+        do(d, "spin", player="Ann", result=3)
+        form = flows.with_spin(form, spin_of(d.table, "Ann"))
+        assert form.values["count"] == 3 and d.next_field("build", form.values).name == "deed"
+        view = ask_view(d, form, "deed")
+        mill = next(r for r in view["choices"] if r["value"] == "Mill Lane")
+        cost = d.table["pack"]["cards"]["Mill Lane"]["residential_cost"] * 3
+        assert mill["refused"] is None and Currency.from_pack(d.pack).format(cost) in mill["detail"]
+        assert "Ann built 3 residential blocks on Mill Lane" in mill["preview"]
+        rows = {r["field"]: r for r in view["shown"]}
+        assert [c["value"] for c in rows["count"]["choices"]] == [1, 2, 3]
+        assert next(c for c in rows["building"]["choices"] if c["selected"])["value"] == "residential"
+        assert "What to build" not in view["so_far"]  # shown as a row to change, not as decided text
+
+
+@pytest.mark.skipif("monopoly-city" not in pack_names(), reason="Monopoly City is not installed")
+def test_industrial_or_a_stadium_is_one_tap_on_the_row_and_a_stadium_takes_no_count(tmp_path):
+    from companion.rules.city_building import spin_of
+
+    with Banker.create(tmp_path / "city.game", "monopoly-city", ["Ann", "Bob"], {}, backup_every=0) as b:
+        d = Desk(b)
+        do(d, "spin", player="Ann", result=2)
+        form = flows.with_spin(flows.start_flow("build", d.specs, player="Ann"), spin_of(d.table, "Ann"))
+        assert flows.pick(form, "building", "industrial").values["count"] == 2
+        stadium = flows.pick(form, "building", "stadium")
+        assert "count" not in stadium.values
+        assert flows.pick(stadium, "building", "residential").values["count"] == 2  # blocks come back with the spin
+        assert flows.pick(form, "count", 1).values["count"] == 1
+
+
+@pytest.mark.skipif("monopoly-city" not in pack_names(), reason="Monopoly City is not installed")
+def test_a_spun_railroad_fills_the_railroad_and_a_used_spin_says_nothing_is_left(tmp_path):
+    from companion.rules.city_building import spin_of
+
+    with Banker.create(tmp_path / "city.game", "monopoly-city", ["Ann", "Bob"], {}, backup_every=0) as b:
+        d = Desk(b)
+        do(d, "buy", player="Ann", deed="Mill Lane")
+        do(d, "spin", player="Ann", result="railroad")
+        form = flows.with_spin(flows.start_flow("build", d.specs, player="Ann"), spin_of(d.table, "Ann"))
+        assert form.values["building"] == "railroad" and "count" not in form.values
+        do(d, "build", **form.values, deed="Mill Lane")
+        again = flows.with_spin(form, spin_of(d.table, "Ann"))
+        rows = {r["value"]: r for r in ask_view(d, again, "deed")["choices"]}
+        assert "already built" in rows["Mill Lane"]["refused"]
+        assert flows.spin_left(spin_of(d.table, "Ann")) == 0

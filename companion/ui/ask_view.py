@@ -15,10 +15,10 @@ from companion.views import deed_marks
 
 from .colours import group_colour, player_colour, text_on
 from .desk import Desk
-from .flows import ActionForm, button_label, for_people
+from .flows import BLOCKS, ActionForm, button_label, for_people
 from .who_acts import who_row
 
-__all__ = ["choices", "ask_view", "account_choices", "deed_groups"]
+__all__ = ["choices", "ask_view", "account_choices", "deed_groups", "shown_rows"]
 
 def account_choices(state: dict, *, accounts: bool) -> list[dict[str, Any]]:
     """Players still in the game (and, for money fields, the bank and the pots) as tiles."""
@@ -125,6 +125,37 @@ def choices(desk: Desk, form: ActionForm, field: str) -> list[dict[str, Any]]:
     return rows
 
 
+_SHORT = {"residential": "Residential", "industrial": "Industrial", "railroad": "Railroad", "stadium": "Stadium",
+          "skyscraper": "Skyscraper", "tower": "Tower"}
+
+
+def shown_rows(spec, form: ActionForm, state: dict | None = None) -> list[dict[str, Any]]:
+    """The rows of fields the flow filled for the banker (the kind of building, how many blocks), each
+    answer a small tile, the filled one selected: one tap changes it, the district stays the last tap."""
+    rows = []
+    declared = {f.name: f for f in spec.fields}
+    for name in form.shown:
+        f = declared.get(name)
+        if f is None:
+            continue
+        if name == "count" and form.values.get("building") not in BLOCKS:
+            continue
+        if f.kind == "count":
+            high = min(f.high or 1, form.allowance) if form.allowance else (f.high or 1)
+            options = [(n, str(n)) for n in range(f.low or 1, high + 1)]
+        elif f.kind == "choice":
+            options = [(v, _SHORT.get(v, label)) for v, label in f.options if v != "railroad"
+                       or form.values.get(name) == "railroad"]
+        else:
+            continue
+        if len(options) < 2:
+            continue
+        current = form.values.get(name)
+        rows.append({"field": name, "label": "Blocks" if name == "count" else "Build",
+                     "choices": [{"value": v, "label": label, "selected": v == current} for v, label in options]})
+    return rows
+
+
 def ask_view(desk: Desk, form: ActionForm, field: str) -> dict[str, Any]:
     """What the chooser shows: the question, what is decided so far, and the answers."""
     spec = desk.specs[form.action]
@@ -132,7 +163,7 @@ def ask_view(desk: Desk, form: ActionForm, field: str) -> dict[str, Any]:
     done = []
     for f in spec.fields:
         value = form.values.get(f.name)
-        if value in (None, "") or f.name == form.actor or f.kind in ("structured", "deeds"):
+        if value in (None, "") or f.name == form.actor or f.kind in ("structured", "deeds") or f.name in form.shown:
             continue
         done.append(f"{f.says}: {desk.account_name(value) if f.kind == 'account' else value}")
     rows = choices(desk, form, field) if asked.kind not in ("text", "structured", "amount") else []
@@ -143,6 +174,7 @@ def ask_view(desk: Desk, form: ActionForm, field: str) -> dict[str, Any]:
         "kind": asked.kind,
         "so_far": " · ".join(done),
         "who": who_row(state, form, field),
+        "shown": shown_rows(spec, form),
         "choices": rows,
         "optional": not asked.required,
         "grouped": asked.kind == "deed",

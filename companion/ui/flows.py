@@ -30,6 +30,11 @@ __all__ = [
     "more_menu",
     "for_people",
     "destructive_question",
+    "BLOCKS",
+    "spins_first",
+    "spin_left",
+    "with_spin",
+    "pick",
 ]
 
 #: The table's big buttons, in order, when the family has the action they need.
@@ -64,6 +69,11 @@ class ActionForm:
     button: str = ""  # the table button that opened the flow ("pay" for a transfer to the bank)
     back: str = "table"  # the screen to return to once the action is done
     actor: str = ""
+    #: Fields the flow filled for the banker that the chooser shows as a row to change them (the kind
+    #: of building and how many blocks, while the district is asked).
+    shown: tuple[str, ...] = ()
+    #: How many blocks this turn's spin still allows (0 while the spinner has not stopped).
+    allowance: int = 0
 
     def fill(self, name: str, value: Any) -> "ActionForm":
         return replace(self, values={**self.values, name: value})
@@ -168,3 +178,54 @@ def destructive_question(form: ActionForm, name_of) -> str:
     if form.action == "end_game":
         return "End the game now? The pack's count decides the winner. (Undo goes back into the game.)"
     return "Are you sure?"
+
+
+# -- Monopoly City: build draws on the build spinner -------------------------------------------------
+#: The buildings that are blocks: they draw on the spin's allowance and take a count.
+BLOCKS = ("residential", "industrial")
+
+
+def spins_first(specs: dict) -> bool:
+    """Whether this family's Build draws on a spin of the trading unit's build spinner."""
+    return "spin" in specs and "build" in specs
+
+
+def spin_left(spin: dict | None) -> int | str | None:
+    """What a recorded spin still allows: a number of blocks, "railroad" (not built yet), 0 when all is
+    used, or None when there is no spin yet."""
+    if spin is None:
+        return None
+    if spin["result"] == "railroad":
+        return 0 if spin["used"] else "railroad"
+    return spin["result"] - spin["used"]
+
+
+def with_spin(form: ActionForm, spin: dict | None) -> ActionForm:
+    """A Build form filled from the turn's spin, so that the district is the only tap left: a railroad
+    when the spinner gave one, otherwise the blocks it still allows (residential unless the banker
+    chose industrial or another building), shown as a row the banker can change."""
+    left = spin_left(spin)
+    form = replace(form, shown=("building", "count"))
+    if left is None:
+        return form.fill("building", form.values.get("building") or "residential")
+    if spin["result"] == "railroad":  # built or not: the rule says what is left of it
+        return replace(form.fill("building", "railroad").clear("count"), allowance=0)
+    building = form.values.get("building")
+    building = building if building in BLOCKS or (building and building != "railroad") else "residential"
+    form = replace(form.fill("building", building), allowance=max(left, 0))
+    if building not in BLOCKS:
+        return form.clear("count")
+    return form.fill("count", max(1, min(left, 3)))
+
+
+def pick(form: ActionForm, name: str, value: Any) -> ActionForm:
+    """The banker changes a filled field on the chooser's row: another building, or fewer blocks.
+    A building that is not blocks takes no count; blocks take what the spin still allows."""
+    form = form.fill(name, value)
+    if name != "building":
+        return form
+    if value not in BLOCKS:
+        return form.clear("count")
+    if "count" not in form.values:
+        return form.fill("count", max(1, min(form.allowance or 1, 3)))
+    return form

@@ -5,7 +5,9 @@ from __future__ import annotations
 from kivy.factory import Factory
 from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
 
+from .. import flows
 from ..ask_view import ask_view
+from ..spinner import SpinnerStrip  # noqa: F401  (the kv rule's class)
 from ..widgets import AccountTile
 from . import BankScreen
 
@@ -26,6 +28,8 @@ class AskScreen(BankScreen):
     def ask(self, form, field: str) -> None:
         """A new question: its answers from the top of the list."""
         self.form, self.field, self.show_all = form, field, False
+        self._pending = None
+        self.ids.spinner.hide()
         self.ids.entry.text = ""
         self.ids.choices.shape = None
         self.ids.scroll.scroll_y = 1
@@ -38,6 +42,7 @@ class AskScreen(BankScreen):
         self.text_entry, self.optional = view["text_entry"], view["optional"]
         self.help = view["help"]
         self._show_who(view["who"])
+        self._show_filled(view["shown"])
         rows = view["choices"]
         allowed = [r for r in rows if r["refused"] is None]
         shown = rows if self.show_all or not allowed else allowed
@@ -86,12 +91,60 @@ class AskScreen(BankScreen):
             row.ids.tiles.add_widget(tile)
         box.add_widget(row)
 
+    def _show_filled(self, rows: list[dict]) -> None:
+        """The rows of what the flow filled in (the kind of building, how many blocks): one tap changes it."""
+        box = self.ids.shown
+        shape = [(r["field"], *((c["value"], c["selected"]) for c in r["choices"])) for r in rows]
+        if shape == getattr(box, "shape", None):
+            return
+        box.shape = shape
+        box.clear_widgets()
+        for r in rows:
+            row = Factory.SideRow()
+            row.label = r["label"]
+            for choice in r["choices"]:
+                tile = AccountTile(text=choice["label"], account=str(choice["value"]), colour=[0.35, 0.4, 0.45, 1],
+                                   selected=choice["selected"], name=f"{r['field']}-{choice['value']}", guard=False)
+                tile.value = (r["field"], choice["value"])
+                tile.bind(on_release=self.pick_filled)
+                row.ids.tiles.add_widget(tile)
+            box.add_widget(row)
+
+    def pick_filled(self, tile) -> None:
+        name, value = tile.value
+        self.form = flows.pick(self.form, name, value)
+        self.refresh()
+
+    # -- the build spinner (Monopoly City) ---------------------------------------------------------
+    _pending = None
+
+    def spin(self, link) -> None:
+        """The trading unit's spinner turns on this screen; when it stops, the Build form is filled from
+        the spin and a district tapped meanwhile is built on."""
+        self.ids.spinner.follow(link, self._spun)
+
+    def _spun(self) -> None:
+        from companion.rules.city_building import spin_of
+
+        if self.form is None or self.desk is None:
+            return
+        spin = spin_of(self.desk.table, self.form.values.get("player"))
+        self.form = flows.with_spin(self.form, spin)
+        pending, self._pending = self._pending, None
+        if pending is not None and self.app.manager.current == self.name:
+            self.app.run_flow(self.form.fill(self.field, pending))
+            return
+        self.refresh()
+
     def pick_who(self, tile) -> None:
         """Someone other than the player to play acts in this action (only this one)."""
         self.form = self.form.fill(tile.value, tile.account)
         self.refresh()
 
     def choose(self, tile) -> None:
+        if self.ids.spinner.spinning:
+            self._pending = tile.value  # built on the moment the spinner stops
+            return
         if tile.refused:
             self.app.refuse(tile.refused, tile)
             return
@@ -111,4 +164,6 @@ class AskScreen(BankScreen):
 
     def cancel(self) -> None:
         self.form = None
+        self._pending = None
+        self.ids.spinner.hide()
         self.app.to_table()

@@ -5,6 +5,8 @@ from kivy.clock import Clock
 from kivy.factory import Factory
 from kivy.properties import BooleanProperty, DictProperty, StringProperty
 
+from .. import flows
+from ..city_build import start_build
 from ..table_view import table_view
 from ..widgets import PlayerTile
 from . import BankScreen
@@ -89,6 +91,9 @@ class TableScreen(BankScreen):
         self.app.look_at(tile.name)
 
     def press(self, tap) -> None:
+        if tap.name == "build" and self.desk is not None and flows.spins_first(self.desk.specs):
+            start_build(self.app, tap)  # Build, then the district: the spinner turns in between
+            return
         self.app.press(tap.name, tap)
 
     def more(self, tap) -> None:

@@ -1,0 +1,49 @@
+"""Build in Monopoly City from the table: Build, then the district.
+
+Tapping Build presses the trading unit's build button when the player to play has not spun this turn:
+the spinner turns on the chooser while the banker finds the district, and where it stops is recorded
+as the ``spin`` action (by the unit link, as for the unit's own button). The Build form is then filled
+from the allowance (residential blocks, as many as the spin allows, or the railroad it gave), so the
+district's tap builds; its tile shows the cost before, the log's sentence shows after. A district
+tapped while the spinner still turns is built on the moment it stops. With a spin already recorded
+this turn, Build and the district build from what is left.
+"""
+from __future__ import annotations
+
+from companion.rules.city_building import describe_spin, spin_of
+from companion.trading_unit import PressRefused
+
+from . import flows
+
+__all__ = ["start_build"]
+
+
+def start_build(app, near=None) -> None:
+    """The table's Build, in a family whose builds draw on the build spinner."""
+    desk = app.desk
+    form = app.start("build")
+    if form is None:
+        app.refuse("Build is not part of this game", near)
+        return
+    player = form.values.get("player")
+    spin = spin_of(desk.table, player) if player else None
+    screen = app.screens["ask"]
+    link = app.unit_link
+    if spin is None and link is not None:
+        pressed = link.unit.press_build(link.clock())
+        if isinstance(pressed, PressRefused):
+            _record_last_spin(app, player)  # the unit spun this turn already (an undone spin): its result stands
+            spin = spin_of(desk.table, player)
+    screen.ask(flows.with_spin(form, spin), "deed")
+    if spin is None and link is not None and link.unit.view(link.clock()).get("spinner") == "spinning":
+        screen.spin(link)
+    elif spin is not None:
+        screen.ids.spinner.show_result(describe_spin(spin).capitalize())
+    app.show("ask")
+
+
+def _record_last_spin(app, player: str | None) -> None:
+    link = app.unit_link
+    last = link.unit.spins[-1] if link.unit.spins else None
+    if player and last is not None and last.turn == link.unit.turn:
+        app.act({"action": "spin", "player": player, "result": last.face})
