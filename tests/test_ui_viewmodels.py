@@ -494,6 +494,31 @@ def test_in_monopoly_city_the_spinner_stopping_gives_ann_her_blocks_for_the_turn
     city.close()
 
 
+def test_ann_rolls_a_double_in_monopoly_city_and_the_spinner_turns_again(tmp_path):
+    import random
+
+    from companion.core.model import current_player
+    from companion.ui.unit_link import UnitLink
+
+    city = Desk(Banker.create(tmp_path / "double.game", "monopoly-city", ["Ann", "Bob"], {}, backup_every=0))
+    link = UnitLink(city.pack, act=city.do, clock=FakeClock(), rng=random.Random(5),
+                    whose_turn=lambda: current_player(city.table))
+    link.unit.press_build(0.0)
+    link.unit.advance(30.0)
+    assert link.last_result.ok and len(city.banker.log()) == 2
+    link.unit.press_build(31.0)  # the same roll: the spinner turns once
+    link.unit.advance(35.0)
+    assert len(link.unit.spins) == 1
+    city.do({"action": "double", "player": "Ann"})
+    link.follow_turn(city.table["turn"]["number"], city.table["turn"].get("roll", 1))
+    link.unit.press_build(40.0)
+    link.unit.advance(70.0)
+    assert link.last_result.ok and len(link.unit.spins) == 2
+    assert [e.action["action"] for e in city.banker.log()[-2:]] == ["double", "spin"]
+    link.close()
+    city.close()
+
+
 def test_the_units_next_turn_and_undo_buttons_work_the_ledger(desk):
     from companion.ui.unit_link import UnitLink
 

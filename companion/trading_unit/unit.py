@@ -43,6 +43,7 @@ class _Spin:
     started: float
     stops: float
     stopped: bool = False
+    roll: int = 1  # a double gives the turn another roll, and the spinner another spin
 
 
 class TradingUnit:
@@ -60,6 +61,7 @@ class TradingUnit:
                  on_undo: Callable[[], object] | None = None, turn: int = 1) -> None:
         self.settings = settings or TradingUnitSettings()
         self.turn = turn
+        self.roll = 1
         self.button_purpose = "auction"
         self._rng = rng if rng is not None else random.Random()
         self._on_next_turn, self._on_undo = on_next_turn, on_undo
@@ -187,13 +189,13 @@ class TradingUnit:
         now = self.advance(now)
         if self._timer is not None:
             return self._refuse(now, "build", f"Finish the {self._timer.purpose} first")
-        if self._spin is not None and self._spin.turn == self.turn:
+        if self._spin is not None and (self._spin.turn, self._spin.roll) == (self.turn, self.roll):
             if not self._spin.stopped:
                 return self._refuse(now, "build", "The spinner is still turning")
             return self._refuse(now, "build", f"Build already spun on turn {self.turn}: "
                                 f"{_FACE_TEXT[self._spin.face]}. One spin per turn.")
         face = self._rng.choices(FACES, weights=self.settings.spinner_weights)[0]
-        self._spin = _Spin(self.turn, face, now, now + self.settings.spin_seconds)
+        self._spin = _Spin(self.turn, face, now, now + self.settings.spin_seconds, roll=self.roll)
         return self._emit(SpinStarted(now, self.turn, self._spin.stops))
 
     @property
@@ -201,9 +203,10 @@ class TradingUnit:
         """Every spin of this game so far, with its turn number."""
         return tuple(self._spins)
 
-    def start_turn(self, turn: int) -> None:
-        """The service says whose turn it is; a new turn number arms the spinner again."""
-        self.turn = turn
+    def start_turn(self, turn: int, roll: int = 1) -> None:
+        """The service says which turn (and which roll of it, after doubles) is being played; a new turn
+        or a new roll arms the spinner again."""
+        self.turn, self.roll = turn, roll
 
     # -- next turn and undo -----------------------------------------------------------------
     def press_next_turn(self, now: float) -> UnitEvent:
@@ -213,6 +216,7 @@ class TradingUnit:
             return self._refuse(now, "next_turn", "Next turn is not connected")
         self._on_next_turn()
         self.turn += 1
+        self.roll = 1
         return self._emit(TurnPassed(now, self.turn))
 
     def press_undo(self, now: float) -> UndoPressed:
@@ -402,7 +406,7 @@ class TradingUnit:
 
     def _spinner_view(self, now: float) -> dict[str, Any]:
         sp = self._spin
-        if sp is None or sp.turn != self.turn:
+        if sp is None or (sp.turn, sp.roll) != (self.turn, self.roll):
             return {"spinner": "ready", "face": None, "face_text": "BUILD"}
         if sp.stopped:
             return {"spinner": "stopped", "face": sp.face, "face_text": _FACE_TEXT[sp.face]}

@@ -275,7 +275,7 @@ class TableBankerApp(Taps, App):
         self.unit_link = UnitLink(desk.pack, act=self._unit_act, on_sold=self._unit_sold, on_event=self._unit_event,
                                   whose_turn=self._whose_turn if records_spins else None)
         self.unit_link.muted = not self.settings_store.sound
-        self.unit_link.follow_turn(desk.table["turn"]["number"])
+        self.unit_link.follow_turn(desk.table["turn"]["number"], desk.table["turn"].get("roll", 1))
         if self.settings_store.hardware:
             self.unit_link.open_board(self.board_opener, call_soon_threadsafe=self._call_soon_threadsafe,
                                       call_later=self._call_later,
@@ -315,7 +315,7 @@ class TableBankerApp(Taps, App):
     def _committed(self, outcome) -> None:
         self.last_text = outcome.summary
         if self.unit_link is not None and self.desk is not None:
-            self.unit_link.follow_turn(self.desk.table["turn"]["number"])
+            self.unit_link.follow_turn(self.desk.table["turn"]["number"], self.desk.table["turn"].get("roll", 1))
         over = bool(self.desk is not None and self.desk.table.get("over"))
         if over and not self._was_over:
             Clock.schedule_once(lambda *_: self.show("over"), 0)

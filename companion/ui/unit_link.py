@@ -68,7 +68,7 @@ class UnitLink:
             player = self._whose_turn()
             if player:
                 self.last_result = self._act({"action": "spin", "player": player, "result": event.face,
-                                              "id": f"unit-spin-{event.turn}-{player}"})
+                                              "id": f"unit-spin-{event.turn}-{self.unit.roll}-{player}"})
             return
         if isinstance(event, TimerStarted) and event.purpose == "auction":
             self.lot = event.lot  # a new auction starts clean: its own lot or none yet
@@ -91,10 +91,10 @@ class UnitLink:
         self.unit.advance(self.clock())
 
     # -- following the ledger ------------------------------------------------------------------------
-    def follow_turn(self, number: int) -> None:
-        """The ledger's turn number (after a next turn, an undo, a phone's action)."""
-        if self.unit.turn != number:
-            self.unit.start_turn(number)
+    def follow_turn(self, number: int, roll: int = 1) -> None:
+        """The ledger's turn number and roll (after a next turn, a double, an undo, a phone's action)."""
+        if (self.unit.turn, self.unit.roll) != (number, roll):
+            self.unit.start_turn(number, roll)
 
     # -- hardware ------------------------------------------------------------------------------------
     def open_board(self, opener: Callable[..., Any] | None, *, call_soon_threadsafe: Callable[..., Any],
