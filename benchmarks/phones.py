@@ -20,6 +20,7 @@ process of their own, measured the same way in the same run:
 * ``page_bytes`` / ``page_requests`` - everything the phone page loads, against the 50 KB budget.
 
     python benchmarks/phones.py [--actions 400] [--gap-ms 110]
+    PHONES_PROFILE=/tmp/table.prof python benchmarks/phones.py   # cProfile the table's server process
 """
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ import argparse
 import asyncio
 import gzip
 import json
+import os
 import re
 import socket
 import statistics
@@ -299,7 +301,15 @@ if __name__ == "__main__":
     parser.add_argument("--serve-echo", type=int, metavar="SIZE", help=argparse.SUPPRESS)
     options = parser.parse_args()
     if options.serve_table:
-        asyncio.run(serve_table(options.serve_table))
+        profile = os.environ.get("PHONES_PROFILE")  # a file for the table server's cProfile stats
+        if profile:
+            import cProfile
+
+            profiler = cProfile.Profile(time.process_time)  # CPU time, not time spent waiting
+            profiler.runcall(asyncio.run, serve_table(options.serve_table))
+            profiler.dump_stats(profile)
+        else:
+            asyncio.run(serve_table(options.serve_table))
     elif options.serve_echo:
         asyncio.run(serve_echo(options.serve_echo))
     else:

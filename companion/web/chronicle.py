@@ -7,6 +7,7 @@ wrote several), it rebuilds from the log. Worth is the rule family's own count (
 from __future__ import annotations
 
 from collections import deque
+from functools import lru_cache
 
 from companion.core import engine
 from companion.core.money import Currency
@@ -21,12 +22,18 @@ BANKER_LINES = 25
 CHART_POINTS = 60
 
 
-def thin(points: list[list[int]], most: int = CHART_POINTS) -> list[list[int]]:
+@lru_cache(maxsize=8)
+def _spread(length: int, most: int) -> tuple[int, ...]:
+    """Which ``most`` of ``length`` points a chart keeps: evenly spread, the first and the last always."""
+    step = (length - 1) / (most - 1)
+    return tuple(round(i * step) for i in range(most))
+
+
+def thin(points: list, most: int = CHART_POINTS) -> list:
     """At most ``most`` points spread evenly along the series, always keeping the first and the last."""
     if len(points) <= most:
         return list(points)
-    step = (len(points) - 1) / (most - 1)
-    return [points[round(i * step)] for i in range(most)]
+    return [points[i] for i in _spread(len(points), most)]
 
 
 class Chronicle:

@@ -33,14 +33,14 @@ class Broadcast:
     def __init__(self) -> None:
         self.generation = 0
         self.closed = False
-        self._waiter: asyncio.Future | None = None
+        self._waiters: set[asyncio.Future] = set()
 
     def bump(self) -> None:
         """Something changed: every stream should send its page again."""
         self.generation += 1
-        waiter, self._waiter = self._waiter, None
-        if waiter is not None and not waiter.done():
-            waiter.set_result(None)
+        waiters, self._waiters = self._waiters, set()
+        for waiter in waiters:
+            _settle(waiter, True)
 
     def close(self) -> None:
         """The server is stopping: wake every stream so it can finish."""
@@ -48,13 +48,26 @@ class Broadcast:
         self.bump()
 
     async def wait(self, seen: int, timeout: float) -> bool:
-        """Wait until the generation moves past ``seen`` (True) or ``timeout`` seconds pass (False)."""
+        """Wait until the generation moves past ``seen`` (True) or ``timeout`` seconds pass (False).
+
+        Each stream waits on a future of its own with one timer: a change costs one wake-up per
+        stream and nothing more, and a stream that goes away takes only its own future with it."""
         if self.generation != seen or self.closed:
             return True
-        if self._waiter is None or self._waiter.done():
-            self._waiter = asyncio.get_running_loop().create_future()
-        done, _ = await asyncio.wait((self._waiter,), timeout=timeout)  # never cancels the shared future
-        return bool(done)
+        loop = asyncio.get_running_loop()
+        waiter = loop.create_future()
+        self._waiters.add(waiter)
+        timer = loop.call_later(timeout, _settle, waiter, False)
+        try:
+            return await waiter
+        finally:
+            timer.cancel()
+            self._waiters.discard(waiter)
+
+
+def _settle(waiter: asyncio.Future, changed: bool) -> None:
+    if not waiter.done():
+        waiter.set_result(changed)
 
 
 def sse_message(event: str, data: bytes, id_: int | None = None) -> bytes:
