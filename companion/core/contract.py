@@ -569,16 +569,13 @@ def choices(rules: "Rules", table: Table, name: str, field_name: str, partial: d
 
 
 def _detail(p: Preview, table: Table) -> str:
-    """A few words on the money a choice moves: "pays $22", "receives $100", "moves no money"."""
+    """A few words on the money a choice moves: "Bob pays $22", "the bank pays $200", "moves no money"."""
     if not p.postings:
         return "moves no money"
     fmt = Currency.from_pack(table["pack"]).format
-    payers = [p_.payer for p_ in p.postings]
-    first = payers[0]
+    first = p.postings[0].payer
     net = p.moved(first)
-    if net < 0:
-        return f"{account_name(first)} pays {fmt(-net)}"
-    return f"{account_name(first)} pays {fmt(p.postings[0].amount)}"
+    return f"{account_name(first)} pays {fmt(-net if net < 0 else p.postings[0].amount)}"
 
 
 def preview(rules: "Rules", table: Table, action: dict) -> Preview:

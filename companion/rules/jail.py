@@ -30,11 +30,12 @@ def jail_actions(
     fine_to: Callable[[Tx], str] = lambda tx: BANK,
     spared: Callable[[Tx, str], str | None] = lambda tx, player: None,
     freed_by: str = "doubles, or a get-out card",
+    place: str = "jail",
 ) -> Registry:
     """The three jail actions under the given names; ``spared`` returns why a player is not sent, or None."""
     actions = Registry()
 
-    @actions.action(go, c.player(), label=f"Go to {go.replace('_', ' ')}", group="turn",
+    @actions.action(go, c.player(), label=f"Go to {place}", group="turn",
                     says="The player is sent there (no salary on the way).")
     def go_in(tx: Tx, a: dict) -> str:
         player = find_player(tx.table, a["player"])
