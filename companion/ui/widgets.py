@@ -12,6 +12,7 @@ import weakref
 from kivy.app import App
 from kivy.clock import Clock
 from kivy.core.window import Window
+from kivy.factory import Factory
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
@@ -108,6 +109,22 @@ class AccountTile(Tap):
     colour = ListProperty([0.4, 0.4, 0.4, 1])
     detail = StringProperty("")
 
+
+
+def side_row(row: dict, on_pick, *, value=None, colour=None):
+    """A labelled row of tiles, one per choice of ``row`` (``{"field", "label", "choices"}``, each choice
+    ``{"value", "label", "selected"}`` and maybe ``"colour"``): the strip of who acts, a payment's sides,
+    what the flow filled in. ``value(row, choice)`` is what a tapped tile carries (default: the field)."""
+    box = Factory.SideRow()
+    box.label = row["label"]
+    for choice in row["choices"]:
+        tile = AccountTile(text=choice["label"], account=str(choice["value"]),
+                           colour=list(colour or choice.get("colour") or (0.35, 0.4, 0.45, 1)),
+                           selected=choice["selected"], name=f"{row['field']}-{choice['value']}", guard=False)
+        tile.value = value(row, choice) if value else row["field"]
+        tile.bind(on_release=on_pick)
+        box.ids.tiles.add_widget(tile)
+    return box
 
 class ReasonBubble(Label):
     """Why a tap was refused, shown right where the banker tapped; a tap anywhere or time closes it."""

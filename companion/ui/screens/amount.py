@@ -8,7 +8,7 @@ from companion.core.money import Currency
 
 from ..amount_view import amount_field, amount_view
 from ..keypad import Keypad
-from ..widgets import AccountTile
+from ..widgets import side_row
 from . import BankScreen
 
 __all__ = ["AmountScreen"]
@@ -76,15 +76,7 @@ class AmountScreen(BankScreen):
         rows = self.ids.sides
         rows.clear_widgets()
         for side in sides:
-            row = Factory.SideRow()
-            row.label = side["label"]
-            for choice in side["choices"]:
-                tile = AccountTile(text=choice["label"], account=choice["value"], colour=list(choice["colour"]),
-                                   selected=choice["selected"], name=f"{side['field']}-{choice['value']}", guard=False)
-                tile.value = side["field"]
-                tile.bind(on_release=self.pick_side)
-                row.ids.tiles.add_widget(tile)
-            rows.add_widget(row)
+            rows.add_widget(side_row(side, self.pick_side))
 
     # -- taps --------------------------------------------------------------------------------------
     def press_key(self, tap) -> None:

@@ -8,7 +8,7 @@ from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
 from .. import flows
 from ..ask_view import ask_view
 from ..spinner import SpinnerStrip  # noqa: F401  (the kv rule's class)
-from ..widgets import AccountTile
+from ..widgets import side_row
 from . import BankScreen
 
 __all__ = ["AskScreen"]
@@ -81,15 +81,7 @@ class AskScreen(BankScreen):
         box.clear_widgets()
         if who is None:
             return
-        row = Factory.SideRow()
-        row.label = who["label"]
-        for choice in who["choices"]:
-            tile = AccountTile(text=choice["label"], account=choice["value"], colour=list(choice["colour"]),
-                               selected=choice["selected"], name=f"{who['field']}-{choice['value']}", guard=False)
-            tile.value = who["field"]
-            tile.bind(on_release=self.pick_who)
-            row.ids.tiles.add_widget(tile)
-        box.add_widget(row)
+        box.add_widget(side_row(who, self.pick_who))
 
     def _show_filled(self, rows: list[dict]) -> None:
         """The rows of what the flow filled in (the kind of building, how many blocks): one tap changes it."""
@@ -100,15 +92,8 @@ class AskScreen(BankScreen):
         box.shape = shape
         box.clear_widgets()
         for r in rows:
-            row = Factory.SideRow()
-            row.label = r["label"]
-            for choice in r["choices"]:
-                tile = AccountTile(text=choice["label"], account=str(choice["value"]), colour=[0.35, 0.4, 0.45, 1],
-                                   selected=choice["selected"], name=f"{r['field']}-{choice['value']}", guard=False)
-                tile.value = (r["field"], choice["value"])
-                tile.bind(on_release=self.pick_filled)
-                row.ids.tiles.add_widget(tile)
-            box.add_widget(row)
+            box.add_widget(side_row(r, self.pick_filled, value=lambda row, choice: (row["field"], choice["value"]),
+                                    colour=(0.35, 0.4, 0.45, 1)))
 
     def pick_filled(self, tile) -> None:
         name, value = tile.value
