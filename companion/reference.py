@@ -25,8 +25,8 @@ def families() -> dict[str, tuple[list[str], list[ActionSpec]]]:
     for name in pack_names():
         pack = load_pack(name)
         family = pack["family"]
-        if family not in out:
-            out[family] = ([], list(rules_for(pack).registry))
+        if family not in out:  # in the words of the family's first pack
+            out[family] = ([], [spec.worded(pack.get("names", {})) for spec in rules_for(pack).registry])
         out[family][0].append(pack.get("title", name))
     return out
 

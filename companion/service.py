@@ -397,12 +397,13 @@ class Banker:
 
     # -- the action contract: what adapters may ask, read from the declarations ------------------------
     def actions(self) -> list[contract.ActionSpec]:
-        """This game's actions, as its family declares them, in declaration order."""
-        return list(self.rules.registry)
+        """This game's actions, as its family declares them, in declaration order, in the pack's words."""
+        names = self.table["pack"].get("names", {})
+        return [spec.worded(names) for spec in self.rules.registry]
 
     def spec(self, name: str) -> contract.ActionSpec:
-        """One action's declaration; BadAction when this game has no such action."""
-        return self.rules.registry.spec(name)
+        """One action's declaration in the pack's words; BadAction when this game has no such action."""
+        return self.rules.registry.spec(name).worded(self.table["pack"].get("names", {}))
 
     def next_field(self, name: str, partial: dict) -> contract.Field | None:
         """The next field a screen should ask for ``name``, given the fields chosen so far (None: ready)."""

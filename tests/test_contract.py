@@ -252,3 +252,10 @@ def test_the_command_line_lists_what_bob_may_pay_rent_on_and_previews_it(tmp_pat
     assert json.loads(out)["players"][1]["cash"] == 1500  # the preview moved nothing
     rc, out, _ = companion("actions", game, "rent", "--json")
     assert rc == 0 and json.loads(out)["required"] == ["action", "payer", "deed"]
+
+
+def test_bibleopolys_jail_buttons_say_bondage_and_greenopolys_say_night(tmp_path):
+    with Banker.create(tmp_path / "b.game", "bibleopoly", ["Ann", "Bob"]) as b:
+        assert b.spec("jail").label == "Go to Bondage" and "Bondage" in b.spec("leave_jail").says
+    with Banker.create(tmp_path / "g.game", "greenopoly", ["Ann", "Bob"]) as g:
+        assert [s.label for s in g.actions() if s.name in ("night", "night_fine")] == ["Go to Night", "Pay to leave Night"]

@@ -17,7 +17,7 @@ Pure: stdlib only.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field as _dc_field
+from dataclasses import dataclass, field as _dc_field, replace
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from .errors import BadAction, BankerError
@@ -167,11 +167,24 @@ class ActionSpec:
     def summary(self) -> str:  # the name the first adapters used
         return self.says
 
+    def worded(self, names: dict) -> "ActionSpec":
+        """This action in one game's own words: "{jail}" in a label or sentence becomes the pack's name for
+        it ("Bondage", "Night"); a word the pack does not name stays as written."""
+        if "{" not in self.label and "{" not in self.says:
+            return self
+        words = _Words(names)
+        return replace(self, label=self.label.format_map(words), says=self.says.format_map(words))
+
     def field(self, name: str) -> Field:
         for f in self.fields:
             if f.name == name:
                 return f
         raise BadAction(f"{self.name} has no field {shown(name)}; its fields are {', '.join(f.name for f in self.fields) or 'none'}")
+
+
+class _Words(dict):
+    def __missing__(self, key: str) -> str:
+        return key
 
 
 @dataclass(frozen=True)

@@ -30,13 +30,12 @@ def jail_actions(
     fine_to: Callable[[Tx], str] = lambda tx: BANK,
     spared: Callable[[Tx, str], str | None] = lambda tx, player: None,
     freed_by: str = "doubles, or a get-out card",
-    place: str = "jail",
 ) -> Registry:
     """The three jail actions under the given names; ``spared`` returns why a player is not sent, or None."""
     actions = Registry()
 
-    @actions.action(go, c.player(), label=f"Go to {place}", group="turn",
-                    says="The player is sent there (no salary on the way).")
+    @actions.action(go, c.player(), label="Go to {jail}", group="turn",
+                    says="The player is sent to {jail} (no salary on the way).")
     def go_in(tx: Tx, a: dict) -> str:
         player = find_player(tx.table, a["player"])
         why = spared(tx, player)
@@ -47,8 +46,8 @@ def jail_actions(
         tx.set(["players", player, "in_jail"], True)
         return f"{player} went to {place_name(tx)}"
 
-    @actions.action(pay, c.player(only=_inside), label="Pay to get out", group="turn",
-                    says="A player inside pays the fine to come out.")
+    @actions.action(pay, c.player(only=_inside), label="Pay to leave {jail}", group="turn",
+                    says="A player in {jail} pays the fine to come out.")
     def pay_out(tx: Tx, a: dict) -> str:
         player = find_player(tx.table, a["player"])
         if not tx.table["players"][player]["in_jail"]:
@@ -58,8 +57,8 @@ def jail_actions(
         tx.set(["players", player, "in_jail"], False)
         return f"{player} paid {tx.fmt(amount)} to leave {place_name(tx)}"
 
-    @actions.action(leave, c.player(only=_inside), label="Come out free", group="turn",
-                    says=f"A player inside comes out without paying ({freed_by}).")
+    @actions.action(leave, c.player(only=_inside), label="Leave {jail} free", group="turn",
+                    says=f"A player in {{jail}} comes out without paying ({freed_by}).")
     def come_out(tx: Tx, a: dict) -> str:
         player = find_player(tx.table, a["player"])
         if not tx.table["players"][player]["in_jail"]:
