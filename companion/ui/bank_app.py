@@ -129,9 +129,6 @@ class TableBankerApp(Taps, App):
         self._refresh_trigger = Clock.create_trigger(self._refresh_now, 0)
         self._let_go_trigger = Clock.create_trigger(self._let_go_of_left_screens, 0)
         self._tidy_trigger = Clock.create_trigger(self.tidy, TIDY_AFTER_SECONDS)
-        from .tidy import settle
-
-        settle()
         return root
 
     def on_start(self):

@@ -10,7 +10,7 @@ import ctypes
 import ctypes.util
 import gc
 
-__all__ = ["give_back", "settle"]
+__all__ = ["give_back"]
 
 
 def _malloc_trim():
@@ -23,13 +23,6 @@ def _malloc_trim():
 
 
 _TRIM = _malloc_trim()
-
-
-def settle() -> None:
-    """Once the window is built: what is made by then (modules, kv rules, the root) lives as long as
-    the app, so the collector stops scanning it; later collections look only at newer objects."""
-    gc.collect()
-    gc.freeze()
 
 
 def give_back() -> int:
