@@ -56,10 +56,10 @@ SCREENS = {
 #: Screens that make sense without an open game.
 NO_GAME_SCREENS = ("start", "setup", "settings")
 
-#: Screens kept all evening: the table, the games list and the new game's form, and those a flow passes through
-#: (what the banker chose lives on them across a detour). Every other screen shows only the game as
-#: it stands, so it is made when shown and let go once left: its widgets and textures do not pile up.
-KEPT_SCREENS = ("start", "setup", "table", "amount", "ask", "auction", "trade", "card", "deeds")
+#: Screens let go as soon as they are off the window: each only shows the game as it stands (nothing
+#: the banker chose lives on it) and no kv rule reaches it through ``app.screens``, so nothing left
+#: over can call into a fresh one. Every other screen is made once and kept for the whole run.
+LET_GO_SCREENS = ("more", "history", "join", "over", "unit")
 
 #: Seconds without a screen change or an entry before freed memory is handed back: the collection
 #: takes a frame or a few (taps meanwhile wait in the queue, none is lost), so it waits for a pause.
@@ -222,7 +222,7 @@ class TableBankerApp(Taps, App):
     def _let_go_of_left_screens(self, *_: object) -> None:
         """Let go of the screens left behind that are not kept (once off the window), then tidy up."""
         waiting = False
-        for name in [n for n in list(self.screens) if n not in KEPT_SCREENS and n != self.manager.current]:
+        for name in [n for n in list(self.screens) if n in LET_GO_SCREENS and n != self.manager.current]:
             if not self.screens.let_go(name):
                 waiting = True  # still leaving the window: try again next frame
         if waiting:

@@ -28,14 +28,14 @@ def evening(bank):
     return bank
 
 
-def test_the_banker_glances_at_the_history_and_the_settings_then_both_are_let_go(evening):
+def test_the_banker_glances_at_the_history_and_the_more_menu_then_both_are_let_go(evening):
     app = evening.app
     app.show("history")
     evening.pump()
     assert "history" in app.screens.made()
-    app.show("settings")
+    app.show("more")
     app.show("table")
-    assert until(lambda: not {"history", "settings"} & app.screens.made())
+    assert until(lambda: not {"history", "more"} & app.screens.made())
     assert evening.screen == "table"
     assert "table" in app.screens.made()
 
