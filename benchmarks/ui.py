@@ -10,8 +10,8 @@ Each measurement runs in its own process so one's memory does not count in anoth
   hold the new figures (Python side), and until the next frame is drawn; median and 95th percentile.
 
 * ``evening_rss``: a scripted evening: four games opened in turn, 400 actions through the app, every
-  screen visited after each batch; resident memory after each batch, and its growth over the last
-  third of the evening; ``evening_over_baseline``: the last figure above the empty window's.
+  screen visited after each batch, then a pause at the table until the app's tidy-up has run (timed);
+  resident memory after each batch, and its growth over the last third of the evening; ``evening_over_baseline``: the last figure above the empty window's.
 
 Targets: app RSS under 150 MB; action to table under 50 ms; over an evening, no growth in the last
 third (within 5 MB) and at most 40 MB above an empty Kivy window.
