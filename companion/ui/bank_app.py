@@ -56,6 +56,15 @@ SCREENS = {
 #: Screens that make sense without an open game.
 NO_GAME_SCREENS = ("start", "setup", "settings")
 
+#: Screens let go as soon as they are off the window: each only shows the game as it stands (nothing
+#: the banker chose lives on it) and no kv rule reaches it through ``app.screens``, so nothing left
+#: over can call into a fresh one. Every other screen is made once and kept for the whole run.
+LET_GO_SCREENS = ("more", "history", "join", "over", "unit")
+
+#: Seconds without a screen change or an entry before freed memory is handed back: the collection
+#: takes a frame or a few (taps meanwhile wait in the queue, none is lost), so it waits for a pause.
+TIDY_AFTER_SECONDS = 2.0
+
 _LOADED: set[str] = set()
 
 
@@ -96,6 +105,9 @@ class TableBankerApp(Taps, App):
         self._unsubscribe: Callable[[], None] | None = None
         self._poll_event = None
         self._refresh_trigger = None
+        self._let_go_trigger = None
+        self._tidy_trigger = None
+        self.tidied, self.tidy_ms = 0, 0.0  # tidy-ups done, and how long the last one took
         self.screens: dict[str, Any] = {}  # built lazily once the window exists (see build)
         self.unit_link: UnitLink | None = None
         self.board_opener = board_opener  # the hardware adapter's open_board, from the composition root
@@ -116,6 +128,8 @@ class TableBankerApp(Taps, App):
         Window.bind(size=self._rescale)
         self._rescale(Window, Window.size)
         self._refresh_trigger = Clock.create_trigger(self._refresh_now, 0)
+        self._let_go_trigger = Clock.create_trigger(self._let_go_of_left_screens, 0)
+        self._tidy_trigger = Clock.create_trigger(self.tidy, TIDY_AFTER_SECONDS)
         return root
 
     def on_start(self):
@@ -200,9 +214,39 @@ class TableBankerApp(Taps, App):
         screen = self.screens[name]
         if self.manager.current != name:
             self.manager.current = name
+            if self._let_go_trigger is not None:
+                self._let_go_trigger()
         else:
             screen.refresh()
         return screen
+
+    def _let_go_of_left_screens(self, *_: object) -> None:
+        """Let go of the screens left behind that are not kept (once off the window), then tidy up."""
+        waiting = False
+        for name in [n for n in list(self.screens) if n in LET_GO_SCREENS and n != self.manager.current]:
+            if not self.screens.let_go(name):
+                waiting = True  # still leaving the window: try again next frame
+        if waiting:
+            self._let_go_trigger()
+        else:
+            self._tidy_later()
+
+    def _tidy_later(self) -> None:
+        """(Re)start the wait for a pause: every screen change or entry starts it again."""
+        if self._tidy_trigger is not None:
+            self._tidy_trigger.cancel()
+            self._tidy_trigger()
+
+    def tidy(self, *_: object) -> None:
+        """Hand freed memory back once the screen has been still for a moment."""
+        import time
+
+        from .tidy import give_back
+
+        started = time.perf_counter()
+        give_back()
+        self.tidy_ms = (time.perf_counter() - started) * 1000
+        self.tidied += 1
 
     def look_at(self, player: str) -> None:
         """Show a player's deeds; who acts stays the player to play."""
@@ -283,6 +327,7 @@ class TableBankerApp(Taps, App):
         self.restart_phones()
 
     def close_game(self) -> None:
+        """Close the open game: its ledger, the trading unit's link and the phones' server."""
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None
@@ -294,6 +339,7 @@ class TableBankerApp(Taps, App):
                 self._spawn(self.phones.stop())
             self.desk.close()
             self.desk = None
+            self._tidy_later()
 
     def restore_backup(self, backup: str) -> str | None:
         """Bring back a backup of the open game (the current file is kept aside) and reopen it."""
@@ -321,6 +367,7 @@ class TableBankerApp(Taps, App):
             Clock.schedule_once(lambda *_: self.show("over"), 0)
         self._was_over = over
         self.refresh()
+        self._tidy_later()
 
     # -- the trading unit's link to the loop -------------------------------------------------------
     def _whose_turn(self) -> str | None:
@@ -412,6 +459,22 @@ class _Screens(dict):
 
     def get(self, name, default=None):
         return dict.get(self, name, default)
+
+    def made(self) -> set[str]:
+        """The screens that exist now."""
+        return set(self.keys())
+
+    def let_go(self, name: str) -> bool:
+        """Forget a screen that is off the window (the next use makes a fresh one); False while it
+        is still on the window (shown, or leaving it)."""
+        screen = dict.get(self, name)
+        if screen is None:
+            return True
+        if screen.parent is not None:
+            return False
+        del self[name]
+        self.manager.remove_widget(screen)
+        return True
 
     def __contains__(self, name) -> bool:
         return name in SCREENS
