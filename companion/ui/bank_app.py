@@ -61,9 +61,10 @@ NO_GAME_SCREENS = ("start", "setup", "settings")
 #: over can call into a fresh one. Every other screen is made once and kept for the whole run.
 LET_GO_SCREENS = ("more", "history", "join", "over", "unit")
 
-#: Seconds without a screen change or an entry before freed memory is handed back: the collection
-#: takes a frame or a few (taps meanwhile wait in the queue, none is lost), so it waits for a pause.
-TIDY_AFTER_SECONDS = 2.0
+#: Seconds without a screen change or an entry before freed memory is handed back. The collection can
+#: hold the screen for a fraction of a second (taps meanwhile wait in the queue, none is lost), so it
+#: waits for a real pause at the table (dice rolled, pieces moved), not the gap between two quick taps.
+TIDY_AFTER_SECONDS = 8.0
 
 _LOADED: set[str] = set()
 
