@@ -28,7 +28,8 @@ class TableScreen(BankScreen):
 
     def on_pre_enter(self, *args):
         self.refresh()
-        self._ticker = Clock.schedule_interval(self._tick, 0.5)
+        if self._ticker is None:  # an entry that never left (an interrupted transition) keeps its one ticker
+            self._ticker = Clock.schedule_interval(self._tick, 0.5)
 
     def on_leave(self, *args):
         if self._ticker is not None:
