@@ -6,6 +6,8 @@ Import this only after :func:`companion.ui.app.configure_kivy` (Kivy reads its s
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import signal
 import logging
 from pathlib import Path
 from typing import Any, Callable
@@ -153,8 +155,15 @@ class TableBankerApp(Taps, App):
         Window.unbind(size=self._rescale)
 
     async def main(self) -> None:
-        """Run the window, and beside it on the same loop the phones' server (when installed)."""
+        """Run the window, and beside it on the same loop the phones' server (when installed).
+
+        SIGTERM (systemd stopping the kiosk) and SIGINT (Ctrl-C) close the app the same way the window's
+        close does, whatever a parent process left those signals set to (a signal ignored by the parent
+        stays ignored in a child unless the child sets its own handler)."""
         self.loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                self.loop.add_signal_handler(sig, self.stop)
         try:
             await self.async_run(async_lib="asyncio")
         finally:

@@ -33,7 +33,10 @@ def answers(port: int) -> bool:
     return True
 
 
-def test_companion_run_opens_the_last_game_with_the_phones_beside_it(tmp_path):
+@pytest.mark.parametrize("parent_ignores_ctrl_c", [False, True])
+def test_companion_run_opens_the_last_game_with_the_phones_beside_it(tmp_path, parent_ignores_ctrl_c):
+    """Ctrl-C closes it, even when it was started by a program that ignores Ctrl-C (which the app then
+    inherits unless it sets its own handler)."""
     from companion.service import Banker
 
     Banker.create(tmp_path / "last-night.game", "classic", ["Ann", "Bob"], {}).close()
@@ -44,8 +47,9 @@ def test_companion_run_opens_the_last_game_with_the_phones_beside_it(tmp_path):
                KIVY_NO_CONSOLELOG="1", KIVY_NO_FILELOG="1", GPIOZERO_PIN_FACTORY="mock")
     command = [sys.executable, "-c", "import sys; from companion.cli import main; sys.exit(main(sys.argv[1:]))",
                "--data", str(tmp_path), "run"]
+    ignore = (lambda: signal.signal(signal.SIGINT, signal.SIG_IGN)) if parent_ignores_ctrl_c else None
     proc = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            cwd=Path(__file__).resolve().parents[2])
+                            cwd=Path(__file__).resolve().parents[2], preexec_fn=ignore)
     try:
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline and proc.poll() is None and not answers(port):
