@@ -145,14 +145,19 @@ class ReasonBubble(Label):
             self.parent.remove_widget(self)
 
 
+def _overlay(layer: FloatLayout, widget):
+    """Put ``widget`` on ``layer`` in place of the last overlay of its kind, sized to its text."""
+    for child in list(layer.children):
+        if type(child) is type(widget):
+            child.close()
+    layer.add_widget(widget)
+    widget.texture_update()
+    return widget
+
+
 def show_reason(layer: FloatLayout, text: str, near=None) -> ReasonBubble:
     """Put a refusal bubble on ``layer`` next to the widget ``near`` (or mid-screen), inside the window."""
-    for child in list(layer.children):
-        if isinstance(child, ReasonBubble):
-            child.close()
-    bubble = ReasonBubble(text=text)
-    layer.add_widget(bubble)
-    bubble.texture_update()
+    bubble = _overlay(layer, ReasonBubble(text=text))
     width, height = bubble.size
     if near is not None and near.get_root_window() is not None:
         x, y = near.to_window(near.center_x, near.y)
@@ -192,12 +197,7 @@ class DoneNote(Label):
 
 def show_done(layer: FloatLayout, text: str) -> DoneNote:
     """Put the note of what was just done at the top of the window (replacing the last one)."""
-    for child in list(layer.children):
-        if isinstance(child, DoneNote):
-            child.close()
-    note = DoneNote(text=text)
-    layer.add_widget(note)
-    note.texture_update()
+    note = _overlay(layer, DoneNote(text=text))
     note.pos = ((Window.width - note.width) / 2, Window.height - note.height - 4)
     return note
 
