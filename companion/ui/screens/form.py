@@ -1,0 +1,154 @@
+"""The structured form: a field such as side bets or answers by player, answered with tiles (players,
+numbers, money steps, "Add a bet") read from the field's schema, then one confirming tap that reads
+the log's sentence. A schema no tile can answer is typed, behind an explicit "Type it"."""
+from __future__ import annotations
+
+from kivy.factory import Factory
+from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
+
+from .. import schema_form
+from ..structured_view import form_view, nothing
+from ..widgets import side_row
+from . import BankScreen
+
+__all__ = ["FormScreen"]
+
+
+def _name(path: tuple, *more) -> str:
+    return "-".join(["form", *(str(p) for p in (*path, *more))])
+
+
+class FormScreen(BankScreen):
+    form = ObjectProperty(None, allownone=True)
+    field = StringProperty("")
+    value = ObjectProperty(None, allownone=True)
+    title = StringProperty("")
+    so_far = StringProperty("")
+    help = StringProperty("")
+    sentence = StringProperty("")
+    ready = BooleanProperty(False)
+    typed = BooleanProperty(False)
+    _refused = None
+
+    def ask(self, form, field: str) -> None:
+        """A new question, with nothing chosen yet."""
+        self.form, self.field = form, field
+        self.value = schema_form.empty(self.schema)
+        self.ids.rows.shape = None
+        self.ids.scroll.scroll_y = 1
+
+    @property
+    def schema(self) -> dict:
+        return self.desk.specs[self.form.action].field(self.field).schema or {}
+
+    def refresh(self) -> None:
+        if self.form is None or self.desk is None:
+            return
+        view = form_view(self.desk, self.form, self.field, self.value)
+        self.title, self.so_far, self.help = view["title"], view["so_far"], view["help"]
+        self.sentence, self.ready, self.typed = view["sentence"], view["ready"], view["typed"]
+        self._refused = view["refused"]
+        self._show_who(view["who"])
+        self._show_rows(view["rows"])
+
+    def _show_who(self, who) -> None:
+        box = self.ids.who
+        box.clear_widgets()
+        if who is not None:
+            box.add_widget(side_row(who, self.pick_who))
+
+    def _show_rows(self, rows: list[dict]) -> None:
+        """The rows, rebuilt only when their shape changes (a bet added): otherwise each tile only
+        shows whether it is chosen, and stays where the finger is heading."""
+        box = self.ids.rows
+        shape = [(r["kind"], r["path"], r["label"], len(r.get("choices", ()))) for r in rows]
+        if shape == getattr(box, "shape", None):
+            for widget, row in zip(reversed(box.children), rows):
+                self._update(widget, row)
+            return
+        box.shape = shape
+        box.clear_widgets()
+        for row in rows:
+            box.add_widget(self._row(row))
+
+    def _tap(self, text: str, name: str, value, handler, **kw):
+        font_size = kw.pop("font_size", self.app.u * 22)
+        tap = Factory.Tap(text=text, name=name, guard=False, size_hint_y=1, **kw)
+        tap.font_size = font_size  # after the kv rule, which sets its own
+        tap.value = value
+        tap.bind(on_release=handler)
+        return tap
+
+    def _row(self, row: dict):
+        kind, path = row["kind"], row["path"]
+        if kind == "item":
+            box = Factory.FormItem()
+            box.label = row["label"]
+            box.add_widget(self._tap("Remove", _name(path, "remove"), ("remove", path, None), self.change,
+                                     size_hint_x=None, width=self.app.u * 130, font_size=self.app.u * 20))
+            return box
+        if kind == "add":
+            box = Factory.FormRow()
+            box.ids.tiles.add_widget(self._tap(row["label"], _name(path, "add"), ("add", path, None), self.change))
+            return box
+        box = Factory.FormRow()
+        box.label = row["label"]
+        tiles = box.ids.tiles
+        if kind in ("pick", "many"):
+            how = "pick" if kind == "pick" else "toggle"
+            for choice in row["choices"]:
+                tiles.add_widget(self._tap(choice["label"], _name(path, choice["value"]), (how, path, choice["value"]),
+                                           self.change, selected=choice["selected"]))
+        elif kind == "count":
+            tiles.add_widget(self._tap("\u2212", _name(path, "less"), ("less", path, None), self.change,
+                                       font_size=self.app.u * 34))
+            tiles.add_widget(Factory.Figure(text=row["text"], base_size=self.app.u * 32, halign="center"))
+            tiles.add_widget(self._tap("+", _name(path, "more"), ("more", path, None), self.change,
+                                       font_size=self.app.u * 34))
+        elif kind == "amount":
+            tiles.add_widget(Factory.Figure(text=row["text"], base_size=self.app.u * 26, size_hint_x=None,
+                                            width=self.app.u * 100, halign="right"))
+            for chip in row["chips"]:  # each as wide as its words: "+$20,000" wider than "+$500"
+                tiles.add_widget(self._tap(chip["label"], _name(path, chip["amount"]), ("add_amount", path, chip["amount"]),
+                                           self.change, font_size=self.app.u * 19, size_hint_x=len(chip["label"]) + 2))
+            tiles.add_widget(self._tap("C", _name(path, "clear"), ("clear", path, None), self.change,
+                                       size_hint_x=None, width=self.app.u * 56))
+        return box
+
+    def _update(self, widget, row: dict) -> None:
+        tiles = getattr(widget.ids, "tiles", None)
+        if tiles is None:
+            return
+        if row["kind"] in ("pick", "many"):
+            for tap, choice in zip(reversed(tiles.children), row["choices"]):
+                tap.selected = choice["selected"]
+        elif row["kind"] in ("count", "amount"):
+            figure = next(w for w in tiles.children if isinstance(w, Factory.Figure))
+            figure.text = row["text"]
+
+    # -- taps --------------------------------------------------------------------------------------
+    def change(self, tap) -> None:
+        how, path, arg = tap.value
+        self.value = schema_form.change(self.schema, self.value, path, how, arg)
+        self.refresh()
+
+    def pick_who(self, tile) -> None:
+        """Someone other than the player to play acts in this action (only this one)."""
+        self.form = self.form.fill(tile.value, tile.account)
+        self.refresh()
+
+    def confirm(self, tap) -> None:
+        if not self.ready:
+            self.app.refuse(self._refused or self.sentence, tap)
+            return
+        value = schema_form.empty(self.schema) if nothing(self.value) else self.value
+        self.app.run_flow(self.form.fill(self.field, value), tap)
+
+    def type_it(self) -> None:
+        """The escape for a schema no tile can answer: the chooser's text box."""
+        self.app.screens["ask"].ask(self.form, self.field)
+        self.app.show("ask")
+
+    def cancel(self) -> None:
+        self.form = None
+        self.app.to_table()

@@ -1,0 +1,137 @@
+"""Side bets, speculation and quiz answers put together with tiles, never typed: each round is played
+through the touchscreen with a finger, and the ledger entry it leaves is checked.
+
+Each game is set up as it stands at the table (a game file with its players, and the money they have
+earned so far), then opened on the app; every step of the round itself is a tap.
+"""
+import pytest
+
+from companion.service import Banker
+
+pytestmark = pytest.mark.gui
+
+PEOPLE = [{"name": "Ann", "colour": "red"}, {"name": "Bob", "colour": "blue"}, {"name": "Cy", "colour": "green"}]
+
+
+def open_table(bank, tmp_path, pack, options=None, earned=None):
+    """A game of ``pack`` at the table with Ann to play; ``earned``: money the bank has paid out so far."""
+    path = tmp_path / f"{pack}.game"
+    banker = Banker.create(path, pack, PEOPLE, options or {}, backup_every=0)
+    for player, amount in (earned or {}).items():
+        banker.do({"action": "transfer", "from": "bank", "to": player, "amount": amount, "memo": "earned so far"})
+    banker.close()
+    assert bank.app.open_game(path) is None
+    assert bank.screen == "table"
+    return bank.app.desk
+
+
+def from_more(bank, action):
+    bank.app.show("table")
+    bank.tap("more")
+    bank.tap(f"action-{action}")
+
+
+def last_entry(desk):
+    return desk.banker.log()[-1]
+
+
+def test_ann_spins_7_and_bobs_20000_on_7_wins_ten_times_his_stake(bank, tmp_path):
+    desk = open_table(bank, tmp_path, "game-of-life", earned={"Bob": 20000, "Cy": 5000})
+    bob, cy = desk.table["accounts"]["Bob"], desk.table["accounts"]["Cy"]
+    from_more(bank, "spin")
+    assert bank.screen == "ask"
+    bank.tap("choice-7")  # Ann spun 7
+    assert bank.screen == "form"
+    assert not bank.has("form-0-player-Ann")  # the spinner cannot bet
+    bank.tap("form-add")
+    bank.tap("form-0-player-Bob")
+    bank.tap("form-0-number-7")
+    bank.tap("form-0-amount-20000")
+    bank.tap("form-add")
+    bank.tap("form-1-player-Cy")
+    bank.tap("form-1-number-3")
+    bank.tap("form-1-amount-5000")
+    bank.shot("form-spin-bets")
+    confirm = bank.find("confirm")
+    assert confirm.text == "Ann spun 7; bets: Bob won $200,000, Cy lost $5,000"
+    bank.tap("confirm")
+    assert bank.screen == "table", bank.bubble()
+    entry = last_entry(desk)
+    assert entry.action["bets"] == [{"player": "Bob", "number": 7, "amount": 20000},
+                                    {"player": "Cy", "number": 3, "amount": 5000}]
+    assert desk.table["accounts"]["Bob"] == bob - 20000 + 200000
+    assert desk.table["accounts"]["Cy"] == cy - 5000
+
+
+def test_a_bet_half_made_says_what_is_missing_and_a_removed_bet_is_gone(bank, tmp_path):
+    desk = open_table(bank, tmp_path, "game-of-life", earned={"Bob": 20000})
+    from_more(bank, "spin")
+    bank.tap("choice-4")
+    bank.tap("form-add")
+    bank.tap("form-0-player-Bob")
+    assert bank.find("confirm").text == "Bet 1: choose the on number"
+    version = desk.version
+    bank.tap("confirm")
+    assert bank.bubble() and desk.version == version  # nothing done: the reason is on show
+    bank.tap("form-0-remove")
+    assert not bank.has("form-0-player-Bob")
+    # no bets and nobody's Lucky Number: nothing rides on the spin, and the button says so
+    assert bank.find("confirm").text.startswith("Nothing rides on Ann's spin of 4")
+    bank.tap("cancel")
+    assert bank.screen == "table" and desk.version == version
+
+
+def test_ann_has_a_lucky_day_and_speculates_on_3_and_8_then_spins_8(bank, tmp_path):
+    desk = open_table(bank, tmp_path, "game-of-life")
+    ann = desk.table["accounts"]["Ann"]
+    from_more(bank, "lucky_day")
+    assert bank.screen == "form"
+    assert bank.find("confirm").text == "Keep the money: Ann collected $10,000 on a Lucky Day and kept it"
+    bank.tap("form-3")
+    bank.tap("form-8")
+    assert bank.app.screens["form"].value == [3, 8]
+    bank.shot("form-speculate")
+    assert bank.find("confirm").text == "Next"
+    bank.tap("confirm")
+    assert bank.screen == "ask"  # the spin, each number with what it means
+    bank.tap("choice-8")
+    assert bank.screen == "table", bank.bubble()
+    entry = last_entry(desk)
+    assert entry.action["speculate"] == [3, 8] and entry.action["spin"] == 8
+    assert desk.table["accounts"]["Ann"] == ann + 150000
+
+
+def test_bob_has_a_lucky_day_and_keeps_the_money(bank, tmp_path):
+    desk = open_table(bank, tmp_path, "game-of-life")
+    bob = desk.table["accounts"]["Bob"]
+    from_more(bank, "lucky_day")
+    bank.tap("player-Bob")  # Bob's Lucky Day, though Ann is to play
+    bank.tap("confirm")
+    assert bank.screen == "table", bank.bubble()
+    assert "speculate" not in last_entry(desk).action
+    assert desk.table["accounts"]["Bob"] == bob + 10000
+
+
+def test_a_quiz_card_round_pays_ann_for_two_answers_and_bob_for_one(bank, tmp_path):
+    desk = open_table(bank, tmp_path, "city-life", options={"advanced": True})
+    before = dict(desk.table["accounts"])
+    judge = "Cy"  # the player before Ann in the rotation judges, and cannot answer
+    from_more(bank, "quiz")
+    assert bank.screen == "form"
+    assert not bank.has(f"form-{judge}-more")
+    bank.tap("form-Ann-more")
+    bank.tap("form-Ann-more")
+    bank.tap("form-Bob-more")
+    bank.shot("form-quiz")
+    assert bank.find("confirm").text == "Quiz Card round for Ann's roll of 3: Ann $600, Bob $300"
+    bank.tap("confirm")
+    assert bank.screen == "table", bank.bubble()
+    assert last_entry(desk).action["answers"] == {"Ann": 2, "Bob": 1}
+    assert desk.table["accounts"]["Ann"] == before["Ann"] + 600
+    assert desk.table["accounts"]["Bob"] == before["Bob"] + 300
+
+
+def test_a_trade_is_put_together_on_its_own_two_columns_never_typed(bank, tmp_path):
+    open_table(bank, tmp_path, "classic")
+    from_more(bank, "trade")
+    assert bank.screen == "trade"
