@@ -760,9 +760,8 @@ def test_every_structured_field_a_table_plays_is_answered_with_tiles():
             for f in spec.fields:
                 if f.kind == "structured" and not schema_form.renders(f.schema):
                     typed.add(f"{spec.name}.{f.name}")
-    # a card's printed values are corrected on the card editor; a character card's are typed
-    assert typed <= {"correct_card.values", "correct_character.values", "trade.give", "trade.get",
-                     "bankrupt_trade.give", "bankrupt_trade.get"}, typed
+    # a deed card's printed values are corrected on the card editor, a trade on its two columns
+    assert typed == {"correct_card.values", "trade.give", "trade.get"}, typed
 
 
 def test_side_bets_are_rows_of_players_numbers_and_stakes():
@@ -854,3 +853,18 @@ def test_the_quiz_form_leaves_out_the_judge(tmp_path):
         assert view["sentence"] == "Quiz Card round for Ann's roll of 3: Ann $300"
     finally:
         basic.close()
+
+
+def test_a_character_card_is_corrected_with_money_steps_yes_no_and_its_name_in_words():
+    from companion.rules.green_characters import CHARACTER_VALUES
+
+    setting = schema_form.Setting(amounts=(500, 10000, 50000, 100000, 200000, 500000), fmt=lambda n: f"€{n:,}")
+    rows = schema_form.rows(CHARACTER_VALUES, {}, setting)
+    assert [(r["kind"], r["label"]) for r in rows] == [
+        ("amount", "Salary"), ("pick", "Night"), ("pick", "Detour"), ("pick", "Stand-in"), ("text", "Name")]
+    assert all(r["clearable"] for r in rows if r["kind"] == "pick")  # a value not chosen stays as printed
+    value = schema_form.change(CHARACTER_VALUES, {}, ("title",), "type", "  The   Gardener ")
+    assert value == {"title": "The Gardener"}
+    assert schema_form.change(CHARACTER_VALUES, value, ("title",), "type", "") == {}
+    value = schema_form.change(CHARACTER_VALUES, value, ("night",), "pick", False)
+    assert schema_form.change(CHARACTER_VALUES, value, ("night",), "pick", False) == {"title": "The Gardener"}

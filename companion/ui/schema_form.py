@@ -13,6 +13,7 @@ of big tiles, and each tap into a new value:
   way to a new one once it is full);
 - an object keyed by player (``"propertyNames": {"x-kind": "player"}``): one row per player;
 - an object with ``properties``: one row per property, each labelled with its ``title``;
+- words (a string with a ``maxLength`` and no fixed set, such as the name printed on a card): a text box;
 - an array of objects: each item its rows under a heading ("Bet 1", with Remove), then "Add a bet".
 
 :func:`renders` says whether a schema can be shown so; one that cannot is typed instead (behind an
@@ -67,6 +68,8 @@ def _shape(schema: dict) -> str | None:
     if _consts(schema) is not None:
         return "pick"
     typ = schema.get("type")
+    if typ == "string" and isinstance(schema.get("maxLength"), int):
+        return "text"
     if typ == "boolean":
         return "yesno"
     if typ == "integer":
@@ -88,7 +91,7 @@ def _shape(schema: dict) -> str | None:
     return None
 
 
-_LEAVES = ("player", "amount", "pick", "yesno", "number", "count")
+_LEAVES = ("player", "amount", "pick", "yesno", "number", "count", "text")
 
 
 def renders(schema: dict | None) -> bool:
@@ -170,6 +173,9 @@ def _leaf_or_rows(schema: dict, value: Any, path: tuple, label: str, setting: Se
         now = value if isinstance(value, int) else low
         return [{"kind": "count", "path": path, "label": label, "text": str(now),
                  "less": now > low, "more": high is None or now < high}]
+    if shape == "text":  # a name printed on a card: words no list can hold
+        return [{"kind": "text", "path": path, "label": label, "text": value if isinstance(value, str) else "",
+                 "most": schema["maxLength"]}]
     if shape == "amount":
         top = schema.get("maximum")
         chips = [{"amount": a, "label": "+" + setting.fmt(a)} for a in setting.amounts if top is None or a <= top]
@@ -231,7 +237,7 @@ def _schema_at(schema: dict, path: tuple) -> dict:
 
 def change(schema: dict, value: Any, path: tuple, how: str, arg: Any = None) -> Any:
     """The value after one tap at ``path``: ``pick`` (a tile; the chosen tile again clears an
-    optional answer), ``toggle`` (a number of a many-row), ``less``/``more`` (a stepper), ``add_amount``
+    optional answer), ``type`` (words), ``toggle`` (a number of a many-row), ``less``/``more`` (a stepper), ``add_amount``
     and ``clear``, ``add`` (another item) and ``remove`` (the item at ``path``)."""
     here = _at(value, path)
     sub = _schema_at(schema, path)
@@ -253,6 +259,9 @@ def change(schema: dict, value: Any, path: tuple, how: str, arg: Any = None) -> 
         now = here if isinstance(here, int) else 0
         top = sub.get("maximum")
         return _put(value, path, now + arg if top is None else min(top, now + arg))
+    if how == "type":
+        text = " ".join(str(arg or "").split())
+        return _put(value, path, text or None)
     if how == "clear":
         return _put(value, path, None)
     if how == "add":
@@ -294,6 +303,6 @@ def _missing(schema: dict, value: Any, where: str) -> str | None:
         if 0 < len(chosen) < low:
             return f"{prefix}choose {low - len(chosen)} more number{'s' if low - len(chosen) > 1 else ''}"
         return None
-    if shape in ("player", "pick", "yesno", "number", "amount") and value is None:
+    if shape in ("player", "pick", "yesno", "number", "amount", "text") and value is None:
         return f"{prefix}choose the {_title(schema, 'answer').lower()}"
     return None

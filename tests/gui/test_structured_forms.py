@@ -135,3 +135,20 @@ def test_a_trade_is_put_together_on_its_own_two_columns_never_typed(bank, tmp_pa
     open_table(bank, tmp_path, "classic")
     from_more(bank, "trade")
     assert bank.screen == "trade"
+
+
+def test_the_banker_corrects_the_gardeners_salary_to_250k_and_night_to_no(bank, tmp_path):
+    desk = open_table(bank, tmp_path, "greenopoly")
+    key, card = next((k, c) for k, c in desk.pack["characters"].items() if c["title"] == "Gardener")
+    from_more(bank, "correct_character")
+    bank.tap(f"choice-{key}")
+    assert bank.screen == "form" and not bank.has("type-it")
+    bank.tap("form-salary-200000")
+    bank.tap("form-salary-50000")
+    bank.tap("form-night-False")
+    bank.shot("form-character")
+    assert bank.find("confirm").text == "The banker corrected Gardener: salary = €250K, night = false"
+    bank.tap("confirm")
+    assert bank.screen == "table", bank.bubble()
+    assert last_entry(desk).action["values"] == {"salary": 250000, "night": False}
+    assert desk.pack["characters"][key]["salary"] == 250000

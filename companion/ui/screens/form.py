@@ -105,6 +105,12 @@ class FormScreen(BankScreen):
             tiles.add_widget(Factory.Figure(text=row["text"], base_size=self.app.u * 32, halign="center"))
             tiles.add_widget(self._tap("+", _name(path, "more"), ("more", path, None), self.change,
                                        font_size=self.app.u * 34))
+        elif kind == "text":
+            entry = Factory.Entry(text=row["text"])
+            entry.name, entry.path = _name(path), path
+            entry.hint_text = "Leave empty to keep it"
+            entry.bind(text=self.type_text)
+            tiles.add_widget(entry)
         elif kind == "amount":
             tiles.add_widget(Factory.Figure(text=row["text"], base_size=self.app.u * 26, size_hint_x=None,
                                             width=self.app.u * 100, halign="right"))
@@ -130,6 +136,10 @@ class FormScreen(BankScreen):
     def change(self, tap) -> None:
         how, path, arg = tap.value
         self.value = schema_form.change(self.schema, self.value, path, how, arg)
+        self.refresh()
+
+    def type_text(self, entry, text: str) -> None:
+        self.value = schema_form.change(self.schema, self.value, entry.path, "type", text)
         self.refresh()
 
     def pick_who(self, tile) -> None:
