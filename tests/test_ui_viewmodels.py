@@ -772,11 +772,11 @@ def test_side_bets_are_rows_of_players_numbers_and_stakes():
     value = schema_form.change(BETS.schema, [], (), "add")
     rows = schema_form.rows(BETS.schema, value, setting)
     assert [(r["kind"], r["label"]) for r in rows] == [
-        ("item", "Bet 1"), ("pick", "Who bets"), ("pick", "On number"), ("amount", "Stake"), ("add", "Add another bet")]
+        ("item", "Bet 1"), ("pick", "Who bets"), ("pick", "Number"), ("amount", "Stake"), ("add", "Add another bet")]
     assert [c["label"] for c in rows[1]["choices"]] == ["Bob", "Cy"]
     assert [c["value"] for c in rows[2]["choices"]] == list(range(1, 11))
     assert [c["label"] for c in rows[3]["chips"]] == ["+$500", "+$1,000", "+$5,000", "+$10,000", "+$20,000"]
-    assert schema_form.missing(BETS.schema, value) == "Bet 1: choose the who bets"
+    assert schema_form.missing(BETS.schema, value) == "Bet 1: choose who bets"
     value = schema_form.change(BETS.schema, value, (0, "player"), "pick", "Bob")
     value = schema_form.change(BETS.schema, value, (0, "number"), "pick", 7)
     value = schema_form.change(BETS.schema, value, (0, "amount"), "add_amount", 10000)
@@ -868,3 +868,9 @@ def test_a_character_card_is_corrected_with_money_steps_yes_no_and_its_name_in_w
     assert schema_form.change(CHARACTER_VALUES, value, ("title",), "type", "") == {}
     value = schema_form.change(CHARACTER_VALUES, value, ("night",), "pick", False)
     assert schema_form.change(CHARACTER_VALUES, value, ("night",), "pick", False) == {"title": "The Gardener"}
+
+
+def test_a_schema_no_tile_can_answer_is_typed_only_behind_type_it(desk):
+    form = flows.ActionForm("correct_card", {"deed": "Boardwalk"})
+    view = form_view(desk, form, "values", {})
+    assert view["typed"] and view["rows"] == [] and not view["ready"]

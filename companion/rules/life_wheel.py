@@ -25,7 +25,7 @@ BETS = c.structured("bets", "Side bets by the other players", {
     "type": "array", "maxItems": 40, "x-none": "No side bets", "items": {
         "type": "object", "title": "Bet", "additionalProperties": False, "required": ["player", "number", "amount"],
         "properties": {"player": {"type": "string", "maxLength": 120, "x-kind": "player", "title": "Who bets"},
-                       "number": {"type": "integer", "minimum": 1, "maximum": 10, "title": "On number"},
+                       "number": {"type": "integer", "minimum": 1, "maximum": 10, "title": "Number"},
                        "amount": {"oneOf": [{"type": "integer", "minimum": 1}, {"type": "string", "maxLength": 32}],
                                   "x-kind": "amount", "title": "Stake"}}}},
     required=False, when=lambda table, partial: True, only=_bettors)

@@ -281,6 +281,12 @@ def missing(schema: dict, value: Any) -> str | None:
     return _missing(schema, value, "")
 
 
+def _choose(title: str) -> str:
+    """"choose who bets", "choose the stake": what a part still needs, in words."""
+    words = title.lower()
+    return f"choose {words}" if words.split()[0] in ("who", "which", "what", "how") else f"choose the {words}"
+
+
 def _missing(schema: dict, value: Any, where: str) -> str | None:
     shape = _shape(schema)
     prefix = f"{where}: " if where else ""
@@ -295,7 +301,7 @@ def _missing(schema: dict, value: Any, where: str) -> str | None:
         for name in schema.get("required", ()):
             sub = schema["properties"][name]
             if not isinstance(value, dict) or value.get(name) is None:
-                return f"{prefix}choose the {_title(sub, name).lower()}"
+                return f"{prefix}{_choose(_title(sub, name))}"
         return None
     if shape == "numbers":
         low = schema.get("minItems", 0)
@@ -304,5 +310,5 @@ def _missing(schema: dict, value: Any, where: str) -> str | None:
             return f"{prefix}choose {low - len(chosen)} more number{'s' if low - len(chosen) > 1 else ''}"
         return None
     if shape in ("player", "pick", "yesno", "number", "amount", "text") and value is None:
-        return f"{prefix}choose the {_title(schema, 'answer').lower()}"
+        return f"{prefix}{_choose(_title(schema, 'answer'))}"
     return None

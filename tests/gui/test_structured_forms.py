@@ -31,6 +31,19 @@ def from_more(bank, action):
     bank.tap(f"action-{action}")
 
 
+def resize(bank, size):
+    """The window at another size, waiting until the screen is drawn at it."""
+    from kivy.core.window import Window
+
+    bank.size(*size)
+    for _ in range(100):
+        if tuple(Window.size) == tuple(size) and tuple(bank.current.size) == tuple(size):
+            break
+        bank.pump(1)
+    bank.find("confirm")  # laid out again: a tap finds it where it is drawn
+    bank.pump(6)
+
+
 def last_entry(desk):
     return desk.banker.log()[-1]
 
@@ -69,7 +82,7 @@ def test_a_bet_half_made_says_what_is_missing_and_a_removed_bet_is_gone(bank, tm
     bank.tap("choice-4")
     bank.tap("form-add")
     bank.tap("form-0-player-Bob")
-    assert bank.find("confirm").text == "Bet 1: choose the on number"
+    assert bank.find("confirm").text == "Bet 1: choose the number"
     version = desk.version
     bank.tap("confirm")
     assert bank.bubble() and desk.version == version  # nothing done: the reason is on show
@@ -152,3 +165,26 @@ def test_the_banker_corrects_the_gardeners_salary_to_250k_and_night_to_no(bank, 
     assert bank.screen == "table", bank.bubble()
     assert last_entry(desk).action["values"] == {"salary": 250000, "night": False}
     assert desk.pack["characters"][key]["salary"] == 250000
+
+
+def test_every_tile_of_the_bets_form_takes_a_finger_at_800x480_and_reads_well_larger(bank, tmp_path):
+    from companion.ui.widgets import Tap
+
+    desk = open_table(bank, tmp_path, "game-of-life", earned={"Bob": 20000})
+    from_more(bank, "spin")
+    bank.tap("choice-5")
+    bank.tap("form-add")
+    bank.tap("form-0-player-Bob")
+    from kivy.uix.label import Label
+
+    taps = [w for w in bank.all() if isinstance(w, Tap)]
+    assert taps and all(w.height >= 48 and w.width >= 48 for w in taps), \
+        [(w.name, w.size) for w in taps if w.height < 48 or w.width < 48]
+    small = [w.text for w in bank.all() if isinstance(w, Label) and w.text and w.font_size < 17.5]
+    assert not small, small  # read at arm's length
+    for size in ((1024, 600), (1280, 800)):
+        resize(bank, size)
+        bank.shot("form-spin-bets")
+    resize(bank, (800, 480))
+    bank.tap("cancel")
+    assert desk.banker.log()[-1].action["action"] == "transfer"  # nothing was done
