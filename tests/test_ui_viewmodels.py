@@ -772,7 +772,9 @@ def test_side_bets_are_rows_of_players_numbers_and_stakes():
     value = schema_form.change(BETS.schema, [], (), "add")
     rows = schema_form.rows(BETS.schema, value, setting)
     assert [(r["kind"], r["label"]) for r in rows] == [
-        ("item", "Bet 1"), ("pick", "Who bets"), ("pick", "Number"), ("amount", "Stake"), ("add", "Add another bet")]
+        ("item", "Bet 1"), ("pick", "Who bets"), ("pick", "Number"), ("amount", "Stake"), ("add", "Add")]
+    assert [c["label"] for c in rows[-1]["choices"]] == ["Bob's bet", "Cy's bet"]
+    assert schema_form.change(BETS.schema, [], (), "add", ("player", "Cy")) == [{"player": "Cy"}]
     assert [c["label"] for c in rows[1]["choices"]] == ["Bob", "Cy"]
     assert [c["value"] for c in rows[2]["choices"]] == list(range(1, 11))
     assert [c["label"] for c in rows[3]["chips"]] == ["+$500", "+$1,000", "+$5,000", "+$10,000", "+$20,000"]

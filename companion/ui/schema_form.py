@@ -14,7 +14,8 @@ of big tiles, and each tap into a new value:
 - an object keyed by player (``"propertyNames": {"x-kind": "player"}``): one row per player;
 - an object with ``properties``: one row per property, each labelled with its ``title``;
 - words (a string with a ``maxLength`` and no fixed set, such as the name printed on a card): a text box;
-- an array of objects: each item its rows under a heading ("Bet 1", with Remove), then "Add a bet".
+- an array of objects: each item its rows under a heading ("Bet 1", with Remove), then "Add a bet",
+  or when an item names a player, one "Add Bob's bet" tile per player.
 
 :func:`renders` says whether a schema can be shown so; one that cannot is typed instead (behind an
 explicit "Type it"). Pure: no Kivy, no game; the table's candidates and money come in a :class:`Setting`.
@@ -151,10 +152,21 @@ def _rows(schema: dict, value: Any, path: tuple, label: str, setting: Setting) -
             out.append({"kind": "item", "path": (*path, i), "label": f"{noun} {i + 1}"})
             out += _leaf_or_rows(items, item, (*path, i), "", setting)
         if len(value) < schema["maxItems"]:
-            out.append({"kind": "add", "path": path, "label": f"Add {'another' if value else _an(noun)}"
-                        + (f" {noun.lower()}" if value else "")})
+            whose = _player_part(items)
+            if whose and setting.players:  # "Add Bob's bet": the new item is already that player's
+                choices = [{"value": p, "label": f"{p}'s {noun.lower()}", "selected": False} for p in setting.players]
+                out.append({"kind": "add", "path": path, "label": "Add", "part": whose, "choices": choices})
+            else:
+                out.append({"kind": "add", "path": path, "part": None, "choices": [],
+                            "label": f"Add {'another' if value else _an(noun)}" + (f" {noun.lower()}" if value else "")})
         return out
     return _leaf_or_rows(schema, value, path, label, setting)
+
+
+def _player_part(items: dict) -> str | None:
+    """The required part of a list's items that names a player (a bet's bettor), if there is one."""
+    props = items.get("properties") or {}
+    return next((name for name in items.get("required", ()) if (props.get(name) or {}).get("x-kind") == "player"), None)
 
 
 def _leaf_or_rows(schema: dict, value: Any, path: tuple, label: str, setting: Setting, clearable: bool = False) -> list[dict]:
@@ -264,9 +276,12 @@ def change(schema: dict, value: Any, path: tuple, how: str, arg: Any = None) -> 
         return _put(value, path, text or None)
     if how == "clear":
         return _put(value, path, None)
-    if how == "add":
+    if how == "add":  # arg: (part, value) the new item starts with, or None
         items = list(here) if isinstance(here, list) else []
-        return _put(value, path, [*items, {} if (sub.get("items") or {}).get("type") == "object" else None])
+        new = {} if (sub.get("items") or {}).get("type") == "object" else None
+        if arg is not None and new is not None:
+            new[arg[0]] = arg[1]
+        return _put(value, path, [*items, new])
     if how == "remove":
         parent, index = path[:-1], path[-1]
         items = list(_at(value, parent) or [])

@@ -56,12 +56,10 @@ def test_ann_spins_7_and_bobs_20000_on_7_wins_ten_times_his_stake(bank, tmp_path
     bank.tap("choice-7")  # Ann spun 7
     assert bank.screen == "form"
     assert not bank.has("form-0-player-Ann")  # the spinner cannot bet
-    bank.tap("form-add")
-    bank.tap("form-0-player-Bob")
+    bank.tap("form-add-Bob")  # Bob bets $20,000 on 7
     bank.tap("form-0-number-7")
     bank.tap("form-0-amount-20000")
-    bank.tap("form-add")
-    bank.tap("form-1-player-Cy")
+    bank.tap("form-add-Cy")  # Cy bets $5,000 on 3
     bank.tap("form-1-number-3")
     bank.tap("form-1-amount-5000")
     bank.shot("form-spin-bets")
@@ -80,8 +78,7 @@ def test_a_bet_half_made_says_what_is_missing_and_a_removed_bet_is_gone(bank, tm
     desk = open_table(bank, tmp_path, "game-of-life", earned={"Bob": 20000})
     from_more(bank, "spin")
     bank.tap("choice-4")
-    bank.tap("form-add")
-    bank.tap("form-0-player-Bob")
+    bank.tap("form-add-Bob")
     assert bank.find("confirm").text == "Bet 1: choose the number"
     version = desk.version
     bank.tap("confirm")
@@ -173,8 +170,7 @@ def test_every_tile_of_the_bets_form_takes_a_finger_at_800x480_and_reads_well_la
     desk = open_table(bank, tmp_path, "game-of-life", earned={"Bob": 20000})
     from_more(bank, "spin")
     bank.tap("choice-5")
-    bank.tap("form-add")
-    bank.tap("form-0-player-Bob")
+    bank.tap("form-add-Bob")
     from kivy.uix.label import Label
 
     taps = [w for w in bank.all() if isinstance(w, Tap)]

@@ -89,7 +89,12 @@ class FormScreen(BankScreen):
             return box
         if kind == "add":
             box = Factory.FormRow()
-            box.ids.tiles.add_widget(self._tap(row["label"], _name(path, "add"), ("add", path, None), self.change))
+            box.label = row["label"] if row["choices"] else ""
+            for choice in row["choices"]:
+                box.ids.tiles.add_widget(self._tap(choice["label"], _name(path, "add", choice["value"]),
+                                                   ("add", path, (row["part"], choice["value"])), self.change))
+            if not row["choices"]:
+                box.ids.tiles.add_widget(self._tap(row["label"], _name(path, "add"), ("add", path, None), self.change))
             return box
         box = Factory.FormRow()
         box.label = row["label"]
