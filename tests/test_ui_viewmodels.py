@@ -874,5 +874,11 @@ def test_a_character_card_is_corrected_with_money_steps_yes_no_and_its_name_in_w
 
 def test_a_schema_no_tile_can_answer_is_typed_only_behind_type_it(desk):
     form = flows.ActionForm("correct_card", {"deed": "Boardwalk"})
-    view = form_view(desk, form, "values", {})
+    view = form_view(desk, form, "values", "")
     assert view["typed"] and view["rows"] == [] and not view["ready"]
+    assert view["sentence"] == "Nothing written yet"
+    broken = form_view(desk, form, "values", "{")
+    assert not broken["ready"] and broken["sentence"].startswith("Not valid JSON")
+    written = form_view(desk, form, "values", '{"price": 450}')
+    assert written["ready"] and written["value"] == {"price": 450}
+    assert written["sentence"] == "The banker corrected Boardwalk: price = $450"

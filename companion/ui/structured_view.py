@@ -6,11 +6,15 @@ opponents, the players who may answer a Quiz Card) or else every player still in
 steps are the pack's quick amounts. The sentence is the Banker's preview of the whole action once
 nothing else is left to ask, else what is still to choose. An optional field answered with nothing
 reads as its schema's ``x-none`` ("No side bets", "Keep the money") with that choice's preview.
-Pure: no Kivy.
+A schema no tile can answer is written out as JSON behind an explicit "Type it", read as the
+phones' API reads it. Pure: no Kivy.
 """
 from __future__ import annotations
 
 from typing import Any
+
+from companion.core.contract import load_json
+from companion.core.errors import BankerError
 
 from . import schema_form
 from .ask_view import so_far
@@ -24,7 +28,7 @@ __all__ = ["form_view", "candidates", "setting_for", "nothing"]
 
 def nothing(value: Any) -> bool:
     """Whether nothing is chosen in the value yet (an optional field's "none" answer)."""
-    return value in (None, [], {})
+    return value in (None, [], {}, "")
 
 
 def candidates(desk: Desk, form: ActionForm, field) -> list[str]:
@@ -64,13 +68,23 @@ def form_view(desk: Desk, form: ActionForm, field: str, value: Any) -> dict[str,
         "sentence": "",
         "ready": False,
         "refused": None,
+        "value": None,  # what the confirming tap fills the field with
     }
-    if view["typed"]:
-        view["sentence"] = "Type it as the card says"
-        return view
-    view["rows"] = schema_form.rows(schema, value, setting_for(desk, form, f))
+    if view["typed"]:  # the escape: the value written out as JSON, read as the phones' API reads it
+        text = value if isinstance(value, str) else ""
+        if not text.strip():
+            view.update(sentence="Nothing written yet", refused="Nothing written yet")
+            return view
+        try:
+            value = load_json(text)
+        except BankerError as e:
+            view.update(sentence=_upper(str(e)), refused=str(e))
+            return view
+    else:
+        view["rows"] = schema_form.rows(schema, value, setting_for(desk, form, f))
     empty = nothing(value)
-    lacking = schema_form.missing(schema, value) or ("Nothing chosen yet" if empty and f.required else None)
+    lacking = (None if view["typed"] else schema_form.missing(schema, value)) or \
+        ("Nothing chosen yet" if empty and f.required else None)
     filled = form.fill(field, schema_form.empty(schema) if empty else value)
     last = lacking is None and desk.next_field(form.action, filled.values) is None
     preview, refused = desk.preview(filled.as_action()) if last else (None, None)
@@ -84,5 +98,5 @@ def form_view(desk: Desk, form: ActionForm, field: str, value: Any) -> dict[str,
         none = schema.get("x-none") or "None"
         sentence = f"{none}: {sentence}" if last else f"{none}. Next"
     view.update(sentence=sentence, ready=lacking is None and (not last or preview is not None),
-                refused=lacking or refused)
+                refused=lacking or refused, value=schema_form.empty(schema) if empty else value)
     return view

@@ -184,3 +184,19 @@ def test_every_tile_of_the_bets_form_takes_a_finger_at_800x480_and_reads_well_la
     resize(bank, (800, 480))
     bank.tap("cancel")
     assert desk.banker.log()[-1].action["action"] == "transfer"  # nothing was done
+
+
+def test_a_card_value_no_tile_can_answer_is_written_out_only_after_type_it(bank, tmp_path):
+    from companion.ui import flows
+
+    desk = open_table(bank, tmp_path, "classic")
+    form = flows.ActionForm("correct_card", {"deed": "Boardwalk"}, id=flows.new_id())
+    bank.app.screens["form"].ask(form, "values")  # what any structured field without tiles gets
+    bank.app.show("form")
+    assert not bank.has("form-typed")  # no text box until the banker asks for one
+    bank.tap("type-it")
+    bank.type('{"price": 450}', widget=bank.find("form-typed"))
+    assert bank.find("confirm").text == "The banker corrected Boardwalk: price = $450"
+    bank.tap("confirm")
+    assert bank.screen == "table", bank.bubble()
+    assert desk.pack["cards"]["Boardwalk"]["price"] == 450

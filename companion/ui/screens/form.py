@@ -7,7 +7,7 @@ from kivy.factory import Factory
 from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
 
 from .. import schema_form
-from ..structured_view import form_view, nothing
+from ..structured_view import form_view
 from ..widgets import side_row
 from . import BankScreen
 
@@ -28,12 +28,13 @@ class FormScreen(BankScreen):
     sentence = StringProperty("")
     ready = BooleanProperty(False)
     typed = BooleanProperty(False)
-    _refused = None
+    typing = BooleanProperty(False)
+    _refused = _value = None
 
     def ask(self, form, field: str) -> None:
         """A new question, with nothing chosen yet."""
-        self.form, self.field = form, field
-        self.value = schema_form.empty(self.schema)
+        self.form, self.field, self.typing = form, field, False
+        self.value = schema_form.empty(self.schema) if schema_form.renders(self.schema) else ""
         self.ids.rows.shape = None
         self.ids.scroll.scroll_y = 1
 
@@ -47,9 +48,28 @@ class FormScreen(BankScreen):
         view = form_view(self.desk, self.form, self.field, self.value)
         self.title, self.so_far, self.help = view["title"], view["so_far"], view["help"]
         self.sentence, self.ready, self.typed = view["sentence"], view["ready"], view["typed"]
-        self._refused = view["refused"]
+        self._refused, self._value = view["refused"], view["value"]
         self._show_who(view["who"])
-        self._show_rows(view["rows"])
+        if self.typed:
+            self._show_entry()
+        else:
+            self._show_rows(view["rows"])
+
+    def _show_entry(self) -> None:
+        """The escape's one text box, once "Type it" is tapped."""
+        box = self.ids.rows
+        shape = ["typing" if self.typing else "escape"]
+        if shape == getattr(box, "shape", None):
+            return
+        box.shape = shape
+        box.clear_widgets()
+        if self.typing:
+            entry = Factory.Entry(text=self.value if isinstance(self.value, str) else "")
+            entry.name = "form-typed"
+            entry.hint_text = "As the phones' API describes it"
+            entry.bind(text=self.write)
+            box.add_widget(entry)
+            entry.focus = True
 
     def _show_who(self, who) -> None:
         box = self.ids.who
@@ -152,17 +172,20 @@ class FormScreen(BankScreen):
         self.form = self.form.fill(tile.value, tile.account)
         self.refresh()
 
+    def write(self, entry, text: str) -> None:
+        self.value = text
+        self.refresh()
+
     def confirm(self, tap) -> None:
         if not self.ready:
             self.app.refuse(self._refused or self.sentence, tap)
             return
-        value = schema_form.empty(self.schema) if nothing(self.value) else self.value
-        self.app.run_flow(self.form.fill(self.field, value), tap)
+        self.app.run_flow(self.form.fill(self.field, self._value), tap)
 
     def type_it(self) -> None:
-        """The escape for a schema no tile can answer: the chooser's text box."""
-        self.app.screens["ask"].ask(self.form, self.field)
-        self.app.show("ask")
+        """The escape for a schema no tile can answer: the value written out."""
+        self.typing = True
+        self.refresh()
 
     def cancel(self) -> None:
         self.form = None
