@@ -183,6 +183,6 @@ def ask_view(desk: Desk, form: ActionForm, field: str) -> dict[str, Any]:
         "choices": rows,
         "optional": not asked.required,
         "grouped": asked.kind == "deed",
-        "text_entry": asked.kind in ("text", "structured") and not rows,
+        "text_entry": asked.kind == "text" and not rows,  # a structured field has its own form
         "help": for_people(spec.says),
     }

@@ -200,3 +200,18 @@ def test_a_card_value_no_tile_can_answer_is_written_out_only_after_type_it(bank,
     bank.tap("confirm")
     assert bank.screen == "table", bank.bubble()
     assert desk.pack["cards"]["Boardwalk"]["price"] == 450
+
+
+def test_ann_lands_on_school_15_and_answers_all_three_under_the_advanced_rules(bank, tmp_path):
+    desk = open_table(bank, tmp_path, "city-life", options={"advanced": True})
+    ann = desk.table["accounts"]["Ann"]
+    from_more(bank, "land")
+    bank.tap("choice-15")
+    assert bank.screen == "form"  # the Quiz Card round of the School, by player
+    for _ in range(3):
+        bank.tap("form-Ann-more")
+    assert bank.find("confirm").text.startswith("Ann landed on square 15 (School): quiz: Ann $900")
+    bank.tap("confirm")
+    assert bank.screen == "table", bank.bubble()
+    assert last_entry(desk).action["answers"] == {"Ann": 3}
+    assert desk.table["accounts"]["Ann"] == ann + 900
