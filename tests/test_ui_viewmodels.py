@@ -882,3 +882,9 @@ def test_a_schema_no_tile_can_answer_is_typed_only_behind_type_it(desk):
     written = form_view(desk, form, "values", '{"price": 450}')
     assert written["ready"] and written["value"] == {"price": 450}
     assert written["sentence"] == "The banker corrected Boardwalk: price = $450"
+
+
+def test_names_from_a_finite_set_are_never_typed_a_list_of_words_has_no_tiles():
+    names = {"type": "array", "maxItems": 5, "items": {"type": "string", "maxLength": 120}}
+    assert not schema_form.renders(names)  # deeds are tapped on their own screens, not typed into a form
+    assert schema_form.renders({"type": "object", "properties": {"title": {"type": "string", "maxLength": 60}}})

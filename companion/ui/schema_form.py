@@ -77,7 +77,7 @@ def _shape(schema: dict) -> str | None:
         return "number" if _small(schema) else ("count" if isinstance(schema.get("minimum"), int) else None)
     if typ == "object":
         names = schema.get("propertyNames") or {}
-        if names.get("x-kind") == "player" and _shape(schema.get("additionalProperties") or {}) in _LEAVES:
+        if names.get("x-kind") == "player" and _shape(schema.get("additionalProperties") or {}) in _TAPPED:
             return "by_player"
         props = schema.get("properties")
         if props and all(_shape(p) is not None for p in props.values()):
@@ -87,12 +87,13 @@ def _shape(schema: dict) -> str | None:
         items = schema.get("items") or {}
         if items.get("type") == "integer" and _small(items) and isinstance(schema.get("maxItems"), int):
             return "numbers"
-        if _shape(items) in ("record", *_LEAVES) and isinstance(schema.get("maxItems"), int):
+        if _shape(items) in ("record", *_TAPPED) and isinstance(schema.get("maxItems"), int):
             return "list"
     return None
 
 
-_LEAVES = ("player", "amount", "pick", "yesno", "number", "count", "text")
+#: Parts answered by taps alone; words ("text") are a card's own part, never a list of names to type.
+_TAPPED = ("player", "amount", "pick", "yesno", "number", "count")
 
 
 def renders(schema: dict | None) -> bool:
@@ -125,7 +126,7 @@ def _an(word: str) -> str:
 # -- rows -----------------------------------------------------------------------------------------
 def rows(schema: dict, value: Any, setting: Setting) -> list[dict]:
     """The form's rows for ``value``, top to bottom. Each row: ``kind`` (pick, many, count, amount,
-    item, add), ``path`` (where its value lives in the whole value), ``label`` and its tiles."""
+    text, item, add), ``path`` (where its value lives in the whole value), ``label`` and its tiles."""
     return _rows(schema, value, (), "", setting)
 
 
