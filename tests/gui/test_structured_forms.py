@@ -196,6 +196,7 @@ def test_a_card_value_no_tile_can_answer_is_written_out_only_after_type_it(bank,
     assert not bank.has("form-typed")  # no text box until the banker asks for one
     bank.tap("type-it")
     bank.type('{"price": 450}', widget=bank.find("form-typed"))
+    bank.shot("form-type-it")
     assert bank.find("confirm").text == "The banker corrected Boardwalk: price = $450"
     bank.tap("confirm")
     assert bank.screen == "table", bank.bubble()
