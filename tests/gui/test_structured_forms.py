@@ -203,7 +203,7 @@ def test_a_card_value_no_tile_can_answer_is_written_out_only_after_type_it(bank,
     assert desk.pack["cards"]["Boardwalk"]["price"] == 450
 
 
-def test_ann_lands_on_school_15_and_answers_all_three_under_the_advanced_rules(bank, tmp_path):
+def test_ann_lands_on_school_15_answers_all_three_and_goes_on_to_school_57_and_the_museum(bank, tmp_path):
     desk = open_table(bank, tmp_path, "city-life", options={"advanced": True})
     ann = desk.table["accounts"]["Ann"]
     from_more(bank, "land")
@@ -216,3 +216,18 @@ def test_ann_lands_on_school_15_and_answers_all_three_under_the_advanced_rules(b
     assert bank.screen == "table", bank.bubble()
     assert last_entry(desk).action["answers"] == {"Ann": 3}
     assert desk.table["accounts"]["Ann"] == ann + 900
+    # the School sends her on to School 57, a landing of its own: answered on the same form again
+    assert last_entry(desk).summary.endswith("to square 57 (School): land there next")
+    from_more(bank, "land")
+    bank.tap("choice-57")
+    for _ in range(3):
+        bank.tap("form-Ann-more")
+    bank.tap("confirm")
+    assert bank.screen == "table", bank.bubble()
+    assert last_entry(desk).summary.endswith("to square 68 (Museum): land there next")
+    # and the Museum's choice is a tile of its own
+    from_more(bank, "land")
+    bank.tap("choice-68")
+    bank.tap("choice-collect")
+    assert bank.screen == "table", bank.bubble()
+    assert desk.table["accounts"]["Ann"] == ann + 900 + 900 + 1500 - 300  # less the Capital Gains Tax
