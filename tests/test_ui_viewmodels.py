@@ -888,3 +888,23 @@ def test_names_from_a_finite_set_are_never_typed_a_list_of_words_has_no_tiles():
     names = {"type": "array", "maxItems": 5, "items": {"type": "string", "maxLength": 120}}
     assert not schema_form.renders(names)  # deeds are tapped on their own screens, not typed into a form
     assert schema_form.renders({"type": "object", "properties": {"title": {"type": "string", "maxLength": 60}}})
+
+
+def test_the_pack_bounds_a_quiz_to_its_three_questions_and_a_side_bet_to_20000(life):
+    from companion.rules.city_life_cards import ANSWERS
+    from companion.rules.life_wheel import BETS
+
+    setting = schema_form.Setting(players=("Ann",), limits={"quiz_questions": 3})
+    row, = schema_form.rows(schema_form.bounded(ANSWERS.schema, setting), {"Ann": 2}, setting)
+    assert row["kind"] == "pick" and [c["value"] for c in row["choices"]] == [0, 1, 2, 3]
+    assert [c["value"] for c in row["choices"] if c["selected"]] == [2]
+    form = flows.start_flow("spin", life.specs, player="Ann").fill("number", 7)
+    from companion.ui.structured_view import schema_of
+
+    bets = schema_of(life, form, BETS)
+    value = [{"player": "Bob", "number": 7}]
+    for _ in range(3):
+        value = schema_form.change(bets, value, (0, "amount"), "add_amount", 10000)
+    assert value[0]["amount"] == 20000  # at most the pack's limit a spin
+    stake = schema_form.rows(bets, value, schema_form.Setting(players=("Bob",), amounts=(500, 50000)))[3]
+    assert [c["amount"] for c in stake["chips"]] == [500]

@@ -27,7 +27,8 @@ def _answering(table: Table, partial: dict) -> list[str]:
 #: A Quiz Card round: each player who answered, with how many answers they got right.
 ANSWERS = c.structured("answers", "Correct answers by player", {
     "type": "object", "maxProperties": 8, "propertyNames": {"x-kind": "player"},
-    "additionalProperties": {"type": "integer", "minimum": 0, "maximum": 20}}, only=_answering)
+    "additionalProperties": {"type": "integer", "minimum": 0, "maximum": 20, "x-maximum": "quiz_questions"}},
+    only=_answering)
 
 __all__ = ["whole_number", "judge_of", "pay_quiz"]
 

@@ -27,7 +27,7 @@ BETS = c.structured("bets", "Side bets by the other players", {
         "properties": {"player": {"type": "string", "maxLength": 120, "x-kind": "player", "title": "Who bets"},
                        "number": {"type": "integer", "minimum": 1, "maximum": 10, "title": "Number"},
                        "amount": {"oneOf": [{"type": "integer", "minimum": 1}, {"type": "string", "maxLength": 32}],
-                                  "x-kind": "amount", "title": "Stake"}}}},
+                                  "x-kind": "amount", "x-maximum": "bet_limit", "title": "Stake"}}}},
     required=False, when=lambda table, partial: True, only=_bettors)
 #: The two numbers a Lucky Day's bills are put on, when the player speculates.
 SPECULATE = c.structured("speculate", "Speculate on two numbers", {

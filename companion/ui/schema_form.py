@@ -9,6 +9,7 @@ of big tiles, and each tap into a new value:
 - a small whole number (at most :data:`MOST_BUTTONS` values): a row of number tiles; a larger one: a
   stepper (minus, the number, plus);
 - money (``"x-kind": "amount"``): the figure with the pack's quick amounts added to it, and clear;
+- a ``maximum`` may come from the pack (``"x-maximum": "bet_limit"``): see :func:`bounded`;
 - an array of small whole numbers: number tiles, up to ``maxItems`` chosen (the first one chosen gives
   way to a new one once it is full);
 - an object keyed by player (``"propertyNames": {"x-kind": "player"}``): one row per player;
@@ -25,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-__all__ = ["Setting", "MOST_BUTTONS", "renders", "empty", "rows", "change", "missing", "label_of"]
+__all__ = ["Setting", "MOST_BUTTONS", "bounded", "renders", "empty", "rows", "change", "missing", "label_of"]
 
 #: The most number tiles in one row at 800x480 (each still wider than a finger).
 MOST_BUTTONS = 11
@@ -41,6 +42,22 @@ class Setting:
     players: tuple[str, ...] = ()
     amounts: tuple[int, ...] = ()
     fmt: Callable[[int], str] = field(default=lambda n: f"{n:,}")
+    #: The pack's own figures by name (its ``amounts``), for a schema's ``x-maximum``.
+    limits: dict = field(default_factory=dict)
+
+
+def bounded(schema: Any, setting: Setting) -> Any:
+    """The schema with each ``"x-maximum": NAME`` read from the pack: the lower of it and the schema's
+    own ``maximum`` (a Quiz Card's 3 questions, a side bet's $20,000), so that tiles offer no more."""
+    if isinstance(schema, list):
+        return [bounded(s, setting) for s in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out = {k: bounded(v, setting) for k, v in schema.items()}
+    limit = setting.limits.get(schema.get("x-maximum")) if isinstance(schema.get("x-maximum"), str) else None
+    if isinstance(limit, int) and not isinstance(limit, bool):
+        out["maximum"] = min(limit, out.get("maximum", limit))
+    return out
 
 
 # -- what a schema is, for a finger ---------------------------------------------------------------

@@ -23,7 +23,7 @@ from .flows import ActionForm, button_label, for_people
 from .keypad import quick_amounts
 from .who_acts import who_row
 
-__all__ = ["form_view", "candidates", "setting_for", "nothing"]
+__all__ = ["form_view", "candidates", "setting_for", "schema_of", "nothing"]
 
 
 def nothing(value: Any) -> bool:
@@ -45,8 +45,13 @@ def candidates(desk: Desk, form: ActionForm, field) -> list[str]:
 
 
 def setting_for(desk: Desk, form: ActionForm, field) -> schema_form.Setting:
-    return schema_form.Setting(players=tuple(candidates(desk, form, field)),
-                               amounts=tuple(quick_amounts(desk.pack)), fmt=desk.fmt)
+    return schema_form.Setting(players=tuple(candidates(desk, form, field)), amounts=tuple(quick_amounts(desk.pack)),
+                               fmt=desk.fmt, limits=dict(desk.pack.get("amounts") or {}))
+
+
+def schema_of(desk: Desk, form: ActionForm, field) -> dict:
+    """The field's schema with the pack's limits read in (what the tiles offer and each tap obeys)."""
+    return schema_form.bounded(field.schema or {}, setting_for(desk, form, field))
 
 
 def _upper(text: str) -> str:
@@ -57,7 +62,7 @@ def form_view(desk: Desk, form: ActionForm, field: str, value: Any) -> dict[str,
     """Everything the form screen shows for the value chosen so far."""
     spec = desk.specs[form.action]
     f = spec.field(field)
-    schema = f.schema or {}
+    schema = schema_of(desk, form, f)
     view = {
         "title": f"{button_label(form.button or form.action, desk.specs)}: {f.says.lower()}",
         "so_far": so_far(desk, form),

@@ -128,10 +128,10 @@ def test_a_quiz_card_round_pays_ann_for_two_answers_and_bob_for_one(bank, tmp_pa
     judge = "Cy"  # the player before Ann in the rotation judges, and cannot answer
     from_more(bank, "quiz")
     assert bank.screen == "form"
-    assert not bank.has(f"form-{judge}-more")
-    bank.tap("form-Ann-more")
-    bank.tap("form-Ann-more")
-    bank.tap("form-Bob-more")
+    assert not bank.has(f"form-{judge}-1")
+    assert not bank.has("form-Ann-4")  # a Quiz Card has three questions
+    bank.tap("form-Ann-2")
+    bank.tap("form-Bob-1")
     bank.shot("form-quiz")
     assert bank.find("confirm").text == "Quiz Card round for Ann's roll of 3: Ann $600, Bob $300"
     bank.tap("confirm")
@@ -209,8 +209,7 @@ def test_ann_lands_on_school_15_answers_all_three_and_goes_on_to_school_57_and_t
     from_more(bank, "land")
     bank.tap("choice-15")
     assert bank.screen == "form"  # the Quiz Card round of the School, by player
-    for _ in range(3):
-        bank.tap("form-Ann-more")
+    bank.tap("form-Ann-3")
     assert bank.find("confirm").text.startswith("Ann landed on square 15 (School): quiz: Ann $900")
     bank.tap("confirm")
     assert bank.screen == "table", bank.bubble()
@@ -220,8 +219,7 @@ def test_ann_lands_on_school_15_answers_all_three_and_goes_on_to_school_57_and_t
     assert last_entry(desk).summary.endswith("to square 57 (School): land there next")
     from_more(bank, "land")
     bank.tap("choice-57")
-    for _ in range(3):
-        bank.tap("form-Ann-more")
+    bank.tap("form-Ann-3")
     bank.tap("confirm")
     assert bank.screen == "table", bank.bubble()
     assert last_entry(desk).summary.endswith("to square 68 (Museum): land there next")

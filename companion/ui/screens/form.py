@@ -7,7 +7,7 @@ from kivy.factory import Factory
 from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
 
 from .. import schema_form
-from ..structured_view import form_view
+from ..structured_view import form_view, schema_of
 from ..widgets import side_row
 from . import BankScreen
 
@@ -40,7 +40,7 @@ class FormScreen(BankScreen):
 
     @property
     def schema(self) -> dict:
-        return self.desk.specs[self.form.action].field(self.field).schema or {}
+        return schema_of(self.desk, self.form, self.desk.specs[self.form.action].field(self.field))
 
     def refresh(self) -> None:
         if self.form is None or self.desk is None:
