@@ -775,6 +775,7 @@ def test_side_bets_are_rows_of_players_numbers_and_stakes():
         ("item", "Bet 1"), ("pick", "Who bets"), ("pick", "Number"), ("amount", "Stake"), ("add", "Add")]
     assert [c["label"] for c in rows[-1]["choices"]] == ["Bob's bet", "Cy's bet"]
     assert schema_form.change(BETS.schema, [], (), "add", ("player", "Cy")) == [{"player": "Cy"}]
+    assert schema_form.rows(BETS.schema, [], schema_form.Setting()) == []  # nobody may bet: nothing to add
     assert [c["label"] for c in rows[1]["choices"]] == ["Bob", "Cy"]
     assert [c["value"] for c in rows[2]["choices"]] == list(range(1, 11))
     assert [c["label"] for c in rows[3]["chips"]] == ["+$500", "+$1,000", "+$5,000", "+$10,000", "+$20,000"]

@@ -169,9 +169,11 @@ def _rows(schema: dict, value: Any, path: tuple, label: str, setting: Setting) -
         for i, item in enumerate(value):
             out.append({"kind": "item", "path": (*path, i), "label": f"{noun} {i + 1}"})
             out += _leaf_or_rows(items, item, (*path, i), "", setting)
+        whose = _player_part(items)
+        if whose and not setting.players:
+            return out  # nobody may make one (every opponent at the Poor Farm): nothing to add
         if len(value) < schema["maxItems"]:
-            whose = _player_part(items)
-            if whose and setting.players:  # "Add Bob's bet": the new item is already that player's
+            if whose:  # "Add Bob's bet": the new item is already that player's
                 choices = [{"value": p, "label": f"{p}'s {noun.lower()}", "selected": False} for p in setting.players]
                 out.append({"kind": "add", "path": path, "label": "Add", "part": whose, "choices": choices})
             else:
