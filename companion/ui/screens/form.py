@@ -35,7 +35,7 @@ class FormScreen(BankScreen):
         """A new question, with nothing chosen yet."""
         self.form, self.field, self.typing = form, field, False
         self.value = schema_form.empty(self.schema) if schema_form.renders(self.schema) else ""
-        self.ids.rows.shape = None
+        self.ids.rows.shape = self.ids.who.shape = None
         self.ids.scroll.scroll_y = 1
 
     @property
@@ -72,7 +72,12 @@ class FormScreen(BankScreen):
             entry.focus = True
 
     def _show_who(self, who) -> None:
+        """The strip of who acts in this action, redrawn only when the choice changes."""
         box = self.ids.who
+        shape = who and [who["field"], *((c["value"], c["selected"]) for c in who["choices"])]
+        if shape == getattr(box, "shape", None):
+            return
+        box.shape = shape
         box.clear_widgets()
         if who is not None:
             box.add_widget(side_row(who, self.pick_who))
