@@ -18,6 +18,12 @@ def _name(path: tuple, *more) -> str:
     return "-".join(["form", *(str(p) for p in (*path, *more))])
 
 
+def _key(row: dict) -> tuple:
+    """What makes a row's widgets: the same key, the same tiles (only what is chosen may differ)."""
+    return (row["kind"], row["path"], row["label"], tuple(c["value"] for c in row.get("choices", ())),
+            tuple(c["amount"] for c in row.get("chips", ())))
+
+
 class FormScreen(BankScreen):
     form = ObjectProperty(None, allownone=True)
     field = StringProperty("")
@@ -83,18 +89,24 @@ class FormScreen(BankScreen):
             box.add_widget(side_row(who, self.pick_who))
 
     def _show_rows(self, rows: list[dict]) -> None:
-        """The rows, rebuilt only when their shape changes (a bet added): otherwise each tile only
-        shows whether it is chosen, and stays where the finger is heading."""
+        """The rows: each tile only shows whether it is chosen, and stays where the finger is heading;
+        a row is made only when it is new (the rows of a bet just added), the others are kept."""
         box = self.ids.rows
-        shape = [(r["kind"], r["path"], r["label"], len(r.get("choices", ()))) for r in rows]
+        shape = [_key(r) for r in rows]
         if shape == getattr(box, "shape", None):
             for widget, row in zip(reversed(box.children), rows):
                 self._update(widget, row)
             return
+        made = dict(zip(box.shape or (), reversed(box.children))) if getattr(box, "shape", None) else {}
         box.shape = shape
         box.clear_widgets()
-        for row in rows:
-            box.add_widget(self._row(row))
+        for key, row in zip(shape, rows):
+            widget = made.get(key)
+            if widget is None:
+                widget = self._row(row)
+            else:
+                self._update(widget, row)
+            box.add_widget(widget)
 
     def _tap(self, text: str, name: str, value, handler, **kw):
         font_size = kw.pop("font_size", self.app.u * 22)
