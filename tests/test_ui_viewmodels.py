@@ -735,3 +735,177 @@ def test_a_spun_railroad_fills_the_railroad_and_a_used_spin_says_nothing_is_left
         rows = {r["value"]: r for r in ask_view(d, again, "deed")["choices"]}
         assert "already built" in rows["Mill Lane"]["refused"]
         assert flows.spin_left(spin_of(d.table, "Ann")) == 0
+
+
+# -- structured fields: tiles read from the schema, never typing -------------------------------------
+from companion.ui import schema_form  # noqa: E402
+from companion.ui.structured_view import form_view  # noqa: E402
+
+LIFE_PEOPLE = [{"name": "Ann", "colour": "red"}, {"name": "Bob", "colour": "blue"}, {"name": "Cy", "colour": "green"}]
+
+
+@pytest.fixture
+def life(tmp_path):
+    d = Desk(Banker.create(tmp_path / "life.game", "game-of-life", LIFE_PEOPLE, {}, backup_every=0))
+    yield d
+    d.close()
+
+
+def test_every_structured_field_a_table_plays_is_answered_with_tiles():
+    from companion.rules import load_pack, rules_for
+
+    typed = set()
+    for name in pack_names():
+        for spec in rules_for(load_pack(name)).registry:
+            for f in spec.fields:
+                if f.kind == "structured" and not schema_form.renders(f.schema):
+                    typed.add(f"{spec.name}.{f.name}")
+    # a deed card's printed values are corrected on the card editor, a trade on its two columns
+    assert typed == {"correct_card.values", "trade.give", "trade.get"}, typed
+
+
+def test_side_bets_are_rows_of_players_numbers_and_stakes():
+    from companion.rules.life_wheel import BETS
+
+    setting = schema_form.Setting(players=("Bob", "Cy"), amounts=(500, 1000, 5000, 10000, 20000, 50000),
+                                  fmt=lambda n: f"${n:,}")
+    value = schema_form.change(BETS.schema, [], (), "add")
+    rows = schema_form.rows(BETS.schema, value, setting)
+    assert [(r["kind"], r["label"]) for r in rows] == [
+        ("item", "Bet 1"), ("pick", "Who bets"), ("pick", "Number"), ("amount", "Stake"), ("add", "Add")]
+    assert [c["label"] for c in rows[-1]["choices"]] == ["Bob's bet", "Cy's bet"]
+    assert schema_form.change(BETS.schema, [], (), "add", ("player", "Cy")) == [{"player": "Cy"}]
+    assert schema_form.rows(BETS.schema, [], schema_form.Setting()) == []  # nobody may bet: nothing to add
+    assert [c["label"] for c in rows[1]["choices"]] == ["Bob", "Cy"]
+    assert [c["value"] for c in rows[2]["choices"]] == list(range(1, 11))
+    assert [c["label"] for c in rows[3]["chips"]] == ["+$500", "+$1,000", "+$5,000", "+$10,000", "+$20,000"]
+    assert schema_form.missing(BETS.schema, value) == "Bet 1: choose who bets"
+    value = schema_form.change(BETS.schema, value, (0, "player"), "pick", "Bob")
+    value = schema_form.change(BETS.schema, value, (0, "number"), "pick", 7)
+    value = schema_form.change(BETS.schema, value, (0, "amount"), "add_amount", 10000)
+    value = schema_form.change(BETS.schema, value, (0, "amount"), "add_amount", 10000)
+    assert value == [{"player": "Bob", "number": 7, "amount": 20000}]
+    assert schema_form.missing(BETS.schema, value) is None
+    assert schema_form.change(BETS.schema, value, (0,), "remove") == []
+    # the chosen tile again takes the answer back
+    assert schema_form.change(BETS.schema, value, (0, "number"), "pick", 7) == [{"player": "Bob", "amount": 20000}]
+
+
+def test_two_numbers_to_speculate_on_the_first_gives_way_to_a_third():
+    from companion.rules.life_wheel import SPECULATE
+
+    value = []
+    for n in (3, 8, 5):
+        value = schema_form.change(SPECULATE.schema, value, (), "toggle", n)
+    assert value == [8, 5]
+    assert schema_form.change(SPECULATE.schema, value, (), "toggle", 8) == [5]
+    assert schema_form.missing(SPECULATE.schema, [5]) == "choose 1 more number"
+    row, = schema_form.rows(SPECULATE.schema, [8, 5], schema_form.Setting())
+    assert row["kind"] == "many" and [c["value"] for c in row["choices"] if c["selected"]] == [5, 8]
+
+
+def test_answers_by_player_count_up_and_down_and_zero_leaves_the_player_out():
+    from companion.rules.city_life_cards import ANSWERS
+
+    setting = schema_form.Setting(players=("Ann", "Bob"))
+    value = schema_form.change(ANSWERS.schema, {}, ("Ann",), "more")
+    value = schema_form.change(ANSWERS.schema, value, ("Ann",), "more")
+    value = schema_form.change(ANSWERS.schema, value, ("Bob",), "more")
+    assert value == {"Ann": 2, "Bob": 1}
+    assert schema_form.change(ANSWERS.schema, value, ("Bob",), "less") == {"Ann": 2}
+    rows = schema_form.rows(ANSWERS.schema, value, setting)
+    assert [(r["label"], r["text"], r["less"]) for r in rows] == [("Ann", "2", True), ("Bob", "1", True)]
+
+
+def test_the_spin_form_names_only_the_spinners_opponents_and_reads_the_log_sentence(life):
+    do(life, "transfer", **{"from": "bank", "to": "Bob", "amount": 20000})
+    form = flows.start_flow("spin", life.specs, player="Ann").fill("number", 7)
+    assert life.next_field("spin", form.values).name == "bets"
+    view = form_view(life, form, "bets", [{"player": "Bob", "number": 7, "amount": 20000}])
+    assert [c["label"] for c in view["rows"][1]["choices"]] == ["Bob", "Cy"]
+    assert view["sentence"] == "Ann spun 7; bets: Bob won $200,000" and view["ready"]
+    nothing = form_view(life, form, "bets", [])
+    assert nothing["sentence"].startswith("Nothing rides on Ann's spin of 7") and not nothing["ready"]
+
+
+def test_a_lucky_day_kept_reads_as_such_and_speculating_asks_the_spin_next(life):
+    form = flows.start_flow("lucky_day", life.specs, player="Ann")
+    kept = form_view(life, form, "speculate", [])
+    assert kept["sentence"] == "Keep the money: Ann collected $10,000 on a Lucky Day and kept it" and kept["ready"]
+    half = form_view(life, form, "speculate", [4])
+    assert half["sentence"] == "Choose 1 more number" and not half["ready"]
+    both = form_view(life, form, "speculate", [4, 9])
+    assert both["sentence"] == "Next" and both["ready"]
+    assert life.next_field("lucky_day", form.fill("speculate", [4, 9]).values).name == "spin"
+    assert flows.ActionForm("lucky_day", {"player": "Ann", "speculate": []}).as_action() == {"action": "lucky_day", "player": "Ann"}
+
+
+def test_the_quiz_form_leaves_out_the_judge(tmp_path):
+    d = Desk(Banker.create(tmp_path / "city.game", "city-life", LIFE_PEOPLE, {"advanced": True}, backup_every=0))
+    try:
+        form = flows.start_flow("quiz", d.specs, player="Ann")
+        view = form_view(d, form, "answers", {})
+        assert [r["label"] for r in view["rows"]] == ["Ann", "Bob"]  # Cy, before Ann, is the Judge
+        assert view["sentence"] == "Nothing chosen yet" and not view["ready"]
+    finally:
+        d.close()
+    basic = Desk(Banker.create(tmp_path / "basic.game", "city-life", LIFE_PEOPLE, {}, backup_every=0))
+    try:
+        view = form_view(basic, flows.start_flow("quiz", basic.specs, player="Ann"), "answers", {"Ann": 1})
+        assert [r["label"] for r in view["rows"]] == ["Ann"]  # basic rules: only the player who rolled
+        assert view["sentence"] == "Quiz Card round for Ann's roll of 3: Ann $300"
+    finally:
+        basic.close()
+
+
+def test_a_character_card_is_corrected_with_money_steps_yes_no_and_its_name_in_words():
+    from companion.rules.green_characters import CHARACTER_VALUES
+
+    setting = schema_form.Setting(amounts=(500, 10000, 50000, 100000, 200000, 500000), fmt=lambda n: f"€{n:,}")
+    rows = schema_form.rows(CHARACTER_VALUES, {}, setting)
+    assert [(r["kind"], r["label"]) for r in rows] == [
+        ("amount", "Salary"), ("pick", "Night"), ("pick", "Detour"), ("pick", "Stand-in"), ("text", "Name")]
+    assert all(r["clearable"] for r in rows if r["kind"] == "pick")  # a value not chosen stays as printed
+    value = schema_form.change(CHARACTER_VALUES, {}, ("title",), "type", "  The   Gardener ")
+    assert value == {"title": "The Gardener"}
+    assert schema_form.change(CHARACTER_VALUES, value, ("title",), "type", "") == {}
+    value = schema_form.change(CHARACTER_VALUES, value, ("night",), "pick", False)
+    assert schema_form.change(CHARACTER_VALUES, value, ("night",), "pick", False) == {"title": "The Gardener"}
+
+
+def test_a_schema_no_tile_can_answer_is_typed_only_behind_type_it(desk):
+    form = flows.ActionForm("correct_card", {"deed": "Boardwalk"})
+    view = form_view(desk, form, "values", "")
+    assert view["typed"] and view["rows"] == [] and not view["ready"]
+    assert view["sentence"] == "Nothing written yet"
+    broken = form_view(desk, form, "values", "{")
+    assert not broken["ready"] and broken["sentence"].startswith("Not valid JSON")
+    written = form_view(desk, form, "values", '{"price": 450}')
+    assert written["ready"] and written["value"] == {"price": 450}
+    assert written["sentence"] == "The banker corrected Boardwalk: price = $450"
+
+
+def test_names_from_a_finite_set_are_never_typed_a_list_of_words_has_no_tiles():
+    names = {"type": "array", "maxItems": 5, "items": {"type": "string", "maxLength": 120}}
+    assert not schema_form.renders(names)  # deeds are tapped on their own screens, not typed into a form
+    assert schema_form.renders({"type": "object", "properties": {"title": {"type": "string", "maxLength": 60}}})
+
+
+def test_the_pack_bounds_a_quiz_to_its_three_questions_and_a_side_bet_to_20000(life):
+    from companion.rules.city_life_cards import ANSWERS
+    from companion.rules.life_wheel import BETS
+
+    setting = schema_form.Setting(players=("Ann",), limits={"quiz_questions": 3})
+    row, = schema_form.rows(schema_form.bounded(ANSWERS.schema, setting), {"Ann": 2}, setting)
+    assert row["kind"] == "pick" and [c["value"] for c in row["choices"]] == [0, 1, 2, 3]
+    assert [c["value"] for c in row["choices"] if c["selected"]] == [2]
+    form = flows.start_flow("spin", life.specs, player="Ann").fill("number", 7)
+    from companion.ui.structured_view import schema_of
+
+    bets = schema_of(life, form, BETS)
+    value = [{"player": "Bob", "number": 7}]
+    for _ in range(3):
+        value = schema_form.change(bets, value, (0, "amount"), "add_amount", 10000)
+    assert value[0]["amount"] == 20000  # at most the pack's limit a spin
+    stake = schema_form.rows(bets, value, schema_form.Setting(players=("Bob",), amounts=(500, 50000)))[3]
+    assert [c["amount"] for c in stake["chips"]] == [500]

@@ -15,9 +15,20 @@ from companion.core.model import BANK, Table, active_players, current_player, fi
 from .city_life_bank import CITY, amount_of, is_advanced
 from .city_life_debts import charge
 
+
+def _answering(table: Table, partial: dict) -> list[str]:
+    """Who may answer a Quiz Card: the player who rolled (basic rules), or everyone but the Judge."""
+    if not is_advanced(table):
+        return [current_player(table)]
+    judge = judge_of(table)
+    return [p for p in active_players(table) if p != judge]
+
+
 #: A Quiz Card round: each player who answered, with how many answers they got right.
 ANSWERS = c.structured("answers", "Correct answers by player", {
-    "type": "object", "maxProperties": 8, "additionalProperties": {"type": "integer", "minimum": 0, "maximum": 20}})
+    "type": "object", "maxProperties": 8, "propertyNames": {"x-kind": "player"},
+    "additionalProperties": {"type": "integer", "minimum": 0, "maximum": 20, "x-maximum": "quiz_questions"}},
+    only=_answering)
 
 __all__ = ["whole_number", "judge_of", "pay_quiz"]
 

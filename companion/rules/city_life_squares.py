@@ -120,9 +120,12 @@ def win_lottery(tx: Tx, player: str) -> str:
 
 #: The squares a landing leads on to, one object each: a School's ``correct`` or ``answers``, the Museum's
 #: ``choice`` and ``roll``.
-THEN = {"type": "array", "maxItems": 4, "items": {"type": "object", "maxProperties": 2, "properties": {
-    "correct": {"type": "boolean"}, "answers": {"type": "object"}, "choice": {"type": "string", "maxLength": 12},
-    "roll": {"type": "integer", "minimum": 1, "maximum": 6}}, "additionalProperties": False}}
+THEN = {"type": "array", "maxItems": 4, "items": {"type": "object", "title": "Square", "maxProperties": 2, "properties": {
+    "correct": {"type": "boolean", "title": "Answered right"},
+    "answers": {**ANSWERS.schema, "title": "Answers"},
+    "choice": {"oneOf": [{"const": "school", "title": "School"}, {"const": "collect", "title": "Prize"},
+                         {"const": "roll", "title": "Roll"}], "title": "Museum"},
+    "roll": {"type": "integer", "minimum": 1, "maximum": 6, "title": "The die"}}, "additionalProperties": False}}
 
 #: What a square that sends the player on says when the chain stops there.
 _STOP = {"school": ": land there next", "museum": ": land there for its quiz"}

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from companion.core.card_text import card_value, shown
 from companion.core import contract as c
-from companion.core.common import CARD_VALUES
 from companion.core.engine import Registry, Tx
 from companion.core.errors import BadAction, Refused, UnknownName
 from companion.core.model import find_player
@@ -27,6 +26,15 @@ CHARACTER = c.choice("character", "Which character", options_from=_characters,
                      resolve=lambda table, value: find_character(table, value))
 
 _KEYS = {"title": str, "salary": int, "night": bool, "detour": bool, "stand_in": bool}
+
+#: A character card's values to correct: only the ones given change.
+CHARACTER_VALUES = {"type": "object", "minProperties": 1, "additionalProperties": False, "properties": {
+    "salary": {"oneOf": [{"type": "integer", "minimum": 1}, {"type": "string", "maxLength": 32}], "x-kind": "amount",
+               "title": "Salary"},
+    "night": {"type": "boolean", "title": "Night"},
+    "detour": {"type": "boolean", "title": "Detour"},
+    "stand_in": {"type": "boolean", "title": "Stand-in"},
+    "title": {"type": "string", "maxLength": 60, "title": "Name"}}}
 
 
 def check_character(key: str, c: object) -> None:
@@ -104,7 +112,7 @@ def choose_character(tx: Tx, a: dict) -> str:
             + (f"affected by {' and '.join(w.title() for w in applies)}" if applies else "not affected by Night or Detour"))
 
 
-@CHARACTERS.action("correct_character", CHARACTER, c.structured("values", "The card's values to correct", CARD_VALUES),
+@CHARACTERS.action("correct_character", CHARACTER, c.structured("values", "The card's values to correct", CHARACTER_VALUES),
                    label="Correct a character", group="game")
 def correct_character(tx: Tx, a: dict) -> str:
     """The banker corrects a character card to match the box (salaries already paid stay paid)."""

@@ -15,16 +15,24 @@ from .life_bank import LIFE, amount_of, first_card, holds, in_play, obligation, 
 
 __all__ = ["lucky_fee", "settle_bets", "final_count", "check_end"]
 
-#: Opponents' side bets on one spin.
+def _bettors(table: dict, partial: dict) -> list[str]:
+    """Who may bet on a spin: every player still playing but the spinner."""
+    return [p for p in active_players(table) if p != partial.get("player") and stage_of(table, p) != "poor_farm"]
+
+
+#: Opponents' side bets on one spin (asked on every spin: "No side bets" is one tap).
 BETS = c.structured("bets", "Side bets by the other players", {
-    "type": "array", "maxItems": 40, "items": {
-        "type": "object", "additionalProperties": False, "required": ["player", "number", "amount"],
-        "properties": {"player": {"type": "string", "maxLength": 120}, "number": {"type": "integer", "minimum": 1, "maximum": 10},
-                       "amount": {"oneOf": [{"type": "integer", "minimum": 1}, {"type": "string", "maxLength": 32}]}}}},
-    required=False)
+    "type": "array", "maxItems": 40, "x-none": "No side bets", "items": {
+        "type": "object", "title": "Bet", "additionalProperties": False, "required": ["player", "number", "amount"],
+        "properties": {"player": {"type": "string", "maxLength": 120, "x-kind": "player", "title": "Who bets"},
+                       "number": {"type": "integer", "minimum": 1, "maximum": 10, "title": "Number"},
+                       "amount": {"oneOf": [{"type": "integer", "minimum": 1}, {"type": "string", "maxLength": 32}],
+                                  "x-kind": "amount", "x-maximum": "bet_limit", "title": "Stake"}}}},
+    required=False, when=lambda table, partial: True, only=_bettors)
 #: The two numbers a Lucky Day's bills are put on, when the player speculates.
 SPECULATE = c.structured("speculate", "Speculate on two numbers", {
-    "type": "array", "minItems": 2, "maxItems": 2, "items": {"type": "integer", "minimum": 1, "maximum": 10}},
+    "type": "array", "minItems": 2, "maxItems": 2, "uniqueItems": True, "title": "The two numbers",
+    "x-none": "Keep the money", "items": {"type": "integer", "minimum": 1, "maximum": 10}},
     required=False, when=lambda table, partial: True)
 
 

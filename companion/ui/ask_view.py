@@ -18,7 +18,7 @@ from .desk import Desk
 from .flows import BLOCKS, ActionForm, button_label, for_people
 from .who_acts import who_row
 
-__all__ = ["choices", "ask_view", "account_choices", "deed_groups", "shown_rows"]
+__all__ = ["choices", "ask_view", "so_far", "account_choices", "deed_groups", "shown_rows"]
 
 def account_choices(state: dict, *, accounts: bool) -> list[dict[str, Any]]:
     """Players still in the game (and, for money fields, the bank and the pots) as tiles."""
@@ -156,28 +156,33 @@ def shown_rows(spec, form: ActionForm, state: dict | None = None) -> list[dict[s
     return rows
 
 
-def ask_view(desk: Desk, form: ActionForm, field: str) -> dict[str, Any]:
-    """What the chooser shows: the question, what is decided so far, and the answers."""
-    spec = desk.specs[form.action]
-    asked = spec.field(field)
+def so_far(desk: Desk, form: ActionForm) -> str:
+    """What is decided so far ("The number spun: 7"), beyond who acts and the rows shown to change."""
     done = []
-    for f in spec.fields:
+    for f in desk.specs[form.action].fields:
         value = form.values.get(f.name)
         if value in (None, "") or f.name == form.actor or f.kind in ("structured", "deeds") or f.name in form.shown:
             continue
         done.append(f"{f.says}: {desk.account_name(value) if f.kind == 'account' else value}")
+    return " · ".join(done)
+
+
+def ask_view(desk: Desk, form: ActionForm, field: str) -> dict[str, Any]:
+    """What the chooser shows: the question, what is decided so far, and the answers."""
+    spec = desk.specs[form.action]
+    asked = spec.field(field)
     rows = choices(desk, form, field) if asked.kind not in ("text", "structured", "amount") else []
     state = desk.state()
     return {
         "title": f"{button_label(form.button or form.action, desk.specs)}: {asked.says.lower()}?",
         "field": field,
         "kind": asked.kind,
-        "so_far": " · ".join(done),
+        "so_far": so_far(desk, form),
         "who": who_row(state, form, field),
         "shown": shown_rows(spec, form),
         "choices": rows,
         "optional": not asked.required,
         "grouped": asked.kind == "deed",
-        "text_entry": asked.kind in ("text", "structured") and not rows,
+        "text_entry": asked.kind == "text" and not rows,  # a structured field has its own form
         "help": for_people(spec.says),
     }

@@ -41,6 +41,7 @@ SCREENS = {
     "table": "table:TableScreen",
     "amount": "amount:AmountScreen",
     "ask": "ask:AskScreen",
+    "form": "form:FormScreen",
     "more": "more:MoreScreen",
     "deeds": "deeds:DeedsScreen",
     "auction": "auction:AuctionScreen",

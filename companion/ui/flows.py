@@ -84,10 +84,15 @@ class ActionForm:
         return replace(self, values=values)
 
     def as_action(self) -> dict:
-        action = {"action": self.action, **{k: v for k, v in self.values.items() if v not in (None, "")}}
+        # an optional structured field answered with nothing (no side bets) is left out: the rule's default
+        action = {"action": self.action, **{k: v for k, v in self.values.items() if not _unanswered(v)}}
         if self.id:
             action["id"] = self.id
         return action
+
+
+def _unanswered(value: Any) -> bool:
+    return value is None or (isinstance(value, (str, list, dict)) and len(value) == 0)
 
 
 def new_id() -> str:

@@ -3,7 +3,7 @@
 One place decides every tap's effect: an action goes through the :class:`Desk` and a refusal is
 shown next to the tapped widget; a table button opens its flow, prefilled for the player it acts
 for; a flow asks its next missing field on the screen made for that kind of field (the keypad, the
-chooser, the auction, the trade, the card editor) or, once complete, does the action (asking first
+chooser, the structured form, the auction, the trade, the card editor) or, once complete, does the action (asking first
 only when it cannot be taken back).
 """
 from __future__ import annotations
@@ -92,6 +92,9 @@ class Taps:
             if field.kind == "structured" and form.action == "correct_card":
                 self.screens["card"].deed = form.values.get("deed", "")
                 self.show("card")
+            elif field.kind == "structured":
+                self.screens["form"].ask(form, field.name)  # tiles read from its schema, or "Type it"
+                self.show("form")
             elif field.kind == "amount" or (field.kind == "account" and money_later):
                 self.screens["amount"].ask(form)
                 self.show("amount")
