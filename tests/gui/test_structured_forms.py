@@ -141,6 +141,18 @@ def test_a_quiz_card_round_pays_ann_for_two_answers_and_bob_for_one(bank, tmp_pa
     assert desk.table["accounts"]["Bob"] == before["Bob"] + 300
 
 
+def test_a_quiz_after_a_spin_shows_no_strip_of_who_acts_left_from_the_spin(bank, tmp_path):
+    open_table(bank, tmp_path, "game-of-life", earned={"Bob": 20000})
+    from_more(bank, "spin")
+    bank.tap("choice-5")
+    assert bank.screen == "form" and bank.current.ids.who.children  # Ann spins: the strip says so
+    bank.tap("cancel")
+    open_table(bank, tmp_path, "city-life", options={"advanced": True})
+    from_more(bank, "quiz")
+    assert bank.screen == "form"
+    assert not bank.current.ids.who.children  # the round is Ann's roll: nobody to pick
+
+
 def test_a_trade_is_put_together_on_its_own_two_columns_never_typed(bank, tmp_path):
     open_table(bank, tmp_path, "classic")
     from_more(bank, "trade")

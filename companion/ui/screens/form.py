@@ -41,7 +41,8 @@ class FormScreen(BankScreen):
         """A new question, with nothing chosen yet."""
         self.form, self.field, self.typing = form, field, False
         self.value = schema_form.empty(self.schema) if schema_form.renders(self.schema) else ""
-        self.ids.rows.shape = self.ids.who.shape = None
+        # "unknown", never None: a question with no strip of who acts must still clear the last one's
+        self.ids.rows.shape = self.ids.who.shape = "unknown"
         self.ids.scroll.scroll_y = 1
 
     @property
@@ -97,7 +98,8 @@ class FormScreen(BankScreen):
             for widget, row in zip(reversed(box.children), rows):
                 self._update(widget, row)
             return
-        made = dict(zip(box.shape or (), reversed(box.children))) if getattr(box, "shape", None) else {}
+        kept = getattr(box, "shape", None)
+        made = dict(zip(kept, reversed(box.children))) if isinstance(kept, list) else {}
         box.shape = shape
         box.clear_widgets()
         for key, row in zip(shape, rows):
