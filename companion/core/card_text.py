@@ -69,7 +69,7 @@ def _money(key: str, value: Any, money: Callable[[Any], int]) -> Any:
 def shown(value: Any, fmt: Callable[[int], str]) -> str:
     """A card value for the log: money as the pack writes it."""
     if isinstance(value, bool):
-        return "true" if value else "false"
+        return "yes" if value else "no"
     if isinstance(value, int):
         return fmt(value)
     if isinstance(value, list):

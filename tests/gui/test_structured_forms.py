@@ -169,7 +169,7 @@ def test_the_banker_corrects_the_gardeners_salary_to_250k_and_night_to_no(bank, 
     bank.tap("form-salary-50000")
     bank.tap("form-night-False")
     bank.shot("form-character")
-    assert bank.find("confirm").text == "The banker corrected Gardener: salary = €250K, night = false"
+    assert bank.find("confirm").text == "The banker corrected Gardener: salary = €250K, night = no"
     bank.tap("confirm")
     assert bank.screen == "table", bank.bubble()
     assert last_entry(desk).action["values"] == {"salary": 250000, "night": False}
