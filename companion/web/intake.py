@@ -83,13 +83,11 @@ async def read_json(request: web.Request, *, allowed: set[str] | None, empty_ok:
     return body
 
 
-@web.middleware
-async def well_formed(request: web.Request, handler):
-    """The path's parameters and the query string hold only text that can be stored."""
+def well_formed(request: web.Request) -> None:
+    """The path's parameters and the query string hold only text that can be stored (else a 400)."""
     for value in (*request.match_info.values(), *request.query.keys(), *request.query.values()):
         if check_value(value) is not None:
             raise refuse(400, "the address holds text that is not valid Unicode")
-    return await handler(request)
 
 
 def status_of(error: BankerError) -> tuple[int, dict[str, str]]:
