@@ -65,6 +65,7 @@ class PhoneDesk:
         self._pages: dict[tuple[str, str | None], tuple[bytes, int]] = {}
         self._messages: dict[tuple[str, str | None], bytes] = {}
         self._expiry: dict[str, str | None] = {}
+        self._standing: tuple | None = None  # what the answers in _expiry depend on
         self._asked: dict[tuple, list] = {}
         self._asked_at = -1
         self._pages_generation = -1
@@ -116,7 +117,7 @@ class PhoneDesk:
         """Why a pass stopped working (one line), or None while it works."""
         self._refresh_cache()
         try:
-            return self._expiry[holder.token]  # asked by every stream on every change: once per change
+            return self._expiry[holder.token]  # asked by every stream on every change: once per token
         except KeyError:
             reason = self._expiry[holder.token] = self._why_expired(holder)
             return reason
@@ -147,9 +148,13 @@ class PhoneDesk:
         if self._pages_generation != self.hub.generation:
             self._pages.clear()
             self._messages.clear()
-            self._expiry.clear()
             self._state = None
             self._pages_generation = self.hub.generation
+            table = self.banker.table
+            standing = (self.tokens.refresh(), bool(table.get("over")), tuple(table["players"]))
+            if standing != self._standing:  # a link issued or withdrawn, the game over: ask again
+                self._expiry.clear()
+                self._standing = standing
 
     def page(self, holder: Pass) -> tuple[bytes, int]:
         """The holder's page as JSON bytes, and the game version it shows."""
