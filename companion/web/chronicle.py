@@ -86,15 +86,18 @@ class Chronicle:
         fmt = currency.format
         memos = [str(e.get("memo") or "") for e in entry.events if isinstance(e, dict)]
         words = [*self.table["order"], *memos, *(" ".join(m.split()) for m in memos)]
+        words = [w for w in words if not w.isascii()]  # only these can turn their neighbours round
         for name in self.table["order"]:
             worth = int(rules.worth(self.table, name))
             self.worth[name].append([entry.seq, worth])
             self.worth_json[name].append(f"[{int(entry.seq)},{worth}]")
             for line in entry_lines(entry, name, fmt):
-                line = {**line, "text": isolate(line["text"], words), "change_text": signed(currency, line["change"])}
+                text = isolate(line["text"], words) if words else line["text"]
+                line = {**line, "text": text, "change_text": signed(currency, line["change"])}
                 self.stories[name].append(line)
                 self.stories_json[name].append(safe_text(line))
-        self.summaries.append({"seq": entry.seq, "text": isolate(entry.summary, words), "kind": entry.kind})
+        summary = isolate(entry.summary, words) if words else entry.summary
+        self.summaries.append({"seq": entry.seq, "text": summary, "kind": entry.kind})
 
     def _currency_of(self, pack: dict) -> Currency:
         if pack is not self._pack:  # the pack changes only when the banker corrects it
