@@ -112,3 +112,10 @@ def test_the_state_uses_the_worth_the_chronicle_counted(table):
     light = public_state(banker.table, banker.rules, banker.version, worth=counted)
     assert {p["name"]: p["net_worth"] for p in light["players"]} == counted
     assert light == public_state(banker.table, banker.rules, banker.version)
+
+
+def test_a_player_the_chronicle_has_not_counted_is_counted_by_the_state(table):
+    """Only Ann's worth was counted before the state was made: Bob's and Cy's are counted there."""
+    banker = table.banker
+    light = public_state(banker.table, banker.rules, banker.version, worth={"Ann": 1500})
+    assert [p["net_worth"] for p in light["players"]] == [1500, 1500, 1500]
