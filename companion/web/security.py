@@ -28,7 +28,6 @@ import json
 import logging
 
 from aiohttp import web
-from multidict import CIMultiDict
 
 from companion.core.errors import BankerError
 
@@ -190,7 +189,7 @@ def caller(request: web.Request, role: str | None = None):
     return holder
 
 
-_EVERY_RESPONSE = CIMultiDict({
+_EVERY_RESPONSE = {
     "Server": "Table Banker",  # no versions for a guest to look up
     "Content-Security-Policy": CSP,
     "X-Content-Type-Options": "nosniff",
@@ -199,7 +198,7 @@ _EVERY_RESPONSE = CIMultiDict({
     "Cross-Origin-Opener-Policy": "same-origin",
     "Cross-Origin-Resource-Policy": "same-origin",
     "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=()",
-})
+}
 
 
 async def security_headers(request: web.Request, response: web.StreamResponse) -> None:
