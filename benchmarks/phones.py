@@ -19,6 +19,10 @@ process of their own, measured the same way in the same run:
   holds 200 half-open connections: the median and worst of 20 requests.
 * ``page_bytes`` / ``page_requests`` - everything the phone page loads, against the 50 KB budget.
 
+Both servers collect their garbage once when they are ready, before any phone connects: the one full
+collection that follows the start-up imports (15-60 ms in one go) otherwise lands inside the measured
+actions in some runs and holds all 12 phones for one action, which says nothing about an action's cost.
+
     python benchmarks/phones.py [--actions 400] [--gap-ms 110]
     PHONES_PROFILE=/tmp/table.prof python benchmarks/phones.py   # cProfile the table's server process
 """
@@ -26,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import gzip
 import json
 import os
@@ -83,6 +88,7 @@ async def serve_table(folder: str) -> None:
     await server.start()
     tokens = {p: server.tokens.for_player(p) for p in PLAYERS} | {"banker": server.tokens.for_banker()}
     size = len(server.desk.page(server.desk.authorise(tokens["Ann"]))[0])
+    gc.collect()  # the start-up's garbage, before the phones come (see the module's docstring)
     print(json.dumps({"port": server.port, "tokens": tokens, "size": size}), flush=True)
     await _commands(lambda c: time.process_time() if c == "cpu" else committed)
     await server.stop()
@@ -121,6 +127,7 @@ async def serve_echo(size: int) -> None:
     await runner.setup()
     await web.TCPSite(runner, "127.0.0.1", 0).start()
     tokens = {p: "-" for p in (*PLAYERS, "banker")}
+    gc.collect()
     print(json.dumps({"port": runner.addresses[0][1], "tokens": tokens, "size": size}), flush=True)
     await _commands(lambda c: time.process_time() if c == "cpu" else pushed)
     await runner.cleanup()
@@ -146,14 +153,19 @@ class Child:
 
 
 async def listen(session, url: str, headers: dict, arrivals: dict, key: int, ready: asyncio.Event, want: int) -> None:
-    """A phone: record when each version (the SSE id) arrived, parsed."""
+    """A phone: record when each version (a ``state`` event's id) arrived, parsed. A ping between two
+    states is not an arrival (its data line follows no id of its own)."""
     async with session.get(url, headers=headers) as r:
-        event_id = None
+        event_id, event = None, None
         async for raw in r.content:
             line = raw.decode().rstrip("\n")
-            if line.startswith("id: "):
+            if not line:
+                event_id, event = None, None  # the end of one event
+            elif line.startswith("id: "):
                 event_id = int(line[4:])
-            elif line.startswith("data: ") and event_id is not None:
+            elif line.startswith("event: "):
+                event = line[7:]
+            elif line.startswith("data: ") and event_id is not None and event == "state":
                 json.loads(line[6:])  # a phone parses what it gets
                 arrivals[(key, event_id)] = time.monotonic()
                 ready.set()

@@ -5,32 +5,58 @@ describes the game the same way.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
 from .core.engine import Rules
 from .core.model import BANK, active_players, cash, current_player, pot_account, pot_enabled
 from .core.money import Currency
 
-__all__ = ["state_json", "state_text", "deed_marks"]
+__all__ = ["state_json", "public_state", "state_text", "deed_marks"]
 
 
-def state_json(table: dict, rules: Rules, version: int) -> dict[str, Any]:
-    """The whole state: rules, turn, players (cash, deeds, loans, worth), pots, deeds, version."""
+def state_json(table: dict, rules: Rules, version: int, *, worth: Mapping[str, int] | None = None) -> dict[str, Any]:
+    """The whole state: rules, turn, players (cash, deeds, loans, worth), pots, every deed's card with
+    its state and marks, version. ``worth``: each player's worth if already counted (else counted here)."""
+    state = public_state(table, rules, version, worth=worth)
+    state["deeds"] = [{"name": name, **c, **table["deeds"][name], "marks": rules.marks(table, name)}
+                      for name, c in table["pack"]["cards"].items()]
+    return state
+
+
+#: What a deed line needs of a deed's card (the rest of the card is the same all game long).
+DEED_CARD_KEYS = ("group", "kind")
+
+
+def public_state(table: dict, rules: Rules, version: int, *, worth: Mapping[str, int] | None = None) -> dict[str, Any]:
+    """:func:`state_json` without the cards: its ``deeds`` are the owned deeds only, each with its
+    name, group, kind, state and marks, in board order. What a phone's page is made of after every action: the
+    cards' prices and rents never change, and an unowned deed is on no one's page."""
     pack = table["pack"]
     currency = Currency.from_pack(pack)
     player_extra = rules.extras.get("player_view")
+    order = table["order"]
+    cards = pack["cards"]
+    owned: dict[str, list[str]] = {name: [] for name in order}
+    deeds = []
+    for name, state in table["deeds"].items():  # one pass: who owns what, and each owned deed's line
+        holding = owned.get(state.get("owner"))
+        if holding is not None:
+            holding.append(name)
+            c = cards[name]
+            deeds.append({"name": name, **{k: c[k] for k in DEED_CARD_KEYS if k in c}, **state,
+                          "marks": rules.marks(table, name)})
     players = []
-    for name in table["order"]:
+    for name in order:
         record = table["players"][name]
-        deeds = [d for d, s in table["deeds"].items() if s.get("owner") == name]
+        money = cash(table, name)
         row = {
             "name": name,
             "colour": record.get("colour", ""),
-            "cash": cash(table, name),
-            "cash_text": currency.format(cash(table, name)),
-            "deeds": deeds,
+            "cash": money,
+            "cash_text": currency.format(money),
+            "deeds": owned[name],
             "loans": record.get("loans", []),
-            "net_worth": rules.worth(table, name),
+            "net_worth": worth[name] if worth is not None and name in worth else rules.worth(table, name),
             "bankrupt": record["bankrupt"],
             "in_jail": record.get("in_jail", False),
             "turns": record.get("turns", 0),
@@ -40,10 +66,6 @@ def state_json(table: dict, rules: Rules, version: int) -> dict[str, Any]:
         if player_extra:
             row.update(player_extra(table, name))
         players.append(row)
-    deeds = []
-    for name, c in pack["cards"].items():
-        state = table["deeds"][name]
-        deeds.append({"name": name, **{k: v for k, v in c.items()}, **state, "marks": rules.marks(table, name)})
     pots = [
         {"name": pot, "label": rec.get("label", pot), "amount": cash(table, pot_account(pot)),
          "amount_text": currency.format(cash(table, pot_account(pot)))}

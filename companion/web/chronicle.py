@@ -2,7 +2,10 @@
 
 Built once from the log (the opening table folded through every entry) and then kept up to date from
 the Banker's committed outcomes, one entry at a time; if an entry is ever missed (another process
-wrote several), it rebuilds from the log. Worth is the rule family's own count (``rules.worth``).
+wrote several), it rebuilds from the log. Worth is the rule family's own count (``rules.worth``),
+worked out once per entry here and read by the pages too (:meth:`Chronicle.worth_now`). Each story
+line and each chart point is also written as JSON text once, when it is made, so the pages splice
+them instead of encoding them again after every action.
 """
 from __future__ import annotations
 
@@ -12,12 +15,14 @@ from functools import lru_cache
 from companion.core import engine
 from companion.core.money import Currency
 
+from .jsontext import array, safe_text
 from .roleview import signed
 from .story import entry_lines, isolate
 
 __all__ = ["Chronicle", "thin"]
 
 STORY_LINES = 25
+STORY_SHOWN = 15
 BANKER_LINES = 25
 CHART_POINTS = 60
 
@@ -51,9 +56,13 @@ class Chronicle:
         self.worth: dict[str, list[list[int]]] = {name: [] for name in table["order"]}
         self.worth_json: dict[str, list[str]] = {name: [] for name in table["order"]}  # each point as JSON, once
         self.stories: dict[str, deque] = {name: deque(maxlen=STORY_LINES) for name in table["order"]}
+        self.stories_json: dict[str, deque] = {name: deque(maxlen=STORY_LINES) for name in table["order"]}
         self.summaries: deque = deque(maxlen=BANKER_LINES)
         self._thinned: dict[str, tuple] = {}
         self._series_text: dict[str, tuple] = {}
+        self._story_text: dict[str, tuple] = {}
+        self._pack = None
+        self._currency = None
         for entry in banker.log():
             self._see(entry)
 
@@ -67,21 +76,37 @@ class Chronicle:
         self._see(entry)
 
     def _see(self, entry) -> None:
-        self.table = engine.fold(self.table, entry.events)
+        banker = self.banker
+        # the Banker has just folded the same entry: its table is the one after it (tables are never
+        # changed in place); an entry caught up among several is folded here
+        self.table = banker.table if banker.version == entry.seq else engine.fold(self.table, entry.events)
         self.seq = entry.seq
-        rules = self.banker.rules
-        currency = Currency.from_pack(self.table["pack"])
+        rules = banker.rules
+        currency = self._currency_of(self.table["pack"])
         fmt = currency.format
         memos = [str(e.get("memo") or "") for e in entry.events if isinstance(e, dict)]
         words = [*self.table["order"], *memos, *(" ".join(m.split()) for m in memos)]
+        words = [w for w in words if not w.isascii()]  # only these can turn their neighbours round
         for name in self.table["order"]:
             worth = int(rules.worth(self.table, name))
             self.worth[name].append([entry.seq, worth])
             self.worth_json[name].append(f"[{int(entry.seq)},{worth}]")
-            self.stories[name].extend({**line, "text": isolate(line["text"], words),
-                                       "change_text": signed(currency, line["change"])}
-                                      for line in entry_lines(entry, name, fmt))
-        self.summaries.append({"seq": entry.seq, "text": isolate(entry.summary, words), "kind": entry.kind})
+            for line in entry_lines(entry, name, fmt):
+                text = isolate(line["text"], words) if words else line["text"]
+                line = {**line, "text": text, "change_text": signed(currency, line["change"])}
+                self.stories[name].append(line)
+                self.stories_json[name].append(safe_text(line))
+        summary = isolate(entry.summary, words) if words else entry.summary
+        self.summaries.append({"seq": entry.seq, "text": summary, "kind": entry.kind})
+
+    def _currency_of(self, pack: dict) -> Currency:
+        if pack is not self._pack:  # the pack changes only when the banker corrects it
+            self._pack, self._currency = pack, Currency.from_pack(pack)
+        return self._currency
+
+    def worth_now(self) -> dict[str, int]:
+        """Each player's worth after the latest entry (as of :attr:`seq`)."""
+        return {name: series[-1][1] for name, series in self.worth.items() if series}
 
     def worth_of(self, player: str) -> list[list[int]]:
         """``[[seq, worth], ...]`` thinned for a small chart (worked out once per entry)."""
@@ -96,13 +121,27 @@ class Chronicle:
         key = (player, self.seq)
         cached = self._series_text.get(player)
         if cached is None or cached[0] != key:
-            cached = self._series_text[player] = (key, "[" + ",".join(thin(self.worth_json.get(player, []))) + "]")
+            cached = self._series_text[player] = (key, array(thin(self.worth_json.get(player, []))))
         return cached[1]
 
-    def story_of(self, player: str, last: int = 15) -> list[dict]:
+    def first_worth(self, player: str) -> list[list[int]]:
+        """The chart's first point alone (where the player started), for a page whose chart is
+        spliced in as :meth:`worth_series_json`."""
+        return self.worth.get(player, [])[:1]
+
+    def story_of(self, player: str, last: int = STORY_SHOWN) -> list[dict]:
         """The player's latest lines, newest first."""
         lines = list(self.stories.get(player, ()))
         return list(reversed(lines[-last:]))
+
+    def story_json(self, player: str, last: int = STORY_SHOWN) -> str:
+        """:meth:`story_of` as JSON text, joined from lines written once each."""
+        key = (player, self.seq, last)
+        cached = self._story_text.get(player)
+        if cached is None or cached[0] != key:
+            lines = list(self.stories_json.get(player, ()))
+            cached = self._story_text[player] = (key, array(reversed(lines[-last:])))
+        return cached[1]
 
     def log_lines(self, last: int = 20) -> list[dict]:
         """The latest log summaries, newest first (the banker's view)."""

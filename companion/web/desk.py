@@ -2,20 +2,24 @@
 
 Join tokens, payment requests, the chronicle (worth over time, each player's story), the broadcast
 that wakes live streams, the rate limiters, and a cache of each role's page per change, so fifty
-phones watching eight players cost eight page renders per action, not fifty.
+phones watching eight players cost eight page renders per action, not fifty - and none for a role
+no phone is watching: a page is made when a stream or a request first asks for it.
+
+A page is made from what changed only: the public state without the deeds' cards
+(:func:`companion.views.public_state`), the worth the chronicle already counted for the action, and
+the story and chart as JSON text the chronicle wrote once per line and point, spliced into the page.
 
 Threading: belongs to the app's asyncio loop, like the Banker it serves.
 """
 from __future__ import annotations
 
 import hashlib
-import json
 from collections import Counter
-from typing import Any
 
-from companion.views import state_json
+from companion.views import public_state
 
 from .chronicle import Chronicle
+from .jsontext import dumps_safe, safe_text, with_members
 from .limits import Limits
 from .requests import PaymentRequests, requests_allowed
 from .roleview import DEFAULT_PUBLIC, banker_view, player_view
@@ -23,32 +27,23 @@ from .sidecar import open_sidecar
 from .sse import Broadcast, sse_message
 from .tokens import WITHDRAWN, JoinTokens, Pass
 
-__all__ = ["PhoneDesk", "dumps_safe"]
+__all__ = ["PhoneDesk", "dumps_safe", "dumps_player_page"]
 
-_ESCAPES = {ord("<"): "\\u003c", ord(">"): "\\u003e", ord("&"): "\\u0026"}
-
-
-def _safe_text(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=True, separators=(",", ":")).translate(_ESCAPES)
+#: The parts of a player's page (under ``me``) that the chronicle writes as JSON text once.
+SPLICED = ("worth_series", "story")
 
 
-def dumps_safe(value: Any) -> bytes:
-    """JSON that is inert anywhere: ASCII only (bidi controls become \\u escapes), no raw < > &."""
-    return _safe_text(value).encode("ascii")
-
-
-def _with(text: str, key: str, raw: str) -> str:
-    """A JSON object's text with one more member whose value is already JSON text."""
-    return ("{" if text == "{}" else text[:-1] + ",") + f'"{key}":{raw}}}'
-
-
-def dumps_player_page(page: dict, series: str) -> bytes:
-    """A player's page as :func:`dumps_safe` writes it, with the worth chart spliced in as written
-    by the chronicle (digits, commas and brackets only) instead of encoded again."""
+def dumps_player_page(page: dict, series: str, story: str | None = None) -> bytes:
+    """A player's page as :func:`dumps_safe` writes it, with the worth chart (and the story, when
+    given) spliced in as the chronicle wrote them instead of encoded again."""
     page = dict(page)
     me = dict(page.pop("me"))
-    me.pop("worth_series", None)
-    return _with(_safe_text(page), "me", _with(_safe_text(me), "worth_series", series)).encode("ascii")
+    parts = {"worth_series": series, "story": story}
+    for key in SPLICED:
+        if parts[key] is not None:
+            me.pop(key, None)
+    me_text = with_members(safe_text(me), ((k, parts[k]) for k in SPLICED if parts[k] is not None))
+    return with_members(safe_text(page), [("me", me_text)]).encode("ascii")
 
 
 class PhoneDesk:
@@ -70,6 +65,7 @@ class PhoneDesk:
         self._pages: dict[tuple[str, str | None], tuple[bytes, int]] = {}
         self._messages: dict[tuple[str, str | None], bytes] = {}
         self._expiry: dict[str, str | None] = {}
+        self._standing: tuple | None = None  # what the answers in _expiry depend on
         self._asked: dict[tuple, list] = {}
         self._asked_at = -1
         self._pages_generation = -1
@@ -121,7 +117,7 @@ class PhoneDesk:
         """Why a pass stopped working (one line), or None while it works."""
         self._refresh_cache()
         try:
-            return self._expiry[holder.token]  # asked by every stream on every change: once per change
+            return self._expiry[holder.token]  # asked by every stream on every change: once per token
         except KeyError:
             reason = self._expiry[holder.token] = self._why_expired(holder)
             return reason
@@ -139,19 +135,26 @@ class PhoneDesk:
 
     # -- pages -------------------------------------------------------------------------------------
     def state(self) -> dict:
-        """The public state of the game at the current generation."""
+        """The public state of the game at the current generation (:func:`companion.views.public_state`),
+        with the worth the chronicle counted for the same entry."""
         self._refresh_cache()
         if self._state is None:
-            self._state = state_json(self.banker.table, self.banker.rules, self.banker.version)
+            banker, chronicle = self.banker, self.chronicle
+            worth = chronicle.worth_now() if chronicle.seq == banker.version else None
+            self._state = public_state(banker.table, banker.rules, banker.version, worth=worth)
         return self._state
 
     def _refresh_cache(self) -> None:
         if self._pages_generation != self.hub.generation:
             self._pages.clear()
             self._messages.clear()
-            self._expiry.clear()
             self._state = None
             self._pages_generation = self.hub.generation
+            table = self.banker.table
+            standing = (self.tokens.refresh(), bool(table.get("over")), tuple(table["players"]))
+            if standing != self._standing:  # a link issued or withdrawn, the game over: ask again
+                self._expiry.clear()
+                self._standing = standing
 
     def page(self, holder: Pass) -> tuple[bytes, int]:
         """The holder's page as JSON bytes, and the game version it shows."""
@@ -159,16 +162,19 @@ class PhoneDesk:
         key = (holder.role, holder.player)
         cached = self._pages.get(key)
         if cached is None:
-            data = self.page_data(holder)
             if holder.role == "player":
-                body = dumps_player_page(data, self.chronicle.worth_series_json(holder.player))
+                chronicle = self.chronicle
+                body = dumps_player_page(self.page_data(holder, whole=False), chronicle.worth_series_json(holder.player),
+                                         chronicle.story_json(holder.player))
             else:
-                body = dumps_safe(data)
+                body = dumps_safe(self.page_data(holder))
             cached = (body, self.banker.version)
             self._pages[key] = cached
         return cached
 
-    def page_data(self, holder: Pass) -> dict:
+    def page_data(self, holder: Pass, *, whole: bool = True) -> dict:
+        """The holder's page as data. ``whole=False``: a player's page without its chart and story
+        (but the chart's first point), which :meth:`page` splices in as the chronicle wrote them."""
         state = self.state()
         if holder.role == "banker":
             return banker_view(
@@ -181,8 +187,8 @@ class PhoneDesk:
         return player_view(
             state,
             holder.player,
-            worth=self.chronicle.worth_of(holder.player),
-            story=self.chronicle.story_of(holder.player),
+            worth=self.chronicle.worth_of(holder.player) if whole else self.chronicle.first_worth(holder.player),
+            story=self.chronicle.story_of(holder.player) if whole else (),
             requests=self._requests("of_player", holder.player, 6),
             can_request=requests_allowed(self.banker.table),
             public=public,

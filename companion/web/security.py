@@ -1,11 +1,13 @@
-"""The phone server's guards, as aiohttp middlewares plus one response hook.
+"""The phone server's guards: one aiohttp middleware that runs each check in turn, plus one response hook.
 
-In order, for every request:
+In order, for every request (:func:`guard`; one middleware rather than one per check, since every
+layer costs every request, the phones' live pages and the banker's actions alike):
 
-1. :func:`error_pages` - every refusal below (and aiohttp's own 404/405/413) becomes a short JSON body
+1. error pages - every refusal below (and aiohttp's own 404/405/413) becomes a short JSON body
    ``{"error": "one line"}`` under ``/api/``, plain text elsewhere. Nothing echoes the request back.
 2. :func:`host_check` - the Host header must name this Pi (its LAN address, its ``.local`` name,
    localhost, 127.0.0.1); anything else is a DNS-rebinding attempt and gets **421**.
+   :func:`~companion.web.intake.well_formed` - the path and query hold only storable text (**400**).
 3. :func:`csrf_check` - a request that changes something must be a JSON POST from our own origin:
    ``Origin`` must equal ``http://<Host>`` (and is required when the cookie is the credential),
    ``Sec-Fetch-Site`` must not say cross-site, and the body must be ``application/json`` (a form post
@@ -16,7 +18,8 @@ In order, for every request:
    often; each token holder has a request budget (**429** when spent).
 
 :func:`security_headers` then stamps every response (errors and static files too) with a strict
-Content-Security-Policy (no inline script or style, no framing), ``no-referrer`` and ``nosniff``.
+Content-Security-Policy (no inline script or style, no framing), ``no-referrer`` and ``nosniff``
+(the same headers every time, made once).
 """
 from __future__ import annotations
 
@@ -38,7 +41,7 @@ __all__ = [
     "HOSTS",
     "Refusal",
     "refuse",
-    "error_pages",
+    "guard",
     "host_check",
     "csrf_check",
     "authenticate",
@@ -78,8 +81,13 @@ _AIOHTTP_MESSAGES = {
 
 
 @web.middleware
-async def error_pages(request: web.Request, handler):
+async def guard(request: web.Request, handler):
+    """Every check in turn, then the handler; a refusal from either answered as an error page."""
     try:
+        host_check(request)
+        well_formed(request)
+        csrf_check(request)
+        authenticate(request)
         return await handler(request)
     except Refusal as r:
         response = problem(request, r.status, r.message, r.headers)
@@ -104,22 +112,19 @@ async def error_pages(request: web.Request, handler):
         return problem(request, 500, "unexpected error on the table's server (details in its log)")
 
 
-@web.middleware
-async def host_check(request: web.Request, handler):
+def host_check(request: web.Request) -> None:
     host = host_of(request.headers.get("Host"))
     if host is None or host not in request.app[HOSTS]:
         raise refuse(421, "this server answers only to the table's own address")
-    return await handler(request)
 
 
 def _own_origin(request: web.Request) -> str:
     return f"http://{request.headers.get('Host', '').lower()}"
 
 
-@web.middleware
-async def csrf_check(request: web.Request, handler):
+def csrf_check(request: web.Request) -> None:
     if request.method in SAFE_METHODS or request.match_info.http_exception is not None:  # 404/405 as they are
-        return await handler(request)
+        return
     site = request.headers.get("Sec-Fetch-Site")
     if site is not None and site not in ("same-origin", "none"):
         raise refuse(403, "cross-site requests are refused")
@@ -130,7 +135,6 @@ async def csrf_check(request: web.Request, handler):
         raise refuse(403, "a change needs the Origin header of this page")
     if request.content_type != "application/json":
         raise refuse(415, "send JSON (Content-Type: application/json)")
-    return await handler(request)
 
 
 def _presented(request: web.Request, desk: PhoneDesk) -> tuple[str | None, str]:
@@ -141,15 +145,14 @@ def _presented(request: web.Request, desk: PhoneDesk) -> tuple[str | None, str]:
     return request.cookies.get(desk.cookie_name), "cookie"
 
 
-@web.middleware
-async def authenticate(request: web.Request, handler):
+def authenticate(request: web.Request) -> None:
     request[PASS] = None
     if not request.path.startswith("/api/") or request.path in _PUBLIC_API:
-        return await handler(request)
+        return
     desk = request.app[DESK]
     token, via = _presented(request, desk)
     if token is None:
-        return await handler(request)  # handlers that need a pass answer 401
+        return  # handlers that need a pass answer 401
     address = request.remote or "unknown"
     if desk.bad_tokens.blocked(address):
         raise refuse(429, "too many wrong links from this device; wait a minute",
@@ -174,7 +177,6 @@ async def authenticate(request: web.Request, handler):
         raise refuse(429, "too many requests; slow down", Retry_After=str(limiter.retry_after(key)))
     request[PASS] = holder
     request[VIA] = via
-    return await handler(request)
 
 
 def caller(request: web.Request, role: str | None = None):
@@ -187,18 +189,23 @@ def caller(request: web.Request, role: str | None = None):
     return holder
 
 
+_EVERY_RESPONSE = {
+    "Server": "Table Banker",  # no versions for a guest to look up
+    "Content-Security-Policy": CSP,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+    "Cross-Origin-Opener-Policy": "same-origin",
+    "Cross-Origin-Resource-Policy": "same-origin",
+    "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=()",
+}
+
+
 async def security_headers(request: web.Request, response: web.StreamResponse) -> None:
     h = response.headers
-    h["Server"] = "Table Banker"  # no versions for a guest to look up
-    h["Content-Security-Policy"] = CSP
-    h["X-Content-Type-Options"] = "nosniff"
-    h["Referrer-Policy"] = "no-referrer"
-    h["X-Frame-Options"] = "DENY"
-    h["Cross-Origin-Opener-Policy"] = "same-origin"
-    h["Cross-Origin-Resource-Policy"] = "same-origin"
-    h["Permissions-Policy"] = "camera=(), microphone=(), geolocation=(), payment=()"
+    h.update(_EVERY_RESPONSE)
     if "Cache-Control" not in h:
         h["Cache-Control"] = "no-cache" if request.path.startswith("/static/") else "no-store"
 
 
-MIDDLEWARES = (error_pages, host_check, well_formed, csrf_check, authenticate)
+MIDDLEWARES = (guard,)

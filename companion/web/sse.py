@@ -9,8 +9,8 @@ changes of a burst become one jump to the latest page when the interval is over.
 (the token was revoked, the game is over) so the page stops reconnecting. When the server itself
 stops, streams just end: the pages say the connection is lost and reconnect when it is back.
 
-:class:`Broadcast` is the only shared piece: a generation counter and one future that every waiting
-stream awaits. Loop-only, no locks.
+:class:`Broadcast` is the only shared piece: a generation counter that wakes every waiting stream
+(each waits on a future of its own), and one timer for the pings. Loop-only, no locks.
 """
 from __future__ import annotations
 
@@ -28,40 +28,56 @@ RETRY_MS = 2000
 
 
 class Broadcast:
-    """Wakes every waiting stream when something changed."""
+    """Wakes every waiting stream when something changed, and when the line has been quiet for a
+    ping's interval (one timer for every stream, not one per stream and wake-up)."""
 
     def __init__(self) -> None:
         self.generation = 0
         self.closed = False
         self._waiters: set[asyncio.Future] = set()
+        self._quiet: asyncio.TimerHandle | None = None
 
     def bump(self) -> None:
         """Something changed: every stream should send its page again."""
         self.generation += 1
-        waiters, self._waiters = self._waiters, set()
-        for waiter in waiters:
-            _settle(waiter, True)
+        self._wake(True)
 
     def close(self) -> None:
         """The server is stopping: wake every stream so it can finish."""
         self.closed = True
+        if self._quiet is not None:
+            self._quiet.cancel()
+            self._quiet = None
         self.bump()
 
-    async def wait(self, seen: int, timeout: float) -> bool:
-        """Wait until the generation moves past ``seen`` (True) or ``timeout`` seconds pass (False).
+    def _wake(self, changed: bool) -> None:
+        waiters, self._waiters = self._waiters, set()
+        for waiter in waiters:
+            _settle(waiter, changed)
 
-        Each stream waits on a future of its own with one timer: a change costs one wake-up per
-        stream and nothing more, and a stream that goes away takes only its own future with it."""
+    def _quiet_spell(self) -> None:
+        self._quiet = None
+        self._wake(False)
+
+    async def wait(self, seen: int, timeout: float) -> bool:
+        """Wait until the generation moves past ``seen`` (True) or at most ``timeout`` seconds pass (False).
+
+        Each stream waits on a future of its own: a change costs one wake-up per stream and nothing
+        more, and a stream that goes away takes only its own future with it. The quiet timer is shared:
+        it wakes every waiting stream at once, so a stream may hear it early (a spare ping), never late."""
         if self.generation != seen or self.closed:
             return True
         loop = asyncio.get_running_loop()
         waiter = loop.create_future()
         self._waiters.add(waiter)
-        timer = loop.call_later(timeout, _settle, waiter, False)
+        deadline = loop.time() + timeout
+        if self._quiet is None or self._quiet.when() > deadline:
+            if self._quiet is not None:
+                self._quiet.cancel()
+            self._quiet = loop.call_at(deadline, self._quiet_spell)
         try:
             return await waiter
         finally:
-            timer.cancel()
             self._waiters.discard(waiter)
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 from typing import Callable, Iterable
 
 from companion.core import events as ev
@@ -68,8 +69,13 @@ def paid_sentence(event: dict, me: str, fmt: Fmt) -> tuple[str, int] | None:
     return f"{account_name(other, start=True)} paid you {money}{tail}", change
 
 
+@lru_cache(maxsize=64)
+def _name_pattern(name: str) -> re.Pattern:
+    return re.compile(rf"(?<!\w){re.escape(name)}(?!\w)")
+
+
 def _mentions(summary: str, me: str) -> bool:
-    return re.search(rf"(?<!\w){re.escape(me)}(?!\w)", summary) is not None
+    return me in summary and _name_pattern(me).search(summary) is not None
 
 
 def entry_lines(entry, me: str, fmt: Fmt) -> list[dict]:

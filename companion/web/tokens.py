@@ -54,6 +54,7 @@ class JoinTokens:
         self._data_version = -1
         self._checked = float("-inf")
         self._by_digest: dict[str, Pass] = {}
+        self.changes = 0  # how many times the valid tokens were read afresh
         self._reload()
 
     def _reload(self) -> None:
@@ -67,6 +68,13 @@ class JoinTokens:
         self._data_version = version
         rows = self.con.execute("SELECT token, role, player FROM tokens WHERE revoked IS NULL").fetchall()
         self._by_digest = {_digest(t): Pass(t, role, player) for t, role, player in rows}
+        self.changes += 1
+
+    def refresh(self) -> int:
+        """Look for tokens issued or withdrawn (by this process, or another at most :attr:`RECHECK`
+        seconds ago); how many times they changed so far, to tell whether an answer still holds."""
+        self._reload()
+        return self.changes
 
     # -- reading -----------------------------------------------------------------------------------
     def check(self, token: object) -> Pass | None:

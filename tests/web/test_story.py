@@ -93,3 +93,18 @@ def test_a_name_that_runs_right_to_left_is_isolated_and_plain_names_are_left_alo
     assert isolate("\u202eBob paid Ann $5 (\u202etaxi)", ["\u202eBob", "Ann", "\u202etaxi"]) == \
         f"{FSI}\u202eBob{PDI} paid Ann $5 ({FSI}\u202etaxi{PDI})"
     assert isolate("\u05d3\u05df paid Ann", ["\u05d3\u05df"]) == f"{FSI}\u05d3\u05df{PDI} paid Ann"
+
+
+def test_the_chronicle_isolates_a_right_to_left_name_in_the_story_and_the_log_as_it_goes(new_game):
+    """Dan, whose name is written in Hebrew, pays Ann $5 for a taxi after the phones started
+    following the game: Ann's story and the banker's log keep his name as one unit."""
+    from companion.web.story import FSI, PDI
+
+    dan = "\u05d3\u05df"
+    t = new_game("classic", "Ann", dan)
+    chronicle = Chronicle(t.banker)
+    t.banker.subscribe(lambda outcome: chronicle.see(outcome.entry))
+    t.do("transfer", **{"from": dan, "to": "Ann", "amount": 5, "memo": "taxi"})
+    assert chronicle.story_of("Ann")[0]["text"] == f"{FSI}{dan}{PDI} paid you $5 (taxi)"
+    assert f"{FSI}{dan}{PDI}" in chronicle.log_lines()[0]["text"]
+    assert chronicle.story_of(dan)[0]["text"] == "You paid Ann $5 (taxi)"

@@ -1,0 +1,42 @@
+"""JSON text the phones receive: inert anywhere, and put together from parts written once.
+
+A page is mostly text that does not change between two actions (the story lines, the chart's
+points): each part is encoded once, when it is made, and a page's text is spliced from the parts
+instead of encoding the same values again for every page.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any, Iterable
+
+__all__ = ["safe_text", "dumps_safe", "with_members", "array"]
+
+_ESCAPES = {ord("<"): "\\u003c", ord(">"): "\\u003e", ord("&"): "\\u0026"}
+_ENCODE = json.JSONEncoder(ensure_ascii=True, separators=(",", ":")).encode  # made once, not per call
+
+
+def safe_text(value: Any) -> str:
+    """JSON that is inert anywhere: ASCII only (bidi controls become \\u escapes), no raw < > &."""
+    text = _ENCODE(value)
+    if "<" in text or ">" in text or "&" in text:  # three quick scans; most pages hold none
+        text = text.translate(_ESCAPES)
+    return text
+
+
+def dumps_safe(value: Any) -> bytes:
+    """:func:`safe_text` as bytes, ready to send."""
+    return safe_text(value).encode("ascii")
+
+
+def with_members(text: str, members: Iterable[tuple[str, str]]) -> str:
+    """A JSON object's text with more members whose values are already JSON text (written by
+    :func:`safe_text`, or digits and brackets only). Keys are plain ASCII names."""
+    extra = ",".join(f'"{key}":{raw}' for key, raw in members)
+    if not extra:
+        return text
+    return ("{" if text == "{}" else text[:-1] + ",") + extra + "}"
+
+
+def array(items: Iterable[str]) -> str:
+    """A JSON array's text from its items' texts."""
+    return "[" + ",".join(items) + "]"
