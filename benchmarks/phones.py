@@ -19,9 +19,10 @@ process of their own, measured the same way in the same run:
   holds 200 half-open connections: the median and worst of 20 requests.
 * ``page_bytes`` / ``page_requests`` - everything the phone page loads, against the 50 KB budget.
 
-Both servers collect their garbage once when they are ready, before any phone connects: the one full
-collection that follows the start-up imports (15-60 ms in one go) otherwise lands inside the measured
-actions in some runs and holds all 12 phones for one action, which says nothing about an action's cost.
+Both servers settle their heap once they listen, before any phone connects, as ``companion serve``
+does (:mod:`companion.heap`: collect start-up's garbage, then freeze what is left): otherwise a full
+collection walks every object start-up made (48 ms in one go, measured) inside the measured actions
+and holds all 12 phones for one action. Frozen, the same collection takes about 1 ms.
 
     python benchmarks/phones.py [--actions 400] [--gap-ms 110]
     PHONES_PROFILE=/tmp/table.prof python benchmarks/phones.py   # cProfile the table's server process
@@ -30,7 +31,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import gc
 import gzip
 import json
 import os
@@ -48,6 +48,8 @@ sys.path.insert(0, str(ROOT))
 
 import aiohttp  # noqa: E402
 from aiohttp import web  # noqa: E402
+
+from companion.heap import settle  # noqa: E402
 
 PLAYERS = ("Ann", "Bob", "Cy")
 PHONES = 12
@@ -88,7 +90,7 @@ async def serve_table(folder: str) -> None:
     await server.start()
     tokens = {p: server.tokens.for_player(p) for p in PLAYERS} | {"banker": server.tokens.for_banker()}
     size = len(server.desk.page(server.desk.authorise(tokens["Ann"]))[0])
-    gc.collect()  # the start-up's garbage, before the phones come (see the module's docstring)
+    settle()  # as `companion serve` does once it listens (see the module's docstring)
     print(json.dumps({"port": server.port, "tokens": tokens, "size": size}), flush=True)
     await _commands(lambda c: time.process_time() if c == "cpu" else committed)
     await server.stop()
@@ -127,7 +129,7 @@ async def serve_echo(size: int) -> None:
     await runner.setup()
     await web.TCPSite(runner, "127.0.0.1", 0).start()
     tokens = {p: "-" for p in (*PLAYERS, "banker")}
-    gc.collect()
+    settle()
     print(json.dumps({"port": runner.addresses[0][1], "tokens": tokens, "size": size}), flush=True)
     await _commands(lambda c: time.process_time() if c == "cpu" else pushed)
     await runner.cleanup()

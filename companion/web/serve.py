@@ -48,8 +48,11 @@ def settings_for(args: argparse.Namespace):
     return host, port, saved.advertise and not args.no_zeroconf
 
 
-async def serve(args, *, ready: asyncio.Event | None = None, stop: asyncio.Event | None = None) -> int:
-    """Serve until ``stop`` is set (or SIGINT/SIGTERM)."""
+async def serve(args, *, ready: asyncio.Event | None = None, stop: asyncio.Event | None = None,
+                settle_heap: bool = False) -> int:
+    """Serve until ``stop`` is set (or SIGINT/SIGTERM). ``settle_heap``: this process is the server's
+    alone, so once it listens, what start-up built is frozen out of the collector's way
+    (:mod:`companion.heap`)."""
     from companion.service import WATCH_SECONDS, Banker
 
     from companion.qr import qr_terminal
@@ -81,6 +84,10 @@ async def serve(args, *, ready: asyncio.Event | None = None, stop: asyncio.Event
             if args.qr:
                 print(qr_terminal(url), file=out)
         out.flush()
+        if settle_heap:
+            from companion.heap import settle
+
+            settle()
         if ready is not None:
             ready.set()
         await stop.wait()
@@ -96,6 +103,6 @@ async def serve(args, *, ready: asyncio.Event | None = None, stop: asyncio.Event
 
 def run(args: argparse.Namespace) -> int:
     try:
-        return asyncio.run(serve(args))
+        return asyncio.run(serve(args, settle_heap=True))
     except KeyboardInterrupt:
         return 130
