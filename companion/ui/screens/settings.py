@@ -128,6 +128,10 @@ class SettingsScreen(BankScreen):
 
         threading.Thread(target=copy, name="usb-backup", daemon=True).start()
 
+    def busy(self) -> bool:
+        """A copy to the USB stick is running: the screen stays to show its result."""
+        return self.usb_busy
+
     def _usb_done(self, text: str) -> None:
         self.usb_busy, self.usb_text = False, text[:1].upper() + text[1:]
 
