@@ -47,6 +47,7 @@ class SettingsScreen(BankScreen):
         rows = backup_rows(self.desk.path) if self.desk is not None else []
         for row in rows[:8]:
             line = Factory.BackupRow()
+            line.screen = self
             line.path, line.words = row["path"], row["text"]
             box.add_widget(line)
         self.ids.no_backups.text = "" if rows else ("No backups yet (one is taken every 20 actions)." if self.desk else "")
