@@ -27,7 +27,11 @@ def configure_kivy(*, fullscreen: bool = False, size: tuple[int, int] = (800, 48
     """Settings Kivy reads once, before its window opens: no command-line parsing, size, fullscreen.
 
     Input devices are left to Kivy's config (on the Pi, ``deploy/kivy/*.ini`` names exactly one touch
-    source, so a tap never counts twice)."""
+    source, so a tap never counts twice). The allocator's arenas are limited here, before the window's
+    GL driver and the app start their threads (see :mod:`companion.ui.tidy`)."""
+    from .tidy import limit_arenas
+
+    limit_arenas()
     os.environ.setdefault("KIVY_NO_ARGS", "1")
     if "JOURNAL_STREAM" not in os.environ:  # under systemd, Kivy's lines belong in the journal
         os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")

@@ -26,6 +26,8 @@ from .colours import theme
 from .desk import Desk, Result
 from .taps import Taps
 from .games import NewGame, game_file_name
+from .letting_go import screens_to_let_go
+from .tidy import forget_last_text_box
 from .phones import Phones
 from companion.settings import UiSettings
 from .unit_link import UnitLink
@@ -58,11 +60,6 @@ SCREENS = {
 
 #: Screens that make sense without an open game.
 NO_GAME_SCREENS = ("start", "setup", "settings")
-
-#: Screens let go as soon as they are off the window: each only shows the game as it stands (nothing
-#: the banker chose lives on it) and no kv rule reaches it through ``app.screens``, so nothing left
-#: over can call into a fresh one. Every other screen is made once and kept for the whole run.
-LET_GO_SCREENS = ("more", "history", "join", "over", "unit")
 
 #: Seconds without a screen change or an entry before freed memory is handed back. The collection can
 #: hold the screen for a fraction of a second (taps meanwhile wait in the queue, none is lost), so it
@@ -234,12 +231,15 @@ class TableBankerApp(Taps, App):
     def _let_go_of_left_screens(self, *_: object) -> None:
         """Let go of the screens left behind that are not kept (once off the window), then tidy up."""
         waiting = False
-        for name in [n for n in list(self.screens) if n in LET_GO_SCREENS and n != self.manager.current]:
+        shown = self.manager.current
+        busy = [name for name, screen in self.screens.items() if screen.busy()]
+        for name in screens_to_let_go(self.screens.made(), shown, busy):
             if not self.screens.let_go(name):
                 waiting = True  # still leaving the window: try again next frame
         if waiting:
             self._let_go_trigger()
         else:
+            forget_last_text_box()
             self._tidy_later()
 
     def _tidy_later(self) -> None:
@@ -391,7 +391,9 @@ class TableBankerApp(Taps, App):
 
     def _unit_sold(self, result: Result | None) -> None:
         """The unit's auction ended (sold and logged, or not sold): the next auction starts clean."""
-        self.screens["auction"].clean()
+        auction = self.screens.get("auction")  # let go since: the next one is made clean
+        if auction is not None:
+            auction.clean()
         if result is not None and result.ok and self.manager.current == "auction":
             self.to_table()
 
@@ -485,6 +487,9 @@ class _Screens(dict):
             return False
         del self[name]
         self.manager.remove_widget(screen)
+        transition = self.manager.transition
+        if transition.screen_out is screen:  # the finished transition would hold it all evening
+            transition.screen_out = transition.screen_in
         return True
 
     def __contains__(self, name) -> bool:

@@ -1,8 +1,13 @@
-"""Giving memory back to the system while the banker pauses.
+"""The app's memory and the C allocator: few arenas from the start, freed memory handed back at a pause.
 
 Kivy's widgets hold each other in reference cycles, so a screen let go is only freed by the cycle
 collector; and the C allocator keeps freed pages for itself unless asked to return them. Both are
 done here, once the table has been still for a moment, never between two taps.
+
+glibc gives each thread that allocates its own arena (up to eight per core), and an arena's free
+pages stay with it: the app's threads (the asyncio loop, the ledger's housekeeping, zeroconf, the
+GL driver's) would each keep a few MB that no other thread can reuse. :func:`limit_arenas`, called
+before the window and those threads start, makes them share two.
 """
 from __future__ import annotations
 
@@ -10,19 +15,35 @@ import ctypes
 import ctypes.util
 import gc
 
-__all__ = ["give_back"]
+__all__ = ["give_back", "limit_arenas", "forget_last_text_box", "ARENAS"]
+
+#: glibc's ``mallopt`` parameter for the most arenas it makes (``M_ARENA_MAX`` in malloc.h).
+_M_ARENA_MAX = -8
+
+#: Arenas the app's threads share: the main thread's own and one for the others.
+ARENAS = 2
 
 
-def _malloc_trim():
-    """glibc's ``malloc_trim`` (Raspberry Pi OS and Debian), or None where the C library has none."""
+def _libc():
+    """glibc (Raspberry Pi OS and Debian), or None where the C library is another."""
     name = ctypes.util.find_library("c")
     try:
-        return ctypes.CDLL(name).malloc_trim if name else None
-    except (OSError, AttributeError):
+        return ctypes.CDLL(name) if name else None
+    except OSError:
         return None
 
 
-_TRIM = _malloc_trim()
+_LIBC = _libc()
+_TRIM = getattr(_LIBC, "malloc_trim", None)
+_MALLOPT = getattr(_LIBC, "mallopt", None)
+
+
+def limit_arenas(arenas: int = ARENAS) -> bool:
+    """Make every thread started from now on share ``arenas`` allocator arenas; False where the C
+    library cannot (then nothing changes)."""
+    if _MALLOPT is None:
+        return False
+    return bool(_MALLOPT(_M_ARENA_MAX, arenas))
 
 
 def give_back() -> int:
@@ -31,3 +52,24 @@ def give_back() -> int:
     if _TRIM is not None:
         _TRIM(0)
     return found
+
+
+def forget_last_text_box() -> bool:
+    """Drop the text box Kivy's ``TextInput`` keeps after it has left the window; True if one was.
+
+    ``TextInput._adjust_viewport`` is a ``@triggered`` method: the decorator keeps the arguments of its
+    last call in a closure shared by the class, so the last text box that scrolled its text (and,
+    through its parents, the whole screen it was on) would live for the rest of the run."""
+    from kivy.uix.textinput import TextInput
+
+    trigger = TextInput._adjust_viewport
+    names = trigger.__code__.co_freevars
+    if "_args" not in names or trigger.__closure__ is None:
+        return False  # a Kivy that keeps nothing there
+    held = trigger.__closure__[names.index("_args")].cell_contents
+    box = held[0] if held else None
+    if box is None or box.get_root_window() is not None:
+        return False
+    trigger.cancel()  # nothing is left to scroll on a box off the window
+    held.clear()
+    return True

@@ -1,5 +1,6 @@
-"""An evening's memory: screens that only show the game as it stands are let go once the banker
-leaves them, the table and a flow's screens stay, and freed memory is handed back at a pause."""
+"""An evening's memory: the table lives all evening; every other screen is let go once the banker
+leaves it (a flow's screens once the table is back), is made afresh from the game when shown again,
+and freed memory is handed back at a pause."""
 import time
 
 import pytest
@@ -56,14 +57,42 @@ def test_a_history_shown_again_is_a_fresh_one_with_the_latest_entry(evening):
     app.show("table")
 
 
-def test_ann_pays_bob_through_the_amount_screen_and_the_flow_screens_stay(evening):
+def test_ann_starts_paying_bob_backs_out_to_the_table_and_the_amount_screen_is_let_go(evening):
     app = evening.app
     evening.tap("transfer")
     assert evening.screen == "amount"
-    amount = app.screens["amount"]
-    app.show("table")
-    assert until(lambda: "history" not in app.screens.made() and evening.screen == "table")
-    assert app.screens["amount"] is amount  # kept: what a flow chose survives a detour
+    app.to_table()
+    assert until(lambda: "amount" not in app.screens.made() and evening.screen == "table")
+    evening.tap("transfer")  # a fresh keypad, for the player to play, taps and all
+    assert evening.screen == "amount" and app.screens["amount"].form.values.get("from") == "Ann"
+    evening.tap("to-Bob")
+    evening.keys("50")
+    evening.tap("confirm")
+    assert until(lambda: evening.screen == "table")
+    assert app.desk.table["accounts"]["Ann"] == 1500 + 200 - 50
+
+
+def test_the_auction_asks_its_lot_on_the_chooser_and_stays_until_the_table_is_back(evening):
+    app = evening.app
+    app.show("auction")
+    evening.pump()
+    auction = app.screens["auction"]
+    evening.tap("lot")
+    assert evening.screen == "ask"
+    evening.pump()
+    assert app.screens.get("auction") is auction  # the lot and the bid survive the hop to the chooser
+    evening.tap("choice-Baltic Avenue")
+    assert until(lambda: evening.screen == "auction" and auction.lot == "Baltic Avenue")
+    app.to_table()
+    assert until(lambda: not {"auction", "ask"} & app.screens.made())
+
+
+def test_the_games_list_settings_and_loans_are_let_go_once_left(evening):
+    app = evening.app
+    for name in ("start", "settings", "loans", "requests", "table"):
+        app.show(name)
+        evening.pump()
+    assert until(lambda: app.screens.made() == {"table"})
 
 
 def test_after_a_pause_the_freed_memory_is_handed_back(evening):

@@ -27,3 +27,7 @@ class BankScreen(Screen):
 
     def refresh(self) -> None:
         """Show the current state; called on entering and after every committed entry."""
+
+    def busy(self) -> bool:
+        """Something runs here that a fresh screen would not pick up: the screen stays while it does."""
+        return False

@@ -44,6 +44,11 @@ class AuctionScreen(BankScreen):
         if link is not None and link.unit.view(link.clock())["mode"] == "auction" and not link.lot:
             link.lot = deed
 
+    def busy(self) -> bool:
+        """An auction's countdown is running: its lot and the bid being entered stay for its end."""
+        link = self.app.unit_link
+        return link is not None and link.unit.view(link.clock())["mode"] == "auction"
+
     def clean(self) -> None:
         """A new auction starts clean: no lot, no bidder, no amount."""
         self.lot, self.bidder, self.amount = "", "", 0

@@ -22,12 +22,14 @@ class LoansScreen(BankScreen):
         box.clear_widgets()
         for row in view["rows"]:
             line = Factory.LoanRow()
+            line.screen = self
             line.player, line.colour = row["player"], list(row["colour"])
             line.words, line.amount_text = row["text"], row["amount_text"]
             line.due_text, line.detail, line.urgent = row["due_text"], row["detail"], row["urgent"]
             box.add_widget(line)
         for row in view["mortgages"]:
             line = Factory.MortgageRow()
+            line.screen = self
             line.player, line.colour, line.words = row["player"], list(row["colour"]), row["text"]
             line.deed, line.lift_text, line.refused = row["deed"], row["lift_text"], row["refused"] or ""
             box.add_widget(line)

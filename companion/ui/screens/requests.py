@@ -25,6 +25,7 @@ class RequestsScreen(BankScreen):
         self.empty_text = "" if rows else ("No payments are waiting." if phones.running else "")
         for row in rows:
             line = Factory.RequestRow()
+            line.screen = self
             line.request_id, line.words = row["id"], row["text"]
             line.refused = row["refused"] or ""
             box.add_widget(line)

@@ -47,6 +47,7 @@ class SettingsScreen(BankScreen):
         rows = backup_rows(self.desk.path) if self.desk is not None else []
         for row in rows[:8]:
             line = Factory.BackupRow()
+            line.screen = self
             line.path, line.words = row["path"], row["text"]
             box.add_widget(line)
         self.ids.no_backups.text = "" if rows else ("No backups yet (one is taken every 20 actions)." if self.desk else "")
@@ -127,6 +128,10 @@ class SettingsScreen(BankScreen):
             Clock.schedule_once(lambda *_: self._usb_done(text), 0)
 
         threading.Thread(target=copy, name="usb-backup", daemon=True).start()
+
+    def busy(self) -> bool:
+        """A copy to the USB stick is running: the screen stays to show its result."""
+        return self.usb_busy
 
     def _usb_done(self, text: str) -> None:
         self.usb_busy, self.usb_text = False, text[:1].upper() + text[1:]

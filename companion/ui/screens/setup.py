@@ -64,6 +64,7 @@ class SetupScreen(BankScreen):
         box.clear_widgets()
         for i, person in enumerate(self.form.players):
             row = Factory.PlayerRow()
+            row.screen = self
             row.index = i
             row.colour_name = person["colour"]
             row.colour_label = person["colour"].capitalize()
@@ -89,6 +90,8 @@ class SetupScreen(BankScreen):
         self._show_players()
 
     def rename(self, row, text: str) -> None:
+        if self.form is None:  # the game has started (or the form was left): a late echo of the box
+            return
         if row.index < len(self.form.players) and self.form.players[row.index]["name"] != text:
             self.form = self.form.rename(row.index, text)
 
@@ -100,6 +103,7 @@ class SetupScreen(BankScreen):
         for opt in options:
             value = self.form.options.get(opt["key"], opt["default"])
             row = Factory.OptionRow()
+            row.screen = self
             row.key = opt["key"]
             row.label = opt["label"]
             row.help = opt["help"]
@@ -116,6 +120,8 @@ class SetupScreen(BankScreen):
         self.form = self.form.set_option(row.key, row.on)
 
     def type_option(self, row, text: str) -> None:
+        if self.form is None:  # the game has started (or the form was left): a late echo of the box
+            return
         self.form = self.form.set_option(row.key, text)
 
     # -- start -----------------------------------------------------------------------------------

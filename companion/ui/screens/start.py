@@ -21,6 +21,7 @@ class StartScreen(BankScreen):
         games = saved_games(self.app.folder)
         for game in games:
             tile = Factory.SavedGameTile()
+            tile.screen = self
             tile.path = game["path"]
             tile.title_text = game["title"]
             tile.players_text = game["players_text"] or "(players unknown)"
