@@ -145,7 +145,8 @@ def _start_app(folder: Path):
     from companion.ui.bank_app import TableBankerApp
     from companion.settings import UiSettings
 
-    app = TableBankerApp(data=folder, settings=UiSettings(folder=str(folder), phones=False, hardware=False))
+    app = TableBankerApp(data=folder, settings=UiSettings(folder=str(folder), phones=False, hardware=False),
+                         settle_heap=True)  # as `companion run` starts it
     app._run_prepare()
     pump(5)
     return app

@@ -60,7 +60,8 @@ def run_app(game: str | os.PathLike | None = None, data: str | os.PathLike | Non
 
     from .bank_app import TableBankerApp
 
-    app = TableBankerApp(game=game, data=data, phone_server=phone_server, board_opener=board_opener)
+    app = TableBankerApp(game=game, data=data, phone_server=phone_server, board_opener=board_opener,
+                         settle_heap=True)
     try:
         asyncio.run(app.main())
     except KeyboardInterrupt:

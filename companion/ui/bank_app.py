@@ -98,7 +98,8 @@ class TableBankerApp(Taps, App):
 
     def __init__(self, *, game: str | Path | None = None, data: str | Path | None = None,
                  settings: UiSettings | None = None, phone_server: Callable[..., Any] | None = None,
-                 board_opener: Callable[..., Any] | None = None, **kwargs: Any) -> None:
+                 board_opener: Callable[..., Any] | None = None, settle_heap: bool = False,
+                 **kwargs: Any) -> None:
         self.game_arg = Path(game) if game else None
         self.folder = data_dir(data)
         self.settings_store = settings or UiSettings.load(self.folder)
@@ -109,6 +110,7 @@ class TableBankerApp(Taps, App):
         self._let_go_trigger = None
         self._tidy_trigger = None
         self.tidied, self.tidy_ms = 0, 0.0  # tidy-ups done, and how long the last one took
+        self.settle_heap = settle_heap  # this process is the app's alone: see on_start
         self.screens: dict[str, Any] = {}  # built lazily once the window exists (see build)
         self.unit_link: UnitLink | None = None
         self.board_opener = board_opener  # the hardware adapter's open_board, from the composition root
@@ -135,6 +137,13 @@ class TableBankerApp(Taps, App):
 
     def on_start(self):
         self._poll_event = Clock.schedule_interval(self.poll, WATCH_SECONDS)
+        if self.settle_heap:
+            # What start-up built (modules, kv rules, the window) lives all run: frozen out of the
+            # cycle collector's way, so the tidy-up at a pause walks only what the evening made
+            # (companion.heap). Before any screen is made: screens are let go, so never frozen.
+            from companion.heap import settle
+
+            settle()
         self.open_first()
 
     def on_stop(self):
