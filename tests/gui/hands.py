@@ -309,7 +309,7 @@ class PointerHands(Hands):
         return 0 < x < Window.width and 0 < y < Window.height
 
     def _press(self, w, after: float | None = None) -> None:
-        label = w.name or getattr(w, "text", "") or type(w).__name__
+        label = getattr(w, "name", "") or getattr(w, "text", "") or type(w).__name__
         self.until(f"{label!r} to be drawn and enabled", lambda: self._ready(w))
         gap = self._rng.uniform(*self.pace) if after is None else after
         self.until("the banker's pace", lambda: time.monotonic() - self._last >= gap, seconds=gap + 5)
