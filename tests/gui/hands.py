@@ -299,38 +299,62 @@ class PointerHands(Hands):
     def close(self) -> None:
         self.pointer.close()
 
-    def _ready(self, w) -> bool:
-        """Drawn on the window, inside it, enabled, and not under a box fading in or out."""
+    def _why_not_ready(self, w) -> str | None:
+        """Why the finger cannot aim at ``w`` yet (None when it is drawn inside the window and enabled)."""
         from kivy.core.window import Window
 
-        if w.get_root_window() is None or w.disabled or w.opacity == 0:
-            return False
+        if w.get_root_window() is None:
+            return "not on the window"
+        if w.disabled or w.opacity == 0:
+            return "disabled" if w.disabled else "hidden"
         x, y = w.to_window(*w.center)
-        return 0 < x < Window.width and 0 < y < Window.height
+        return None if 0 < x < Window.width and 0 < y < Window.height else f"outside the window at ({x:.0f}, {y:.0f})"
+
+    def _aim(self, w):
+        """``w`` once it is ready to be tapped; if the screen has drawn it anew meanwhile (a list
+        refilled), the new widget of the same name."""
+        name = getattr(w, "name", "") or None
+        aimed = [w]
+
+        def ready() -> bool:
+            if self._why_not_ready(aimed[0]) is None:
+                return True
+            if name is not None and aimed[0].get_root_window() is None:
+                found = [c for c in self.all(name) if self._why_not_ready(c) is None]
+                if found:
+                    aimed[0] = found[0]
+                    return True
+            return False
+
+        try:
+            self.until("the widget to be drawn and enabled", ready)
+        except TapLost:
+            label = name or getattr(w, "text", "") or type(w).__name__
+            raise TapLost(f"{label!r} never ready to tap: {self._why_not_ready(aimed[0])} (screen: {self.screen})") from None
+        return aimed[0]
 
     def _press(self, w, after: float | None = None) -> None:
+        w = self._aim(w)
         label = getattr(w, "name", "") or getattr(w, "text", "") or type(w).__name__
-        self.until(f"{label!r} to be drawn and enabled", lambda: self._ready(w))
         gap = self._rng.uniform(*self.pace) if after is None else after
         self.until("the banker's pace", lambda: time.monotonic() - self._last >= gap, seconds=gap + 5)
+        w = self._aim(w)
+        self._scroll_into_view(w)
         x, y = self._settled(w)
         answered = []
 
         def heard(*_):
             answered.append(True)
 
-        event = "on_release" if "on_release" in w.events() else None
-        if event:
-            w.fbind(event, heard)
-        else:
-            w.fbind("focus", heard)  # a text field answers a tap by taking the focus
+        event = "on_release" if "on_release" in w.events() else "focus"  # a text field answers by taking the focus
+        w.fbind(event, heard)
         try:
             self.pointer.press_at(x, y)
             self._last = time.monotonic()
             self.until(f"{label!r} to answer the tap made at ({x:.0f}, {y:.0f})", lambda: bool(answered), 10.0)
         finally:
-            w.funbind(event or "focus", heard)
-        self.turn()
+            w.funbind(event, heard)
+        self._still()  # what the tap changed is drawn before the next look at the screen
 
     def tap(self, name: str | None = None, text: str | None = None, *, widget=None, after: float | None = None):
         """Tap as a person would; ``after`` sets the pause since the last tap (else a jittered pace)."""

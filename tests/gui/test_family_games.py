@@ -121,6 +121,49 @@ def refused_without_change(bank, desk, version):
     return f"refused: {reason}"
 
 
+#: What each family does on its first turns beyond the classic steps, from More, for the player to play:
+#: Greenopoly's character card comes before any salary, The Game of Life's career before its pay day.
+FAMILY_FIRST = {"greenopoly": ["choose_character"], "game-of-life": ["career", "pay_day"], "city-life": ["land"]}
+
+
+def answer_on_screen(bank):
+    """Answer what the flow asks with the first possible choice (an amount: 100 on the keypad; a
+    note: none; a question: yes)."""
+    if bank.has("confirm-yes"):
+        bank.tap("confirm-yes")
+    elif bank.screen == "ask" and any_live_choice(bank):
+        bank.tap(widget=first_live_choice(bank))
+    elif bank.screen == "ask" and bank.has("done"):
+        bank.tap("done")
+    elif bank.screen == "amount":
+        bank.keys("100")
+        bank.tap("confirm")
+    else:
+        return False
+    return True
+
+
+def step_from_more(bank, desk, action):
+    """The player to play does the family's ``action`` from More, each question answered by a tap."""
+    to_table(bank)
+    bank.tap("more")
+    bank.until("the More menu", lambda: bank.screen == "more")
+    if not bank.has(f"action-{action}"):
+        return f"no {action}"
+    version = desk.version
+    bank.tap(f"action-{action}")
+    for _ in range(6):  # one tap per question the flow asks
+        if desk.version != version or bank.bubble():
+            break
+        if not answer_on_screen(bank):
+            break
+    answered(bank, desk, version, f"{action} on the ledger")
+    if desk.version == version:
+        return refused_without_change(bank, desk, version)
+    assert desk.banker.log()[-1].action["action"] == action
+    return None
+
+
 def step_salary(bank, desk):
     if not bank.has("salary"):
         return "no salary"
@@ -335,6 +378,9 @@ def step_game_over(bank, desk):
 def test_a_short_game_at_the_table(bank, pack, options):
     skipped = {}
     desk = new_game(bank, pack, options)
+    for action in FAMILY_FIRST.get(pack, []):
+        skipped[action] = step_from_more(bank, desk, action)
+        screen_follows_ledger(bank)
     skipped["salary"] = step_salary(bank, desk)
     screen_follows_ledger(bank)
     bought = step_buy(bank, desk)
