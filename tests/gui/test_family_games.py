@@ -121,16 +121,23 @@ def refused_without_change(bank, desk, version):
     return f"refused: {reason}"
 
 
-#: What each family does on its first turns beyond the classic steps, from More, for the player to play:
-#: Greenopoly's character card comes before any salary, The Game of Life's career before its pay day.
-FAMILY_FIRST = {"greenopoly": ["choose_character"], "game-of-life": ["career", "pay_day"], "city-life": ["land"]}
+#: What each family does on Ann's first turn beyond the classic steps, from More, with the answers the
+#: banker picks (the rest: the first possible one): Greenopoly's character card comes before any
+#: salary, The Game of Life's career before its pay day; in City Life Ann lands on House 4, for sale.
+FAMILY_FIRST = {"greenopoly": [("choose_character", {})], "game-of-life": [("career", {}), ("pay_day", {})],
+                "city-life": [("land", {"square": 4})]}
+#: ... and on Bob's turn, before the rent: in City Life Bob lands on Ann's House 4 and pays her its fee.
+FAMILY_BOBS_TURN = {"city-life": [("land", {"square": 4})]}
 
 
-def answer_on_screen(bank):
-    """Answer what the flow asks with the first possible choice (an amount: 100 on the keypad; a
-    note: none; a question: yes)."""
+def answer_on_screen(bank, answers):
+    """Answer what the flow asks: the banker's pick in ``answers`` (by field), else the first possible
+    choice (an amount: 100 on the keypad; a note: none; a question: yes)."""
+    asked = bank.app.screens["ask"].field if bank.screen == "ask" else None
     if bank.has("confirm-yes"):
         bank.tap("confirm-yes")
+    elif asked in answers:
+        bank.tap(f"choice-{answers[asked]}")
     elif bank.screen == "ask" and any_live_choice(bank):
         bank.tap(widget=first_live_choice(bank))
     elif bank.screen == "ask" and bank.has("done"):
@@ -143,24 +150,30 @@ def answer_on_screen(bank):
     return True
 
 
-def step_from_more(bank, desk, action):
-    """The player to play does the family's ``action`` from More, each question answered by a tap."""
+def step_from_more(bank, desk, action, answers):
+    """The player to play does the family's ``action`` from More, each question answered by a tap;
+    no money is made or lost on the way (what one pays, the others get)."""
     to_table(bank)
     bank.tap("more")
     bank.until("the More menu", lambda: bank.screen == "more")
     if not bank.has(f"action-{action}"):
         return f"no {action}"
-    version = desk.version
+    version, before = desk.version, dict(desk.table["accounts"])
     bank.tap(f"action-{action}")
     for _ in range(6):  # one tap per question the flow asks
         if desk.version != version or bank.bubble():
             break
-        if not answer_on_screen(bank):
+        if not answer_on_screen(bank, answers):
             break
     answered(bank, desk, version, f"{action} on the ledger")
     if desk.version == version:
         return refused_without_change(bank, desk, version)
-    assert desk.banker.log()[-1].action["action"] == action
+    entry = desk.banker.log()[-1].action
+    assert entry["action"] == action and all(entry[k] == v for k, v in answers.items() if k in entry), entry
+    moved = {p: desk.table["accounts"].get(p, 0) - before.get(p, 0) for p in desk.table["accounts"]}
+    assert sum(moved.values()) == 0  # every dollar came from somewhere: the bank, a pot, a player
+    if moved["Ann"] > 0 > moved["Bob"]:
+        assert moved["Ann"] <= -moved["Bob"]  # Ann gets what Bob paid, less any tax to the pot
     return None
 
 
@@ -237,6 +250,8 @@ def step_mortgage(bank, desk, deed):
     version = desk.version
     bank.tap("do-mortgage")
     answered(bank, desk, version, f"{deed} mortgaged")
+    if desk.version == version:  # mortgages the family keeps for other rules (City Life's advanced)
+        return refused_without_change(bank, desk, version)
     assert desk.table["deeds"][deed].get("mortgaged"), bank.bubble()
     assert bank.screen == "deeds"
     if not bank.has("undo"):
@@ -378,8 +393,8 @@ def step_game_over(bank, desk):
 def test_a_short_game_at_the_table(bank, pack, options):
     skipped = {}
     desk = new_game(bank, pack, options)
-    for action in FAMILY_FIRST.get(pack, []):
-        skipped[action] = step_from_more(bank, desk, action)
+    for action, answers in FAMILY_FIRST.get(pack, []):
+        skipped[action] = step_from_more(bank, desk, action, answers)
         screen_follows_ledger(bank)
     skipped["salary"] = step_salary(bank, desk)
     screen_follows_ledger(bank)
@@ -388,6 +403,9 @@ def test_a_short_game_at_the_table(bank, pack, options):
     deed = bought if skipped["buy"] is None else None
     screen_follows_ledger(bank)
     step_next_turn(bank, desk)
+    for action, answers in FAMILY_BOBS_TURN.get(pack, []):
+        skipped[f"Bob's {action}"] = step_from_more(bank, desk, action, answers)
+        screen_follows_ledger(bank)
     skipped["rent"] = step_rent(bank, desk)
     screen_follows_ledger(bank)
     skipped["mortgage"] = step_mortgage(bank, desk, deed)
