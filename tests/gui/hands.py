@@ -339,6 +339,9 @@ class PointerHands(Hands):
         gap = self._rng.uniform(*self.pace) if after is None else after
         self.until("the banker's pace", lambda: time.monotonic() - self._last >= gap, seconds=gap + 5)
         w = self._aim(w)
+        if getattr(w, "guard", False):  # the same button again: a person's second tap, not a double tap
+            self.until("the double-tap window of the last tap to close",
+                       lambda: not w.is_second_tap(time.monotonic()), seconds=5)
         self._scroll_into_view(w)
         x, y = self._settled(w)
         answered = []
