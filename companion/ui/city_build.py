@@ -6,11 +6,11 @@ as the ``spin`` action (by the unit link, as for the unit's own button). The Bui
 from the allowance (residential blocks, as many as the spin allows, or the railroad it gave), so the
 district's tap builds; its tile shows the cost before, the log's sentence shows after. A district
 tapped while the spinner still turns is built on the moment it stops. With a spin already recorded
-this turn, Build and the district build from what is left.
+this roll, Build and the district build from what is left; after a double the spinner turns again.
 """
 from __future__ import annotations
 
-from companion.rules.city_building import describe_spin, spin_of
+from companion.rules.city_building import describe_spin, roll_of, spin_of
 from companion.trading_unit import PressRefused
 
 from . import flows
@@ -27,6 +27,8 @@ def start_build(app, near=None) -> None:
         return
     player = form.values.get("player")
     spin = spin_of(desk.table, player) if player else None
+    if spin is not None and spin.get("roll", 1) != roll_of(desk.table):
+        spin = None  # a double since that spin: this roll spins again
     screen = app.screens["ask"]
     link = app.unit_link
     if spin is None and link is not None:

@@ -2,7 +2,10 @@
 
 Kivy is configured before it is first imported (no command-line parsing, a throw-away KIVY_HOME, no
 log files). ``window``, ``frame`` and ``touch`` serve tests of single widgets (the trading unit);
-``bank`` is the whole app on an empty games folder, driven by the touches of :mod:`tests.gui.hands`.
+``bank`` is the whole app on an empty games folder, pressed by the simulated touches of
+:class:`tests.gui.hands.SimulatedHands`, for tests of single screens. The evenings at the table
+(test_family_games, test_real_pointer, test_city_build, test_city_double) start their own app tapped
+by the real pointer (``start_app(..., real_pointer=True)``).
 """
 from __future__ import annotations
 
@@ -59,7 +62,7 @@ def touch(window, frame):
 
 @pytest.fixture(scope="module")
 def bank(tmp_path_factory):
-    """The touchscreen app on an empty games folder, at 800x480, for a whole test module."""
+    """The touchscreen app on an empty games folder, at 800x480, for a whole test module (simulated touches)."""
     from tests.gui.hands import start_app, stop_app
 
     hands = start_app(tmp_path_factory.mktemp("games"))

@@ -1,14 +1,24 @@
-"""Driving the touchscreen app under Xvfb: one app per test module, real touches on real widgets.
+"""Driving the touchscreen app under Xvfb: one app per test module, taps on real widgets.
 
-The ``bank`` fixture (tests/gui/conftest.py) starts the app in a temporary games folder (no phones' server, no GPIO) and gives a
-:class:`Hands` object: ``bank.tap("new-game")`` finds the visible widget named so and presses it with a
-simulated touch sent through the window (so what is on top really gets it), ``bank.shot("table")``
-saves a screenshot under artifacts/screenshots/. The window is made once per process; each module's
-app reuses it and resizes it instead of restarting.
+:class:`Hands` is what a test does with the screen: look for a widget by its name, tap it, type a
+name, read a refusal, take a screenshot. Two pairs of hands do the tapping:
+
+- :class:`PointerHands` taps with the X server's pointer (xdotool, see :mod:`tests.gui.pointer`) at a
+  person's pace, 150 to 600 ms apart, jittered: the event goes the whole way a finger's goes. Each
+  tap waits for its button to be drawn, enabled and still, and then for the button to say it was
+  released; a tap that never arrives fails the test at once (:class:`TapLost`). The evenings of
+  every family (tests/gui/test_family_games.py) and the no-tap-is-lost tests use these.
+- :class:`SimulatedHands` presses widgets with touch objects made in Python and sent through the
+  window: quick, for the tests of single screens.
+
+``start_app`` starts the app in a temporary games folder (no phones' server, no GPIO) and gives the
+hands; ``shot("table")`` saves a screenshot under artifacts/screenshots/. The window is made once per
+process; each module's app reuses it and resizes it instead of restarting.
 """
 from __future__ import annotations
 
 import os
+import random
 import tempfile
 import time
 from pathlib import Path
@@ -20,31 +30,49 @@ os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="kivy-home-"))
 
 SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
 
+#: A person's pace between two taps, in seconds.
+HUMAN_PACE = (0.15, 0.6)
+
 
 class NotOnScreen(AssertionError):
     "The widget the test wants to tap is not visible on the current screen."
 
 
+class TapLost(AssertionError):
+    "A tap the banker made never reached the screen or the ledger."
+
+
 class Hands:
-    """The banker's hands on the touchscreen, for tests."""
+    """The banker's hands on the touchscreen, for tests: looking, waiting and tapping."""
 
     def __init__(self, app, folder: Path) -> None:
         self.app = app
         self.folder = folder
+        self.taps = 0
 
     # -- the loop ----------------------------------------------------------------------------------
-    def pump(self, frames: int = 3) -> None:
+    def turn(self) -> None:
+        """One turn of the app's loop: a frame (Clock, layout, drawing)."""
         from kivy.base import EventLoop
 
+        EventLoop.idle()
+
+    def pump(self, frames: int = 3) -> None:
         for _ in range(frames):
-            EventLoop.idle()
+            self.turn()
+
+    def until(self, what: str, ready, seconds: float = 20.0) -> None:
+        """Keep the app running until ``ready()`` is true; if it never is, say what was awaited."""
+        end = time.monotonic() + seconds
+        while not ready():
+            if time.monotonic() > end:
+                raise TapLost(f"waited {seconds:.0f} s for {what} (screen: {self.screen}, said: {self.bubble()!r})")
+            self.turn()
 
     def wait(self, seconds: float) -> None:
-        """Let real time pass with the loop running (Clock intervals, the ledger poll)."""
+        """Let real time pass with the loop running (a timer a test means to see run out)."""
         end = time.monotonic() + seconds
-        while time.monotonic() < end:
-            self.pump(1)
-            time.sleep(0.02)
+        self.until(f"{seconds} s to pass", lambda: time.monotonic() >= end, seconds=seconds + 5)
 
     def size(self, width: int, height: int) -> None:
         from kivy.core.window import Window
@@ -82,14 +110,16 @@ class Hands:
 
     def find(self, name: str | None = None, text: str | None = None, *, within: float = 0.6):
         """The visible widget so named; waits a moment for one still appearing (a box fading in)."""
-        found = self.all(name, text)
-        end = time.monotonic() + within
-        while not found and time.monotonic() < end:
-            self.pump(1)
-            time.sleep(0.01)
-            found = self.all(name, text)
-        if not found:
-            raise NotOnScreen(f"nothing named {name!r} / reading {text!r} on the {self.screen} screen")
+        found: list = []
+
+        def shown() -> bool:
+            found[:] = self.all(name, text)
+            return bool(found)
+
+        try:
+            self.until(f"{name or text!r} on show", shown, seconds=within)
+        except TapLost:
+            raise NotOnScreen(f"nothing named {name!r} / reading {text!r} on the {self.screen} screen") from None
         return found[0]
 
     def has(self, name: str | None = None, text: str | None = None, *, within: float = 0.0) -> bool:
@@ -109,51 +139,41 @@ class Hands:
         return None
 
     # -- touching ----------------------------------------------------------------------------------
-    def tap(self, name: str | None = None, text: str | None = None, *, widget=None) -> None:
-        """Touch the widget's centre through the window, as a finger would, and let the app react."""
-        from kivy.tests.common import UnitTestTouch
-
-        from companion.ui.widgets import Tap
-
+    def tap(self, name: str | None = None, text: str | None = None, *, widget=None):
+        """Tap the widget named ``name`` (or reading ``text``, or ``widget``) once it is on show, drawn
+        where it will stay, and let the app answer. Returns the widget."""
         self._still()  # layout first: a screen just shown (or a list just filled) places its widgets over frames
         self._boxes_gone()
-        w = widget if widget is not None else self.find(name, text)
-        self._settled(w)  # a list just filled places its tiles over a few frames: scroll once they are placed
-        scrolled = self._scroll_into_view(w)
-        x, y = self._settled(w)
-        Tap.forget_last()  # tests tap faster than a person: the double-tap guard is tested on its own
-        touch = UnitTestTouch(x, y)
-        touch.touch_down()
-        if scrolled:
-            # a finger rests until the list has handed the still touch to the button under it (after
-            # its scroll timeout; a quicker tap is delivered late, or taken as "stop scrolling")
-            end = time.monotonic() + 3.0
-            self.pump(1)
-            while getattr(w, "state", "down") != "down" and time.monotonic() < end:
-                self.pump(1)
-                time.sleep(0.01)
-            if getattr(w, "state", "down") != "down":
-                touch.touch_up()
-                raise NotOnScreen(f"the list never handed the touch to {w.name or w.text!r} (at {x:.0f},{y:.0f})")
-        else:
-            self.pump(1)
-        touch.touch_up()
-        self.pump(3)
-        if scrolled:  # a list may pass the finger's lift on a moment later: wait until the button is up
-            end = time.monotonic() + 3.0
-            while getattr(w, "state", "normal") != "normal" and time.monotonic() < end:
-                self.pump(1)
-                time.sleep(0.01)
+        w = widget if widget is not None else self.find(name, text, within=self.patience)
+        self._settled(w)
+        self._scroll_into_view(w)
+        self._press(w)
+        self.taps += 1
+        return w
+
+    #: How long a tap waits for its widget to appear.
+    patience = 0.6
+
+    def _press(self, w) -> None:
+        raise NotImplementedError
+
+    def type(self, text: str, *, widget) -> None:
+        """Type into a text field (the on-screen keyboard on the Pi)."""
+        widget.text = text
+        self.pump(2)
+
+    def keys(self, amount: str) -> None:
+        """Type an amount on the keypad, key by key."""
+        for key in amount:
+            self.tap(f"key-{key}")
 
     def _boxes_gone(self) -> None:
         """Wait while a box fades in or out (while fading out it still catches every touch)."""
         from kivy.core.window import Window
         from kivy.uix.modalview import ModalView
 
-        end = time.monotonic() + 1.0
-        while time.monotonic() < end and any(isinstance(c, ModalView) and c._anim_alpha < 1 for c in Window.children):
-            self.pump(1)
-            time.sleep(0.01)
+        self.until("a box to finish opening or closing",
+                   lambda: not any(isinstance(c, ModalView) and c._anim_alpha < 1 for c in Window.children), 5.0)
 
     def _still(self, frames: int = 60) -> None:
         """Wait until nothing on the screen moves from one frame to the next (the finger aims at what
@@ -161,10 +181,10 @@ class Hands:
         def places():
             return [(id(w), tuple(w.to_window(*w.pos)), tuple(w.size)) for w in self.current.walk(restrict=True)]
 
-        self.pump(1)
+        self.turn()
         last = places()
         for _ in range(frames):
-            self.pump(1)
+            self.turn()
             now = places()
             if now == last:
                 return
@@ -175,20 +195,27 @@ class Hands:
         takes a few frames to place them all)."""
         last = None
         for _ in range(20):
-            here = w.to_window(*w.center)
+            here = (*w.to_window(*w.center), *w.size)
             if here == last:
-                return here
+                return here[:2]
             last = here
-            self.pump(1)
-        return last
+            self.turn()
+        return last[:2]
 
-    def _scroll_into_view(self, w) -> bool:
-        """Scroll the list holding the widget (if any) to show it; True if it is in a list."""
+    @staticmethod
+    def _list_of(w):
+        """The scrolling list holding the widget, if any."""
         from kivy.uix.scrollview import ScrollView
 
         parent = w.parent
         while parent is not None and not isinstance(parent, ScrollView):
             parent = None if parent.parent is parent else parent.parent  # the window is its own parent
+        return parent
+
+    def _scroll_into_view(self, w) -> bool:
+        """Scroll the list holding the widget (if any) to show it, as the banker's swipe would, and let
+        it come to rest; True if it is in a list."""
+        parent = self._list_of(w)
         if parent is None:
             return False
         for _ in range(30):  # until the button's centre is inside the list's visible part (layout may move it)
@@ -201,17 +228,8 @@ class Hands:
             left, bottom = parent.to_window(parent.x, parent.y)
             if left <= x <= left + parent.width and bottom <= y <= bottom + parent.height:
                 break
+        self._settled(w)
         return True
-
-    def type(self, text: str, *, widget) -> None:
-        """Type into a text field (the on-screen keyboard on the Pi)."""
-        widget.text = text
-        self.pump(2)
-
-    def keys(self, amount: str) -> None:
-        """Type an amount on the keypad, key by key."""
-        for key in amount:
-            self.tap(f"key-{key}")
 
     # -- recording ---------------------------------------------------------------------------------
     def shot(self, label: str) -> Path:
@@ -225,20 +243,172 @@ class Hands:
         os.replace(made, target)
         return target
 
+    def close(self) -> None:
+        """Let go of the screen (nothing to release for simulated touches)."""
 
-def start_app(folder: Path, game: Path | None = None, size=(800, 480)):
+
+class SimulatedHands(Hands):
+    """Touches made in Python and sent through the window (so what is on top really gets them)."""
+
+    def _press(self, w) -> None:
+        from kivy.tests.common import UnitTestTouch
+
+        from companion.ui.widgets import Tap
+
+        x, y = self._settled(w)
+        scrolled = self._list_of(w) is not None
+        Tap.forget_last()  # these touches come faster than a person's: the double-tap guard is tested on its own
+        touch = UnitTestTouch(x, y)
+        touch.touch_down()
+        if scrolled:
+            # a finger rests until the list has handed the still touch to the button under it (after
+            # its scroll timeout; a quicker tap is delivered late, or taken as "stop scrolling")
+            self.pump(1)
+            try:
+                self.until(f"the list to hand the touch to {w.name or w.text!r}",
+                           lambda: getattr(w, "state", "down") == "down", 3.0)
+            except TapLost:
+                touch.touch_up()
+                raise NotOnScreen(f"the list never handed the touch to {w.name or w.text!r} (at {x:.0f},{y:.0f})")
+        else:
+            self.pump(1)
+        touch.touch_up()
+        self.pump(3)
+        if scrolled:  # a list may pass the finger's lift on a moment later: wait until the button is up
+            self.until("the button to come up", lambda: getattr(w, "state", "normal") == "normal", 3.0)
+
+
+class PointerHands(Hands):
+    """The banker's finger through the X server: each tap at a person's pace after the last one
+    (jittered in :data:`HUMAN_PACE`), on a widget drawn, enabled and still, and answered: the tap
+    waits for the widget to report its release (a text field: its focus). A tap the app never got
+    raises :class:`TapLost` naming the widget."""
+
+    patience = 20.0  # a screen on a loaded machine may take a while to draw what the finger aims at
+
+    def __init__(self, app, folder: Path, pointer, *, pace: tuple[float, float] = HUMAN_PACE, seed: int = 12) -> None:
+        super().__init__(app, folder)
+        self.pointer = pointer
+        self.pace = pace
+        self._rng = random.Random(seed)
+        self._last = 0.0
+
+    def turn(self) -> None:
+        self.pointer.turn()
+
+    def close(self) -> None:
+        self.pointer.close()
+
+    def _why_not_ready(self, w) -> str | None:
+        """Why the finger cannot aim at ``w`` yet (None when it is drawn inside the window and enabled)."""
+        from kivy.core.window import Window
+
+        if w.get_root_window() is None:
+            return "not on the window"
+        if w.disabled or w.opacity == 0:
+            return "disabled" if w.disabled else "hidden"
+        x, y = w.to_window(*w.center)
+        return None if 0 < x < Window.width and 0 < y < Window.height else f"outside the window at ({x:.0f}, {y:.0f})"
+
+    def _aim(self, w):
+        """``w`` once it is ready to be tapped; if the screen has drawn it anew meanwhile (a list
+        refilled), the new widget of the same name."""
+        name = getattr(w, "name", "") or None
+        aimed = [w]
+
+        def ready() -> bool:
+            if self._why_not_ready(aimed[0]) is None:
+                return True
+            if name is not None and aimed[0].get_root_window() is None:
+                found = [c for c in self.all(name) if self._why_not_ready(c) is None]
+                if found:
+                    aimed[0] = found[0]
+                    return True
+            return False
+
+        try:
+            self.until("the widget to be drawn and enabled", ready)
+        except TapLost:
+            label = name or getattr(w, "text", "") or type(w).__name__
+            raise TapLost(f"{label!r} never ready to tap: {self._why_not_ready(aimed[0])} (screen: {self.screen})") from None
+        return aimed[0]
+
+    def _press(self, w, after: float | None = None) -> None:
+        w = self._aim(w)
+        label = getattr(w, "name", "") or getattr(w, "text", "") or type(w).__name__
+        gap = self._rng.uniform(*self.pace) if after is None else after
+        self.until("the banker's pace", lambda: time.monotonic() - self._last >= gap, seconds=gap + 5)
+        w = self._aim(w)
+        if getattr(w, "guard", False):  # the same button again: a person's second tap, not a double tap
+            self.until("the double-tap window of the last tap to close",
+                       lambda: not w.is_second_tap(time.monotonic()), seconds=5)
+        self._scroll_into_view(w)
+        x, y = self._settled(w)
+        answered = []
+
+        def heard(*_):
+            answered.append(True)
+
+        event = "on_release" if "on_release" in w.events() else "focus"  # a text field answers by taking the focus
+        w.fbind(event, heard)
+        try:
+            self.pointer.press_at(x, y)
+            self._last = time.monotonic()
+            self.until(f"{label!r} to answer the tap made at ({x:.0f}, {y:.0f})", lambda: bool(answered), 10.0)
+        finally:
+            w.funbind(event, heard)
+        self._still()  # what the tap changed is drawn before the next look at the screen
+
+    def tap(self, name: str | None = None, text: str | None = None, *, widget=None, after: float | None = None):
+        """Tap as a person would; ``after`` sets the pause since the last tap (else a jittered pace)."""
+        if after is None:
+            return super().tap(name, text, widget=widget)
+        self._boxes_gone()
+        w = widget if widget is not None else self.find(name, text, within=self.patience)
+        self._settled(w)
+        self._scroll_into_view(w)
+        self._press(w, after)
+        self.taps += 1
+        return w
+
+    def type(self, text: str, *, widget) -> None:
+        """Tap the text field and type on the keyboard, key by key; done when the field reads ``text``."""
+        if not widget.focus:
+            self.tap(widget=widget)
+        if widget.text:
+            self.pointer.keys("ctrl+a", "BackSpace")
+            self.until("the field to empty", lambda: widget.text == "", 5.0)
+        self.pointer.type(text)
+        self.until(f"the field to read {text!r}", lambda: widget.text == text, 10.0)
+        widget.focus = False
+        self.turn()
+
+
+def start_app(folder: Path, game: Path | None = None, size=(800, 480), *, real_pointer: bool = False) -> Hands:
+    """The app on ``folder`` (``game`` open), and the hands that tap it: the real pointer's, or
+    simulated touches."""
     from companion.ui.app import configure_kivy
 
     configure_kivy(size=size)
     from kivy.core.window import Window
 
-    from companion.ui.bank_app import TableBankerApp
     from companion.settings import UiSettings
+    from companion.ui.bank_app import TableBankerApp
 
+    xdotool = None
+    if real_pointer:
+        from tests.gui.pointer import need_xdotool
+
+        xdotool = need_xdotool()
     Window.size = size
     app = TableBankerApp(game=game, data=folder, settings=UiSettings(folder=str(folder), phones=False, hardware=False))
     app._run_prepare()
-    hands = Hands(app, folder)
+    if real_pointer:
+        from tests.gui.pointer import Pointer
+
+        hands: Hands = PointerHands(app, folder, Pointer(xdotool))
+    else:
+        hands = SimulatedHands(app, folder)
     hands.pump(4)
     return hands
 
@@ -249,8 +419,12 @@ def stop_app(hands: Hands) -> None:
     from kivy.core.window import Window
 
     app = hands.app
+    hands.close()
     app.dispatch("on_stop")
     for child in list(Window.children):
         Window.remove_widget(child)
-    hands.pump(3)  # let pending kv callbacks run while the app is still there
+    for _ in range(3):  # let pending kv callbacks run while the app is still there
+        from kivy.base import EventLoop
+
+        EventLoop.idle()
     App._running_app = None

@@ -1,17 +1,17 @@
-"""The real pointer: taps made by the X server (xdotool under Xvfb), not by touch objects made in Python.
+"""The real pointer and keyboard: events made by the X server (xdotool under Xvfb), not objects made in Python.
 
 A :class:`Pointer` moves the pointer over the app's window and presses the left button for about as
-long as a finger rests on glass, then lets go. The event goes the whole way a banker's tap goes: X
-server, SDL, Kivy's input provider, the window, the widget tree. While xdotool runs, the app's loop
-keeps turning, so nothing waits on a sleep: the pace between taps is the human's, and every check
-waits on the screen's or the ledger's state.
+long as a finger rests on glass, then lets go; it types on the keyboard key by key. The events go the
+whole way a banker's tap goes: X server, SDL, Kivy's input provider, the window, the widget tree.
+While xdotool runs, the app's loop keeps turning, so nothing waits on a sleep: the pace between taps
+is the human's (:class:`tests.gui.hands.PointerHands`), and every check waits on the screen's or the
+ledger's state.
 """
 from __future__ import annotations
 
 import os
 import shutil
 import subprocess
-import time
 
 import pytest
 
@@ -19,34 +19,32 @@ ON_CI = os.environ.get("CI", "").lower() == "true"
 
 #: How long the button stays down: a finger's tap on glass.
 PRESS_SECONDS = 0.08
+#: Between two keys typed: a person on the on-screen keyboard.
+KEY_MS = 120
 
 
 def need_xdotool() -> str:
-    """xdotool's path; a test without it fails under CI=true (it is in the Makefile's TEST_DEBS)."""
+    """xdotool's path, with an X display to drive; without them a test skips, and fails under
+    CI=true (xvfb and xdotool are in the Makefile's TEST_DEBS, and make test runs under xvfb-run)."""
     found = shutil.which("xdotool")
-    if found is None:
+    missing = ("no xdotool" if found is None else
+               "no X display (run under xvfb-run)" if not os.environ.get("DISPLAY") else None)
+    if missing:
         if ON_CI:
-            pytest.fail("no xdotool under CI=true: the real-pointer tests must run (make test installs it)")
-        pytest.skip("no xdotool (run `make test` as root, which installs it)")
+            pytest.fail(f"{missing} under CI=true: the real-pointer tests must run (make test installs and starts them)")
+        pytest.skip(f"{missing}: run `make test` (as root it installs xdotool and Xvfb)")
     return found
 
 
-class TapLost(AssertionError):
-    "A tap the banker made never reached the screen or the ledger."
-
-
 class Pointer:
-    """The banker's finger, through the X server."""
+    """The banker's finger and keyboard, through the X server."""
 
-    def __init__(self, hands, xdotool: str) -> None:
+    def __init__(self, xdotool: str) -> None:
         from kivy.base import EventLoop
         from kivy.input.providers.mouse import MouseMotionEventProvider
 
-        self.hands = hands
         self.xdotool = xdotool
         self.window = self._window_id()
-        self.taps = 0
-        self._last = 0.0
         # what runTouchApp does for a running app: the mouse as an input provider of the loop
         self.provider = MouseMotionEventProvider("pointer", "disable_multitouch")
         EventLoop.add_input_provider(self.provider)
@@ -59,10 +57,14 @@ class Pointer:
             self.turn()
 
     def close(self) -> None:
+        """Take the pointer out of the loop; safe to call twice."""
         from kivy.base import EventLoop
 
+        if self.provider is None:
+            return
         self.provider.stop()
         EventLoop.remove_input_provider(self.provider)
+        self.provider = None
 
     def turn(self) -> None:
         """One turn of the app's loop as a running app makes it: a frame, then the window's events."""
@@ -84,41 +86,17 @@ class Pointer:
             self.turn()
         assert proc.returncode == 0, f"xdotool {' '.join(args)} failed"
 
-    def until(self, what: str, ready, seconds: float = 20.0) -> None:
-        """Keep the app running until ``ready()`` is true; a tap lost says so (what was awaited)."""
-        end = time.monotonic() + seconds
-        while not ready():
-            if time.monotonic() > end:
-                raise TapLost(f"waited {seconds:.0f} s for {what} (screen: {self.hands.screen})")
-            self.turn()
-
-    def target(self, name: str):
-        """The widget named so, on show and laid out (waits for the screen to draw it)."""
-        found: list = []
-
-        def shown() -> bool:
-            found[:] = self.hands.all(name)
-            return bool(found) and self._placed(found[0])
-
-        self.until(f"{name!r} to be on show", shown)
-        return found[0]
-
-    def _placed(self, w) -> bool:
+    def press_at(self, x: float, y: float) -> None:
+        """A finger's tap at (x, y) in Kivy's window coordinates (origin bottom left)."""
         from kivy.core.window import Window
 
-        x, y = w.to_window(*w.center)
-        return 0 < x < Window.width and 0 < y < Window.height
-
-    def tap(self, name: str, *, after: float = 0.0):
-        """Tap the widget named ``name`` once it is drawn, at least ``after`` seconds after the last tap
-        (a person's pace), with the real pointer. Returns the widget."""
-        from kivy.core.window import Window
-
-        w = self.target(name)
-        self.until("the banker's pace", lambda: time.monotonic() - self._last >= after, seconds=after + 5)
-        x, y = w.to_window(*w.center)
         self._run("mousemove", "--window", self.window, str(int(x)), str(int(Window.height - y)),
                   "mousedown", "1", "sleep", str(PRESS_SECONDS), "mouseup", "1")
-        self._last = time.monotonic()
-        self.taps += 1
-        return w
+
+    def type(self, text: str) -> None:
+        """Type ``text`` key by key into the focused field."""
+        self._run("type", "--delay", str(KEY_MS), "--", text)
+
+    def keys(self, *names: str) -> None:
+        """Press keys by X name, one after the other ("ctrl+a", "BackSpace")."""
+        self._run("key", "--delay", str(KEY_MS), *names)

@@ -13,7 +13,6 @@ import pytest
 from companion.rules import pack_names
 from companion.service import Banker
 from tests.gui.hands import start_app, stop_app
-from tests.gui.pointer import Pointer, need_xdotool
 
 pytestmark = [pytest.mark.gui,
               pytest.mark.skipif("monopoly-city" not in pack_names(), reason="Monopoly City is not installed")]
@@ -21,15 +20,12 @@ pytestmark = [pytest.mark.gui,
 
 @pytest.fixture(scope="module")
 def table(tmp_path_factory):
-    xdotool = need_xdotool()
     folder = tmp_path_factory.mktemp("games")
     with Banker.create(folder / "city.game", "monopoly-city", ["Ann", "Bob", "Cy"], {}) as b:
         b.do({"action": "buy", "player": "Ann", "deed": "Mill Lane"})
         b.do({"action": "buy", "player": "Bob", "deed": "Canal Side"})
-    hands = start_app(folder)
-    pointer = Pointer(hands, xdotool)
-    yield hands, pointer
-    pointer.close()
+    hands = start_app(folder, real_pointer=True)
+    yield hands
     stop_app(hands)
 
 
@@ -47,17 +43,17 @@ def cost_of(desk, deed, kind="residential"):
 
 
 def test_ann_builds_on_mill_lane_in_two_taps_while_the_spinner_turns(table):
-    hands, pointer = table
+    hands = table
     desk = hands.app.desk
     assert desk.state()["turn"]["player"] == "Ann" and spin_on_ledger(desk, "Ann") is None
     cash, version = desk.table["accounts"]["Ann"], desk.version
-    pointer.tap("build")
+    hands.tap("build")
     strip = hands.app.screens["ask"].ids.spinner
-    pointer.until("the spinner to turn on the chooser", lambda: hands.screen == "ask" and strip.state)
+    hands.until("the spinner to turn on the chooser", lambda: hands.screen == "ask" and strip.state)
     if strip.spinning:
         hands.shot("city-build-spinning")
-    pointer.tap("choice-Mill Lane", after=0.15)  # tapped while the spinner may still turn: built when it stops
-    pointer.until("Ann's spin and her build on the ledger", lambda: desk.version >= version + 2)
+    hands.tap("choice-Mill Lane", after=0.15)  # tapped while the spinner may still turn: built when it stops
+    hands.until("Ann's spin and her build on the ledger", lambda: desk.version >= version + 2)
     spin = spin_on_ledger(desk, "Ann")
     last = desk.banker.log()[-1].action
     assert last["action"] == "build" and last["deed"] == "Mill Lane"
@@ -72,44 +68,44 @@ def test_ann_builds_on_mill_lane_in_two_taps_while_the_spinner_turns(table):
 
 
 def test_a_second_build_in_the_turn_draws_on_what_is_left_and_never_spins_again(table):
-    hands, pointer = table
+    hands = table
     desk = hands.app.desk
     spun = dict(spin_on_ledger(desk, "Ann"))
     version = desk.version
-    pointer.tap("build", after=0.3)
-    pointer.until("the chooser", lambda: hands.screen == "ask")
+    hands.tap("build")
+    hands.until("the chooser", lambda: hands.screen == "ask")
     assert not hands.app.screens["ask"].ids.spinner.spinning  # the spinner turns once a turn
-    pointer.tap("choice-Mill Lane", after=0.3)
-    pointer.until("the answer to the second build", lambda: desk.version > version or hands.bubble())
+    hands.tap("choice-Mill Lane")
+    hands.until("the answer to the second build", lambda: desk.version > version or hands.bubble())
     assert desk.version == version  # the spin is used up: refused, with the rule's reason, nothing changed
     assert "left" in (hands.bubble() or "") or "already built" in (hands.bubble() or "")
     assert spin_on_ledger(desk, "Ann")["used"] == spun["used"]
-    pointer.tap("cancel", after=0.3)
-    pointer.until("the table", lambda: hands.screen == "table")
+    hands.tap("cancel")
+    hands.until("the table", lambda: hands.screen == "table")
 
 
 def test_bob_watches_the_spinner_stop_then_builds_industrial_on_hightown_square(table):
-    hands, pointer = table
+    hands = table
     desk = hands.app.desk
-    pointer.tap("next_turn", after=0.3)
-    pointer.until("Bob to play", lambda: desk.state()["turn"]["player"] == "Bob")
+    hands.tap("next_turn")
+    hands.until("Bob to play", lambda: desk.state()["turn"]["player"] == "Bob")
     cash, version = desk.table["accounts"]["Bob"], desk.version
-    pointer.tap("build", after=0.3)
+    hands.tap("build")
     strip = hands.app.screens["ask"].ids.spinner
-    pointer.until("the spinner to stop and Bob's spin on the ledger", lambda: spin_on_ledger(desk, "Bob") is not None
+    hands.until("the spinner to stop and Bob's spin on the ledger", lambda: spin_on_ledger(desk, "Bob") is not None
                   and strip.state == "stopped")
     hands.shot("city-build-spun")
     spin = spin_on_ledger(desk, "Bob")
     if spin["result"] == "railroad":
-        pointer.tap("choice-Canal Side", after=0.3)
-        pointer.until("Bob's railroad", lambda: desk.version == version + 2)
+        hands.tap("choice-Canal Side")
+        hands.until("Bob's railroad", lambda: desk.version == version + 2)
         assert desk.table["deeds"]["Canal Side"].get("railroad")
         return
-    pointer.tap("building-industrial", after=0.3)
-    pointer.until("industrial chosen", lambda: hands.app.screens["ask"].form.values["building"] == "industrial")
+    hands.tap("building-industrial")
+    hands.until("industrial chosen", lambda: hands.app.screens["ask"].form.values["building"] == "industrial")
     assert "pays" in hands.app.screens["ask"].ids.choices.children[0].detail  # the cost, before the tap
-    pointer.tap("choice-Canal Side", after=0.3)
-    pointer.until("Bob's industrial blocks", lambda: desk.version == version + 2)
+    hands.tap("choice-Canal Side")
+    hands.until("Bob's industrial blocks", lambda: desk.version == version + 2)
     blocks = spin["result"]
     assert blocks_on(desk, "Canal Side", "industrial") == blocks
     assert desk.table["accounts"]["Bob"] == cash - blocks * cost_of(desk, "Canal Side", "industrial")
@@ -117,20 +113,20 @@ def test_bob_watches_the_spinner_stop_then_builds_industrial_on_hightown_square(
 
 
 def test_an_undone_spin_comes_back_as_the_unit_stopped_it_the_spinner_turns_once_a_turn(table):
-    hands, pointer = table
+    hands = table
     desk = hands.app.desk
-    pointer.tap("next_turn", after=0.3)
-    pointer.until("Cy to play", lambda: desk.state()["turn"]["player"] == "Cy")
-    pointer.tap("build", after=0.3)
+    hands.tap("next_turn")
+    hands.until("Cy to play", lambda: desk.state()["turn"]["player"] == "Cy")
+    hands.tap("build")
     strip = hands.app.screens["ask"].ids.spinner
-    pointer.until("Cy's spin on the ledger", lambda: spin_on_ledger(desk, "Cy") is not None and strip.state == "stopped")
+    hands.until("Cy's spin on the ledger", lambda: spin_on_ledger(desk, "Cy") is not None and strip.state == "stopped")
     face = spin_on_ledger(desk, "Cy")["result"]
-    pointer.tap("cancel", after=0.3)
-    pointer.tap("undo", after=0.3)
-    pointer.until("the spin undone", lambda: spin_on_ledger(desk, "Cy") is None)
-    pointer.tap("build", after=0.3)
-    pointer.until("Cy's spin back", lambda: spin_on_ledger(desk, "Cy") is not None)
+    hands.tap("cancel")
+    hands.tap("undo")
+    hands.until("the spin undone", lambda: spin_on_ledger(desk, "Cy") is None)
+    hands.tap("build")
+    hands.until("Cy's spin back", lambda: spin_on_ledger(desk, "Cy") is not None)
     assert spin_on_ledger(desk, "Cy")["result"] == face  # the unit's spin stands: no second chance at a better face
     assert not strip.spinning
-    pointer.tap("cancel", after=0.3)
-    pointer.until("the table", lambda: hands.screen == "table")
+    hands.tap("cancel")
+    hands.until("the table", lambda: hands.screen == "table")

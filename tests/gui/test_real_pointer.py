@@ -8,30 +8,24 @@ button is drawn and the person's pace allows; the checks wait on the ledger.
 """
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from companion.service import Banker
-from tests.gui.hands import start_app, stop_app
-from tests.gui.pointer import Pointer, need_xdotool
+from tests.gui.hands import PointerHands, start_app, stop_app
 
 PLAYERS = ["Ann", "Bob", "Cat", "Dan"]
 
 
 @pytest.fixture(scope="module")
 def table(tmp_path_factory):
-    xdotool = need_xdotool()
     folder = tmp_path_factory.mktemp("games")
     Banker.create(folder / "friday.game", "classic", PLAYERS, {}).close()
-    hands = start_app(folder)
-    pointer = Pointer(hands, xdotool)
-    yield hands, pointer
-    pointer.close()
+    hands = start_app(folder, real_pointer=True)
+    yield hands
     stop_app(hands)
 
 
-def one_round(pointer: Pointer, pace) -> tuple[int, int]:
+def one_round(hands: PointerHands) -> tuple[int, int]:
     """The player to play collects salary, the banker undoes it and taps Salary again at once, the
     player pays the bank $50 and collects $25 on the keypad, the banker glances at Baltic Avenue's
     card, then next turn. Returns (taps made, entries expected)."""
@@ -41,26 +35,25 @@ def one_round(pointer: Pointer, pace) -> tuple[int, int]:
             "collect", "key-2", "key-5", "confirm",
             "next_turn"]
     for name in taps:
-        pointer.tap(name, after=pace())
+        hands.tap(name)  # each at a person's pace after the last, jittered
 
     return len(taps), 6
 
 
 def test_two_hundred_quick_taps_all_reach_the_ledger(table):
-    hands, pointer = table
+    hands = table
     desk = hands.app.desk
-    pace = random.Random(12).uniform
     start_version = desk.version
     start_cash = {p: desk.table["accounts"][p] for p in PLAYERS}
     expected = dict(start_cash)
     entries = 0
-    while pointer.taps < 200:
+    while hands.taps < 200:
         player = desk.state()["turn"]["player"]
-        _, made = one_round(pointer, lambda: pace(0.15, 0.6))
+        _, made = one_round(hands)
         entries += made
         expected[player] += 200 - 50 + 25
-        pointer.until(f"entry {start_version + entries} in the ledger", lambda: desk.version >= start_version + entries)
-    assert pointer.taps >= 200
+        hands.until(f"entry {start_version + entries} in the ledger", lambda: desk.version >= start_version + entries)
+    assert hands.taps >= 200
     assert desk.version == start_version + entries  # every tap counted once: nothing lost, nothing twice
     assert {p: desk.table["accounts"][p] for p in PLAYERS} == expected
     assert hands.screen == "table"
