@@ -111,6 +111,7 @@ class TableBankerApp(Taps, App):
         self._tidy_trigger = None
         self.tidied, self.tidy_ms = 0, 0.0  # tidy-ups done, and how long the last one took
         self.settle_heap = settle_heap  # this process is the app's alone: see on_start
+        self.stopped = False  # shut down: nothing more is drawn
         self.screens: dict[str, Any] = {}  # built lazily once the window exists (see build)
         self.unit_link: UnitLink | None = None
         self.board_opener = board_opener  # the hardware adapter's open_board, from the composition root
@@ -160,6 +161,12 @@ class TableBankerApp(Taps, App):
                 current.dispatch("on_leave")  # screens stop their timers
         self.close_game()
         Window.unbind(size=self._rescale)
+        # A redraw, a letting go or a tidy-up still due (closing the game asks for one) would run on
+        # screens whose app has stopped (Ctrl-C right after a game opens): none is wanted any more.
+        self.stopped = True
+        for trigger in (self._refresh_trigger, self._let_go_trigger, self._tidy_trigger):
+            if trigger is not None:
+                trigger.cancel()
 
     async def main(self) -> None:
         """Run the window, and beside it on the same loop the phones' server (when installed).
@@ -239,6 +246,8 @@ class TableBankerApp(Taps, App):
 
     def _let_go_of_left_screens(self, *_: object) -> None:
         """Let go of the screens left behind that are not kept (once off the window), then tidy up."""
+        if self.stopped:
+            return
         waiting = False
         shown = self.manager.current
         busy = [name for name, screen in self.screens.items() if screen.busy()]
@@ -282,6 +291,8 @@ class TableBankerApp(Taps, App):
             self._refresh_trigger()
 
     def _refresh_now(self, *_: object) -> None:
+        if self.stopped:
+            return
         screen = self.screens.get(self.manager.current)
         if screen is not None:
             screen.refresh()

@@ -67,3 +67,31 @@ def test_companion_run_opens_the_last_game_with_the_phones_beside_it(tmp_path, p
     assert proc.returncode in (0, 130), err[-2000:]
     assert "Traceback" not in err, err[-3000:]
     assert not answers(port)
+
+
+def test_ctrl_c_right_after_a_game_opens_leaves_nothing_to_draw_on_the_stopped_app(tmp_path):
+    """A redraw asked for just before Ctrl-C (a ledger entry, the game closing) comes due after Kivy has
+    let go of the app: it must find nothing to do, not a screen with no app (which ended `companion
+    run` with status 1 and no word, Kivy holding stderr)."""
+    from kivy.app import App
+    from kivy.base import EventLoop
+    from kivy.core.window import Window
+
+    from companion.service import Banker
+    from tests.gui.hands import start_app
+
+    Banker.create(tmp_path / "last-night.game", "classic", ["Ann", "Bob"], {}).close()
+    hands = start_app(tmp_path, tmp_path / "last-night.game")
+    app = hands.app
+    assert hands.screen == "table"
+    app._refresh_trigger()  # a redraw due, as after any entry
+    app._let_go_trigger()
+    try:
+        app.dispatch("on_stop")  # what App.stop does on Ctrl-C ...
+        App._running_app = None  # ... before the Clock's next tick
+        for _ in range(3):
+            EventLoop.idle()
+    finally:
+        hands.close()
+        for child in list(Window.children):
+            Window.remove_widget(child)
