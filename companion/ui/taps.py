@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from kivy.clock import Clock
+
 from . import flows
 from .desk import Result
 from .who_acts import player_to_play
@@ -19,7 +21,7 @@ __all__ = ["Taps"]
 
 
 class Taps:
-    """Needs ``desk``, ``screens``, ``layer``, ``show`` and ``to_table`` from the App."""
+    """Needs ``desk``, ``screens``, ``manager``, ``layer``, ``stopped``, ``show`` and ``to_table`` from the App."""
 
     # -- taps --------------------------------------------------------------------------------------
     def act(self, action: dict, near=None) -> Result:
@@ -30,8 +32,17 @@ class Taps:
         if not result.ok:
             self.refuse(result.text, near)
         elif self.root is not None:
-            show_done(self.layer, result.text)  # who, how much, why: for a moment, never in the way
+            Clock.schedule_once(lambda _dt: self._note(result.text), 0)
         return result
+
+    def _note(self, text: str) -> None:
+        """Who, how much, why: for a moment, never in the way, on the screen the action led to (a flow
+        goes back to the table right after its action; the table puts the note between its tiles and
+        its buttons)."""
+        if self.root is None or self.stopped:
+            return
+        screen = self.screens.get(self.manager.current)
+        show_done(self.layer, text, screen.note_y() if screen is not None else None)
 
     def undo(self, near=None) -> Result:
         return self.act({"action": "undo"}, near)

@@ -171,7 +171,8 @@ def show_reason(layer: FloatLayout, text: str, near=None) -> ReasonBubble:
 
 
 class DoneNote(Label):
-    """What just happened with money ("Bob paid Ann $22 rent for ..."), shown for a moment near the top.
+    """What just happened with money ("Bob paid Ann $22 rent for ..."), shown for a moment
+    where the screen puts it (the table: between its tiles and its buttons).
     It never takes a tap: every touch goes on to what is under it, so the next tap is never lost."""
 
     SECONDS = 2.5
@@ -195,10 +196,13 @@ class DoneNote(Label):
             self.parent.remove_widget(self)
 
 
-def show_done(layer: FloatLayout, text: str) -> DoneNote:
-    """Put the note of what was just done at the top of the window (replacing the last one)."""
+def show_done(layer: FloatLayout, text: str, middle_y: float | None = None) -> DoneNote:
+    """Put the note of what was just done centred on ``middle_y`` (window y), or at the top of the
+    window, inside it (replacing the last one)."""
     note = _overlay(layer, DoneNote(text=text))
-    note.pos = ((Window.width - note.width) / 2, Window.height - note.height - 4)
+    top = Window.height - note.height - 4
+    y = top if middle_y is None else min(max(4, middle_y - note.height / 2), top)
+    note.pos = ((Window.width - note.width) / 2, y)
     return note
 
 

@@ -28,6 +28,10 @@ class BankScreen(Screen):
     def refresh(self) -> None:
         """Show the current state; called on entering and after every committed entry."""
 
+    def note_y(self) -> float | None:
+        """Where the note of money just moved is centred (window y), or None for the window's top."""
+        return None
+
     def busy(self) -> bool:
         """Something runs here that a fresh screen would not pick up: the screen stays while it does."""
         return False

@@ -46,6 +46,12 @@ class TableScreen(BankScreen):
         self.unit_busy = busy
         self.unit_text = f"{view['mode'].capitalize()} {view['seconds_left']}s" if busy else "Unit"
 
+    def note_y(self) -> float | None:
+        """Over the pots' line between the tiles and the big buttons: the turn, Deeds and History
+        above, the balances and the buttons themselves stay in sight while the note is up."""
+        pots = self.ids.pots
+        return pots.to_window(pots.center_x, pots.center_y)[1]
+
     def refresh(self) -> None:
         desk = self.desk
         if desk is None:
