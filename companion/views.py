@@ -17,10 +17,7 @@ __all__ = ["state_json", "public_state", "state_text", "deed_marks"]
 def state_json(table: dict, rules: Rules, version: int, *, worth: Mapping[str, int] | None = None) -> dict[str, Any]:
     """The whole state: rules, turn, players (cash, deeds, loans, worth), pots, every deed's card with
     its state and marks, version. ``worth``: each player's worth if already counted (else counted here)."""
-    state = public_state(table, rules, version, worth=worth)
-    state["deeds"] = [{"name": name, **c, **table["deeds"][name], "marks": rules.marks(table, name)}
-                      for name, c in table["pack"]["cards"].items()]
-    return state
+    return _state(table, rules, version, worth, every_card=True)
 
 
 #: What a deed line needs of a deed's card (the rest of the card is the same all game long).
@@ -31,6 +28,12 @@ def public_state(table: dict, rules: Rules, version: int, *, worth: Mapping[str,
     """:func:`state_json` without the cards: its ``deeds`` are the owned deeds only, each with its
     name, group, kind, state and marks, in board order. What a phone's page is made of after every action: the
     cards' prices and rents never change, and an unowned deed is on no one's page."""
+    return _state(table, rules, version, worth, every_card=False)
+
+
+def _state(table: dict, rules: Rules, version: int, worth: Mapping[str, int] | None, *,
+           every_card: bool) -> dict[str, Any]:
+    """The state, with every deed's whole card (``every_card``) or the owned deeds' lines only."""
     pack = table["pack"]
     currency = Currency.from_pack(pack)
     player_extra = rules.extras.get("player_view")
@@ -38,13 +41,14 @@ def public_state(table: dict, rules: Rules, version: int, *, worth: Mapping[str,
     cards = pack["cards"]
     owned: dict[str, list[str]] = {name: [] for name in order}
     deeds = []
-    for name, state in table["deeds"].items():  # one pass: who owns what, and each owned deed's line
+    for name, c in cards.items():  # one pass, in board order: who owns what, and each deed's line
+        state = table["deeds"][name]
         holding = owned.get(state.get("owner"))
         if holding is not None:
             holding.append(name)
-            c = cards[name]
-            deeds.append({"name": name, **{k: c[k] for k in DEED_CARD_KEYS if k in c}, **state,
-                          "marks": rules.marks(table, name)})
+        if every_card or holding is not None:
+            card = c if every_card else {k: c[k] for k in DEED_CARD_KEYS if k in c}
+            deeds.append({"name": name, **card, **state, "marks": rules.marks(table, name)})
     players = []
     for name in order:
         record = table["players"][name]
