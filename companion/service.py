@@ -397,9 +397,10 @@ class Banker:
 
     # -- the action contract: what adapters may ask, read from the declarations ------------------------
     def actions(self) -> list[contract.ActionSpec]:
-        """This game's actions, as its family declares them, in declaration order, in the pack's words."""
+        """This game's actions, as its family declares them, in declaration order, in the pack's words:
+        those its options offer (City Life's basic rules have no Bank loans)."""
         names = self.table["pack"].get("names", {})
-        return [spec.worded(names) for spec in self.rules.registry]
+        return [spec.worded(names) for spec in self.rules.registry if spec.offered_in(self.table)]
 
     def spec(self, name: str) -> contract.ActionSpec:
         """One action's declaration in the pack's words; BadAction when this game has no such action."""

@@ -459,6 +459,13 @@ def test_shares_loans_and_mortgages_belong_to_the_advanced_rules(t):
     assert "advanced rules" in t.refused("buy_shares", player="Ann")
 
 
+def test_the_basic_rules_offer_no_bank_loan_mortgage_or_bank_shares_on_any_screen(t, adv):
+    offered = {spec.name for spec in t.banker.actions()}
+    assert not offered & {"borrow", "mortgage", "buy_shares"}
+    assert {"sell_shares", "repay", "buy", "sell"} <= offered
+    assert {"borrow", "mortgage", "buy_shares"} <= {spec.name for spec in adv.banker.actions()}
+
+
 # -- advanced rules --------------------------------------------------------------------------------
 def test_advanced_dollar_sign_pays_300_and_100_a_share_to_every_shareholder(adv):
     land(adv, "Ann", 3)

@@ -909,3 +909,14 @@ def test_the_pack_bounds_a_quiz_to_its_three_questions_and_a_side_bet_to_20000(l
     assert value[0]["amount"] == 20000  # at most the pack's limit a spin
     stake = schema_form.rows(bets, value, schema_form.Setting(players=("Bob",), amounts=(500, 50000)))[3]
     assert [c["amount"] for c in stake["chips"]] == [500]
+
+
+def test_a_city_life_house_card_offers_a_mortgage_only_under_the_advanced_rules(tmp_path):
+    for advanced, mortgage_shown in ((False, False), (True, True)):
+        city = Desk(Banker.create(tmp_path / f"city-{advanced}.game", "city-life", ["Ann", "Bob"],
+                                  {"advanced": advanced}, backup_every=0))
+        do(city, "land", player="Ann", square=4)
+        do(city, "buy", player="Ann", deed="House 4")
+        labels = [a["label"] for a in deed_card(city, "House 4")["actions"]]
+        assert ("Mortgage" in labels) is mortgage_shown, labels
+        city.close()

@@ -154,6 +154,14 @@ class ActionSpec:
     handler: Callable
     label: str = ""
     group: str = "money"
+    #: Whether this game's options offer the action at all (City Life's Bank loans belong to its advanced
+    #: rules): ``offered(table) -> bool``; None offers it in every game of the family. An action a game
+    #: does not offer is left out of :meth:`Banker.actions`, so no screen shows it; sent anyway, the
+    #: rule refuses it with its reason.
+    offered: Callable | None = None
+
+    def offered_in(self, table: dict) -> bool:
+        return self.offered is None or bool(self.offered(table))
 
     @property
     def required(self) -> tuple[str, ...]:

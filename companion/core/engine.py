@@ -30,6 +30,9 @@ class Registry:
 
         @DEEDS.action("rent", c.player("payer", "Who pays"), c.deed(), says="...")
         def rent(tx, a): ...
+
+    ``offered=`` names the game options an action needs (``offered=is_advanced``): a game without them
+    does not list it among its actions.
     """
 
     def __init__(self, *parts: "Registry") -> None:
@@ -37,7 +40,8 @@ class Registry:
         for part in parts:
             self.specs.update(part.specs)
 
-    def action(self, name: str, *fields: Field, says: str | None = None, label: str = "", group: str = "money"):
+    def action(self, name: str, *fields: Field, says: str | None = None, label: str = "", group: str = "money",
+               offered: Callable[[Table], bool] | None = None):
         names = [f.name for f in fields]
         if len(set(names)) != len(names):  # pragma: no cover - a declaration bug
             raise AssertionError(f"{name} declares a field twice")
@@ -45,7 +49,7 @@ class Registry:
         def register(fn: Handler) -> Handler:
             first_paragraph = (fn.__doc__ or "").strip().split("\n\n")[0]
             sentence = says or " ".join(first_paragraph.split())
-            self.specs[name] = ActionSpec(name, sentence, tuple(fields), fn, label or _label(name), group)
+            self.specs[name] = ActionSpec(name, sentence, tuple(fields), fn, label or _label(name), group, offered)
             return fn
 
         return register

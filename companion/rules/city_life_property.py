@@ -174,7 +174,7 @@ def exchange(tx: Tx, a: dict) -> str:
 
 
 @CITY.action("buy_shares", c.player(), c.count("count", "How many shares", 1, 5, required=False),
-             label="Buy shares", group="deeds")
+             label="Buy shares", group="deeds", offered=is_advanced)
 def buy_shares(tx: Tx, a: dict) -> str:
     """Advanced: on landing on a Dollar Sign square, buy Bank shares at $500 (at most 5 from the Bank
     in a whole game, and none once the player has sold shares to another player)."""
