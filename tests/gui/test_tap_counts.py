@@ -1,12 +1,13 @@
 """The banker's common actions take the taps docs/touchscreen.md says.
 
 Each row of the table "Taps of the common actions" is a moment at the table: the game as it stands
-(Ann, Bob and Cy playing classic, Monopoly City or City Life, set up through the ledger, no taps), then
-the banker plays what the row's sentence says on the touchscreen with the X server's pointer (xdotool
-under Xvfb), at a person's pace. The taps are counted as they are made and must be the row's count;
-the ledger is checked after, so a tap count is only true when the action really happened. The counts
-are read from the doc's table itself: a screen that gains or loses a tap fails here until the doc
-says so. Nothing waits on a sleep: each check waits on the ledger or the screen.
+(Ann, Bob and Cy playing classic, Monopoly City or City Life's advanced rules, set up through the
+ledger, no taps), then the banker plays what the row's sentence says on the touchscreen with the X
+server's pointer (xdotool under Xvfb), at a person's pace. The taps are counted as they are made and
+must be the row's count; the ledger is checked after, so a tap count is only true when the action
+really happened. The counts are read from the doc's table itself: a screen that gains or loses a tap
+fails here until the doc says so. Nothing waits on a sleep: each check waits on the ledger or the
+screen.
 """
 from __future__ import annotations
 
@@ -64,8 +65,8 @@ class Moment:
     taps), then the banker's taps and the ledger's checks."""
 
     pack: str
+    play: Callable  # play(hands, desk): the banker's taps, then the ledger's checks
     before: list[dict] = field(default_factory=list)
-    play: Callable = lambda hands, desk: None
     options: dict = field(default_factory=dict)
     #: Why the doc's count cannot be played today, when a screen loses one of its taps (the test is
     #: then expected to fail, and fails loudly once the screen is mended, so the mark goes).
@@ -136,7 +137,8 @@ def ann_builds_in_mill_lane(hands, desk):
         assert deed(desk, "Mill Lane").get("railroad") and cash(desk, "Ann") == ann
     else:
         assert deed(desk, "Mill Lane").get("residential") == spin["result"]
-        assert cash(desk, "Ann") == ann - spin["result"] * desk.table["pack"]["cards"]["Mill Lane"]["residential_cost"]
+        block = desk.table["pack"]["cards"]["Mill Lane"]["residential_cost"]
+        assert cash(desk, "Ann") == ann - spin["result"] * block
 
 
 def ann_mortgages_baltic(hands, desk):
@@ -177,8 +179,9 @@ def nobody_wants_marvin_gardens(hands, desk):
     hands.tap("bidder-Bob")
     if auction.keys_shown:
         hands.tap("bid-keys")  # the pack's steps instead of the keypad: a tap more
-    steps = sorted((w for w in hands.all() if (getattr(w, "name", "") or "").startswith("raise-")), key=lambda w: w.value)
-    hands.tap(widget=steps[len(steps) // 2])
+    steps = sorted((w for w in hands.all() if (getattr(w, "name", "") or "").startswith("raise-")),
+                   key=lambda w: w.value)
+    hands.tap(widget=steps[len(steps) // 2])  # a step of the pack's, from the middle
     hands.tap("record-bid")
     unit = hands.app.unit_link.unit
     hands.until("Bob's bid on the unit", lambda: unit.highest_bid is not None and unit.highest_bid.bidder == "Bob")
@@ -205,26 +208,28 @@ def no_wait(hands, desk):
 
 #: Every row of the doc's table, by the banker's sentence.
 MOMENTS = {
-    "Ann passes GO": Moment("classic", play=ann_passes_go),
-    "Ann pays the bank 50": Moment("classic", play=ann_pays_the_bank_50),
-    "Ann buys Park Place": Moment("classic", play=ann_buys_park_place),
-    "Ann lands on Boardwalk": Moment("classic", buying("Bob", "Boardwalk"),
-                                     lands_on_boardwalk("Ann", ["rent", "choice-Boardwalk"])),
-    "Cy lands on Boardwalk": Moment("classic", buying("Bob", "Boardwalk"),
-                                    lands_on_boardwalk("Cy", ["rent", "payer-Cy", "choice-Boardwalk"]),
+    "Ann passes GO": Moment("classic", ann_passes_go),
+    "Ann pays the bank 50": Moment("classic", ann_pays_the_bank_50),
+    "Ann buys Park Place": Moment("classic", ann_buys_park_place),
+    "Ann lands on Boardwalk": Moment("classic", lands_on_boardwalk("Ann", ["rent", "choice-Boardwalk"]),
+                                     before=buying("Bob", "Boardwalk")),
+    "Cy lands on Boardwalk": Moment("classic", lands_on_boardwalk("Cy", ["rent", "payer-Cy", "choice-Boardwalk"]),
+                                    before=buying("Bob", "Boardwalk"),
                                     lost_tap="at 800x480 the chooser's hidden Done button (its typed-answer row, "
                                              "0 px high but the button 56 px) lies over the right half of the "
                                              "third tile of Who pays and takes the tap on Cy"),
-    "Ann builds on Boardwalk": Moment("classic", buying("Ann", "Park Place", "Boardwalk"), ann_builds_on_boardwalk),
-    "Ann builds in Mill Lane": Moment("monopoly-city", buying("Ann", "Mill Lane"), ann_builds_in_mill_lane),
-    "Ann mortgages Baltic": Moment("classic", buying("Ann", "Baltic Avenue"), ann_mortgages_baltic),
-    "Ann lifts the mortgage": Moment("classic", [*buying("Ann", "Baltic Avenue"),
-                                                 {"action": "mortgage", "player": "Ann", "deed": "Baltic Avenue"}],
-                                     ann_lifts_the_mortgage),
-    "Ann trades Park Place for 100": Moment("classic", buying("Ann", "Park Place"), ann_trades_park_place_for_100),
-    "Nobody wants Marvin Gardens": Moment("classic", play=nobody_wants_marvin_gardens),
-    "Ann takes a loan": Moment("city-life", play=ann_takes_a_loan, options={"advanced": True}),
-    "No, wait": Moment("classic", [{"action": "salary", "player": "Ann"}], no_wait),
+    "Ann builds on Boardwalk": Moment("classic", ann_builds_on_boardwalk,
+                                      before=buying("Ann", "Park Place", "Boardwalk")),
+    "Ann builds in Mill Lane": Moment("monopoly-city", ann_builds_in_mill_lane, before=buying("Ann", "Mill Lane")),
+    "Ann mortgages Baltic": Moment("classic", ann_mortgages_baltic, before=buying("Ann", "Baltic Avenue")),
+    "Ann lifts the mortgage": Moment("classic", ann_lifts_the_mortgage,
+                                     before=[*buying("Ann", "Baltic Avenue"),
+                                             {"action": "mortgage", "player": "Ann", "deed": "Baltic Avenue"}]),
+    "Ann trades Park Place for 100": Moment("classic", ann_trades_park_place_for_100,
+                                            before=buying("Ann", "Park Place")),
+    "Nobody wants Marvin Gardens": Moment("classic", nobody_wants_marvin_gardens),
+    "Ann takes a loan": Moment("city-life", ann_takes_a_loan, options={"advanced": True}),
+    "No, wait": Moment("classic", no_wait, before=[{"action": "salary", "player": "Ann"}]),
 }
 
 
@@ -285,3 +290,21 @@ def test_a_quick_amount_saves_the_two_figures(bank):
     bank.tap("confirm")
     bank.until("Ann's $50 to the bank", lambda: cash(desk, "Ann") == ann - 50)
     assert bank.taps - start == quick
+
+
+def test_cy_pays_in_three_taps_when_the_finger_lands_left_of_the_hidden_done_button(bank):
+    """The same moment as "Cy lands on Boardwalk", with Cy's tile tapped a fifth of the way in (where
+    nothing lies over it) instead of at its middle: the doc's three taps, and Cy pays Bob."""
+    desk = open_moment(bank, MOMENTS["Cy lands on Boardwalk"], "cy on the left")
+    cy, bob, start = cash(desk, "Cy"), cash(desk, "Bob"), bank.taps
+    bank.tap("rent")
+    tile = bank.find("payer-Cy", within=bank.patience)
+    ask = bank.app.screens["ask"]
+    x, y = tile.to_window(tile.x + tile.width / 5, tile.center_y)
+    bank.pointer.press_at(x, y)
+    bank.taps += 1
+    bank.until("Cy chosen to pay", lambda: ask.form is not None and ask.form.values.get("payer") == "Cy")
+    bank.tap("choice-Boardwalk")
+    bank.until("Cy's rent to Bob", lambda: cash(desk, "Bob") == bob + 50)
+    assert cash(desk, "Cy") == cy - 50
+    assert bank.taps - start == doc_counts()["Cy lands on Boardwalk"]
