@@ -215,9 +215,9 @@ MOMENTS = {
                                      before=buying("Bob", "Boardwalk")),
     "Cy lands on Boardwalk": Moment("classic", lands_on_boardwalk("Cy", ["rent", "payer-Cy", "choice-Boardwalk"]),
                                     before=buying("Bob", "Boardwalk"),
-                                    lost_tap="at 800x480 the chooser's hidden Done button (its typed-answer row, "
-                                             "0 px high but the button 56 px) lies over the right half of the "
-                                             "third tile of Who pays and takes the tap on Cy"),
+                                    lost_tap="the chooser's hidden Done button (its typed-answer row is 0 px "
+                                             "high, the button still 56 px) lies over the right half of the last "
+                                             "tile of Who pays, at every size, and takes the tap on Cy"),
     "Ann builds on Boardwalk": Moment("classic", ann_builds_on_boardwalk,
                                       before=buying("Ann", "Park Place", "Boardwalk")),
     "Ann builds in Mill Lane": Moment("monopoly-city", ann_builds_in_mill_lane, before=buying("Ann", "Mill Lane")),
