@@ -42,6 +42,8 @@ class Tap(ButtonBehavior, Label):
     value = ObjectProperty(None, allownone=True)
 
     def on_touch_down(self, touch):
+        if unseen(self):
+            return False  # a button nobody can see never takes a tap from the one drawn where it lies
         if self.guard and self.collide_point(*touch.pos) and self.is_second_tap(time.monotonic()):
             return True  # swallowed: the second tap of a double tap on this same button
         return super().on_touch_down(touch)
@@ -57,6 +59,17 @@ class Tap(ButtonBehavior, Label):
     def forget_last(cls) -> None:
         """No tap before the next one (tests tap faster than a person; the guard has its own test)."""
         cls.last_release = (None, 0.0)
+
+
+def unseen(widget) -> bool:
+    """Whether the widget is hidden: it or a widget holding it is fully transparent. Kivy still hands
+    such a widget touches, and a disabled one keeps every touch that lands on it."""
+    while widget is not None:
+        if widget.opacity == 0:
+            return True
+        parent = widget.parent
+        widget = parent if parent is not widget else None
+    return False
 
 
 class Caption(Label):

@@ -68,9 +68,6 @@ class Moment:
     play: Callable  # play(hands, desk): the banker's taps, then the ledger's checks
     before: list[dict] = field(default_factory=list)
     options: dict = field(default_factory=dict)
-    #: Why the doc's count cannot be played today, when a screen loses one of its taps (the test is
-    #: then expected to fail, and fails loudly once the screen is mended, so the mark goes).
-    lost_tap: str = ""
 
 
 def cash(desk, player: str) -> int:
@@ -214,10 +211,7 @@ MOMENTS = {
     "Ann lands on Boardwalk": Moment("classic", lands_on_boardwalk("Ann", ["rent", "choice-Boardwalk"]),
                                      before=buying("Bob", "Boardwalk")),
     "Cy lands on Boardwalk": Moment("classic", lands_on_boardwalk("Cy", ["rent", "payer-Cy", "choice-Boardwalk"]),
-                                    before=buying("Bob", "Boardwalk"),
-                                    lost_tap="the chooser's hidden Done button (its typed-answer row is 0 px "
-                                             "high, the button still 56 px) lies over the right half of the last "
-                                             "tile of Who pays, at every size, and takes the tap on Cy"),
+                                    before=buying("Bob", "Boardwalk")),
     "Ann builds on Boardwalk": Moment("classic", ann_builds_on_boardwalk,
                                       before=buying("Ann", "Park Place", "Boardwalk")),
     "Ann builds in Mill Lane": Moment("monopoly-city", ann_builds_in_mill_lane, before=buying("Ann", "Mill Lane")),
@@ -260,8 +254,6 @@ def rows_with_packs():
         moment = MOMENTS.get(sentence)
         marks = [pytest.mark.skipif(moment is not None and moment.pack not in pack_names(),
                                     reason="the pack is not installed")]
-        if moment is not None and moment.lost_tap:
-            marks.append(pytest.mark.xfail(reason=moment.lost_tap, raises=AssertionError, strict=True))
         yield pytest.param(sentence, our_taps(row), id=sentence, marks=marks)
 
 
@@ -290,21 +282,3 @@ def test_a_quick_amount_saves_the_two_figures(bank):
     bank.tap("confirm")
     bank.until("Ann's $50 to the bank", lambda: cash(desk, "Ann") == ann - 50)
     assert bank.taps - start == quick
-
-
-def test_cy_pays_in_three_taps_when_the_finger_lands_left_of_the_hidden_done_button(bank):
-    """The same moment as "Cy lands on Boardwalk", with Cy's tile tapped a fifth of the way in (where
-    nothing lies over it) instead of at its middle: the doc's three taps, and Cy pays Bob."""
-    desk = open_moment(bank, MOMENTS["Cy lands on Boardwalk"], "cy on the left")
-    cy, bob, start = cash(desk, "Cy"), cash(desk, "Bob"), bank.taps
-    bank.tap("rent")
-    tile = bank.find("payer-Cy", within=bank.patience)
-    ask = bank.app.screens["ask"]
-    x, y = tile.to_window(tile.x + tile.width / 5, tile.center_y)
-    bank.pointer.press_at(x, y)
-    bank.taps += 1
-    bank.until("Cy chosen to pay", lambda: ask.form is not None and ask.form.values.get("payer") == "Cy")
-    bank.tap("choice-Boardwalk")
-    bank.until("Cy's rent to Bob", lambda: cash(desk, "Bob") == bob + 50)
-    assert cash(desk, "Cy") == cy - 50
-    assert bank.taps - start == doc_counts()["Cy lands on Boardwalk"]
