@@ -909,3 +909,39 @@ def test_the_pack_bounds_a_quiz_to_its_three_questions_and_a_side_bet_to_20000(l
     assert value[0]["amount"] == 20000  # at most the pack's limit a spin
     stake = schema_form.rows(bets, value, schema_form.Setting(players=("Bob",), amounts=(500, 50000)))[3]
     assert [c["amount"] for c in stake["chips"]] == [500]
+
+
+def test_the_gardeners_card_opens_with_its_printed_values_and_only_a_changed_salary_is_sent(tmp_path):
+    from companion.ui.structured_view import first_value
+
+    d = Desk(Banker.create(tmp_path / "green.game", "greenopoly", LIFE_PEOPLE, {}, backup_every=0))
+    try:
+        form = flows.start_flow("correct_character", d.specs, player="Ann").fill("character", "Gardener")
+        field = d.specs["correct_character"].field("values")
+        card = first_value(d, form, field)
+        assert card == {"salary": 200_000, "night": True, "detour": True, "stand_in": True, "title": "Gardener"}
+        as_printed = form_view(d, form, "values", card)
+        rows = {r["label"]: r for r in as_printed["rows"]}
+        assert rows["Salary"]["text"] == "€200K" and rows["Name"]["text"] == "Gardener"
+        assert [c["label"] for c in rows["Night"]["choices"] if c["selected"]] == ["Yes"]
+        assert [c["label"] for c in rows["Detour"]["choices"] if c["selected"]] == ["Yes"]
+        assert not any(r["changed"] for r in as_printed["rows"])
+        assert as_printed["sentence"] == "Nothing to change: every value reads as printed" and not as_printed["ready"]
+        # the banker adds €50K to the salary: only the salary is marked, and only it is sent
+        raised = schema_form.change(field.schema, card, ("salary",), "add_amount", 50_000)
+        view = form_view(d, form, "values", raised)
+        assert [r["label"] for r in view["rows"] if r["changed"]] == ["Salary"]
+        assert {r["label"]: r["printed"] for r in view["rows"]}["Salary"] == "€200K"
+        assert view["value"] == {"salary": 250_000}
+        assert view["sentence"] == "The banker corrected Gardener: salary = €250K" and view["ready"]
+        # Night's printed Yes stays chosen when tapped again; No changes it, Yes again puts it back
+        assert schema_form.change(field.schema, card, ("night",), "set", True) == card
+        no_night = schema_form.change(field.schema, raised, ("night",), "set", False)
+        assert form_view(d, form, "values", no_night)["value"] == {"salary": 250_000, "night": False}
+        back = schema_form.change(field.schema, no_night, ("night",), "set", True)
+        assert form_view(d, form, "values", back)["value"] == {"salary": 250_000}
+        # the name's box emptied keeps the printed name
+        unnamed = schema_form.change(field.schema, card, ("title",), "type", "")
+        assert form_view(d, form, "values", unnamed)["sentence"] == "Nothing to change: every value reads as printed"
+    finally:
+        d.close()

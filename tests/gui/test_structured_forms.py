@@ -159,21 +159,54 @@ def test_a_trade_is_put_together_on_its_own_two_columns_never_typed(bank, tmp_pa
     assert bank.screen == "trade"
 
 
-def test_the_banker_corrects_the_gardeners_salary_to_250k_and_night_to_no(bank, tmp_path):
+def gardener(desk):
+    return next((k, c) for k, c in desk.pack["characters"].items() if c["title"] == "Gardener")
+
+
+def test_the_banker_corrects_the_gardeners_salary_and_leaves_night_and_detour_as_printed(bank, tmp_path):
     desk = open_table(bank, tmp_path, "greenopoly")
-    key, card = next((k, c) for k, c in desk.pack["characters"].items() if c["title"] == "Gardener")
+    key, card = gardener(desk)
     from_more(bank, "correct_character")
     bank.tap(f"choice-{key}")
     assert bank.screen == "form" and not bank.has("type-it")
-    bank.tap("form-salary-200000")
-    bank.tap("form-salary-50000")
-    bank.tap("form-night-False")
+    # the form reads the Gardener's card as it stands: €200K, affected by Night and by Detour
+    assert bank.find("form-salary-figure").text == "€200K"
+    assert bank.find("form-night-True").selected and not bank.find("form-night-False").selected
+    assert bank.find("form-detour-True").selected
+    assert bank.find("form-title").text == "Gardener"
+    assert bank.find("confirm").text == "Nothing to change: every value reads as printed"
+    bank.tap("form-salary-50000")  # the card in the box reads €250K
+    assert bank.find("form-salary-figure").text == "€250K"
+    assert bank.find("form-salary-row").changed and not bank.find("form-night-row").changed
+    bank.tap("form-night-True")  # Night's printed Yes tapped again stays Yes
+    assert bank.find("form-night-True").selected
     bank.shot("form-character")
-    assert bank.find("confirm").text == "The banker corrected Gardener: salary = €250K, night = no"
+    assert bank.find("confirm").text == "The banker corrected Gardener: salary = €250K"
     bank.tap("confirm")
     assert bank.screen == "table", bank.bubble()
-    assert last_entry(desk).action["values"] == {"salary": 250000, "night": False}
-    assert desk.pack["characters"][key]["salary"] == 250000
+    entry = last_entry(desk)
+    assert entry.action["values"] == {"salary": 250000}
+    assert entry.summary == "The banker corrected Gardener: salary = €250K"
+    now = desk.pack["characters"][key]
+    assert (now["salary"], now["night"], now["detour"]) == (250000, card["night"], card["detour"])
+
+
+def test_the_banker_switches_the_gardeners_night_off_and_back_and_nothing_is_changed(bank, tmp_path):
+    desk = open_table(bank, tmp_path, "greenopoly")
+    key, card = gardener(desk)
+    from_more(bank, "correct_character")
+    bank.tap(f"choice-{key}")
+    bank.tap("form-night-False")
+    assert bank.find("form-night-row").changed
+    assert bank.find("confirm").text == "The banker corrected Gardener: night = no"
+    bank.tap("form-night-True")  # no: the card in the box does show the moon
+    assert not bank.find("form-night-row").changed
+    version = desk.version
+    bank.tap("confirm")
+    assert bank.bubble() == "Nothing to change: every value reads as printed"
+    assert desk.version == version and desk.pack["characters"][key] == card
+    bank.tap("cancel")
+    assert bank.screen == "table" and desk.version == version
 
 
 def test_every_tile_of_the_bets_form_takes_a_finger_at_800x480_and_reads_well_larger(bank, tmp_path):

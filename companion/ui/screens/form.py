@@ -1,13 +1,14 @@
 """The structured form: a field such as side bets or answers by player, answered with tiles (players,
 numbers, money steps, "Add a bet") read from the field's schema, then one confirming tap that reads
-the log's sentence. A schema no tile can answer is typed, behind an explicit "Type it"."""
+the log's sentence. A schema no tile can answer is typed, behind an explicit "Type it". A correction
+(a character card) starts from the card's printed values and marks each one the banker changes."""
 from __future__ import annotations
 
 from kivy.factory import Factory
 from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
 
 from .. import schema_form
-from ..structured_view import form_view, schema_of
+from ..structured_view import first_value, form_view, schema_of
 from ..widgets import side_row
 from . import BankScreen
 
@@ -38,9 +39,9 @@ class FormScreen(BankScreen):
     _refused = _value = None
 
     def ask(self, form, field: str) -> None:
-        """A new question, with nothing chosen yet."""
+        """A new question, with nothing chosen yet, or what the card reads now."""
         self.form, self.field, self.typing = form, field, False
-        self.value = schema_form.empty(self.schema) if schema_form.renders(self.schema) else ""
+        self.value = first_value(self.desk, form, self.desk.specs[form.action].field(field))
         # "unknown", never None: a question with no strip of who acts must still clear the last one's
         self.ids.rows.shape = self.ids.who.shape = "unknown"
         self.ids.scroll.scroll_y = 1
@@ -136,10 +137,12 @@ class FormScreen(BankScreen):
                 box.ids.tiles.add_widget(self._tap(row["label"], _name(path, "add"), ("add", path, None), self.change))
             return box
         box = Factory.FormRow()
-        box.label = row["label"]
+        box.name, box.label = _name(path, "row"), row["label"]
+        box.printed, box.changed = row.get("printed", ""), row.get("changed", False)
+        printed = "printed" in row  # a card's value: a chosen tile stays chosen, C starts from nothing
         tiles = box.ids.tiles
         if kind in ("pick", "many"):
-            how = "pick" if kind == "pick" else "toggle"
+            how = "toggle" if kind == "many" else ("set" if printed else "pick")
             for choice in row["choices"]:
                 tiles.add_widget(self._tap(choice["label"], _name(path, choice["value"]), (how, path, choice["value"]),
                                            self.change, selected=choice["selected"]))
@@ -156,19 +159,22 @@ class FormScreen(BankScreen):
             entry.bind(text=self.type_text)
             tiles.add_widget(entry)
         elif kind == "amount":
-            tiles.add_widget(Factory.Figure(text=row["text"], base_size=self.app.u * 26, size_hint_x=None,
-                                            width=self.app.u * 100, halign="right"))
+            figure = Factory.Figure(text=row["text"], base_size=self.app.u * 26, size_hint_x=None,
+                                    width=self.app.u * 100, halign="right")
+            figure.name = _name(path, "figure")
+            tiles.add_widget(figure)
             for chip in row["chips"]:  # each as wide as its words: "+$20,000" wider than "+$500"
                 tiles.add_widget(self._tap(chip["label"], _name(path, chip["amount"]), ("add_amount", path, chip["amount"]),
                                            self.change, font_size=self.app.u * 19, size_hint_x=len(chip["label"]) + 2))
-            tiles.add_widget(self._tap("C", _name(path, "clear"), ("clear", path, None), self.change,
-                                       size_hint_x=None, width=self.app.u * 56))
+            tiles.add_widget(self._tap("C", _name(path, "clear"), ("set", path, 0) if printed else ("clear", path, None),
+                                       self.change, size_hint_x=None, width=self.app.u * 56))
         return box
 
     def _update(self, widget, row: dict) -> None:
         tiles = getattr(widget.ids, "tiles", None)
         if tiles is None:
             return
+        widget.printed, widget.changed = row.get("printed", ""), row.get("changed", False)
         if row["kind"] in ("pick", "many"):
             for tap, choice in zip(reversed(tiles.children), row["choices"]):
                 tap.selected = choice["selected"]
