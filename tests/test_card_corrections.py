@@ -1,5 +1,6 @@
-"""Correcting a Greenopoly character card: the action declares what the card reads now, a correction
-changes only what differs from it, and one that changes nothing is refused and leaves the game as it was."""
+"""Correcting a card to match the box: each correction declares what the card reads now, so every
+screen starts from it. A Greenopoly character correction changes only what differs from the card, and
+one that changes nothing is refused and leaves the game as it was."""
 import pytest
 
 from companion.core.errors import Refused
@@ -42,3 +43,16 @@ def test_a_correction_that_changes_nothing_is_refused_and_the_game_is_unchanged(
     assert reason == "nothing to change: Park Ranger's card already reads so"
     with pytest.raises(Refused):
         t.do("correct_character", character="Student", values={"title": "  Student "})
+
+
+def test_boardwalks_card_as_printed_is_declared_and_follows_a_correction(tmp_path):
+    t = AtTheTable.new(tmp_path, "classic", "Ann", "Bob", name="classic.game")
+    try:
+        values = next(s for s in t.banker.actions() if s.name == "correct_card").field("values")
+        card = values.current_value(t.table, {"deed": "boardwalk"})
+        assert (card["price"], card["mortgage"], card["rent"][0]) == (400, 200, 50)
+        t.do("correct_card", deed="Boardwalk", values={"price": 450})
+        assert values.current_value(t.table, {"deed": "Boardwalk"})["price"] == 450
+        assert values.current_value(t.table, {"deed": "Nowhere Street"}) is None
+    finally:
+        t.banker.close()
