@@ -209,6 +209,21 @@ def test_the_banker_switches_the_gardeners_night_off_and_back_and_nothing_is_cha
     assert bank.screen == "table" and desk.version == version
 
 
+def test_the_banker_finds_boardwalk_printed_at_400_and_corrects_its_price_to_450(bank, tmp_path):
+    desk = open_table(bank, tmp_path, "classic")
+    from_more(bank, "correct_card")
+    bank.tap("choice-Boardwalk")
+    assert bank.screen == "card"
+    assert bank.find("card-field-price").text == "400"  # as the correction declares the card now
+    assert bank.find("card-field-rent").text == "50, 200, 600, 1400, 1700, 2000"
+    bank.type("450", widget=bank.find("card-field-price"))
+    bank.tap("save-card")
+    entry = last_entry(desk)
+    assert entry.action["values"] == {"price": 450}, bank.bubble()
+    assert desk.pack["cards"]["Boardwalk"]["price"] == 450
+    assert bank.find("card-field-price").text == "450"  # the editor reads the card as it is now
+
+
 def test_every_tile_of_the_bets_form_takes_a_finger_at_800x480_and_reads_well_larger(bank, tmp_path):
     from companion.ui.widgets import Tap
 

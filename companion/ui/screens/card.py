@@ -36,7 +36,7 @@ class CardScreen(BankScreen):
             for row in card_fields(self.printed()):
                 line = Factory.CardField()
                 line.key, line.label, line.kind = row["key"], row["label"], row["kind"]
-                line.ids.entry.text = row["text"]
+                line.ids.entry.text, line.ids.entry.name = row["text"], f"card-field-{row['key']}"
                 box.add_widget(line)
 
     def printed(self) -> dict:
