@@ -945,3 +945,24 @@ def test_the_gardeners_card_opens_with_its_printed_values_and_only_a_changed_sal
         assert form_view(d, form, "values", unnamed)["sentence"] == "Nothing to change: every value reads as printed"
     finally:
         d.close()
+
+
+def test_a_greenopoly_park_is_corrected_in_the_notes_own_k_and_m(tmp_path):
+    from companion.core.money import Currency
+
+    d = Desk(Banker.create(tmp_path / "green.game", "greenopoly", LIFE_PEOPLE, {}, backup_every=0))
+    try:
+        money = Currency.from_pack(d.pack)
+        card = d.specs["correct_card"].field("values").current_value(d.table, {"deed": "Corner Park"})
+        fields = {f["key"]: f for f in card_fields(card, money)}
+        assert fields["price"]["text"] == "100K" and fields["mortgage"]["text"] == "50K"
+        assert fields["rent"]["text"] == "6K, 30K, 90K, 270K, 400K"
+        assert changed_values(card, {"price": ("int", "€120K"), "rent": ("list", fields["rent"]["text"])}, money) == {
+            "price": 120_000}
+        assert changed_values(card, {"rent": ("list", "8K, 30K, 90K, 270K, 1.2M")}, money) == {
+            "rent": [8_000, 30_000, 90_000, 270_000, 1_200_000]}
+        assert card_fields({"price": 1_234_000}, money)[0]["text"] == "1234000"  # no comma inside a field
+        with pytest.raises(ValueError, match="not an amount of money"):
+            changed_values(card, {"price": ("int", "lots")}, money)
+    finally:
+        d.close()

@@ -224,6 +224,19 @@ def test_the_banker_finds_boardwalk_printed_at_400_and_corrects_its_price_to_450
     assert bank.find("card-field-price").text == "450"  # the editor reads the card as it is now
 
 
+def test_the_banker_reads_corner_park_at_100k_and_types_its_price_as_the_notes_read_120k(bank, tmp_path):
+    desk = open_table(bank, tmp_path, "greenopoly")
+    from_more(bank, "correct_card")
+    bank.tap("choice-Corner Park")
+    assert bank.find("card-field-price").text == "100K"
+    assert bank.find("card-field-rent").text == "6K, 30K, 90K, 270K, 400K"
+    bank.type("120K", widget=bank.find("card-field-price"))
+    bank.shot("card-greenopoly")
+    bank.tap("save-card")
+    assert last_entry(desk).action["values"] == {"price": 120000}, bank.bubble()
+    assert last_entry(desk).summary == "The banker corrected Corner Park: price = €120K"
+
+
 def test_every_tile_of_the_bets_form_takes_a_finger_at_800x480_and_reads_well_larger(bank, tmp_path):
     from companion.ui.widgets import Tap
 
