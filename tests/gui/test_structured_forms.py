@@ -191,6 +191,31 @@ def test_the_banker_corrects_the_gardeners_salary_and_leaves_night_and_detour_as
     assert (now["salary"], now["night"], now["detour"]) == (250000, card["night"], card["detour"])
 
 
+def test_the_banker_types_the_cyclists_salary_as_printed_on_the_packs_keypad(bank, tmp_path):
+    desk = open_table(bank, tmp_path, "greenopoly")
+    from_more(bank, "correct_character")
+    bank.tap("choice-Cyclist")
+    assert bank.find("form-salary-figure").text == "€250K"
+    bank.tap("form-salary-figure")  # the pack's keypad, with K and M
+    assert bank.find("figure-typed").text == "€250K"
+    bank.keys("175K")
+    assert bank.find("figure-typed").text == "€175K"
+    bank.shot("form-character-keypad")
+    bank.tap("figure-set")
+    bank.until("the keypad to close", lambda: not bank.has("figure-set"))
+    assert bank.find("form-salary-figure").text == "€175K" and bank.find("form-salary-row").changed
+    assert bank.find("confirm").text == "The banker corrected Cyclist: salary = €175K"
+    bank.tap("form-salary-figure")  # and a keypad put away changes nothing
+    bank.keys("9")
+    bank.tap("figure-cancel")
+    bank.until("the keypad to close", lambda: not bank.has("figure-cancel"))
+    assert bank.find("form-salary-figure").text == "€175K"
+    bank.tap("confirm")
+    assert bank.screen == "table", bank.bubble()
+    assert last_entry(desk).action["values"] == {"salary": 175000}
+    assert desk.pack["characters"]["Cyclist"]["salary"] == 175000
+
+
 def test_the_banker_switches_the_gardeners_night_off_and_back_and_nothing_is_changed(bank, tmp_path):
     desk = open_table(bank, tmp_path, "greenopoly")
     key, card = gardener(desk)

@@ -6,13 +6,17 @@ from __future__ import annotations
 
 from kivy.factory import Factory
 from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
+from kivy.uix.modalview import ModalView
+
+from companion.core.money import Currency
 
 from .. import schema_form
+from ..keypad import Keypad, keys_for, wide_keys
 from ..structured_view import first_value, form_view, schema_of
 from ..widgets import side_row
 from . import BankScreen
 
-__all__ = ["FormScreen"]
+__all__ = ["FormScreen", "FigureBox"]
 
 
 def _name(path: tuple, *more) -> str:
@@ -159,10 +163,10 @@ class FormScreen(BankScreen):
             entry.bind(text=self.type_text)
             tiles.add_widget(entry)
         elif kind == "amount":
-            figure = Factory.Figure(text=row["text"], base_size=self.app.u * 26, size_hint_x=None,
-                                    width=self.app.u * 100, halign="right")
-            figure.name = _name(path, "figure")
-            tiles.add_widget(figure)
+            # the figure itself opens the pack's keypad: a salary is typed as printed (2, 5, 0, K)
+            tiles.add_widget(self._tap(row["text"], _name(path, "figure"), (path, row["label"]), self.type_figure,
+                                       kind="tile", size_hint_x=None, width=self.app.u * 110,
+                                       font_size=self.app.u * 24))
             for chip in row["chips"]:  # each as wide as its words: "+$20,000" wider than "+$500"
                 tiles.add_widget(self._tap(chip["label"], _name(path, chip["amount"]), ("add_amount", path, chip["amount"]),
                                            self.change, font_size=self.app.u * 19, size_hint_x=len(chip["label"]) + 2))
@@ -179,13 +183,22 @@ class FormScreen(BankScreen):
             for tap, choice in zip(reversed(tiles.children), row["choices"]):
                 tap.selected = choice["selected"]
         elif row["kind"] in ("count", "amount"):
-            figure = next(w for w in tiles.children if isinstance(w, Factory.Figure))
+            figure = tiles.children[-1] if row["kind"] == "amount" else tiles.children[1]  # the figure's place
             figure.text = row["text"]
 
     # -- taps --------------------------------------------------------------------------------------
     def change(self, tap) -> None:
         how, path, arg = tap.value
         self.value = schema_form.change(self.schema, self.value, path, how, arg)
+        self.refresh()
+
+    def type_figure(self, tap) -> None:
+        """The pack's keypad for a sum: what is typed replaces the figure."""
+        path, label = tap.value
+        FigureBox(Currency.from_pack(self.desk.pack), label, tap.text, lambda amount: self.set_sum(path, amount)).open()
+
+    def set_sum(self, path: tuple, amount: int) -> None:
+        self.value = schema_form.change(self.schema, self.value, path, "set", amount)
         self.refresh()
 
     def type_text(self, entry, text: str) -> None:
@@ -215,3 +228,44 @@ class FormScreen(BankScreen):
     def cancel(self) -> None:
         self.form = None
         self.app.to_table()
+
+
+class FigureBox(ModalView):
+    """The pack's keypad for one sum of the form, over it: the banker types the figure printed on the
+    card (2, 5, 0, K) rather than counting it up. *Set* puts it on the form; *Cancel* leaves the form
+    as it was."""
+
+    label = StringProperty("")
+    figure = StringProperty("")
+    problem = StringProperty("")
+    ready = BooleanProperty(False)
+
+    def __init__(self, currency: Currency, label: str, was: str, on_set, **kw) -> None:
+        super().__init__(**kw)
+        self.keypad, self.label, self.was, self.on_set = Keypad(currency), label, was, on_set
+        keys = wide_keys(keys_for(currency))
+        grid = self.ids.pad
+        grid.cols = max(4, -(-len(keys) // 3))  # three rows of keys
+        for key in keys:
+            tap = Factory.Tap(text="Del" if key == "<" else key, name=f"key-{key}", guard=False, size_hint_y=1)
+            tap.value = key
+            tap.bind(on_release=self.press)
+            grid.add_widget(tap)
+        self.show()
+
+    def show(self) -> None:
+        """The figure typed so far (what the card read, until a key is pressed), and why it is not one yet."""
+        self.figure = self.keypad.display() if self.keypad.text else self.was
+        self.problem = self.keypad.problem() or ""
+        self.ready = self.keypad.value() is not None
+
+    def press(self, tap) -> None:
+        self.keypad = self.keypad.press(tap.value)
+        self.show()
+
+    def put(self) -> None:
+        amount = self.keypad.value()
+        if amount is None:
+            return
+        self.dismiss()
+        self.on_set(amount)
