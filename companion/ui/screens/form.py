@@ -143,7 +143,7 @@ class FormScreen(BankScreen):
         box = Factory.FormRow()
         box.name, box.label = _name(path, "row"), row["label"]
         box.printed, box.changed = row.get("printed", ""), row.get("changed", False)
-        printed = "printed" in row  # a card's value: a chosen tile stays chosen, C starts from nothing
+        printed = "printed" in row  # a card's value: a chosen tile stays chosen, C puts the sum at 0
         tiles = box.ids.tiles
         if kind in ("pick", "many"):
             how = "toggle" if kind == "many" else ("set" if printed else "pick")
