@@ -920,3 +920,60 @@ def test_a_city_life_house_card_offers_a_mortgage_only_under_the_advanced_rules(
         labels = [a["label"] for a in deed_card(city, "House 4")["actions"]]
         assert ("Mortgage" in labels) is mortgage_shown, labels
         city.close()
+
+
+def test_the_gardeners_card_opens_with_its_printed_values_and_only_a_changed_salary_is_sent(tmp_path):
+    from companion.ui.structured_view import first_value
+
+    d = Desk(Banker.create(tmp_path / "green.game", "greenopoly", LIFE_PEOPLE, {}, backup_every=0))
+    try:
+        form = flows.start_flow("correct_character", d.specs, player="Ann").fill("character", "Gardener")
+        field = d.specs["correct_character"].field("values")
+        card = first_value(d, form, field)
+        assert card == {"salary": 200_000, "night": True, "detour": True, "stand_in": True, "title": "Gardener"}
+        as_printed = form_view(d, form, "values", card)
+        rows = {r["label"]: r for r in as_printed["rows"]}
+        assert rows["Salary"]["text"] == "€200K" and rows["Name"]["text"] == "Gardener"
+        assert [c["label"] for c in rows["Night"]["choices"] if c["selected"]] == ["Yes"]
+        assert [c["label"] for c in rows["Detour"]["choices"] if c["selected"]] == ["Yes"]
+        assert not any(r["changed"] for r in as_printed["rows"])
+        assert as_printed["sentence"] == "Nothing to change: every value reads as printed" and not as_printed["ready"]
+        # the banker adds €50K to the salary: only the salary is marked, and only it is sent
+        raised = schema_form.change(field.schema, card, ("salary",), "add_amount", 50_000)
+        view = form_view(d, form, "values", raised)
+        assert [r["label"] for r in view["rows"] if r["changed"]] == ["Salary"]
+        assert {r["label"]: r["printed"] for r in view["rows"]}["Salary"] == "€200K"
+        assert view["value"] == {"salary": 250_000}
+        assert view["sentence"] == "The banker corrected Gardener: salary = €250K" and view["ready"]
+        # Night's printed Yes stays chosen when tapped again; No changes it, Yes again puts it back
+        assert schema_form.change(field.schema, card, ("night",), "set", True) == card
+        no_night = schema_form.change(field.schema, raised, ("night",), "set", False)
+        assert form_view(d, form, "values", no_night)["value"] == {"salary": 250_000, "night": False}
+        back = schema_form.change(field.schema, no_night, ("night",), "set", True)
+        assert form_view(d, form, "values", back)["value"] == {"salary": 250_000}
+        # the name's box emptied keeps the printed name
+        unnamed = schema_form.change(field.schema, card, ("title",), "type", "")
+        assert form_view(d, form, "values", unnamed)["sentence"] == "Nothing to change: every value reads as printed"
+    finally:
+        d.close()
+
+
+def test_a_greenopoly_park_is_corrected_in_the_notes_own_k_and_m(tmp_path):
+    from companion.core.money import Currency
+
+    d = Desk(Banker.create(tmp_path / "green.game", "greenopoly", LIFE_PEOPLE, {}, backup_every=0))
+    try:
+        money = Currency.from_pack(d.pack)
+        card = d.specs["correct_card"].field("values").current_value(d.table, {"deed": "Corner Park"})
+        fields = {f["key"]: f for f in card_fields(card, money)}
+        assert fields["price"]["text"] == "100K" and fields["mortgage"]["text"] == "50K"
+        assert fields["rent"]["text"] == "6K, 30K, 90K, 270K, 400K"
+        assert changed_values(card, {"price": ("int", "€120K"), "rent": ("list", fields["rent"]["text"])}, money) == {
+            "price": 120_000}
+        assert changed_values(card, {"rent": ("list", "8K, 30K, 90K, 270K, 1.2M")}, money) == {
+            "rent": [8_000, 30_000, 90_000, 270_000, 1_200_000]}
+        assert card_fields({"price": 1_234_000}, money)[0]["text"] == "1234000"  # no comma inside a field
+        with pytest.raises(ValueError, match="not an amount of money"):
+            changed_values(card, {"price": ("int", "lots")}, money)
+    finally:
+        d.close()

@@ -174,7 +174,15 @@ def game_started(table: dict) -> bool:
     return table["turn"]["number"] > 1 or any(state.get("owner") for state in table["deeds"].values())
 
 
-@GAME.action("correct_card", c.deed(), c.structured("values", "The card's values to correct", CARD_VALUES),
+def printed_card(table: dict, partial: dict) -> dict:
+    """The chosen deed's card as it reads now: what a correction starts from."""
+    from .model import find_deed
+
+    return {k: v for k, v in table["pack"]["cards"][find_deed(table, partial["deed"])].items() if k != "name"}
+
+
+@GAME.action("correct_card", c.deed(), c.structured("values", "The card's values to correct", CARD_VALUES,
+                                                    current=printed_card),
              label="Correct a card", group="game")
 def correct_card(tx: Tx, a: dict) -> str:
     """The banker corrects a deed's printed values to match the card on the table (money already moved

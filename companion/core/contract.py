@@ -123,6 +123,9 @@ class Field:
     schema: dict | None = None
     #: For choices: other spellings of a value (the trading unit's face "4" is the railroad).
     aliases: tuple[tuple[Any, Any], ...] = ()
+    #: For a field that corrects something on the table (a card's printed values): what it holds now,
+    #: ``(table, partial) -> value``, so a screen starts from it and sends only what differs.
+    current: Callable[[Table, Partial], Any] | None = None
 
     def asked(self, table: Table, partial: Partial) -> bool:
         """Whether a screen should ask for this field now."""
@@ -134,6 +137,16 @@ class Field:
             return bool(self.when(table, partial))
         except (BankerError, KeyError, TypeError, ValueError):
             return False
+
+    def current_value(self, table: Table, partial: Partial) -> Any:
+        """What the field's subject holds now on this table (None when it declares nothing, or the
+        fields it depends on are not chosen yet)."""
+        if self.current is None:
+            return None
+        try:
+            return self.current(table, partial)
+        except (BankerError, KeyError, TypeError, ValueError):
+            return None
 
     def option_values(self, table: Table, partial: Partial | None = None) -> list[tuple[Any, str]]:
         if self.options_from is None:

@@ -13,7 +13,7 @@ from companion.core.errors import BadAction, Refused, UnknownName
 from companion.core.model import find_player
 from companion.core.money import LIMIT
 
-__all__ = ["CHARACTERS", "check_character", "character_of", "find_character", "salary_of", "affected"]
+__all__ = ["CHARACTERS", "check_character", "character_of", "find_character", "printed", "salary_of", "affected"]
 
 CHARACTERS = Registry()
 
@@ -112,10 +112,18 @@ def choose_character(tx: Tx, a: dict) -> str:
             + (f"affected by {' and '.join(w.title() for w in applies)}" if applies else "not affected by Night or Detour"))
 
 
-@CHARACTERS.action("correct_character", CHARACTER, c.structured("values", "The card's values to correct", CHARACTER_VALUES),
+def printed(table: dict, partial: dict) -> dict:
+    """The chosen character card as it reads now: what a correction starts from."""
+    card = table["pack"]["characters"][find_character(table, partial["character"])]
+    return {field: card[field] for field in CHARACTER_VALUES["properties"] if field in card}
+
+
+@CHARACTERS.action("correct_character", CHARACTER,
+                   c.structured("values", "The card's values to correct", CHARACTER_VALUES, current=printed),
                    label="Correct a character", group="game")
 def correct_character(tx: Tx, a: dict) -> str:
-    """The banker corrects a character card to match the box (salaries already paid stay paid)."""
+    """The banker corrects a character card to match the box (salaries already paid stay paid). A value
+    the card already reads is left as it is; a correction that changes nothing is refused."""
     key = find_character(tx.table, a["character"])
     values = a["values"]
     if not isinstance(values, dict) or not values:
@@ -128,8 +136,11 @@ def correct_character(tx: Tx, a: dict) -> str:
         kind = _KEYS[field]
         like = current.get(field, False if kind is bool else 0 if kind is int else "")
         fixed[field] = card_value(field, like, value, tx.currency.parse)
+    changed = [f for f in values if f not in current or fixed[f] != current[f]]
+    if not changed:
+        raise Refused(f"nothing to change: {current['title']}'s card already reads so")
     check_character(key, fixed)
-    for field in values:
+    for field in changed:
         tx.set(["pack", "characters", key, field], fixed[field])
-    told = ", ".join(f"{f} = {shown(fixed[f], tx.fmt)}" for f in values)
+    told = ", ".join(f"{f} = {shown(fixed[f], tx.fmt)}" for f in changed)
     return f"The banker corrected {current['title']}: {told}"

@@ -18,6 +18,10 @@ of big tiles, and each tap into a new value:
 - an array of objects: each item its rows under a heading ("Bet 1", with Remove), then "Add a bet",
   or when an item names a player, one "Add Bob's bet" tile per player.
 
+A form that corrects something on the table (a character card) starts from what it holds now, its
+*printed* value: each row then also says what is printed and whether it was changed, a chosen tile
+stays chosen (the card always reads something), and :func:`changes` keeps only what differs.
+
 :func:`renders` says whether a schema can be shown so; one that cannot is typed instead (behind an
 explicit "Type it"). Pure: no Kivy, no game; the table's candidates and money come in a :class:`Setting`.
 """
@@ -26,7 +30,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-__all__ = ["Setting", "MOST_BUTTONS", "bounded", "renders", "empty", "rows", "change", "missing", "label_of"]
+__all__ = ["Setting", "MOST_BUTTONS", "bounded", "renders", "empty", "rows", "change", "changes", "missing",
+           "label_of"]
 
 #: The most number tiles in one row at 800x480 (each still wider than a finger).
 MOST_BUTTONS = 11
@@ -141,21 +146,24 @@ def _an(word: str) -> str:
 
 
 # -- rows -----------------------------------------------------------------------------------------
-def rows(schema: dict, value: Any, setting: Setting) -> list[dict]:
+def rows(schema: dict, value: Any, setting: Setting, printed: Any = None) -> list[dict]:
     """The form's rows for ``value``, top to bottom. Each row: ``kind`` (pick, many, count, amount,
-    text, item, add), ``path`` (where its value lives in the whole value), ``label`` and its tiles."""
-    return _rows(schema, value, (), "", setting)
+    text, item, add), ``path`` (where its value lives in the whole value), ``label`` and its tiles.
+    With ``printed`` (what a card reads now), a part it holds also has ``printed`` (in words) and
+    ``changed``."""
+    return _rows(schema, value, (), "", setting, printed)
 
 
-def _rows(schema: dict, value: Any, path: tuple, label: str, setting: Setting) -> list[dict]:
+def _rows(schema: dict, value: Any, path: tuple, label: str, setting: Setting, printed: Any = None) -> list[dict]:
     shape = _shape(schema)
     if shape == "record":
         value = value if isinstance(value, dict) else {}
+        was = printed if isinstance(printed, dict) else {}
         required = set(schema.get("required", ()))
         out = []
         for name, sub in schema["properties"].items():
             out += _leaf_or_rows(sub, value.get(name), (*path, name), _title(sub, name), setting,
-                                 clearable=name not in required)
+                                 clearable=name not in required and name not in was, printed=was.get(name))
         return out
     if shape == "by_player":
         value = value if isinstance(value, dict) else {}
@@ -189,10 +197,33 @@ def _player_part(items: dict) -> str | None:
     return next((name for name in items.get("required", ()) if (props.get(name) or {}).get("x-kind") == "player"), None)
 
 
-def _leaf_or_rows(schema: dict, value: Any, path: tuple, label: str, setting: Setting, clearable: bool = False) -> list[dict]:
+def _leaf_or_rows(schema: dict, value: Any, path: tuple, label: str, setting: Setting, clearable: bool = False,
+                  printed: Any = None) -> list[dict]:
     shape = _shape(schema)
     if shape in ("record", "by_player", "list"):
-        return _rows(schema, value, path, label, setting)
+        return _rows(schema, value, path, label, setting, printed)
+    out = _leaf(schema, shape, value, path, label, setting, clearable)
+    if printed is not None:
+        changed = value is not None and not _same(value, printed)  # a part left empty keeps what is printed
+        out[0].update(printed=_words(schema, shape, printed, setting), changed=changed)
+    return out
+
+
+def _same(value: Any, printed: Any) -> bool:
+    return value == printed and type(value) is type(printed)
+
+
+def _words(schema: dict, shape: str | None, value: Any, setting: Setting) -> str:
+    """A printed value as the card shows it: money the pack's way, a set's value by its title."""
+    if shape == "amount" and isinstance(value, int) and not isinstance(value, bool):
+        return setting.fmt(value)
+    if shape == "pick":
+        return next((text for v, text in _consts(schema) or [] if _same(v, value)), label_of(value))
+    return value if isinstance(value, str) else label_of(value)
+
+
+def _leaf(schema: dict, shape: str | None, value: Any, path: tuple, label: str, setting: Setting,
+          clearable: bool) -> list[dict]:
     if shape == "numbers":
         items = schema["items"]
         chosen = value if isinstance(value, list) else []
@@ -269,12 +300,14 @@ def _schema_at(schema: dict, path: tuple) -> dict:
 
 def change(schema: dict, value: Any, path: tuple, how: str, arg: Any = None) -> Any:
     """The value after one tap at ``path``: ``pick`` (a tile; the chosen tile again clears an
-    optional answer), ``type`` (words), ``toggle`` (a number of a many-row), ``less``/``more`` (a stepper), ``add_amount``
+    optional answer), ``set`` (a tile of a printed part: it stays chosen), ``type`` (words), ``toggle`` (a number of a many-row), ``less``/``more`` (a stepper), ``add_amount``
     and ``clear``, ``add`` (another item) and ``remove`` (the item at ``path``)."""
     here = _at(value, path)
     sub = _schema_at(schema, path)
     if how == "pick":
         return _put(value, path, None if here == arg and type(here) is type(arg) else arg)
+    if how == "set":  # a printed part: always holds a value
+        return _put(value, path, arg)
     if how == "toggle":
         chosen = list(here) if isinstance(here, list) else []
         if arg in chosen:
@@ -308,6 +341,17 @@ def change(schema: dict, value: Any, path: tuple, how: str, arg: Any = None) -> 
         del items[index]
         return _put(value, parent, items)
     raise ValueError(f"unknown change {how!r}")
+
+
+def changes(printed: Any, value: Any) -> Any:
+    """What ``value`` changes of ``printed``: the parts of an object that differ from it (a part left
+    empty keeps what is printed; empty when nothing differs). Only an object is printed part by part:
+    anything else is the whole value."""
+    if not isinstance(printed, dict):
+        return value
+    if not isinstance(value, dict):
+        return {}
+    return {name: part for name, part in value.items() if part is not None and not _same(part, printed.get(name))}
 
 
 # -- what is still to choose -----------------------------------------------------------------------

@@ -1,11 +1,14 @@
 """The settings screen's view-model: the game's backups to restore, the trading unit's parts to test,
-and the values a deed card can be corrected to. Pure: no Kivy."""
+and the values a deed card can be corrected to (money the way the pack's notes read it: "100K" on a
+Greenopoly card, typed back the same way). Pure: no Kivy."""
 from __future__ import annotations
 
 import datetime as _dt
 import re
 from pathlib import Path
 from typing import Any
+
+from companion.core.money import Currency
 
 __all__ = ["backup_rows", "part_rows", "card_fields", "parse_card_value", "changed_values"]
 
@@ -37,41 +40,64 @@ def part_rows(board: Any) -> list[dict[str, Any]]:
     return rows
 
 
-def card_fields(card: dict) -> list[dict[str, Any]]:
-    """The card's values the banker may correct, as text to edit (lists as "2, 10, 30")."""
+def _figure(n: Any, money: Currency | None) -> str:
+    """A number on a card as text to edit: "100K" where the pack's notes read so, else its digits
+    (never with a comma, which separates a list's numbers)."""
+    if money is None or money.style != "short" or isinstance(n, bool) or not isinstance(n, int):
+        return str(n)
+    text = money.format(n).replace(money.symbol, "", 1)
+    return str(n) if "," in text else text
+
+
+def card_fields(card: dict, money: Currency | None = None) -> list[dict[str, Any]]:
+    """The card's values the banker may correct, as text to edit (lists as "2, 10, 30"; with the
+    pack's ``money``, a short currency's sums as "6K, 30K")."""
     rows = []
     for key, value in card.items():
         if key in ("group", "kind", "colour") or isinstance(value, (bool, dict)):
             continue
         if isinstance(value, list):
-            text = ", ".join(str(v) for v in value)
+            text = ", ".join(_figure(v, money) for v in value)
         else:
-            text = str(value)
+            text = _figure(value, money)
         rows.append({"key": key, "label": key.replace("_", " ").capitalize(), "text": text,
                      "kind": "list" if isinstance(value, list) else ("int" if isinstance(value, int) else "text")})
     return rows
 
 
-def parse_card_value(kind: str, text: str) -> Any:
-    """The edited text back as the card's type; ValueError with the reason when it is not one."""
+def parse_card_value(kind: str, text: str, money: Currency | None = None) -> Any:
+    """The edited text back as the card's type; ValueError with the reason when it is not one. With
+    the pack's ``money``, a sum may be written its way ("250K")."""
     text = text.strip()
     if kind == "int":
+        if money is not None and not re.fullmatch(r"\d+", text.replace(",", "")):
+            return _sum(money, text)
         if not re.fullmatch(r"\d+", text.replace(",", "")):
             raise ValueError(f"{text!r} is not a whole number")
         return int(text.replace(",", ""))
     if kind == "list":
         parts = [p.strip() for p in text.split(",") if p.strip()]
+        if money is not None:
+            return [_sum(money, p) for p in parts]
         if not all(re.fullmatch(r"\d+", p) for p in parts):
             raise ValueError(f"{text!r} is not a list of whole numbers (write them with commas between)")
         return [int(p) for p in parts]
     return text
 
 
-def changed_values(card: dict, edited: dict[str, tuple[str, str]]) -> dict[str, Any]:
+def _sum(money: Currency, text: str) -> int:
+    """A sum written the pack's way, never below 0 (the card's own check says what each needs)."""
+    value = money.parse(text)  # BadAction is a ValueError, with its reason
+    if value < 0:
+        raise ValueError(f"{text!r} is less than nothing")
+    return value
+
+
+def changed_values(card: dict, edited: dict[str, tuple[str, str]], money: Currency | None = None) -> dict[str, Any]:
     """The values that differ from the card: ``edited`` maps key -> (kind, text)."""
     out = {}
     for key, (kind, text) in edited.items():
-        value = parse_card_value(kind, text)
+        value = parse_card_value(kind, text, money)
         if card.get(key) != value:
             out[key] = value
     return out

@@ -7,13 +7,15 @@ steps are the pack's quick amounts. The sentence is the Banker's preview of the 
 nothing else is left to ask, else what is still to choose. An optional field answered with nothing
 reads as its schema's ``x-none`` ("No side bets", "Keep the money") with that choice's preview.
 A schema no tile can answer is written out as JSON behind an explicit "Type it", read as the
-phones' API reads it. Pure: no Kivy.
+phones' API reads it. A field that corrects something on the table (a character card) declares what
+it holds now (the contract's ``current``): the form starts from those printed values, marks each one
+changed, and the action takes only what differs; nothing changed is nothing to confirm. Pure: no Kivy.
 """
 from __future__ import annotations
 
 from typing import Any
 
-from companion.core.contract import load_json
+from companion.core.contract import load_json, parse_partial
 from companion.core.errors import BankerError
 
 from . import schema_form
@@ -23,7 +25,10 @@ from .flows import ActionForm, button_label, for_people
 from .keypad import quick_amounts
 from .who_acts import who_row
 
-__all__ = ["form_view", "candidates", "setting_for", "schema_of", "nothing"]
+__all__ = ["form_view", "candidates", "setting_for", "schema_of", "nothing", "printed", "first_value"]
+
+#: What the confirming tap says when every value still reads as printed.
+UNCHANGED = "nothing to change: every value reads as printed"
 
 
 def nothing(value: Any) -> bool:
@@ -52,6 +57,26 @@ def setting_for(desk: Desk, form: ActionForm, field) -> schema_form.Setting:
 def schema_of(desk: Desk, form: ActionForm, field) -> dict:
     """The field's schema with the pack's limits read in (what the tiles offer and each tap obeys)."""
     return schema_form.bounded(field.schema or {}, setting_for(desk, form, field))
+
+
+def printed(desk: Desk, form: ActionForm, field) -> Any:
+    """What the field's subject holds now on the table (a character card's values), as the action
+    declares it; None when it declares nothing."""
+    spec = desk.specs[form.action]
+    return field.current_value(desk.table, parse_partial(spec, desk.table, _plain(form.values)))
+
+
+def first_value(desk: Desk, form: ActionForm, field) -> Any:
+    """The value a new question starts from: what is printed, else nothing chosen (or written)."""
+    schema = schema_of(desk, form, field)
+    if not schema_form.renders(schema):
+        return ""
+    was = printed(desk, form, field)
+    return was if was is not None else schema_form.empty(schema)
+
+
+def _plain(values: dict) -> dict:
+    return {k: v for k, v in values.items() if k != "id"}
 
 
 def _upper(text: str) -> str:
@@ -85,11 +110,15 @@ def form_view(desk: Desk, form: ActionForm, field: str, value: Any) -> dict[str,
         except BankerError as e:
             view.update(sentence=_upper(str(e)), refused=str(e))
             return view
-    else:
-        view["rows"] = schema_form.rows(schema, value, setting_for(desk, form, f))
+    was = None if view["typed"] else printed(desk, form, f)
+    if not view["typed"]:
+        view["rows"] = schema_form.rows(schema, value, setting_for(desk, form, f), was)
+    lacking = None if view["typed"] else schema_form.missing(schema, value)
+    if was is not None:  # only what differs from the card is sent
+        value = schema_form.changes(was, value)
+        lacking = lacking or (UNCHANGED if nothing(value) else None)
     empty = nothing(value)
-    lacking = (None if view["typed"] else schema_form.missing(schema, value)) or \
-        ("Nothing chosen yet" if empty and f.required else None)
+    lacking = lacking or ("Nothing chosen yet" if empty and f.required else None)
     filled = form.fill(field, schema_form.empty(schema) if empty else value)
     last = lacking is None and desk.next_field(form.action, filled.values) is None
     preview, refused = desk.preview(filled.as_action()) if last else (None, None)

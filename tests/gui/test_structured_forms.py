@@ -159,21 +159,107 @@ def test_a_trade_is_put_together_on_its_own_two_columns_never_typed(bank, tmp_pa
     assert bank.screen == "trade"
 
 
-def test_the_banker_corrects_the_gardeners_salary_to_250k_and_night_to_no(bank, tmp_path):
+def gardener(desk):
+    return next((k, c) for k, c in desk.pack["characters"].items() if c["title"] == "Gardener")
+
+
+def test_the_banker_corrects_the_gardeners_salary_and_leaves_night_and_detour_as_printed(bank, tmp_path):
     desk = open_table(bank, tmp_path, "greenopoly")
-    key, card = next((k, c) for k, c in desk.pack["characters"].items() if c["title"] == "Gardener")
+    key, card = gardener(desk)
     from_more(bank, "correct_character")
     bank.tap(f"choice-{key}")
     assert bank.screen == "form" and not bank.has("type-it")
-    bank.tap("form-salary-200000")
-    bank.tap("form-salary-50000")
-    bank.tap("form-night-False")
+    # the form reads the Gardener's card as it stands: €200K, affected by Night and by Detour
+    assert bank.find("form-salary-figure").text == "€200K"
+    assert bank.find("form-night-True").selected and not bank.find("form-night-False").selected
+    assert bank.find("form-detour-True").selected
+    assert bank.find("form-title").text == "Gardener"
+    assert bank.find("confirm").text == "Nothing to change: every value reads as printed"
+    bank.tap("form-salary-50000")  # the card in the box reads €250K
+    assert bank.find("form-salary-figure").text == "€250K"
+    assert bank.find("form-salary-row").changed and not bank.find("form-night-row").changed
+    bank.tap("form-night-True")  # Night's printed Yes tapped again stays Yes
+    assert bank.find("form-night-True").selected
     bank.shot("form-character")
-    assert bank.find("confirm").text == "The banker corrected Gardener: salary = €250K, night = no"
+    assert bank.find("confirm").text == "The banker corrected Gardener: salary = €250K"
     bank.tap("confirm")
     assert bank.screen == "table", bank.bubble()
-    assert last_entry(desk).action["values"] == {"salary": 250000, "night": False}
-    assert desk.pack["characters"][key]["salary"] == 250000
+    entry = last_entry(desk)
+    assert entry.action["values"] == {"salary": 250000}
+    assert entry.summary == "The banker corrected Gardener: salary = €250K"
+    now = desk.pack["characters"][key]
+    assert (now["salary"], now["night"], now["detour"]) == (250000, card["night"], card["detour"])
+
+
+def test_the_banker_types_the_cyclists_salary_as_printed_on_the_packs_keypad(bank, tmp_path):
+    desk = open_table(bank, tmp_path, "greenopoly")
+    from_more(bank, "correct_character")
+    bank.tap("choice-Cyclist")
+    assert bank.find("form-salary-figure").text == "€250K"
+    bank.tap("form-salary-figure")  # the pack's keypad, with K and M
+    assert bank.find("figure-typed").text == "€250K"
+    bank.keys("175K")
+    assert bank.find("figure-typed").text == "€175K"
+    bank.shot("form-character-keypad")
+    bank.tap("figure-set")
+    bank.until("the keypad to close", lambda: not bank.has("figure-set"))
+    assert bank.find("form-salary-figure").text == "€175K" and bank.find("form-salary-row").changed
+    assert bank.find("confirm").text == "The banker corrected Cyclist: salary = €175K"
+    bank.tap("form-salary-figure")  # and a keypad put away changes nothing
+    bank.keys("9")
+    bank.tap("figure-cancel")
+    bank.until("the keypad to close", lambda: not bank.has("figure-cancel"))
+    assert bank.find("form-salary-figure").text == "€175K"
+    bank.tap("confirm")
+    assert bank.screen == "table", bank.bubble()
+    assert last_entry(desk).action["values"] == {"salary": 175000}
+    assert desk.pack["characters"]["Cyclist"]["salary"] == 175000
+
+
+def test_the_banker_switches_the_gardeners_night_off_and_back_and_nothing_is_changed(bank, tmp_path):
+    desk = open_table(bank, tmp_path, "greenopoly")
+    key, card = gardener(desk)
+    from_more(bank, "correct_character")
+    bank.tap(f"choice-{key}")
+    bank.tap("form-night-False")
+    assert bank.find("form-night-row").changed
+    assert bank.find("confirm").text == "The banker corrected Gardener: night = no"
+    bank.tap("form-night-True")  # no: the card in the box does show the moon
+    assert not bank.find("form-night-row").changed
+    version = desk.version
+    bank.tap("confirm")
+    assert bank.bubble() == "Nothing to change: every value reads as printed"
+    assert desk.version == version and desk.pack["characters"][key] == card
+    bank.tap("cancel")
+    assert bank.screen == "table" and desk.version == version
+
+
+def test_the_banker_finds_boardwalk_printed_at_400_and_corrects_its_price_to_450(bank, tmp_path):
+    desk = open_table(bank, tmp_path, "classic")
+    from_more(bank, "correct_card")
+    bank.tap("choice-Boardwalk")
+    assert bank.screen == "card"
+    assert bank.find("card-field-price").text == "400"  # as the correction declares the card now
+    assert bank.find("card-field-rent").text == "50, 200, 600, 1400, 1700, 2000"
+    bank.type("450", widget=bank.find("card-field-price"))
+    bank.tap("save-card")
+    entry = last_entry(desk)
+    assert entry.action["values"] == {"price": 450}, bank.bubble()
+    assert desk.pack["cards"]["Boardwalk"]["price"] == 450
+    assert bank.find("card-field-price").text == "450"  # the editor reads the card as it is now
+
+
+def test_the_banker_reads_corner_park_at_100k_and_types_its_price_as_the_notes_read_120k(bank, tmp_path):
+    desk = open_table(bank, tmp_path, "greenopoly")
+    from_more(bank, "correct_card")
+    bank.tap("choice-Corner Park")
+    assert bank.find("card-field-price").text == "100K"
+    assert bank.find("card-field-rent").text == "6K, 30K, 90K, 270K, 400K"
+    bank.type("120K", widget=bank.find("card-field-price"))
+    bank.shot("card-greenopoly")
+    bank.tap("save-card")
+    assert last_entry(desk).action["values"] == {"price": 120000}, bank.bubble()
+    assert last_entry(desk).summary == "The banker corrected Corner Park: price = €120K"
 
 
 def test_every_tile_of_the_bets_form_takes_a_finger_at_800x480_and_reads_well_larger(bank, tmp_path):

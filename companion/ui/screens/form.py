@@ -1,17 +1,22 @@
 """The structured form: a field such as side bets or answers by player, answered with tiles (players,
 numbers, money steps, "Add a bet") read from the field's schema, then one confirming tap that reads
-the log's sentence. A schema no tile can answer is typed, behind an explicit "Type it"."""
+the log's sentence. A schema no tile can answer is typed, behind an explicit "Type it". A correction
+(a character card) starts from the card's printed values and marks each one the banker changes."""
 from __future__ import annotations
 
 from kivy.factory import Factory
 from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
+from kivy.uix.modalview import ModalView
+
+from companion.core.money import Currency
 
 from .. import schema_form
-from ..structured_view import form_view, schema_of
+from ..keypad import Keypad, keys_for, wide_keys
+from ..structured_view import first_value, form_view, schema_of
 from ..widgets import side_row
 from . import BankScreen
 
-__all__ = ["FormScreen"]
+__all__ = ["FormScreen", "FigureBox"]
 
 
 def _name(path: tuple, *more) -> str:
@@ -38,9 +43,9 @@ class FormScreen(BankScreen):
     _refused = _value = None
 
     def ask(self, form, field: str) -> None:
-        """A new question, with nothing chosen yet."""
+        """A new question, with nothing chosen yet, or what the card reads now."""
         self.form, self.field, self.typing = form, field, False
-        self.value = schema_form.empty(self.schema) if schema_form.renders(self.schema) else ""
+        self.value = first_value(self.desk, form, self.desk.specs[form.action].field(field))
         # "unknown", never None: a question with no strip of who acts must still clear the last one's
         self.ids.rows.shape = self.ids.who.shape = "unknown"
         self.ids.scroll.scroll_y = 1
@@ -136,10 +141,12 @@ class FormScreen(BankScreen):
                 box.ids.tiles.add_widget(self._tap(row["label"], _name(path, "add"), ("add", path, None), self.change))
             return box
         box = Factory.FormRow()
-        box.label = row["label"]
+        box.name, box.label = _name(path, "row"), row["label"]
+        box.printed, box.changed = row.get("printed", ""), row.get("changed", False)
+        printed = "printed" in row  # a card's value: a chosen tile stays chosen, C puts the sum at 0
         tiles = box.ids.tiles
         if kind in ("pick", "many"):
-            how = "pick" if kind == "pick" else "toggle"
+            how = "toggle" if kind == "many" else ("set" if printed else "pick")
             for choice in row["choices"]:
                 tiles.add_widget(self._tap(choice["label"], _name(path, choice["value"]), (how, path, choice["value"]),
                                            self.change, selected=choice["selected"]))
@@ -156,30 +163,42 @@ class FormScreen(BankScreen):
             entry.bind(text=self.type_text)
             tiles.add_widget(entry)
         elif kind == "amount":
-            tiles.add_widget(Factory.Figure(text=row["text"], base_size=self.app.u * 26, size_hint_x=None,
-                                            width=self.app.u * 100, halign="right"))
+            # the figure itself opens the pack's keypad: a salary is typed as printed (2, 5, 0, K)
+            tiles.add_widget(self._tap(row["text"], _name(path, "figure"), (path, row["label"]), self.type_figure,
+                                       kind="tile", size_hint_x=None, width=self.app.u * 110,
+                                       font_size=self.app.u * 24))
             for chip in row["chips"]:  # each as wide as its words: "+$20,000" wider than "+$500"
                 tiles.add_widget(self._tap(chip["label"], _name(path, chip["amount"]), ("add_amount", path, chip["amount"]),
                                            self.change, font_size=self.app.u * 19, size_hint_x=len(chip["label"]) + 2))
-            tiles.add_widget(self._tap("C", _name(path, "clear"), ("clear", path, None), self.change,
-                                       size_hint_x=None, width=self.app.u * 56))
+            tiles.add_widget(self._tap("C", _name(path, "clear"), ("set", path, 0) if printed else ("clear", path, None),
+                                       self.change, size_hint_x=None, width=self.app.u * 56))
         return box
 
     def _update(self, widget, row: dict) -> None:
         tiles = getattr(widget.ids, "tiles", None)
         if tiles is None:
             return
+        widget.printed, widget.changed = row.get("printed", ""), row.get("changed", False)
         if row["kind"] in ("pick", "many"):
             for tap, choice in zip(reversed(tiles.children), row["choices"]):
                 tap.selected = choice["selected"]
         elif row["kind"] in ("count", "amount"):
-            figure = next(w for w in tiles.children if isinstance(w, Factory.Figure))
+            figure = tiles.children[-1] if row["kind"] == "amount" else tiles.children[1]  # the figure's place
             figure.text = row["text"]
 
     # -- taps --------------------------------------------------------------------------------------
     def change(self, tap) -> None:
         how, path, arg = tap.value
         self.value = schema_form.change(self.schema, self.value, path, how, arg)
+        self.refresh()
+
+    def type_figure(self, tap) -> None:
+        """The pack's keypad for a sum: what is typed replaces the figure."""
+        path, label = tap.value
+        FigureBox(Currency.from_pack(self.desk.pack), label, tap.text, lambda amount: self.set_sum(path, amount)).open()
+
+    def set_sum(self, path: tuple, amount: int) -> None:
+        self.value = schema_form.change(self.schema, self.value, path, "set", amount)
         self.refresh()
 
     def type_text(self, entry, text: str) -> None:
@@ -209,3 +228,44 @@ class FormScreen(BankScreen):
     def cancel(self) -> None:
         self.form = None
         self.app.to_table()
+
+
+class FigureBox(ModalView):
+    """The pack's keypad for one sum of the form, over it: the banker types the figure printed on the
+    card (2, 5, 0, K) rather than counting it up. *Set* puts it on the form; *Cancel* leaves the form
+    as it was."""
+
+    label = StringProperty("")
+    figure = StringProperty("")
+    problem = StringProperty("")
+    ready = BooleanProperty(False)
+
+    def __init__(self, currency: Currency, label: str, was: str, on_set, **kw) -> None:
+        super().__init__(**kw)
+        self.keypad, self.label, self.was, self.on_set = Keypad(currency), label, was, on_set
+        keys = wide_keys(keys_for(currency))
+        grid = self.ids.pad
+        grid.cols = max(4, -(-len(keys) // 3))  # three rows of keys
+        for key in keys:
+            tap = Factory.Tap(text="Del" if key == "<" else key, name=f"key-{key}", guard=False, size_hint_y=1)
+            tap.value = key
+            tap.bind(on_release=self.press)
+            grid.add_widget(tap)
+        self.show()
+
+    def show(self) -> None:
+        """The figure typed so far (what the card read, until a key is pressed), and why it is not one yet."""
+        self.figure = self.keypad.display() if self.keypad.text else self.was
+        self.problem = self.keypad.problem() or ""
+        self.ready = self.keypad.value() is not None
+
+    def press(self, tap) -> None:
+        self.keypad = self.keypad.press(tap.value)
+        self.show()
+
+    def put(self) -> None:
+        amount = self.keypad.value()
+        if amount is None:
+            return
+        self.dismiss()
+        self.on_set(amount)
