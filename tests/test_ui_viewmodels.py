@@ -977,3 +977,66 @@ def test_a_greenopoly_park_is_corrected_in_the_notes_own_k_and_m(tmp_path):
             changed_values(card, {"price": ("int", "lots")}, money)
     finally:
         d.close()
+
+
+# -- another player in one tap ----------------------------------------------------------------------
+from companion.ui.ask_view import offers_others, on_show, others_on_deeds  # noqa: E402
+
+
+@pytest.fixture
+def four(tmp_path):
+    people = [{"name": n, "colour": c} for n, c in [("Ann", "red"), ("Bob", "blue"), ("Cy", "green"), ("Dee", "yellow")]]
+    d = Desk(Banker.create(tmp_path / "four.game", "classic", people, {}, backup_every=0))
+    yield d
+    d.close()
+
+
+def test_bobs_boardwalk_with_2_houses_says_ann_pays_600_and_offers_cy_and_dee_600(four):
+    """Bob owns Boardwalk with 2 houses; Ann to play; the Rent chooser's Boardwalk tile says Ann pays
+    $600 and offers Cy $600 and Dee $600. Bob owns it: no chip for him."""
+    for deed in ("Park Place", "Boardwalk"):
+        do(four, "buy", player="Bob", deed=deed)
+    for deed in ("Boardwalk", "Park Place", "Boardwalk"):
+        do(four, "build", player="Bob", deed=deed)
+    form = flows.start_flow("rent", four.specs, player=player_to_play(four.state()))
+    boardwalk = next(r for r in ask_view(four, form, "deed")["choices"] if r["value"] == "Boardwalk")
+    assert boardwalk["detail"] == "Ann pays $600" and boardwalk["refused"] is None
+    assert [(c["player"], c["amount"], c["refused"]) for c in boardwalk["others"]] == [("Cy", "$600", None), ("Dee", "$600", None)]
+    assert boardwalk["others"][0]["preview"] == "Cy paid Bob $600 rent for Boardwalk"
+    assert form.values["payer"] == "Ann"  # looking at the chips changes nobody's turn to pay
+
+
+def test_anns_own_baltic_is_greyed_for_her_and_offered_to_the_others(four):
+    do(four, "buy", player="Ann", deed="Baltic Avenue")
+    do(four, "buy", player="Bob", deed="Boardwalk")
+    form = flows.start_flow("rent", four.specs, player="Ann")
+    rows = {r["value"]: r for r in ask_view(four, form, "deed")["choices"]}
+    assert rows["Baltic Avenue"]["refused"] == "Ann owns Baltic Avenue: no rent is due"
+    assert [(c["player"], c["amount"]) for c in rows["Baltic Avenue"]["others"]] == [("Bob", "$4"), ("Cy", "$4"), ("Dee", "$4")]
+    shown, hidden = on_show(list(rows.values()), show_all=False)
+    assert [r["value"] for r in shown] == ["Baltic Avenue", "Boardwalk"] and hidden == 0
+
+
+def test_dee_short_of_600_has_her_chip_greyed_with_the_rules_reason(four):
+    do(four, "buy", player="Bob", deed="Boardwalk")
+    do(four, "transfer", **{"from": "Dee", "to": "bank", "amount": 1480})
+    form = flows.start_flow("rent", four.specs, player="Ann")
+    boardwalk = next(r for r in ask_view(four, form, "deed")["choices"] if r["value"] == "Boardwalk")
+    dee = next(c for c in boardwalk["others"] if c["player"] == "Dee")
+    found, why = four.preview({"action": "rent", "payer": "Dee", "deed": "Boardwalk"})
+    assert found is None and dee["refused"] == why and dee["amount"] == ""
+
+
+def test_only_rent_offers_other_players_buying_mortgages_and_building_keep_the_strip(four):
+    """Chips come from the declarations: an acting player before a deed whose listed deeds differ per
+    player. Buying lists the same deeds for everyone; mortgaging and building only the owner's."""
+    do(four, "buy", player="Ann", deed="Park Place")
+    do(four, "buy", player="Ann", deed="Boardwalk")
+    do(four, "buy", player="Bob", deed="Baltic Avenue")
+    for action in ("buy", "mortgage", "build"):
+        form = flows.start_flow(action, four.specs, player="Ann")
+        assert offers_others(four.specs[action], form, "deed")
+        assert others_on_deeds(four, form, "deed") == {}, action
+        assert all(r.get("others", []) == [] for r in ask_view(four, form, "deed")["choices"])
+    salary = flows.start_flow("salary", four.specs, player="Ann")
+    assert not any(offers_others(four.specs["salary"], salary, f.name) for f in four.specs["salary"].fields)

@@ -6,6 +6,11 @@ and the pots, deeds in board order grouped by colour, counts, dice totals, squar
 options. Each carries what it means now (the rent it would charge, what a build costs, the preview of
 the whole action when this answer completes it) or, greyed, the rule's own reason it is not possible.
 Nothing here reads a refusal to learn anything. Pure: no Kivy.
+
+Another player in one tap: where the acting player (the player to play, filled in by the flow) is
+followed by a deed whose answers differ per player, as a rent's payer is, each deed someone owns also
+offers the other players who could act on it now, as chips ("Cy $600"), each judged by the Banker with
+that player acting. A chip is the whole action for that player, for this action only.
 """
 from __future__ import annotations
 
@@ -18,7 +23,8 @@ from .desk import Desk
 from .flows import BLOCKS, ActionForm, button_label, for_people
 from .who_acts import who_row
 
-__all__ = ["choices", "ask_view", "so_far", "account_choices", "deed_groups", "shown_rows"]
+__all__ = ["choices", "ask_view", "so_far", "account_choices", "deed_groups", "shown_rows", "offers_others",
+           "others_on_deeds", "live", "on_show"]
 
 def account_choices(state: dict, *, accounts: bool) -> list[dict[str, Any]]:
     """Players still in the game (and, for money fields, the bank and the pots) as tiles."""
@@ -107,22 +113,119 @@ def _look(desk: Desk, kind: str, value: Any, state: dict) -> dict[str, Any]:
 def choices(desk: Desk, form: ActionForm, field: str) -> list[dict[str, Any]]:
     """Every answer to ``field``, from the Banker: value, label, colour, detail (what it means now),
     ``refused`` (the rule's reason, or None) and ``preview`` (the log's sentence when this answer
-    completes the action)."""
+    completes the action); and ``others``, the chips of the other players who could act on it instead
+    (see :func:`others_on_deeds`), on a chooser that offers them."""
     state = desk.state()
     kind = desk.specs[form.action].field(field).kind
     rows = []
     for choice in desk.choices(form.action, field, form.values):
-        row = {"value": choice.value, "label": choice.label, **_look(desk, kind, choice.value, state)}
-        if choice.detail and choice.preview is not None:
-            row["detail"] = choice.detail
-        row["colour_text"] = text_on(row["colour"])
-        row["refused"] = None if choice.possible else (choice.why_not or "not possible now")
-        row["preview"] = choice.preview.summary if choice.preview is not None else ""
-        rows.append(row)
+        rows.append(_row(desk, kind, state, choice.value, choice.label, choice.detail if choice.preview else "",
+                         None if choice.possible else (choice.why_not or "not possible now"),
+                         choice.preview.summary if choice.preview is not None else ""))
+    if offers_others(desk.specs[form.action], form, field):
+        listed = [r["value"] for r in rows]
+        others = others_on_deeds(desk, form, field, listed)
+        for value, chips in others.items():
+            if value not in listed:  # the acting player's own deed: only the others can act on it
+                rows.append(_not_listed(desk, form, field, kind, state, value, chips[0]["deed_label"]))
+        for row in rows:
+            row["others"] = others.get(row["value"], [])
     if kind == "deed":
         order = {name: i for i, name in enumerate(board_order(state.get("rules", ""), [r["value"] for r in rows]))}
         rows.sort(key=lambda r: order.get(r["value"], len(order)))
     return rows
+
+
+def _row(desk: Desk, kind: str, state: dict, value: Any, label: str, detail: str, refused: str | None,
+         preview: str) -> dict[str, Any]:
+    row = {"value": value, "label": label, **_look(desk, kind, value, state)}
+    if detail:
+        row["detail"] = detail
+    row["colour_text"] = text_on(row["colour"])
+    row["refused"] = refused
+    row["preview"] = preview
+    return row
+
+
+def _not_listed(desk: Desk, form: ActionForm, field: str, kind: str, state: dict, value: Any,
+                label: str) -> dict[str, Any]:
+    """A deed the Banker does not list for the acting player but does for another: the acting
+    player's answer judged by the Banker's preview (its reason when refused)."""
+    found, why = desk.preview({"action": form.action, **form.values, field: value})
+    if found is None:
+        return _row(desk, kind, state, value, label, "", why or "not possible now", "")
+    return _row(desk, kind, state, value, label, _pays(desk, found, form.values.get(form.actor)), None, found.summary)
+
+
+# -- another player in one tap ------------------------------------------------------------------------
+def offers_others(spec, form: ActionForm, field: str) -> bool:
+    """Whether this chooser offers chips for the other players: the flow filled in its acting field, a
+    player declared before the deed being asked. (Which deeds get chips, and for whom, is the Banker's:
+    see :func:`others_on_deeds`.)"""
+    if not form.actor or form.actor == field or form.values.get(form.actor) in (None, ""):
+        return False
+    names = [f.name for f in spec.fields]
+    if form.actor not in names or field not in names or names.index(form.actor) > names.index(field):
+        return False
+    return spec.field(form.actor).kind == "player" and spec.field(field).kind == "deed"
+
+
+def _pays(desk: Desk, found, player: str | None) -> str:
+    """"Cy pays $600": what ``player`` pays in a preview ("" when the player pays nothing)."""
+    paid = -found.moved(player) if player else 0
+    return f"{player} pays {desk.fmt(paid)}" if paid > 0 else ""
+
+
+def others_on_deeds(desk: Desk, form: ActionForm, field: str,
+                    listed: list | None = None) -> dict[Any, list[dict[str, Any]]]:
+    """The chips of each deed someone owns: every player in the game other than the acting one and
+    the owner whom the Banker lists for this deed when that player acts (its choices with that player in
+    the acting field, each judged by the rule: the amount they would pay, or the reason they cannot);
+    ``listed`` is what the Banker lists for the acting player, when already asked.
+    None when the deeds the Banker lists are the same whoever acts (a hazard may be planned on any
+    district): then who acts is not a matter of which deed, and the strip of players stays the way to
+    change it. Deeds nobody owns take no chips (anyone may buy them: the player to play does), and neither
+    do a player's own deeds when only their owner may act on them (mortgages, buildings): the Banker
+    lists them for their owner alone."""
+    state = desk.state()
+    owners = {d["name"]: d.get("owner") for d in state["deeds"]}
+    acting = str(form.values.get(form.actor) or "")
+    listed = [c.value for c in desk.choices(form.action, field, form.values)] if listed is None else listed
+    each = {p["name"]: desk.choices(form.action, field, {**form.values, form.actor: p["name"]})
+            for p in state["players"] if not p["bankrupt"] and p["name"].casefold() != acting.casefold()}
+    if all([c.value for c in found] == list(listed) for found in each.values()):
+        return {}
+    colours = {p["name"]: player_colour(p["colour"]) for p in state["players"]}
+    out: dict[Any, list[dict[str, Any]]] = {}
+    for name, found in each.items():
+        for choice in found:
+            owner = owners.get(choice.value)
+            if owner in (None, name):
+                continue
+            paid = -choice.preview.moved(name) if choice.preview is not None else 0
+            colour = colours[name]
+            out.setdefault(choice.value, []).append({
+                "player": name, "field": form.actor, "deed_label": choice.label,
+                "amount": desk.fmt(paid) if paid > 0 else "",
+                "colour": colour, "colour_text": text_on(colour),
+                "refused": None if choice.possible else (choice.why_not or "not possible now"),
+                "preview": choice.preview.summary if choice.preview is not None else "",
+            })
+    return out
+
+
+def live(row: dict[str, Any]) -> bool:
+    """Whether a tap on this answer (or one of its chips) would be taken now."""
+    return row["refused"] is None or any(c["refused"] is None for c in row.get("others", ()))
+
+
+def on_show(rows: list[dict[str, Any]], show_all: bool) -> tuple[list[dict[str, Any]], int]:
+    """The answers the chooser shows, and how many it keeps behind *Show N more*: the ones the rules
+    refuse (with every chip), unless asked for, or unless nothing else is left."""
+    shown = [r for r in rows if live(r)]
+    if show_all or not shown:
+        return rows, 0
+    return shown, len(rows) - len(shown)
 
 
 _SHORT = {"residential": "Residential", "industrial": "Industrial", "railroad": "Railroad", "stadium": "Stadium",

@@ -210,7 +210,7 @@ MOMENTS = {
     "Ann buys Park Place": Moment("classic", ann_buys_park_place),
     "Ann lands on Boardwalk": Moment("classic", lands_on_boardwalk("Ann", ["rent", "choice-Boardwalk"]),
                                      before=buying("Bob", "Boardwalk")),
-    "Cy lands on Boardwalk": Moment("classic", lands_on_boardwalk("Cy", ["rent", "payer-Cy", "choice-Boardwalk"]),
+    "Cy lands on Boardwalk": Moment("classic", lands_on_boardwalk("Cy", ["rent", "payer-Cy-on-Boardwalk"]),
                                     before=buying("Bob", "Boardwalk")),
     "Ann builds on Boardwalk": Moment("classic", ann_builds_on_boardwalk,
                                       before=buying("Ann", "Park Place", "Boardwalk")),

@@ -6,7 +6,7 @@ from kivy.factory import Factory
 from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
 
 from .. import flows
-from ..ask_view import ask_view
+from ..ask_view import ask_view, on_show
 from ..spinner import SpinnerStrip  # noqa: F401  (the kv rule's class)
 from ..widgets import side_row
 from . import BankScreen
@@ -43,33 +43,76 @@ class AskScreen(BankScreen):
         self.help = view["help"]
         self._show_who(view["who"])
         self._show_filled(view["shown"])
-        rows = view["choices"]
-        allowed = [r for r in rows if r["refused"] is None]
-        shown = rows if self.show_all or not allowed else allowed
-        refused = len(rows) - len(allowed)
-        self.hidden = "" if self.show_all or not allowed or not refused else f"Show {refused} more (not possible now)"
+        shown, refused = on_show(view["choices"], self.show_all)
+        self.hidden = f"Show {refused} more (not possible now)" if refused else ""
         grid = self.ids.choices
         grid.cols = 4 if view["kind"] == "deed" else (6 if view["kind"] in ("dice", "count") else 3)
-        shape = [(r["value"], r["label"]) for r in shown]
+        shape = [(r["value"], r["label"], *((c["player"] for c in r["others"]) if "others" in r else ()))
+                 for r in shown]
         if shape == getattr(grid, "shape", None):
             # the same answers: the tiles stay where the finger may be heading, with what they mean now
-            for tile, row in zip(reversed(grid.children), shown):
-                tile.detail = str(row.get("detail") or "")
-                tile.colour = list(row["colour"])
-                tile.refused = row["refused"] or ""
+            for answer, row in zip(reversed(grid.children), shown):
+                self._mean_now(answer, row)
             return
         grid.shape = shape
         grid.clear_widgets()
+        with_others = any(r.get("others") for r in shown)
         for row in shown:
-            tile = Factory.ChoiceTile()
-            tile.text = row["label"]
-            tile.detail = str(row.get("detail") or "")
-            tile.colour = list(row["colour"])
-            tile.refused = row["refused"] or ""
-            tile.value = row["value"]
-            tile.name = f"choice-{row['value']}"
-            tile.bind(on_release=self.choose)
-            grid.add_widget(tile)
+            grid.add_widget(self._answer_with_others(row) if with_others else self._answer(row))
+        if with_others:
+            self._even_rows(grid)
+
+    def _answer(self, row: dict):
+        """One answer: a big tile, with what it means now (or, greyed, why not)."""
+        tile = Factory.ChoiceTile()
+        tile.text = row["label"]
+        tile.value = row["value"]
+        tile.name = f"choice-{row['value']}"
+        tile.bind(on_release=self.choose)
+        self._mean_now(tile, row)
+        return tile
+
+    def _answer_with_others(self, row: dict):
+        """A deed's tile for the acting player, and below it a chip for each other player who could act
+        on it instead ("Cy $600"): a tap on a chip is the whole action for that player."""
+        answer = Factory.ChoiceWithOthers()
+        tile = self._answer(row)
+        tile.size_hint_y = 1
+        answer.add_widget(tile, index=len(answer.children))  # on top of the chips
+        chips = answer.ids.chips
+        chips.cols = 2 if len(row["others"]) > 1 else 1
+        for other in row["others"]:
+            chip = Factory.OtherChip()
+            chip.value = (other["field"], other["player"], row["value"])
+            chip.name = f"{other['field']}-{other['player']}-on-{row['value']}"
+            chip.bind(on_release=self.choose_other)
+            chips.add_widget(chip)
+        answer.tile, answer.chips = tile, chips
+        self._mean_now(answer, row)
+        return answer
+
+    def _mean_now(self, answer, row: dict) -> None:
+        """What an answer means on the table as it stands (its chips' amounts and refusals too)."""
+        tile = getattr(answer, "tile", answer)
+        tile.detail = str(row.get("detail") or "")
+        tile.colour = list(row["colour"])
+        tile.refused = row["refused"] or ""
+        chips = getattr(answer, "chips", None)
+        if chips is None:
+            return
+        for chip, other in zip(reversed(chips.children), row["others"]):
+            chip.text = f"{other['player']} {other['amount']}".strip()
+            chip.colour = list(other["colour"])
+            chip.refused = other["refused"] or ""
+
+    def _even_rows(self, grid) -> None:
+        """Every answer in a row of the grid as tall as the tallest (the one with most chips)."""
+        answers = list(reversed(grid.children))
+        for start in range(0, len(answers), grid.cols):
+            line = answers[start:start + grid.cols]
+            tallest = max((len(a.chips.children) + 1) // 2 for a in line)  # two chips a row
+            for answer in line:
+                answer.chip_rows = tallest
 
     def _show_who(self, who: dict | None) -> None:
         """The strip of players: who acts in this one action (the player to play until changed)."""
@@ -125,6 +168,14 @@ class AskScreen(BankScreen):
         """Someone other than the player to play acts in this action (only this one)."""
         self.form = self.form.fill(tile.value, tile.account)
         self.refresh()
+
+    def choose_other(self, chip) -> None:
+        """Another player acts on this deed, in this action only: the whole action at once."""
+        if chip.refused:
+            self.app.refuse(chip.refused, chip)
+            return
+        actor, player, value = chip.value
+        self.app.run_flow(self.form.fill(actor, player).fill(self.field, value), chip)
 
     def choose(self, tile) -> None:
         if self.ids.spinner.spinning:

@@ -1,0 +1,102 @@
+"""Another player's rent in two taps: on the Rent chooser, each deed someone owns offers the other
+players who could land there as chips ("Cy $600"), beside the acting player's own tap.
+
+Ann, Bob, Cy and Dee play classic; Bob owns Park Place and Boardwalk, Boardwalk with two houses; Ann
+owns Baltic Avenue; Ann is to play. The banker taps with simulated touches through the window; each
+check waits on the ledger or the screen.
+"""
+import pytest
+
+from companion.service import Banker
+from tests.gui.hands import start_app, stop_app
+
+pytestmark = pytest.mark.gui
+
+PLAYERS = [{"name": n, "colour": c} for n, c in [("Ann", "red"), ("Bob", "blue"), ("Cy", "green"), ("Dee", "yellow")]]
+BOB_BUILDS = [
+    {"action": "buy", "player": "Bob", "deed": "Park Place"},
+    {"action": "buy", "player": "Bob", "deed": "Boardwalk"},
+    {"action": "build", "player": "Bob", "deed": "Boardwalk"},
+    {"action": "build", "player": "Bob", "deed": "Park Place"},
+    {"action": "build", "player": "Bob", "deed": "Boardwalk"},
+    {"action": "buy", "player": "Ann", "deed": "Baltic Avenue"},
+]
+
+
+@pytest.fixture(scope="module")
+def bank(tmp_path_factory):
+    hands = start_app(tmp_path_factory.mktemp("games"))
+    yield hands
+    stop_app(hands)
+
+
+def evening(bank, name: str, *more: dict):
+    """A new game with Bob's houses on the dark blues (and ``more``), on the table, Ann to play."""
+    path = bank.folder / f"{name}.game"
+    with Banker.create(path, "classic", PLAYERS, {}) as banker:
+        for action in [*BOB_BUILDS, *more]:
+            assert banker.do(action).summary
+    assert bank.app.open_game(path) is None
+    bank.until("the table", lambda: bank.screen == "table")
+    return bank.app.desk
+
+
+def cash(desk, player: str) -> int:
+    return desk.table["accounts"][player]
+
+
+def test_the_rent_chooser_offers_cy_and_dee_on_bobs_boardwalk_in_big_enough_chips(bank):
+    bank.size(800, 480)
+    evening(bank, "chips")
+    bank.tap("rent")
+    bank.until("the Rent chooser", lambda: bank.screen == "ask")
+    boardwalk = bank.find("choice-Boardwalk")
+    assert boardwalk.detail == "Ann pays $600"
+    cy, dee = bank.find("payer-Cy-on-Boardwalk"), bank.find("payer-Dee-on-Boardwalk")
+    assert (cy.text, dee.text) == ("Cy $600", "Dee $600")
+    assert not bank.has("payer-Bob-on-Boardwalk") and not bank.has("payer-Ann-on-Boardwalk")  # owner, acting
+    u = bank.app.u
+    for chip in (cy, dee):
+        assert chip.width >= 48 * u and chip.height >= 48 * u, (chip.text, chip.size)
+        assert chip.font_size >= 18 * u
+    # Ann's own Baltic Avenue: her tap says why not, the others' chips take it
+    baltic = bank.find("choice-Baltic Avenue")
+    assert baltic.refused == "Ann owns Baltic Avenue: no rent is due"
+    assert bank.find("payer-Bob-on-Baltic Avenue").text == "Bob $4"
+    for size in ((800, 480), (1280, 800)):
+        bank.size(*size)
+        bank.shot("rent-chips")
+    bank.size(800, 480)
+    bank.app.screens["ask"].cancel()
+
+
+def test_cy_lands_on_boardwalk_pays_bob_600_in_two_taps_and_the_next_rent_is_anns_again(bank):
+    desk = evening(bank, "cy pays")
+    bob, cy, ann = cash(desk, "Bob"), cash(desk, "Cy"), cash(desk, "Ann")
+    start = bank.taps
+    bank.tap("rent")
+    bank.tap("payer-Cy-on-Boardwalk")
+    bank.until("Cy's rent to Bob", lambda: cash(desk, "Bob") == bob + 600)
+    assert bank.taps - start == 2
+    assert (cash(desk, "Cy"), cash(desk, "Ann")) == (cy - 600, ann)
+    assert desk.banker.log()[-1].summary == "Cy paid Bob $600 rent for Boardwalk"
+    bank.until("the table", lambda: bank.screen == "table")
+    bank.tap("rent")
+    bank.until("the Rent chooser", lambda: bank.screen == "ask")
+    assert bank.find("payer-Ann").selected and not bank.find("payer-Cy").selected  # who pays: Ann again
+    bank.tap("choice-Boardwalk")
+    bank.until("Ann's rent to Bob", lambda: cash(desk, "Bob") == bob + 1200)
+    assert cash(desk, "Ann") == ann - 600
+
+
+def test_dee_short_of_money_is_greyed_and_her_chip_says_why_changing_nothing(bank):
+    desk = evening(bank, "dee short", {"action": "transfer", "from": "Dee", "to": "bank", "amount": 1400})
+    version = desk.version
+    bank.tap("rent")
+    chip = bank.find("payer-Dee-on-Boardwalk")
+    assert chip.refused and chip.opacity < 1
+    bank.tap("payer-Dee-on-Boardwalk")
+    bank.until("the reason on show", lambda: bank.bubble() is not None)
+    assert bank.bubble() == chip.refused[:1].upper() + chip.refused[1:]
+    assert desk.version == version and bank.screen == "ask"
+    bank.app.screens["ask"].cancel()
