@@ -15,7 +15,7 @@ from kivy.clock import Clock
 from . import flows
 from .desk import Result
 from .who_acts import player_to_play
-from .widgets import ConfirmBox, show_done, show_reason
+from .widgets import ConfirmBox, DoneNote, show_done, show_reason
 
 __all__ = ["Taps"]
 
@@ -28,21 +28,28 @@ class Taps:
         """Do an action; on refusal show the reason next to ``near`` (the tapped widget)."""
         if self.desk is None:
             return Result(False, "no game is open")
-        result = self.desk.do(action)
+        desk = self.desk
+        result = desk.do(action)
         if not result.ok:
             self.refuse(result.text, near)
         elif self.root is not None:
-            Clock.schedule_once(lambda _dt: self._note(result.text), 0)
+            Clock.schedule_once(lambda _dt: self._note(result.text, desk), 0)
         return result
 
-    def _note(self, text: str) -> None:
+    def _note(self, text: str, desk) -> None:
         """Who, how much, why: for a moment, never in the way, on the screen the action led to (a flow
         goes back to the table right after its action; the table puts the note between its tiles and
-        its buttons)."""
-        if self.root is None or self.stopped:
+        its buttons). Only while the game it happened in is the one open."""
+        if self.root is None or self.stopped or desk is not self.desk:
             return
         screen = self.screens.get(self.manager.current)
         show_done(self.layer, text, screen.note_y() if screen is not None else None)
+
+    def on_desk(self, _app, _desk) -> None:
+        """Another game (or none) on the table: the note of money moved in the last one goes with it."""
+        if self.root is not None:
+            for note in [w for w in self.layer.children if isinstance(w, DoneNote)]:
+                note.close()
 
     def undo(self, near=None) -> Result:
         return self.act({"action": "undo"}, near)
