@@ -100,3 +100,26 @@ def test_dee_short_of_money_is_greyed_and_her_chip_says_why_changing_nothing(ban
     assert bank.bubble() == chip.refused[:1].upper() + chip.refused[1:]
     assert desk.version == version and bank.screen == "ask"
     bank.app.screens["ask"].cancel()
+
+
+def test_at_six_players_with_most_deeds_owned_every_chip_is_big_enough(bank):
+    six = [*PLAYERS, {"name": "Eve", "colour": "purple"}, {"name": "Flo", "colour": "orange"}]
+    path = bank.folder / "six.game"
+    with Banker.create(path, "classic", six, {}) as banker:
+        deeds = [d for d in banker.table["deeds"]][:18]
+        for i, deed in enumerate(deeds):
+            banker.do({"action": "buy", "player": six[i % 6]["name"], "deed": deed})
+    assert bank.app.open_game(path) is None
+    bank.until("the table", lambda: bank.screen == "table")
+    for size in ((800, 480), (1280, 800)):
+        bank.size(*size)
+        bank.tap("rent")
+        bank.until("the Rent chooser", lambda: bank.screen == "ask")
+        chips = [w for w in bank.all() if "-on-" in (getattr(w, "name", "") or "")]
+        assert len(chips) > 18 * 3  # four or five other players on each of the 18 deeds
+        u = bank.app.u
+        small = [(c.name, c.size) for c in chips if c.width < 48 * u or c.height < 48 * u]
+        assert not small
+        bank.shot("rent-chips-six")
+        bank.app.screens["ask"].cancel()
+    bank.size(800, 480)
