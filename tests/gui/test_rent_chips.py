@@ -123,3 +123,17 @@ def test_at_six_players_with_most_deeds_owned_every_chip_is_big_enough(bank):
         bank.shot("rent-chips-six")
         bank.app.screens["ask"].cancel()
     bank.size(800, 480)
+
+
+def test_cy_lands_on_bobs_electric_company_his_chip_then_the_dice_three_taps(bank):
+    desk = evening(bank, "utility", {"action": "buy", "player": "Bob", "deed": "Electric Company"})
+    bob, cy = cash(desk, "Bob"), cash(desk, "Cy")
+    start = bank.taps
+    bank.tap("rent")
+    assert bank.find("payer-Cy-on-Electric Company").text == "Cy"  # what he pays waits on the dice
+    bank.tap("payer-Cy-on-Electric Company")
+    bank.until("the dice asked", lambda: bank.current.field == "dice")
+    assert bank.find("payer-Cy").selected and not bank.find("payer-Ann").selected  # who pays, in sight
+    bank.tap("choice-7")
+    bank.until("Cy's rent to Bob", lambda: cash(desk, "Bob") == bob + 28)
+    assert cash(desk, "Cy") == cy - 28 and bank.taps - start == 3
