@@ -114,7 +114,9 @@ def test_at_six_players_with_most_deeds_owned_every_chip_is_big_enough(bank):
     for size in ((800, 480), (1280, 800)):
         bank.size(*size)
         bank.tap("rent")
-        bank.until("the Rent chooser", lambda: bank.screen == "ask")
+        bank.until("all 18 deeds on the Rent chooser",
+                   lambda: bank.screen == "ask" and len(bank.current.ids.choices.children) == 18)
+        bank.pump(2)
         chips = [w for w in bank.all() if "-on-" in (getattr(w, "name", "") or "")]
         assert len(chips) > 18 * 3  # four or five other players on each of the 18 deeds
         u = bank.app.u

@@ -2,6 +2,7 @@
 the rules would refuse and saying why when one is tapped anyway."""
 from __future__ import annotations
 
+from kivy.clock import Clock
 from kivy.factory import Factory
 from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
 
@@ -29,6 +30,7 @@ class AskScreen(BankScreen):
         """A new question: its answers from the top of the list."""
         self.form, self.field, self.show_all = form, field, False
         self._pending = None
+        self._stop_making()
         self.ids.spinner.hide()
         self.ids.entry.text = ""
         self.ids.choices.shape = None
@@ -49,6 +51,7 @@ class AskScreen(BankScreen):
         grid.cols = 4 if view["kind"] == "deed" else (6 if view["kind"] in ("dice", "count") else 3)
         shape = [(r["value"], r["label"], *((c["player"] for c in r["others"]) if "others" in r else ()))
                  for r in shown]
+        self._rows = shown  # the answers still to make are made with what they mean now
         if shape == getattr(grid, "shape", None):
             # the same answers: the tiles stay where the finger may be heading, with what they mean now
             for answer, row in zip(reversed(grid.children), shown):
@@ -56,11 +59,39 @@ class AskScreen(BankScreen):
             return
         grid.shape = shape
         grid.clear_widgets()
-        with_others = any(r.get("others") for r in shown)
+        self._stop_making()
+        if any(r.get("others") for r in shown):
+            self._make_answers_with_others()
+            return
         for row in shown:
-            grid.add_widget(self._answer_with_others(row) if with_others else self._answer(row))
-        if with_others:
-            self._even_rows(grid)
+            grid.add_widget(self._answer(row))
+
+    # -- answers with chips, made a few rows at a time -----------------------------------------------
+    #: Answers with chips made at once: the two rows of four the display shows; the
+    #: rest follow on the next frames, below the fold, a few at a time. Six players on every deed make
+    #: some 140 chips, too many for one frame.
+    AT_ONCE, THEN, FRAME = 8, 4, 1 / 30
+    _rows: list = []
+    _making = None
+
+    def _make_answers_with_others(self, *later: object) -> None:
+        self._making = None
+        if later and self.get_root_window() is None:
+            return  # left the window meanwhile (the action is done): nobody will see the rest
+        grid = self.ids.choices
+        made = len(grid.children)
+        batch = self.AT_ONCE if made == 0 else self.THEN
+        for row in self._rows[made:made + batch]:
+            grid.add_widget(self._answer_with_others(row))
+        self._even_rows(grid)
+        if len(grid.children) < len(self._rows):
+            # not 0: Kivy runs what a callback schedules at 0 in the same frame
+            self._making = Clock.schedule_once(self._make_answers_with_others, self.FRAME)
+
+    def _stop_making(self) -> None:
+        if self._making is not None:
+            self._making.cancel()
+            self._making = None
 
     def _answer(self, row: dict):
         """One answer: a big tile, with what it means now (or, greyed, why not)."""
@@ -104,6 +135,7 @@ class AskScreen(BankScreen):
             chip.text = f"{other['player']} {other['amount']}".strip()
             chip.colour = list(other["colour"])
             chip.refused = other["refused"] or ""
+            chip.opacity = 0.45 if other["refused"] else 1
 
     def _even_rows(self, grid) -> None:
         """Every answer in a row of the grid as tall as the tallest (the one with most chips)."""
@@ -199,6 +231,7 @@ class AskScreen(BankScreen):
         self.refresh()
 
     def cancel(self) -> None:
+        self._stop_making()
         self.form = None
         self._pending = None
         self.ids.spinner.hide()
