@@ -26,8 +26,8 @@ from .colours import theme
 from .desk import Desk, Result
 from .taps import Taps
 from .games import NewGame, game_file_name
-from .letting_go import screens_to_let_go
-from .tidy import forget_last_text_box
+from .letting_go import KEPT, screens_to_let_go
+from .tidy import WHOLE_EVERY, collect_young, forget_last_text_box
 from .phones import Phones
 from companion.settings import UiSettings
 from .unit_link import UnitLink
@@ -110,6 +110,7 @@ class TableBankerApp(Taps, App):
         self._let_go_trigger = None
         self._tidy_trigger = None
         self.tidied, self.tidy_ms = 0, 0.0  # tidy-ups done, and how long the last one took
+        self._unsettled = False  # whether the settled heap may hold garbage (a game was closed since)
         self.settle_heap = settle_heap  # this process is the app's alone: see on_start
         self.stopped = False  # shut down: nothing more is drawn
         self.screens: dict[str, Any] = {}  # built lazily once the window exists (see build)
@@ -248,16 +249,19 @@ class TableBankerApp(Taps, App):
         """Let go of the screens left behind that are not kept (once off the window), then tidy up."""
         if self.stopped:
             return
-        waiting = False
+        waiting, let_go = False, False
         shown = self.manager.current
         busy = [name for name, screen in self.screens.items() if screen.busy()]
         for name in screens_to_let_go(self.screens.made(), shown, busy):
-            if not self.screens.let_go(name):
+            if self.screens.let_go(name):
+                let_go = True
+            else:
                 waiting = True  # still leaving the window: try again next frame
         if waiting:
             self._let_go_trigger()
         else:
-            forget_last_text_box()
+            if forget_last_text_box() or let_go:
+                collect_young()
             self._tidy_later()
 
     def _tidy_later(self) -> None:
@@ -273,7 +277,12 @@ class TableBankerApp(Taps, App):
         from .tidy import give_back
 
         started = time.perf_counter()
-        give_back()
+        # Settle only the steady state (the table alone) where possible: a screen settled stays until a
+        # whole walk. After a whole walk settle anyway, or every later collection would walk it all.
+        steady = self.manager.current == KEPT and set(self.screens.made()) <= {KEPT}
+        whole = self._unsettled or self.tidied % WHOLE_EVERY == WHOLE_EVERY - 1
+        give_back(settle=steady or whole, whole=whole)
+        self._unsettled = False if whole else self._unsettled
         self.tidy_ms = (time.perf_counter() - started) * 1000
         self.tidied += 1
 
@@ -342,6 +351,7 @@ class TableBankerApp(Taps, App):
 
     def _use(self, desk: Desk) -> None:
         self.close_game()
+        self._unsettled = True  # the last game's part of the settled heap is garbage now: walk it all at the next pause
         self.desk = desk
         self._unsubscribe = desk.subscribe(self._committed)
         self.last_text = ""

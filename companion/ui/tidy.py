@@ -15,7 +15,11 @@ import ctypes
 import ctypes.util
 import gc
 
-__all__ = ["give_back", "limit_arenas", "forget_last_text_box", "ARENAS"]
+__all__ = ["give_back", "collect_young", "forget_last_text_box", "limit_arenas", "ARENAS", "WHOLE_EVERY"]
+
+#: Every so many pauses the collector walks the whole heap again, settled part included, so nothing
+#: settled that has since become garbage outlives a few pauses.
+WHOLE_EVERY = 10
 
 #: glibc's ``mallopt`` parameter for the most arenas it makes (``M_ARENA_MAX`` in malloc.h).
 _M_ARENA_MAX = -8
@@ -46,9 +50,26 @@ def limit_arenas(arenas: int = ARENAS) -> bool:
     return bool(_MALLOPT(_M_ARENA_MAX, arenas))
 
 
-def give_back() -> int:
-    """Free what nothing refers to any more and hand the free pages back; the objects collected."""
+def collect_young() -> int:
+    """Free the screens just let go, now: a screen's widgets hold each other in cycles, and left to
+    the collector's own pace a few screens' worth of garbage piles up between two pauses. The
+    allocator then takes more arenas than the evening needs and keeps them, each held by the few
+    objects left in it. Walks only what was made since the heap last settled (a few ms)."""
+    return gc.collect()
+
+
+def give_back(settle: bool = False, whole: bool = False) -> int:
+    """Free what nothing refers to any more and hand the free pages back; the objects collected.
+
+    ``settle``: what is left is the evening's steady state (the table and the open game), so it is
+    moved out of the collector's sight (``gc.freeze``) and later collections walk only what is new.
+    ``whole``: walk the settled part too first, so anything settled that has since been let go (a
+    game closed, the table's tiles made anew) is freed."""
+    if whole:
+        gc.unfreeze()
     found = gc.collect()
+    if settle:
+        gc.freeze()
     if _TRIM is not None:
         _TRIM(0)
     return found
