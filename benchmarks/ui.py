@@ -15,6 +15,9 @@ Each measurement runs in its own process so one's memory does not count in anoth
   screen visited after each batch, then a pause at the table until the app's tidy-up has run (timed);
   resident memory after each batch, and its growth over the last third of the evening; ``evening_over_baseline``: the last figure above the empty window's.
 
+Every part runs on the allocator ``companion run`` starts the app on (``companion.heap.ALLOCATOR``),
+the empty window's included, unless ``PYTHONMALLOC`` says otherwise.
+
 Targets: app RSS under 150 MB; action to table under 50 ms; over an evening, no growth in the last
 third (within 5 MB) and at most 40 MB above an empty Kivy window.
 """
@@ -267,9 +270,13 @@ def main() -> int:
     if not os.environ.get("DISPLAY"):
         print(json.dumps({"error": "no DISPLAY: run under xvfb-run -a"}))
         return 2
+    from companion.heap import ALLOCATOR
+
+    env = {**os.environ, "PYTHONMALLOC": os.environ.get("PYTHONMALLOC") or ALLOCATOR}  # as `companion run`
+    print(json.dumps({"measure": "allocator", "PYTHONMALLOC": env["PYTHONMALLOC"]}))
     found: dict[str, dict] = {}
     for part in ("baseline", "app", "evening"):
-        out = subprocess.run([sys.executable, __file__, part], capture_output=True, text=True, cwd=ROOT)
+        out = subprocess.run([sys.executable, __file__, part], capture_output=True, text=True, cwd=ROOT, env=env)
         lines = [line for line in out.stdout.splitlines() if line.startswith("{")]
         if out.returncode != 0 or not lines:
             print(json.dumps({"measure": part, "error": out.stderr.strip().splitlines()[-1:] or "failed"}))

@@ -340,6 +340,7 @@ def _optional_commands(sub) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from_command_line = argv is None
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["hw-check"]:
         from . import hw_check
@@ -351,6 +352,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return usb_backup.main(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
+    if from_command_line and args.command == "run":
+        from .heap import on_c_allocator
+
+        on_c_allocator(argv)  # the touchscreen's evening on the C allocator (see companion.heap)
     try:
         return args.func(args)
     except BankerError as e:

@@ -45,8 +45,8 @@ def test_companion_run_opens_the_last_game_with_the_phones_beside_it(tmp_path, p
         {"host": "127.0.0.1", "port": port, "advertise": False, "hardware": False}))
     env = dict(os.environ, KIVY_HOME=tempfile.mkdtemp(prefix="kivy-home-"), COMPANION_LAN_ADDRESS="127.0.0.1",
                KIVY_NO_CONSOLELOG="1", KIVY_NO_FILELOG="1", GPIOZERO_PIN_FACTORY="mock")
-    command = [sys.executable, "-c", "import sys; from companion.cli import main; sys.exit(main(sys.argv[1:]))",
-               "--data", str(tmp_path), "run"]
+    env.pop("PYTHONMALLOC", None)  # as a shell starts it: the command starts itself again on the C allocator
+    command = [sys.executable, "-m", "companion", "--data", str(tmp_path), "run"]
     ignore = (lambda: signal.signal(signal.SIGINT, signal.SIG_IGN)) if parent_ignores_ctrl_c else None
     proc = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             cwd=Path(__file__).resolve().parents[2], preexec_fn=ignore)
