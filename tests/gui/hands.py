@@ -428,3 +428,8 @@ def stop_app(hands: Hands) -> None:
 
         EventLoop.idle()
     App._running_app = None
+    from kivy.lang.parser import global_idmap
+
+    # kv's ``app`` met the app again in those frames: forget it, or the next module's kv rules would
+    # read this app's scale
+    object.__setattr__(global_idmap["app"], "_obj", None)

@@ -25,11 +25,6 @@ BOB_BUILDS = [
 
 @pytest.fixture(scope="module")
 def bank(tmp_path_factory):
-    from kivy.lang.parser import global_idmap
-
-    # kv's ``app`` may still name the last module's app (met again while it stopped): this module's
-    # sizes must follow this app's scale
-    object.__setattr__(global_idmap["app"], "_obj", None)
     hands = start_app(tmp_path_factory.mktemp("games"))
     yield hands
     stop_app(hands)
