@@ -129,6 +129,25 @@ def test_bobs_long_balance_shrinks_to_a_step_on_his_tile(bank):
     assert bobs.font_size <= bobs.base_size
 
 
+def test_a_billion_on_a_narrow_tile_shrinks_through_the_steps_only(bank):
+    from kivy.core.window import Window
+
+    from companion.ui.widgets import Figure
+
+    u = bank.app.u
+    sizes_taken = []
+    figure = Figure(text="$1,234,567,890", base_size=u * 40, size_hint=(None, None), size=(u * 150, u * 60))
+    figure.bind(font_size=lambda _, size: sizes_taken.append(size / u))
+    Window.add_widget(figure)
+    try:
+        bank.pump(6)
+        assert figure.font_size < figure.base_size
+        assert figure.texture_size[0] <= figure.width or figure.font_size == SMALLEST * u
+        assert sizes_taken and all(any(abs(size - step) < 0.01 for step in SIZES) for size in sizes_taken), sizes_taken
+    finally:
+        Window.remove_widget(figure)
+
+
 def test_an_evening_through_every_screen_opens_few_fonts(bank, fonts_opened):
     """After the walks above (any family not walked yet is walked now), all at 800x480."""
     for pack in set(pack_names()) - WALKED:
