@@ -20,6 +20,8 @@ from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
 
+from . import type_scale
+
 __all__ = ["Tap", "PlayerTile", "AccountTile", "ReasonBubble", "DoneNote", "ConfirmBox", "Caption", "Figure",
            "show_reason", "show_done"]
 
@@ -77,18 +79,29 @@ class Caption(Label):
 
 
 class Figure(Label):
-    """A big number (a balance, an amount) that shrinks to fit its box rather than overflow."""
+    """A big number (a balance, an amount) that shrinks to fit its box rather than overflow.
+
+    It shrinks through the steps of the type scale only (:mod:`companion.ui.type_scale`): every
+    distinct size is another font kept open for the whole evening. Below the smallest step it stays
+    at the smallest."""
 
     base_size = NumericProperty(40)
 
+    @staticmethod
+    def _u() -> float:
+        return getattr(App.get_running_app(), "u", 1.0) or 1.0
+
     def on_texture_size(self, *_):
         room = self.width - 2 * (self.padding[0] if isinstance(self.padding, (list, tuple)) else 0)
-        if room > 20 and self.texture_size[0] > room and self.font_size > 12:
-            # whole pixel sizes only: every distinct size is another copy of the font in memory
-            self.font_size = max(12, int(self.font_size * room / self.texture_size[0] * 0.97))
+        if room > 20 and self.texture_size[0] > room:
+            u = self._u()
+            step = type_scale.shrunk(self.font_size / u, room, self.texture_size[0])
+            if step * u < self.font_size:
+                self.font_size = step * u
 
     def _reset(self, *_):
-        self.font_size = int(self.base_size)
+        u = self._u()
+        self.font_size = type_scale.at_most(self.base_size / u) * u
 
     on_text = on_width = on_base_size = _reset
 

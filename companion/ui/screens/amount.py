@@ -59,7 +59,7 @@ class AmountScreen(BankScreen):
         pad.clear_widgets()
         for key in keys:
             tap = Factory.Tap(text="Del" if key == "<" else key, name=f"key-{key}", guard=False,
-                              font_size=self.app.u * 30, size_hint_y=1)
+                              font_size=self.app.u * 32, size_hint_y=1)
             tap.value = key
             tap.bind(on_release=self.press_key)
             pad.add_widget(tap)

@@ -126,7 +126,7 @@ class AuctionScreen(BankScreen):
             box.add_widget(tap)
         for q in amounts:
             tap = Factory.Tap(text="+" + self.desk.fmt(q), name=f"raise-{q}", guard=False, size_hint_y=1,
-                              font_size=self.app.u * 21)
+                              font_size=self.app.u * 20)
             tap.value = q
             tap.bind(on_release=self.raise_by)
             box.add_widget(tap)

@@ -82,14 +82,16 @@ class DeedsScreen(BankScreen):
         box = self.ids.actions
         box.clear_widgets()
         for act in card.get("actions", []):
-            tap = Factory.Tap(text=act["text"], name=f"do-{act['action']}", font_size=self.app.u * 21,
+            tap = Factory.Tap(text=act["text"], name=f"do-{act['action']}",
                               kind="button" if act["refused"] else "accent")
+            tap.font_size = self.app.u * 18  # after the kv rule, which sets its own: long names fit two lines
             tap.opacity = 0.5 if act["refused"] else 1
             tap.value = act
             tap.bind(on_release=self.do)
             box.add_widget(tap)
         if card and "trade" in self.desk.specs and card.get("owner"):
-            tap = Factory.Tap(text=f"Trade ({card['owner']})", name="do-trade", font_size=self.app.u * 21)
+            tap = Factory.Tap(text=f"Trade ({card['owner']})", name="do-trade")
+            tap.font_size = self.app.u * 20  # after the kv rule, which sets its own
             tap.bind(on_release=self.trade)
             box.add_widget(tap)
 

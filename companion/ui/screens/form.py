@@ -116,7 +116,7 @@ class FormScreen(BankScreen):
             box.add_widget(widget)
 
     def _tap(self, text: str, name: str, value, handler, **kw):
-        font_size = kw.pop("font_size", self.app.u * 22)
+        font_size = kw.pop("font_size", self.app.u * 20)
         tap = Factory.Tap(text=text, name=name, guard=False, size_hint_y=1, **kw)
         tap.font_size = font_size  # after the kv rule, which sets its own
         tap.value = value
@@ -152,10 +152,10 @@ class FormScreen(BankScreen):
                                            self.change, selected=choice["selected"]))
         elif kind == "count":
             tiles.add_widget(self._tap("\u2212", _name(path, "less"), ("less", path, None), self.change,
-                                       font_size=self.app.u * 34))
+                                       font_size=self.app.u * 32))
             tiles.add_widget(Factory.Figure(text=row["text"], base_size=self.app.u * 32, halign="center"))
             tiles.add_widget(self._tap("+", _name(path, "more"), ("more", path, None), self.change,
-                                       font_size=self.app.u * 34))
+                                       font_size=self.app.u * 32))
         elif kind == "text":
             entry = Factory.Entry(text=row["text"])
             entry.name, entry.path = _name(path), path
@@ -169,7 +169,7 @@ class FormScreen(BankScreen):
                                        font_size=self.app.u * 24))
             for chip in row["chips"]:  # each as wide as its words: "+$20,000" wider than "+$500"
                 tiles.add_widget(self._tap(chip["label"], _name(path, chip["amount"]), ("add_amount", path, chip["amount"]),
-                                           self.change, font_size=self.app.u * 19, size_hint_x=len(chip["label"]) + 2))
+                                           self.change, font_size=self.app.u * 18, size_hint_x=len(chip["label"]) + 2))
             tiles.add_widget(self._tap("C", _name(path, "clear"), ("set", path, 0) if printed else ("clear", path, None),
                                        self.change, size_hint_x=None, width=self.app.u * 56))
         return box

@@ -44,7 +44,7 @@ class JoinScreen(BankScreen):
             self.who = names[0] if names else ""
         for name in names + [BANKER]:
             tap = Factory.Tap(text="Banker's phone" if name == BANKER else name, name=f"join-{name}",
-                              selected=name == self.who, size_hint_y=1, font_size=self.app.u * 21)
+                              selected=name == self.who, size_hint_y=1, font_size=self.app.u * 20)
             tap.value = name
             tap.bind(on_release=self.pick)
             box.add_widget(tap)

@@ -41,7 +41,7 @@ class MoreScreen(BankScreen):
             actions.add_widget(Factory.Heading(text=group["title"]))
             grid = Factory.MoreGrid()
             for item in group["actions"]:
-                tap = Factory.Tap(text=item["label"], name=f"action-{item['name']}", font_size=self.app.u * 21,
+                tap = Factory.Tap(text=item["label"], name=f"action-{item['name']}", font_size=self.app.u * 20,
                                   kind="danger" if item["destructive"] else "button")
                 tap.value = item["name"]
                 tap.bind(on_release=self.start)

@@ -40,7 +40,7 @@ class RequestsScreen(BankScreen):
         box = Factory.DeclineBox()
         box.request_id = row.request_id
         for reason in ([row.refused] if row.refused else []) + list(DECLINE_REASONS):
-            button = Factory.Tap(text=reason, name=f"reason-{reason}", font_size=self.app.u * 21)
+            button = Factory.Tap(text=reason, name=f"reason-{reason}", font_size=self.app.u * 20)
             button.value = reason
             button.bind(on_release=lambda b, box=box: self.declined(box, b))
             box.ids.reasons.add_widget(button)

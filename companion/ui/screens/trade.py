@@ -66,8 +66,8 @@ class TradeScreen(BankScreen):
             return
         box.clear_widgets()
         for q in amounts:
-            tap = Factory.Tap(text="+" + self.desk.fmt(q), name=f"{side}-cash-{q}", guard=False, size_hint_y=1,
-                              font_size=self.app.u * 20)
+            tap = Factory.Tap(text="+" + self.desk.fmt(q), name=f"{side}-cash-{q}", guard=False, size_hint_y=1)
+            tap.font_size = self.app.u * 20  # after the kv rule, which sets its own: "+$500" on one line
             tap.value = (side, q)
             tap.bind(on_release=self.add_cash)
             box.add_widget(tap)
