@@ -28,6 +28,7 @@ from .taps import Taps
 from .games import NewGame, game_file_name
 from .letting_go import KEPT, screens_to_let_go
 from .tidy import WHOLE_EVERY, collect_young, forget_last_text_box
+from .type_scale import window_u
 from .phones import Phones
 from companion.settings import UiSettings
 from .unit_link import UnitLink
@@ -65,6 +66,9 @@ NO_GAME_SCREENS = ("start", "setup", "settings")
 #: hold the screen for a fraction of a second (taps meanwhile wait in the queue, none is lost), so it
 #: waits for a real pause at the table (dice rolled, pieces moved), not the gap between two quick taps.
 TIDY_AFTER_SECONDS = 8.0
+#: How long after a screen is let go its widgets are freed: after the next screen's first frames,
+#: so freeing never delays what the banker just asked to see.
+COLLECT_AFTER_SECONDS = 0.1
 
 _LOADED: set[str] = set()
 
@@ -109,6 +113,7 @@ class TableBankerApp(Taps, App):
         self._refresh_trigger = None
         self._let_go_trigger = None
         self._tidy_trigger = None
+        self._collect_trigger = None
         self.tidied, self.tidy_ms = 0, 0.0  # tidy-ups done, and how long the last one took
         self._unsettled = False  # whether the settled heap may hold garbage (a game was closed since)
         self.settle_heap = settle_heap  # this process is the app's alone: see on_start
@@ -135,6 +140,7 @@ class TableBankerApp(Taps, App):
         self._refresh_trigger = Clock.create_trigger(self._refresh_now, 0)
         self._let_go_trigger = Clock.create_trigger(self._let_go_of_left_screens, 0)
         self._tidy_trigger = Clock.create_trigger(self.tidy, TIDY_AFTER_SECONDS)
+        self._collect_trigger = Clock.create_trigger(self._collect_let_go, COLLECT_AFTER_SECONDS)
         return root
 
     def on_start(self):
@@ -165,7 +171,7 @@ class TableBankerApp(Taps, App):
         # A redraw, a letting go or a tidy-up still due (closing the game asks for one) would run on
         # screens whose app has stopped (Ctrl-C right after a game opens): none is wanted any more.
         self.stopped = True
-        for trigger in (self._refresh_trigger, self._let_go_trigger, self._tidy_trigger):
+        for trigger in (self._refresh_trigger, self._let_go_trigger, self._tidy_trigger, self._collect_trigger):
             if trigger is not None:
                 trigger.cancel()
 
@@ -217,8 +223,7 @@ class TableBankerApp(Taps, App):
             log.warning("cannot save the settings: %s", e)
 
     def _rescale(self, window, size) -> None:
-        width, height = size
-        self.u = max(0.5, min(width / 800.0, height / 480.0))
+        self.u = window_u(*size)
 
     def set_theme(self, name: str) -> None:
         self.theme_name = name if name in ("light", "dark") else "dark"
@@ -261,8 +266,12 @@ class TableBankerApp(Taps, App):
             self._let_go_trigger()
         else:
             if forget_last_text_box() or let_go:
-                collect_young()
+                self._collect_trigger()  # one collection for a burst of screens, once they are drawn
             self._tidy_later()
+
+    def _collect_let_go(self, *_: object) -> None:
+        if not self.stopped:
+            collect_young()
 
     def _tidy_later(self) -> None:
         """(Re)start the wait for a pause: every screen change or entry starts it again."""

@@ -102,3 +102,17 @@ def test_after_a_pause_the_freed_memory_is_handed_back(evening):
     app.show("table")
     assert until(lambda: app.tidied > before, seconds=30)
     assert "over" not in app.screens.made()
+
+
+def test_a_screen_let_go_is_freed_soon_after_not_at_the_next_pause(evening):
+    """Its widgets hold each other in cycles: the app collects them a moment after the next screen is
+    drawn, so a few screens' garbage never piles up between two pauses."""
+    import weakref
+
+    app = evening.app
+    pauses = app.tidied
+    history = weakref.ref(app.show("history"))
+    evening.pump()
+    app.show("table")
+    assert until(lambda: history() is None, seconds=5)
+    assert app.tidied == pauses  # freed by the quick collection, not the tidy-up at a pause
