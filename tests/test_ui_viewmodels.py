@@ -1040,3 +1040,18 @@ def test_only_rent_offers_other_players_buying_mortgages_and_building_keep_the_s
         assert all(r.get("others", []) == [] for r in ask_view(four, form, "deed")["choices"])
     salary = flows.start_flow("salary", four.specs, player="Ann")
     assert not any(offers_others(four.specs["salary"], salary, f.name) for f in four.specs["salary"].fields)
+
+
+def test_a_bank_deeds_card_greys_building_on_its_group_with_the_rules_reason(desk):
+    """Building on the whole group still asks how many houses; no answer is possible on a deed the
+    bank owns, so the button is greyed with the reason instead of asking a question."""
+    acts = {a["label"]: a for a in deed_card(desk, "Mediterranean Avenue")["actions"]}
+    assert acts["Build on the whole group"]["refused"] == "Mediterranean Avenue belongs to the bank, not Ann"
+    assert acts["Buy"]["refused"] is None and acts["Auction"]["refused"] is None
+
+
+def test_a_city_life_house_card_offers_a_tower_exchange_for_that_house(tmp_path):
+    city = Desk(Banker.create(tmp_path / "city.game", "city-life", ["Ann", "Bob"], {}, backup_every=0))
+    exchange = next(a for a in deed_card(city, "House 4")["actions"] if a["action"] == "exchange")
+    assert exchange["values"].get("house") == "House 4" and "tower" not in exchange["values"]
+    city.close()

@@ -117,6 +117,29 @@ def _who_acts(desk: Desk, spec, owner: str | None) -> dict[str, Any]:
     return values
 
 
+def _field_for(desk: Desk, action: str, fields: list[str], values: dict, deed: str) -> str:
+    """The deed field this deed answers: the first whose candidates include it (City Life's exchange
+    takes a Tower and a House: a House's card fills the House), else the first."""
+    if len(fields) > 1:
+        for name in fields:
+            if any(c.value == deed for c in desk.choices(action, name, values)):
+                return name
+    return fields[0]
+
+
+def _none_possible(desk: Desk, action: str, values: dict) -> str | None:
+    """When an action still asks a field (how many houses on the whole group), the rule's reason if
+    no answer to it is possible now (the group is not the player's), so the card greys the button
+    rather than asking a question every answer of which is refused."""
+    later = desk.next_field(action, values)
+    if later is None or later.kind in ("amount", "text", "structured"):
+        return None
+    answers = desk.choices(action, later.name, values)
+    if not answers or any(a.possible for a in answers):
+        return None
+    return answers[0].why_not or "not possible now"
+
+
 def deed_card(desk: Desk, deed: str, chosen: str | None = None) -> dict[str, Any]:
     """One deed's card: owner, buildings, rent now, mortgage state, printed values, and each action
     of the family that takes a deed, for its owner whoever is acting, judged by the Banker now:
@@ -132,7 +155,8 @@ def deed_card(desk: Desk, deed: str, chosen: str | None = None) -> dict[str, Any
         deed_fields = [f.name for f in spec.fields if f.kind == "deed" and f.required]
         if not deed_fields or name in ("correct_card", "auction", "trade"):
             continue
-        values = {**_who_acts(desk, spec, owner), deed_fields[0]: deed}
+        acting = _who_acts(desk, spec, owner)
+        values = {**acting, _field_for(desk, name, deed_fields, acting, deed): deed}
         who = next((values[f.name] for f in spec.fields if f.kind == "player" and f.name in values), None)
         later = desk.next_field(name, values)
         if later is None and spec.group == "deeds":  # an optional choice (houses or a hotel): one button each
@@ -146,6 +170,8 @@ def deed_card(desk: Desk, deed: str, chosen: str | None = None) -> dict[str, Any
         for variant, label, choice in variants:
             ready = desk.next_field(name, variant) is None
             preview, refused = desk.preview({"action": name, **variant}) if ready else (None, None)
+            if not ready:
+                refused = _none_possible(desk, name, variant)
             if choice is not None and not choice.possible:
                 refused = choice.why_not
             actions.append({
