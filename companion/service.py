@@ -410,6 +410,10 @@ class Banker:
         """The next field a screen should ask for ``name``, given the fields chosen so far (None: ready)."""
         return contract.next_field(self.spec(name), self.table, partial)
 
+    def current(self, name: str, field: str, partial: dict) -> Any:
+        """What ``field`` of ``name`` corrects holds now (a card's printed values), or None."""
+        return contract.current(self.spec(name), self.table, field, partial)
+
     def choices(self, name: str, field: str, partial: dict) -> list[contract.Choice]:
         """Every candidate value of one field on the table as it stands, each judged by the rule itself."""
         return contract.choices(self.rules, self.table, name, field, partial)

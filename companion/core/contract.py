@@ -50,6 +50,7 @@ __all__ = [
     "structured",
     "parse",
     "parse_partial",
+    "current",
     "next_field",
     "choices",
     "preview",
@@ -529,6 +530,12 @@ def parse_partial(spec: ActionSpec, table: Table, partial: dict) -> dict:
 
 
 # -- screens: what to ask next, and what may be chosen ---------------------------------------------
+def current(spec: ActionSpec, table: Table, field: str, partial: dict) -> Any:
+    """What ``field``'s subject holds now on the table (a card's printed values), given the fields
+    chosen so far; None when the field declares nothing or what it depends on is not chosen yet."""
+    return spec.field(field).current_value(table, parse_partial(spec, table, partial))
+
+
 def next_field(spec: ActionSpec, table: Table, partial: dict) -> Field | None:
     """The next field to ask, in declared order; ``None`` when the action is ready to confirm."""
     typed = parse_partial(spec, table, partial)

@@ -18,6 +18,7 @@ from typing import Any, Callable
 from companion.core import engine
 from companion.core.errors import BadAction, BankerError
 from companion.core.model import BANK
+from companion.core.money import Currency
 from companion.service import Banker, Outcome
 from companion.views import state_json
 
@@ -86,6 +87,10 @@ class Desk:
         """The next field to ask for ``action`` (a contract Field), or None when it is ready."""
         return self.banker.next_field(action, _plain(values))
 
+    def current(self, action: str, field: str, values: dict):
+        """What ``field`` corrects holds now on the table (a card's printed values), or None."""
+        return self.banker.current(action, field, _plain(values))
+
     def choices(self, action: str, field: str, values: dict) -> list:
         """Every candidate of ``field`` on the table as it stands, each judged (contract Choices)."""
         return self.banker.choices(action, field, _plain(values))
@@ -111,6 +116,11 @@ class Desk:
             self._state = state_json(self.banker.table, self.banker.rules, self.banker.version)
             self._state_version = self.banker.version
         return self._state
+
+    @property
+    def currency(self) -> Currency:
+        """How the game writes and reads money (K and M in Monopoly City)."""
+        return self.banker.currency
 
     def fmt(self, amount: int) -> str:
         return self.banker.fmt(amount)

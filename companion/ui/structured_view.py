@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.core.contract import load_json, parse_partial
+from companion.core.contract import load_json
 from companion.core.errors import BankerError
 
 from . import schema_form
@@ -62,8 +62,7 @@ def schema_of(desk: Desk, form: ActionForm, field) -> dict:
 def printed(desk: Desk, form: ActionForm, field) -> Any:
     """What the field's subject holds now on the table (a character card's values), as the action
     declares it; None when it declares nothing."""
-    spec = desk.specs[form.action]
-    return field.current_value(desk.table, parse_partial(spec, desk.table, _plain(form.values)))
+    return desk.current(form.action, field.name, form.values)
 
 
 def first_value(desk: Desk, form: ActionForm, field) -> Any:
@@ -73,10 +72,6 @@ def first_value(desk: Desk, form: ActionForm, field) -> Any:
         return ""
     was = printed(desk, form, field)
     return was if was is not None else schema_form.empty(schema)
-
-
-def _plain(values: dict) -> dict:
-    return {k: v for k, v in values.items() if k != "id"}
 
 
 def _upper(text: str) -> str:

@@ -4,7 +4,6 @@ from __future__ import annotations
 from kivy.factory import Factory
 from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
 
-from companion.core.money import Currency
 
 from ..amount_view import amount_field, amount_view
 from ..keypad import Keypad
@@ -29,7 +28,7 @@ class AmountScreen(BankScreen):
     def ask(self, form) -> None:
         """Start entering the amount of ``form`` (fields already filled stay as they are)."""
         self.form = form
-        self.keypad = Keypad(Currency.from_pack(self.desk.pack))
+        self.keypad = Keypad(self.desk.currency)
         field = amount_field(self.desk, form)
         if field and form.values.get(field):
             self.keypad = self.keypad.set(int(form.values[field]))

@@ -9,7 +9,6 @@ from kivy.clock import Clock
 from kivy.factory import Factory
 from kivy.properties import BooleanProperty, DictProperty, NumericProperty, ObjectProperty, StringProperty
 
-from companion.core.money import Currency
 from companion.trading_unit import BidRefused
 
 from ..auction_view import auction_view, unowned_deeds
@@ -56,7 +55,7 @@ class AuctionScreen(BankScreen):
             self.keypad = self.keypad.set(None)
 
     def _keypad(self) -> Keypad:
-        currency = Currency.from_pack(self.desk.pack)
+        currency = self.desk.currency
         if self.keypad is None or self.keypad.currency != currency:
             self.keypad = Keypad(currency)
             self.keys_shown = currency.style == "short"  # millions are typed with K and M, not counted up

@@ -6,8 +6,6 @@ from __future__ import annotations
 from kivy.factory import Factory
 from kivy.properties import StringProperty
 
-from companion.core.money import Currency
-
 from ..ask_view import deed_groups
 from ..settings_view import card_fields, changed_values
 from . import BankScreen
@@ -35,21 +33,15 @@ class CardScreen(BankScreen):
         box = self.ids.fields
         box.clear_widgets()
         if self.deed:
-            for row in card_fields(self.printed(), self.money):
+            for row in card_fields(self.printed(), desk.currency):
                 line = Factory.CardField()
                 line.key, line.label, line.kind = row["key"], row["label"], row["kind"]
                 line.ids.entry.text, line.ids.entry.name = row["text"], f"card-field-{row['key']}"
                 box.add_widget(line)
 
-    @property
-    def money(self) -> Currency:
-        """How the pack writes money: the fields show and take sums its way ("100K")."""
-        return Currency.from_pack(self.desk.pack)
-
     def printed(self) -> dict:
         """The chosen deed's card as it reads now, as the correction declares it."""
-        values = self.desk.specs["correct_card"].field("values")
-        return values.current_value(self.desk.table, {"deed": self.deed}) or {}
+        return self.desk.current("correct_card", "values", {"deed": self.deed}) or {}
 
     def pick(self, tile) -> None:
         self.deed = tile.value
@@ -61,7 +53,7 @@ class CardScreen(BankScreen):
             return
         edited = {line.key: (line.kind, line.ids.entry.text) for line in self.ids.fields.children}
         try:
-            values = changed_values(self.printed(), edited, self.money)
+            values = changed_values(self.printed(), edited, self.desk.currency)
         except ValueError as e:
             self.app.refuse(str(e), tap)
             return

@@ -195,7 +195,7 @@ class FormScreen(BankScreen):
     def type_figure(self, tap) -> None:
         """The pack's keypad for a sum: what is typed replaces the figure."""
         path, label = tap.value
-        FigureBox(Currency.from_pack(self.desk.pack), label, tap.text, lambda amount: self.set_sum(path, amount)).open()
+        FigureBox(self.desk.currency, label, tap.text, lambda amount: self.set_sum(path, amount)).open()
 
     def set_sum(self, path: tuple, amount: int) -> None:
         self.value = schema_form.change(self.schema, self.value, path, "set", amount)
