@@ -151,8 +151,9 @@ class Hands:
         self.taps += 1
         return w
 
-    #: How long a tap waits for its widget to appear.
-    patience = 0.6
+    #: How long a tap waits for its widget to appear (found at once when it is there; a loaded machine
+    #: may take seconds to lay out a screen just shown).
+    patience = 10.0
 
     def _press(self, w) -> None:
         raise NotImplementedError
@@ -269,7 +270,7 @@ class SimulatedHands(Hands):
                            lambda: getattr(w, "state", "down") == "down", 3.0)
             except TapLost:
                 touch.touch_up()
-                raise NotOnScreen(f"the list never handed the touch to {w.name or w.text!r} (at {x:.0f},{y:.0f})")
+                raise NotOnScreen(f"the list never handed the touch to {w.name or w.text!r} (at {x:.0f},{y:.0f})") from None
         else:
             self.pump(1)
         touch.touch_up()
