@@ -65,15 +65,15 @@ NAME_LEN = 24
 DEFAULT_PLAYERS = (2, 8)
 
 
-def player_range(pack: dict) -> tuple[int, int]:
+def player_range(pack: dict[str, Any]) -> tuple[int, int]:
     """The fewest and the most players a game of this pack takes (the pack's ``players = [2, 6]``)."""
     low, high = pack.get("players", DEFAULT_PLAYERS)
     return int(low), int(high)
 
 
-def new_table(pack: dict, players: Iterable[dict], options: dict) -> Table:
+def new_table(pack: dict[str, Any], players: Iterable[dict[str, Any]], options: dict[str, Any]) -> Table:
     """A table before any money moved: every account at zero, every deed with the bank."""
-    records: dict[str, dict] = {}
+    records: dict[str, dict[str, Any]] = {}
     order: list[str] = []
     keys: set[str] = set()
     people = list(players)
@@ -208,7 +208,7 @@ def cash(table: Table, account: str) -> int:
     return table["accounts"].get(account, 0)
 
 
-def card(table: Table, deed: str) -> dict:
+def card(table: Table, deed: str) -> dict[str, Any]:
     """The printed card of a deed (price, rents, ...), as corrected by the banker."""
     return table["pack"]["cards"][deed]
 

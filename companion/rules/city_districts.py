@@ -12,6 +12,8 @@ The rent value is both what a visitor pays and what the district is worth at the
 """
 from __future__ import annotations
 
+from typing import Any
+
 from companion.core.errors import BadAction
 from companion.core.model import Table, card, cash
 
@@ -142,7 +144,7 @@ def _whole_positive(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value > 0
 
 
-def check_card(name: str, c: dict) -> None:
+def check_card(name: str, c: dict[str, Any]) -> None:
     """Refuse a district card whose values cannot be right (at load, and when the banker corrects one)."""
     unknown = sorted(set(c) - _KNOWN_KEYS)
     if unknown:

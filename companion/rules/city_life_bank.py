@@ -7,6 +7,8 @@ misses the turns.
 """
 from __future__ import annotations
 
+from typing import Any
+
 from companion.core import contract as c
 from companion.core.common import COMMON
 from companion.core.engine import Registry, Tx
@@ -28,11 +30,11 @@ def _property_value(table: Table, value: object) -> str:
     return find_property(table, value)
 
 
-def _own_properties(table: Table, partial: dict) -> list[str]:
+def _own_properties(table: Table, partial: dict[str, Any]) -> list[str]:
     return [d for d, s in table["deeds"].items() if s.get("owner") == partial.get("player")]
 
 
-def _debts(table: Table, partial: dict) -> list[tuple[str, str]]:
+def _debts(table: Table, partial: dict[str, Any]) -> list[tuple[str, str]]:
     player = partial.get("player")
     rows = []
     for debt in table["players"].get(player, {}).get("debts", []):
@@ -212,7 +214,7 @@ def collect_due(tx: Tx, player: str) -> list[str]:
 
 # -- actions ----------------------------------------------------------------------------------------
 @CITY.action("borrow", c.player(), label="Bank loan", group="loans", offered=is_advanced)
-def borrow(tx: Tx, a: dict) -> str:
+def borrow(tx: Tx, a: dict[str, Any]) -> str:
     """Advanced: a Bank loan of $1,000, to be repaid with its $200 cost within 7 counted turns."""
     need_advanced(tx, "Bank loans")
     player = find_player(tx.table, a["player"])
@@ -228,7 +230,7 @@ def borrow(tx: Tx, a: dict) -> str:
 
 
 @CITY.action("mortgage", c.player(), PROPERTY_OF_PLAYER, label="Mortgage", group="loans", offered=is_advanced)
-def mortgage(tx: Tx, a: dict) -> str:
+def mortgage(tx: Tx, a: dict[str, Any]) -> str:
     """Advanced: the Bank lends $400 on a House or $2,000 on a Tower, repaid with its cost in 7 turns."""
     need_advanced(tx, "Bank mortgages")
     player = find_player(tx.table, a["player"])
@@ -252,7 +254,7 @@ def mortgage(tx: Tx, a: dict) -> str:
                                            resolve=lambda table, value: _debt_name(table, value)),
              label="Repay", group="loans",
              says="Repay a Bank loan or a mortgage, with its cost.")
-def repay(tx: Tx, a: dict) -> str:
+def repay(tx: Tx, a: dict[str, Any]) -> str:
     """Repay a Bank loan or a mortgage (``debt``: "loan" or the mortgaged square) with its cost.
 
     A debt that has fallen due, owed by a player with too little cash and nothing left to sell, ends

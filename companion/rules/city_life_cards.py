@@ -7,6 +7,8 @@ to the City Life Lottery; a fine the player cannot pay is owed until they have s
 """
 from __future__ import annotations
 
+from typing import Any
+
 from companion.core import contract as c
 from companion.core.engine import Tx
 from companion.core.errors import BadAction, Refused
@@ -16,7 +18,7 @@ from .city_life_bank import CITY, amount_of, is_advanced
 from .city_life_debts import charge
 
 
-def _answering(table: Table, partial: dict) -> list[str]:
+def _answering(table: Table, partial: dict[str, Any]) -> list[str]:
     """Who may answer a Quiz Card: the player who rolled (basic rules), or everyone but the Judge."""
     if not is_advanced(table):
         return [current_player(table)]
@@ -75,7 +77,7 @@ def pay_quiz(tx: Tx, answers: object, *, only: str | None) -> tuple[str, dict[st
 
 
 @CITY.action("quiz", ANSWERS, label="Quiz card", group="money")
-def quiz(tx: Tx, a: dict) -> str:
+def quiz(tx: Tx, a: dict[str, Any]) -> str:
     """A Quiz Card round (a roll of 3): $300 tax free for each correct answer, per player."""
     player = current_player(tx.table)
     text, counts = pay_quiz(tx, a["answers"], only=None if is_advanced(tx.table) else player)
@@ -87,7 +89,7 @@ def quiz(tx: Tx, a: dict) -> str:
 @CITY.action("violation", c.player(), c.amount("fine", "The card's fine", required=False),
              c.amount("award", "The card's award", required=False), c.count("demerits", "Demerit points", 1, 15, required=False),
              label="Traffic violation", group="money")
-def violation(tx: Tx, a: dict) -> str:
+def violation(tx: Tx, a: dict[str, Any]) -> str:
     """A Traffic Violation card: its fine to the Lottery, its award from the Bank, its demerit points."""
     player = find_player(tx.table, a["player"])
     if all(a.get(k) is None for k in ("fine", "award", "demerits")):

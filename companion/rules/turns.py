@@ -16,7 +16,7 @@ Pure functions over a :class:`~companion.core.engine.Tx`; every change is an eve
 """
 from __future__ import annotations
 
-from typing import Callable
+from typing import Any, Callable
 
 from companion.core.common import advance_turn
 from companion.core.engine import Tx
@@ -114,7 +114,7 @@ def end_turn(tx: Tx, *, other_misses_count: bool) -> str:
 
 
 # -- debts counted in turns ------------------------------------------------------------------------
-def add_debt(tx: Tx, player: str, kind: str, label: str, amount: int, turns: int, **extra) -> dict:
+def add_debt(tx: Tx, player: str, kind: str, label: str, amount: int, turns: int, **extra) -> dict[str, Any]:
     """Record a debt due after ``turns`` counted turns of the player (the turn it is taken in aside)."""
     # A debt taken during the player's own turn starts counting with the next one.
     since = _get(tx.table, player, "counted") + (current_player(tx.table) == player)
@@ -123,14 +123,14 @@ def add_debt(tx: Tx, player: str, kind: str, label: str, amount: int, turns: int
     return debt
 
 
-def remove_debt(tx: Tx, player: str, index: int) -> dict:
+def remove_debt(tx: Tx, player: str, index: int) -> dict[str, Any]:
     debts = list(_get(tx.table, player, "debts", []))
     debt = debts.pop(index)
     tx.set(["players", player, "debts"], debts or None)
     return debt
 
 
-def turns_left(table: Table, player: str, debt: dict) -> int:
+def turns_left(table: Table, player: str, debt: dict[str, Any]) -> int:
     """Counted turns left before the debt falls due (0 or less: due now)."""
     return debt["turns"] - max(_get(table, player, "counted") - debt["since"], 0)
 
@@ -141,7 +141,7 @@ def due_debts(table: Table, player: str) -> list[int]:
     return [i for i, d in enumerate(debts) if d.get("overdue") or turns_left(table, player, d) <= 0]
 
 
-def debt_text(table: Table, player: str, debt: dict, fmt: Callable[[int], str]) -> str:
+def debt_text(table: Table, player: str, debt: dict[str, Any], fmt: Callable[[int], str]) -> str:
     """"loan $1,200 due in 3 turns", "... due now", "... overdue" (short: it fits a player's tile)."""
     left = turns_left(table, player, debt)
     what = f"{debt.get('short') or debt['label']} {fmt(debt['amount'])}"
@@ -152,7 +152,7 @@ def debt_text(table: Table, player: str, debt: dict, fmt: Callable[[int], str]) 
     return f"{what} due in {left} turn{'s' if left != 1 else ''}"
 
 
-def loans_view(table: Table, player: str, fmt: Callable[[int], str]) -> list[dict]:
+def loans_view(table: Table, player: str, fmt: Callable[[int], str]) -> list[dict[str, Any]]:
     """The player's debts as the touchscreen and phones show them."""
     rows = []
     for debt in _get(table, player, "debts", []):

@@ -10,7 +10,6 @@ from __future__ import annotations
 import time
 from collections import Counter
 
-import pytest
 import requests
 import schemathesis
 from hypothesis import HealthCheck, Phase, given, settings
