@@ -75,6 +75,7 @@ def pytest_unconfigure(config):
             server.kill()
 
 
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
 def pytest_collection_modifyitems(config, items):
     """GUI and browser tests skip on a developer's machine without a display or Chromium, never on CI.
 
