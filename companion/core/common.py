@@ -6,7 +6,7 @@ from typing import Any
 from . import contract as c
 from .engine import Registry, Tx, may_be_empty, ranking
 from .errors import BadAction, Refused
-from .model import BANK, account_name, pot_seed, active_players, cash, current_player, find_account, find_player, find_pot, pot_account
+from .model import BANK, account_name, pot_seed, active_players, cash, playing, find_account, find_player, find_pot, pot_account
 
 __all__ = ["COMMON", "MONEY", "POTS", "TURNS", "GAME", "CARD_VALUES", "advance_turn", "declare_out"]
 
@@ -116,7 +116,7 @@ def advance_turn(tx: Tx) -> str:
     if not active:
         raise Refused("nobody is left in the game")
     order = tx.table["order"]
-    now = current_player(tx.table)
+    now = playing(tx.table)
     tx.set(["players", now, "turns"], tx.table["players"][now]["turns"] + 1)
     index = order.index(now)
     skipped = []

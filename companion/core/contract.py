@@ -441,7 +441,7 @@ def _choice(f: Field, table: Table, value: Any, partial: Partial) -> Any:
 def _structured(f: Field, value: Any) -> Any:
     want = (f.schema or {}).get("type", "object")
     kinds = {"object": dict, "array": list}
-    if not isinstance(value, kinds.get(want, (dict, list))):
+    if not isinstance(value, (dict, list)) or not isinstance(value, kinds.get(want, (dict, list))):
         raise BadAction(f"{f.name} must be a JSON {want}, not {shown(value)}")
     if len(value) > 64:
         raise BadAction(f"{f.name} has {len(value)} entries; at most 64 are allowed")
@@ -518,7 +518,7 @@ def parse(spec: ActionSpec, table: Table, raw: dict[str, Any]) -> dict[str, Any]
 
 def parse_partial(spec: ActionSpec, table: Table, partial: dict[str, Any]) -> dict[str, Any]:
     """The fields chosen so far, typed where they can be (a screen's half-made action)."""
-    out = {}
+    out: dict[str, Any] = {}
     for f in spec.fields:
         if partial.get(f.name) is None:
             continue
@@ -548,7 +548,7 @@ def next_field(spec: ActionSpec, table: Table, partial: dict[str, Any]) -> Field
 def _candidates(f: Field, table: Table, partial: dict[str, Any]) -> list[tuple[Any, str]]:
     kind = f.kind
     if kind == "player":
-        rows = [(p, p) for p in active_players(table)]
+        rows: list[tuple[Any, str]] = [(p, p) for p in active_players(table)]
     elif kind == "account":
         rows = [(BANK, "Bank"), *((p, p) for p in active_players(table))]
         rows += [(pot_account(name), rec.get("label", name.title())) for name, rec in table["pots"].items()

@@ -229,6 +229,7 @@ def fold(table: Table, events: Iterable[dict[str, Any]]) -> Table:
 
 def ranking(table: Table, rules: Rules) -> list[dict[str, Any]]:
     """Players by worth, richest first (bankrupt players last, in the order they went out)."""
-    rows = [{"player": p, "worth": rules.worth(table, p), "cash": cash(table, p)} for p in active_players(table)]
+    rows: list[dict[str, Any]] = [{"player": p, "worth": rules.worth(table, p), "cash": cash(table, p)}
+                                  for p in active_players(table)]
     rows.sort(key=lambda r: (-r["worth"], -r["cash"]))
     return rows

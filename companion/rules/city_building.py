@@ -8,7 +8,7 @@ bought outside the spinner's allowance, and none of them counts towards a distri
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from companion.core import contract as c
 from companion.core.engine import Registry, Tx
@@ -21,7 +21,7 @@ __all__ = ["BUILDING", "spin_of", "roll_of", "describe_spin"]
 
 BUILDING = Registry()
 
-_FACES = {1: 1, 2: 2, 3: 3, "1": 1, "2": 2, "3": 3, 4: "railroad", "4": "railroad", "railroad": "railroad"}
+_FACES: dict[int | str, int | str] = {1: 1, 2: 2, 3: 3, "1": 1, "2": 2, "3": 3, 4: "railroad", "4": "railroad", "railroad": "railroad"}
 _KINDS = ("residential", "industrial", "railroad", "stadium", "skyscraper", "tower")
 FACES = ((1, "1 block"), (2, "2 blocks"), (3, "3 blocks"), ("railroad", "A railroad"))
 BUILDINGS = (("residential", "Residential blocks"), ("industrial", "Industrial blocks"), ("railroad", "A railroad"),
@@ -39,14 +39,14 @@ def _planning_options(table: dict[str, Any], partial: dict[str, Any]) -> list[tu
 
 def roll_of(table: dict[str, Any]) -> int:
     """Which roll of the turn is being played: 1, then 2 and 3 after doubles."""
-    return table["turn"].get("roll", 1)
+    return cast("int", table["turn"].get("roll", 1))
 
 
 def spin_of(table: dict[str, Any], player: str) -> dict[str, Any] | None:
     """The player's latest spin in the turn being played, or None if they have not spun this turn."""
     spin = table["turn"].get("spin")
     if spin and spin["player"] == player and spin["turn"] == table["turn"]["number"]:
-        return spin
+        return cast("dict[str, Any] | None", spin)
     return None
 
 
@@ -80,7 +80,7 @@ def spin(tx: Tx, a: dict[str, Any]) -> str:
                               **({"roll": roll} if roll > 1 else {})})
     if face == "railroad":
         return f"{player} spun a railroad: one free railroad on any district this turn, but no blocks"
-    return f"{player} spun {face}: up to {face} block{'s' if face > 1 else ''} this turn"
+    return f"{player} spun {face}: up to {face} block{'s' if face != 1 else ''} this turn"
 
 
 def _key(result: int | str) -> int | str:

@@ -11,7 +11,7 @@ the due dates.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from companion.core.engine import Rules
 from companion.core.errors import BadAction
@@ -38,7 +38,7 @@ def worth(table: Table, player: str) -> int:
     record = table["players"][player]
     owed = sum(d["amount"] for d in record.get("debts", [])) + sum(e["amount"] for e in record.get("owes", []))
     held = sum(card(table, d)["price"] for d in properties_of(table, player))
-    return cash(table, player) + shares_of(table, player) * amount_of(table, "share_price") + held - owed
+    return cast("int", cash(table, player) + shares_of(table, player) * amount_of(table, "share_price") + held - owed)
 
 
 def player_view(table: Table, player: str) -> dict[str, Any]:

@@ -7,7 +7,7 @@ misses the turns.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable, cast
 
 from companion.core import contract as c
 from companion.core.common import COMMON
@@ -57,7 +57,7 @@ LOTTERY = pot_account("lottery")
 
 # -- reading the pack and the table -----------------------------------------------------------------
 def amount_of(table: Table, key: str) -> int:
-    return table["pack"]["amounts"][key]
+    return cast("int", table["pack"]["amounts"][key])
 
 
 def is_advanced(table: Table) -> bool:
@@ -77,7 +77,7 @@ def find_property(table: Table, value: object) -> str:
         number = int(value)
         for name, c in table["pack"]["cards"].items():
             if c["square"] == number:
-                return name
+                return cast("str", name)
         raise Refused(f"square {number} is not a City Life House or Tower")
     return find_deed(table, value)
 
@@ -87,7 +87,7 @@ def properties_of(table: Table, player: str) -> list[str]:
 
 
 def shares_of(table: Table, player: str) -> int:
-    return table["players"][player].get("shares", 0)
+    return cast("int", table["players"][player].get("shares", 0))
 
 
 def mortgage_index(table: Table, player: str, deed: str) -> int | None:
@@ -106,7 +106,7 @@ def bank_value(table: Table, deed: str) -> int:
     index = mortgage_index(table, owner, deed) if owner else None
     if index is not None:
         value -= table["players"][owner]["debts"][index]["amount"]
-    return max(value, 0)
+    return cast("int", max(value, 0))
 
 
 def could_raise(table: Table, player: str) -> int:
@@ -119,7 +119,7 @@ def has_assets(table: Table, player: str) -> bool:
     return bool(shares_of(table, player) or properties_of(table, player))
 
 
-def sell_hint(table: Table, player: str, fmt, to: str | None = None) -> str:
+def sell_hint(table: Table, player: str, fmt: Callable[[int], str], to: str | None = None) -> str:
     things = "Bank shares or property" if shares_of(table, player) else "property"
     buyers = f"to {to} at the purchase price, to other players" if to else "to other players"
     return f"sell {things} first ({buyers}, or to the Bank for {fmt(could_raise(table, player))})"

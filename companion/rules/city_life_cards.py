@@ -12,7 +12,7 @@ from typing import Any
 from companion.core import contract as c
 from companion.core.engine import Tx
 from companion.core.errors import BadAction, Refused
-from companion.core.model import BANK, Table, active_players, current_player, find_player
+from companion.core.model import BANK, Table, active_players, current_player, playing, find_player
 
 from .city_life_bank import CITY, amount_of, is_advanced
 from .city_life_debts import charge
@@ -21,7 +21,7 @@ from .city_life_debts import charge
 def _answering(table: Table, partial: dict[str, Any]) -> list[str]:
     """Who may answer a Quiz Card: the player who rolled (basic rules), or everyone but the Judge."""
     if not is_advanced(table):
-        return [current_player(table)]
+        return [playing(table)]
     judge = judge_of(table)
     return [p for p in active_players(table) if p != judge]
 
@@ -48,7 +48,7 @@ def judge_of(table: Table) -> str | None:
     active = active_players(table)
     if len(active) < 2:
         return None
-    return active[active.index(current_player(table)) - 1]
+    return active[active.index(playing(table)) - 1]
 
 
 def pay_quiz(tx: Tx, answers: object, *, only: str | None) -> tuple[str, dict[str, int]]:

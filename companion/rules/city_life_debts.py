@@ -17,7 +17,7 @@ player whose turn it is still owes something they could sell to pay.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from companion.core import contract as c
 from companion.core.engine import Tx
@@ -113,7 +113,7 @@ def settle_owed(tx: Tx, player: str, *, strict: bool) -> list[str]:
     return notes
 
 
-def owed_view(table: dict[str, Any], player: str, fmt) -> list[dict[str, Any]]:
+def owed_view(table: dict[str, Any], player: str, fmt: Callable[[int], str]) -> list[dict[str, Any]]:
     return [{"to": who(e["to"]), "amount": e["amount"], "amount_text": fmt(e["amount"]), "memo": e["memo"],
              "text": f"owes {who(e['to'])} {fmt(e['amount'])} for the {e['memo']}"}
             for e in table["players"][player].get("owes", [])]

@@ -34,7 +34,7 @@ def unsold(table: Table, kind: str) -> list[str]:
     return sorted(names, key=lambda d: table["pack"]["cards"][d]["square"])
 
 
-def take_property(tx: Tx, player: str, deed: str) -> None:
+def take_property(tx: Tx, player: str | None, deed: str) -> None:
     tx.set(["deeds", deed, "owner"], player)
 
 

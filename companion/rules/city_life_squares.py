@@ -9,7 +9,7 @@ the Museum's School choice) records where the player now stands and says so; tha
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable, cast
 
 from dataclasses import replace
 
@@ -80,10 +80,10 @@ def _house_options(table: Table, partial: dict[str, Any]) -> list[str]:
 def kind_of(table: Table, square: int) -> str:
     for deed in table["pack"]["cards"].values():
         if deed["square"] == square:
-            return deed["kind"]
+            return cast("str", deed["kind"])
     for kind, squares in table["pack"]["board"].items():
         if isinstance(squares, list) and square in squares:
-            return kind
+            return cast("str", kind)
     return "plain"
 
 
@@ -124,7 +124,7 @@ def win_lottery(tx: Tx, player: str) -> str:
 #: ``choice`` and ``roll``.
 THEN = {"type": "array", "maxItems": 4, "items": {"type": "object", "title": "Square", "maxProperties": 2, "properties": {
     "correct": {"type": "boolean", "title": "Answered right"},
-    "answers": {**ANSWERS.schema, "title": "Answers"},
+    "answers": {**(ANSWERS.schema or {}), "title": "Answers"},
     "choice": {"oneOf": [{"const": "school", "title": "School"}, {"const": "collect", "title": "Prize"},
                          {"const": "roll", "title": "Roll"}], "title": "Museum"},
     "roll": {"type": "integer", "minimum": 1, "maximum": 6, "title": "The die"}}, "additionalProperties": False}}
@@ -198,7 +198,7 @@ def _plain(tx: Tx, player: str, square: int, a: dict[str, Any]) -> str:
     return "no money moves"
 
 
-def _move_text(kind: str):
+def _move_text(kind: str) -> Callable[[Tx, str, int, dict[str, Any]], str]:
     texts = {
         "express_way": "along the Express Way on the next turns",
         "detour": "along the Detour on the next turns",
@@ -280,7 +280,7 @@ def _visitor_fee(tx: Tx, player: str, owner: str, deed: str) -> str:
                        + (f"; {owner} paid {tx.fmt(cgt)} Capital Gains Tax" if cgt else ""))
 
 
-def _bill(key: str, memo: str):
+def _bill(key: str, memo: str) -> Callable[[Tx, str, int, dict[str, Any]], str]:
     def square(tx: Tx, player: str, sq: int, a: dict[str, Any]) -> str:
         amount = amount_of(tx.table, key)
         outcome = charge(tx, player, amount, memo, when_broke="one_turn")

@@ -11,7 +11,7 @@ from typing import Any
 from companion.core import contract as c
 from companion.core.engine import Tx
 from companion.core.errors import BadAction, NotEnoughMoney, Refused
-from companion.core.model import active_players, cash, current_player, find_player
+from companion.core.model import active_players, cash, current_player, playing, find_player
 
 from . import turns
 from .city_life_bank import CITY, amount_of, collect_due, has_assets, sell_hint
@@ -29,7 +29,7 @@ def _turns(value: object) -> int:
 @CITY.action("next_turn", label="Next turn", group="turn")
 def next_turn(tx: Tx, a: dict[str, Any]) -> str:
     """The turn ends: the rotation moves on, turns are counted and debts that fall due are collected."""
-    ending = current_player(tx.table)
+    ending = playing(tx.table)
     for player in active_players(tx.table):
         require_overdue_settled(tx, player)
     notes = settle_owed(tx, ending, strict=False)

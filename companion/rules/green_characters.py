@@ -6,7 +6,7 @@ The pack lists the six cards under ``characters`` (key -> ``title``, ``salary``,
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from companion.core.card_text import card_value, shown
 from companion.core import contract as c
@@ -66,24 +66,24 @@ def find_character(table: dict[str, Any], name: object) -> str:
         wanted = " ".join(name.split()).casefold()
         for key, c in cards.items():
             if wanted in (key.casefold(), c["title"].casefold()):
-                return key
+                return cast("str", key)
     titles = ", ".join(c["title"] for c in cards.values())
     raise UnknownName(f"there is no character called {name!r} (the cards: {titles})")
 
 
 def character_of(table: dict[str, Any], player: str) -> str | None:
-    return table["players"][player].get("character")
+    return cast("str | None", table["players"][player].get("character"))
 
 
 def _card_of(table: dict[str, Any], player: str) -> dict[str, Any]:
     key = character_of(table, player)
     if key is None:
         raise Refused(f"{player} has no character card yet: record the card they drew with choose_character")
-    return table["pack"]["characters"][key]
+    return cast("dict[str, Any]", table["pack"]["characters"][key])
 
 
 def salary_of(table: dict[str, Any], player: str) -> int:
-    return _card_of(table, player)["salary"]
+    return cast("int", _card_of(table, player)["salary"])
 
 
 def affected(table: dict[str, Any], player: str, what: str) -> bool:
@@ -92,7 +92,7 @@ def affected(table: dict[str, Any], player: str, what: str) -> bool:
 
 
 def title_of(table: dict[str, Any], player: str) -> str:
-    return _card_of(table, player)["title"]
+    return cast("str", _card_of(table, player)["title"])
 
 
 @CHARACTERS.action("choose_character", c.player(), CHARACTER, label="Choose a character", group="game")
@@ -117,7 +117,7 @@ def choose_character(tx: Tx, a: dict[str, Any]) -> str:
 def printed(table: dict[str, Any], partial: dict[str, Any]) -> dict[str, Any]:
     """The chosen character card as it reads now: what a correction starts from."""
     card = table["pack"]["characters"][find_character(table, partial["character"])]
-    return {field: card[field] for field in CHARACTER_VALUES["properties"] if field in card}
+    return {field: card[field] for field in cast("dict[str, Any]", CHARACTER_VALUES["properties"]) if field in card}
 
 
 @CHARACTERS.action("correct_character", CHARACTER,

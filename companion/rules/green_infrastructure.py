@@ -8,7 +8,7 @@ buyers, recorded with ``price``).
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from companion.core import contract as c
 from companion.core.engine import Registry, Tx
@@ -41,7 +41,7 @@ def _count(a: dict[str, Any]) -> int:
 
 
 def _stock(tx: Tx, n: int) -> int:
-    return tx.table["stock"].get(gp.LEVELS[n - 1][1], 0)
+    return cast("int", tx.table["stock"].get(gp.LEVELS[n - 1][1], 0))
 
 
 def _add_stock(tx: Tx, n: int, change: int) -> None:

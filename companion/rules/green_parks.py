@@ -13,7 +13,7 @@ sold back for half the price paid for it.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from companion.core.errors import BadAction
 from companion.core.model import Table, active_players, card, cash
@@ -50,7 +50,7 @@ _KNOWN_KEYS = {"group", "rent", "stand_in", *_MONEY_KEYS}
 
 
 def level(table: Table, deed: str) -> int:
-    return table["deeds"][deed].get("level", 0)
+    return cast("int", table["deeds"][deed].get("level", 0))
 
 
 def piece(n: int) -> str:
@@ -93,7 +93,7 @@ def sell_back_value(table: Table, deed: str, levels: int) -> int:
 
 def infrastructure_value(table: Table, deed: str) -> int:
     """What the infrastructure on a park cost to put up."""
-    return level(table, deed) * card(table, deed)["infrastructure_cost"]
+    return cast("int", level(table, deed) * card(table, deed)["infrastructure_cost"])
 
 
 def improved_parks(table: Table, player: str) -> list[str]:

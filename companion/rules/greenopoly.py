@@ -9,7 +9,7 @@ most improved parks win.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from companion.core import contract as c
 from companion.core.common import COMMON
@@ -34,7 +34,7 @@ CENTRE = "centre"
 
 
 def _night_fine(tx: Tx) -> int:
-    return tx.option("night_fine") or tx.table["pack"]["fines"]["night"]
+    return cast("int", tx.option("night_fine") or tx.table["pack"]["fines"]["night"])
 
 
 def _spared(tx: Tx, player: str) -> str | None:

@@ -6,7 +6,7 @@ the place's name (the pack's ``names.jail``), the actions' names, where the fine
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, cast
 
 from companion.core import contract as c
 from companion.core.engine import Registry, Tx
@@ -18,7 +18,7 @@ __all__ = ["jail_actions", "place_name"]
 
 def place_name(tx: Tx) -> str:
     """What this game calls jail ("jail", "Bondage", "Night")."""
-    return tx.table["pack"].get("names", {}).get("jail", "jail")
+    return cast("str", tx.table["pack"].get("names", {}).get("jail", "jail"))
 
 
 def jail_actions(

@@ -7,7 +7,7 @@ move money between players, Share the Wealth cards, the Day of Reckoning, the tu
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from companion.core.engine import Rules
 from companion.core.errors import BadAction
@@ -31,7 +31,7 @@ def worth(table: Table, player: str) -> int:
     """The final count: cash, the stock certificate and life insurance at their worth, less each
     promissory note still held at the Day of Reckoning's rate."""
     held = sum(card(table, item)["value"] for item in table["players"][player].get("holdings", []))
-    return cash(table, player) + held - notes_of(table, player) * amount_of(table, "reckoning_note")
+    return cast("int", cash(table, player) + held - notes_of(table, player) * amount_of(table, "reckoning_note"))
 
 
 def player_view(table: Table, player: str) -> dict[str, Any]:

@@ -13,7 +13,7 @@ Bridge) and ``lucky_number``.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from companion.core.common import COMMON
 from companion.core import contract as c
@@ -47,16 +47,16 @@ def _has_notes(table: Table, partial: dict[str, Any]) -> bool:
 NOTES = c.count("notes", "How many notes", 1, 50)
 
 
-def amount_of(table: Table, key: str):
+def amount_of(table: Table, key: str) -> Any:
     return table["pack"]["amounts"][key]
 
 
 def notes_of(table: Table, player: str) -> int:
-    return table["players"][player].get("notes", 0)
+    return cast("int", table["players"][player].get("notes", 0))
 
 
 def stage_of(table: Table, player: str) -> str | None:
-    return table["players"][player].get("stage")
+    return cast("str | None", table["players"][player].get("stage"))
 
 
 def retired(table: Table, player: str) -> bool:
@@ -116,11 +116,11 @@ def obligation(tx: Tx, payer: str, payee: str, amount: int, memo: str) -> str:
     return ""
 
 
-def first_card(table: Table, kind: str, **values) -> str | None:
+def first_card(table: Table, kind: str, **values: Any) -> str | None:
     """The first card of ``kind`` whose fields have ``values`` (None if the cards have none)."""
     for name, fields in table["pack"]["cards"].items():
         if fields.get("kind") == kind and all(fields.get(k) == v for k, v in values.items()):
-            return name
+            return cast("str | None", name)
     return None
 
 
@@ -128,7 +128,7 @@ def profession_of(table: Table, player: str) -> str | None:
     """The profession whose salary the player draws (None before a route is chosen)."""
     record = table["players"][player]
     if record.get("profession"):
-        return record["profession"]
+        return cast("str | None", record["profession"])
     if record.get("route") == "college":
         return first_card(table, "profession", route="college", default=True)
     return None

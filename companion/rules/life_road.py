@@ -13,7 +13,7 @@ from companion.core.common import advance_turn
 from companion.core import contract as c
 from companion.core.engine import Tx, may_be_empty
 from companion.core.errors import BadAction, Refused
-from companion.core.model import BANK, active_players, card, cash, current_player, find_deed
+from companion.core.model import BANK, active_players, card, cash, current_player, playing, find_deed
 
 from .life_bank import LIFE, amount_of, holds, in_play, notes_of, obligation, opponents, retired, spin_of, stage_of
 from .life_wheel import check_end, lucky_fee
@@ -279,7 +279,7 @@ def next_turn(tx: Tx, a: dict[str, Any]) -> str:
     advance_turn(tx)
     order = tx.table["order"]
     for _ in range(len(order)):
-        now = current_player(tx.table)
+        now = playing(tx.table)
         if not retired(tx.table, now):
             break
         nxt = order[(order.index(now) + 1) % len(order)]

@@ -8,7 +8,7 @@ district arithmetic in :mod:`.city_districts`.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from companion.core import contract as c
 from companion.core.common import GAME, MONEY, TURNS, advance_turn
@@ -36,7 +36,7 @@ check_card = cd.check_card
 
 
 def _wages(tx: Tx) -> int:
-    return tx.option("wages") or tx.table["pack"]["salary"]
+    return cast("int", tx.option("wages") or tx.table["pack"]["salary"])
 
 
 def _holds_dodge(table: dict[str, Any], partial: dict[str, Any]) -> bool:

@@ -5,13 +5,13 @@ handler checks every rule first and then records events; a refusal leaves the ta
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from companion.core import contract as c
 from companion.core.common import COMMON, advance_turn
 from companion.core.engine import Registry, Rules, Tx, may_be_empty
 from companion.core.errors import BadAction, Refused
-from companion.core.model import BANK, card, cash, current_player, find_deed, find_player, pot_account, pot_enabled
+from companion.core.model import BANK, card, cash, playing, find_deed, find_player, pot_account, pot_enabled
 from companion.core.money import Currency
 
 from . import deeds as d
@@ -34,7 +34,7 @@ def fines_account(tx: Tx) -> str:
     pot when the table plays that house rule, else the bank."""
     own = tx.rules.extras.get("fines_to")
     if own:
-        return own
+        return cast("str", own)
     if tx.option("free_parking") and "free parking" in tx.table["pots"] and pot_enabled(tx.table, "free parking"):
         return pot_account("free parking")
     return BANK
@@ -85,7 +85,7 @@ def tax_names(table: dict[str, Any], partial: dict[str, Any]) -> list[tuple[str,
 
 def _tax_rule(table: dict[str, Any], partial: dict[str, Any]) -> dict[str, Any]:
     taxes = table["pack"].get("taxes", {})
-    return taxes.get(partial.get("tax") or next(iter(taxes), ""), {})
+    return cast("dict[str, Any]", taxes.get(partial.get("tax") or next(iter(taxes), ""), {}))
 
 
 def tax_ways(table: dict[str, Any], partial: dict[str, Any]) -> list[tuple[str, str]]:
@@ -531,7 +531,7 @@ def settle(tx: Tx, a: dict[str, Any]) -> str:
 def next_turn(tx: Tx, a: dict[str, Any]) -> str:
     """The current player's turn ends (not while they still owe what a bankruptcy left them to pay)
     and the next player in the game plays."""
-    owed.require_nothing_owed(tx, current_player(tx.table))
+    owed.require_nothing_owed(tx, playing(tx.table))
     return advance_turn(tx)
 
 

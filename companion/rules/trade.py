@@ -105,12 +105,13 @@ def _afford(tx: Tx, player: str, pays: int, gets: int, charges: int, noun: str) 
 
 
 def swap(tx: Tx, a: dict[str, Any], *, noun: str = "Trade", buildings_stay: bool = False,
-         hand_over: Callable[[Tx, str, str, bool], None] | None = None) -> str:
+         hand_over: Callable[[Tx, str, str, bool], object] | None = None) -> str:
     """Two players exchange cash and deeds. Families choose whether buildings may stand on traded deeds
     (they then stay with the deed) and how a deed changes hands (by default with the bank's interest
     on a mortgaged deed, or lifted at once when the action lists it under ``lift``)."""
     charged = hand_over is None
-    hand_over = hand_over or (lambda tx, deed, to, lift: hand_over_deed(tx, deed, to, lift=lift))
+    give: Callable[[Tx, str, str, bool], object] = hand_over or (
+        lambda tx, deed, to, lift: hand_over_deed(tx, deed, to, lift=lift))
     pa = find_player(tx.table, a["a"])
     pb = find_player(tx.table, a["b"])
     if pa == pb:
@@ -133,9 +134,9 @@ def swap(tx: Tx, a: dict[str, Any], *, noun: str = "Trade", buildings_stay: bool
     for payer, payee, amount in first:
         tx.pay(payer, payee, amount, noun.lower())
     for deed in give_deeds:
-        hand_over(tx, deed, pb, deed in lift)
+        give(tx, deed, pb, deed in lift)
     for deed in get_deeds:
-        hand_over(tx, deed, pa, deed in lift)
+        give(tx, deed, pa, deed in lift)
     parts = []
     if give_cash or give_deeds:
         parts.append(f"{pa} gave {', '.join([tx.fmt(give_cash)] * bool(give_cash) + give_deeds)}")
