@@ -99,6 +99,16 @@ def test_companion_serve_from_the_wheel_answers_a_phone(installed, tmp_path):
         serve.communicate(timeout=60)
 
 
+def answers(port: int) -> bool:
+    try:
+        urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5)
+    except urllib.error.HTTPError:
+        return True  # it answered (a page without a token is refused, as it should be)
+    except OSError:
+        return False
+    return True
+
+
 def colours_on(display: str) -> int:
     """How many colours the screen shows (an empty Xvfb is one black; a drawn screen has text)."""
     from PIL import ImageGrab
@@ -108,6 +118,8 @@ def colours_on(display: str) -> int:
 
 @pytest.mark.gui
 def test_companion_run_from_the_wheel_draws_its_first_screen(installed, tmp_path):
+    """Friday's game is the last one played: the app opens on its table, with the phones' server beside it."""
+    Banker.create(tmp_path / "friday.game", "classic", ["Ann", "Bob"], {}).close()
     port = free_port()
     (tmp_path / "touchscreen.json").write_text(json.dumps(
         {"host": "127.0.0.1", "port": port, "advertise": False, "hardware": False}))
@@ -132,10 +144,9 @@ def test_companion_run_from_the_wheel_draws_its_first_screen(installed, tmp_path
         log.seek(0)
         assert run.poll() is None, log.read()[-3000:]
         assert colours_on(display) >= 16, "the first screen never came: " + log.read()[-3000:]
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=30)
-        except urllib.error.HTTPError:
-            pass  # it answered (a page without a token is refused, as it should be)
+        while time.monotonic() < deadline and run.poll() is None and not answers(port):
+            time.sleep(0.5)
+        assert answers(port), "the phones' server beside the screen never answered: " + log.read()[-3000:]
     finally:
         if run is not None:
             run.terminate()
