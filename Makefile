@@ -18,7 +18,7 @@ PYTEST_ARGS ?=
 # Test processes (pytest-xdist). The GUI evenings wait at a person's pace between taps, so one more
 # process than cores keeps both cores busy.
 JOBS ?= 3
-PYTEST := $(PY) -m pytest -q -n $(JOBS) --dist loadgroup
+PYTEST := $(PY) -m pytest -q -n $(JOBS)
 
 .PHONY: run test check lint bench system-deps clean pi-check
 

@@ -3,6 +3,7 @@ import os
 import shutil
 import signal
 import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -75,20 +76,41 @@ def pytest_unconfigure(config):
             server.kill()
 
 
-@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
+TESTS = Path(__file__).resolve().parent
+
+
+def spread_modules() -> set[str]:
+    """The test modules marked ``spread`` (``pytestmark`` naming ``pytest.mark.spread``), as node ids."""
+    root = TESTS.parent
+    return {path.relative_to(root).as_posix() for path in TESTS.rglob("test_*.py")
+            if "pytest.mark.spread" in path.read_text(encoding="utf-8")}
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """Under pytest-xdist a module's tests run in one process, in order, sharing its module fixtures (one
+    app per module), unless the module is marked ``spread``: then each test goes wherever a process is
+    free. (The scheduler runs where nothing is collected, so it reads the marks from the modules' text.)"""
+    from xdist.scheduler import LoadScopeScheduling
+
+    spread = spread_modules()
+
+    class ByModule(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            module = nodeid.split("::")[0]
+            return nodeid if module in spread else module
+
+    return ByModule(config, log)
+
+
 def pytest_collection_modifyitems(config, items):
     """GUI and browser tests skip on a developer's machine without a display or Chromium, never on CI.
-
-    Under pytest-xdist (``--dist loadgroup``) a module's tests run in one process, in order, sharing its
-    module fixtures (one app per module), unless the module is marked ``spread``. Modules holding a test
-    marked ``slow`` are handed out first, so no long test starts last."""
+    Modules holding a test marked ``slow`` run first, so no long test starts last."""
     have_display = bool(os.environ.get("DISPLAY"))
     have_chromium = os.path.exists("/usr/bin/chromium")
     slow_files = {item.nodeid.split("::")[0] for item in items if item.get_closest_marker("slow")}
     items.sort(key=lambda item: item.nodeid.split("::")[0] not in slow_files)  # stable: order kept within
     for item in items:
-        if item.get_closest_marker("spread") is None:
-            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
         if "gui" in item.keywords and not have_display:
             if ON_CI:
                 item.fixturenames.insert(0, "_fail_no_display")
