@@ -3,7 +3,7 @@
 #   make test   creates .venv with the test extras, installs the Debian packages the suite needs
 #               (when run as root), runs `make lint`, then the whole suite on JOBS processes (each
 #               with a virtual screen of its own), and prints the ten slowest tests
-#   make check  lint and the fast part of the suite (no test marked slow), for every change
+#   make check  lint and the fast part of the suite (no test marked slow, gui or browser)
 #   make lint   ruff (lint, and the format check) and mypy, configured in pyproject.toml
 #   make pi-check  (as root) proves the Raspberry Pi appliance on arm64 under qemu: a Bookworm arm64
 #               root, deploy/install.sh into it, the kiosk's first screen (see docs/raspberry-pi.md)
@@ -56,7 +56,7 @@ test: $(VENV)/.test system-deps lint
 	$(PYTEST) --durations=10 $(PYTEST_ARGS)
 
 check: $(VENV)/.test lint
-	$(PYTEST) -m "not slow" $(PYTEST_ARGS)
+	$(PYTEST) -m "not slow and not gui and not browser" $(PYTEST_ARGS)
 
 bench: $(VENV)/.test system-deps
 	xvfb-run -a -s "-screen 0 1280x800x24" $(PY) benchmarks/run.py

@@ -40,6 +40,8 @@ def one_round(hands: PointerHands) -> tuple[int, int]:
     return len(taps), 6
 
 
+@pytest.mark.gui
+@pytest.mark.slow
 def test_two_hundred_quick_taps_all_reach_the_ledger(table):
     hands = table
     desk = hands.app.desk
