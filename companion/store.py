@@ -312,7 +312,7 @@ class Store:
             "INSERT INTO entries (seq, kind, action_id, action, events, summary, target, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             (seq, kind, action_id, dumps(action), dumps(events), summary, target, at),
         )
-        return cur.lastrowid
+        return cur.lastrowid or 0  # always set: the row was inserted
 
     def snapshot(self, seq: int, schema: int, state: dict) -> None:
         self.con.execute("INSERT OR IGNORE INTO snapshots (seq, schema, state) VALUES (?, ?, ?)", (seq, schema, dumps(state)))
