@@ -15,7 +15,7 @@ from contextlib import closing
 from pathlib import Path
 
 from .lull import Lull
-from .store import backup_copy
+from .store import backup_copy, remove_partial
 
 __all__ = ["Backups", "backup_folder", "list_backups"]
 
@@ -78,7 +78,7 @@ class Backups:
             self.last_error = None
             return target
         except Exception as e:  # a failed backup must never take the game down
-            part.unlink(missing_ok=True)
+            remove_partial(part)
             self.last_error = f"backup to {folder} failed: {e}"
             log.warning(self.last_error)
             if raise_errors:

@@ -80,14 +80,22 @@ def cmd_do(args) -> int:
         # Each line is decided on the game as it stands when the line arrives (the Banker catches up
         # with other programs' writes first), and answered at once, so a script can wait for it.
         worst = 0
+        applied = 0
         for number, line in enumerate(sys.stdin, 1):
             if not line.strip():
                 continue
             try:
                 _print_outcome(b.do(line))
+                applied += 1
             except (BadAction, Refused) as e:
                 print(f"companion: line {number}: {e}", file=sys.stderr, flush=True)
                 worst = max(worst, e.exit_code)
+            except BankerError as e:  # the game cannot be written (a full disk): stop, and say where
+                sys.stdout.flush()
+                print(f"companion: line {number} failed and the batch stopped there: {e}; "
+                      f"{applied} line{'' if applied == 1 else 's'} applied before it, "
+                      f"none after it was tried", file=sys.stderr, flush=True)
+                return e.exit_code
             sys.stdout.flush()
         return worst
 

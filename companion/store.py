@@ -275,10 +275,13 @@ class Store:
         try:
             yield self
         except sqlite3.OperationalError as e:
-            self.con.execute("ROLLBACK")
+            if self.con.in_transaction:
+                self.con.execute("ROLLBACK")
             if e.sqlite_errorcode & 0xFF == sqlite3.SQLITE_READONLY:
                 raise GameFileError(f"the game cannot be written (the file is read-only or locked against changes); "
                                     f"nothing was changed: {self.path}") from None
+            if e.sqlite_errorcode & 0xFF == sqlite3.SQLITE_FULL:
+                raise GameFileError(f"the disk is full; nothing was changed: {self.path}") from None
             raise
         except BaseException:
             self.con.execute("ROLLBACK")
@@ -339,21 +342,34 @@ def backup_copy(source: Path, target: Path) -> None:
     """Copy a game file with the backup API on its own connections, atomically into ``target``."""
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = target.with_name(target.name + ".part")
-    tmp.unlink(missing_ok=True)
-    src = _connect(source, mode="ro")
+    remove_partial(tmp)
     try:
-        dst = sqlite3.connect(tmp)
+        src = _connect(source, mode="ro")
         try:
-            src.backup(dst)
-            dst.execute("PRAGMA journal_mode = DELETE")
+            dst = sqlite3.connect(tmp)
+            try:
+                src.backup(dst)
+                dst.execute("PRAGMA journal_mode = DELETE")
+            finally:
+                dst.close()
         finally:
-            dst.close()
-    finally:
-        src.close()
-    with open(tmp, "rb") as f:
-        os.fsync(f.fileno())
-    os.replace(tmp, target)
+            src.close()
+        with open(tmp, "rb") as f:
+            os.fsync(f.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        remove_partial(tmp)  # a copy that failed (a full disk) leaves nothing behind
+        raise
     _fsync_dir(target.parent)
+
+
+def remove_partial(path: Path) -> None:
+    """Remove a half-made copy and SQLite's files beside it (-wal, -shm, -journal)."""
+    for leftover in (path, *(Path(f"{path}{suffix}") for suffix in ("-wal", "-shm", "-journal"))):
+        try:
+            leftover.unlink(missing_ok=True)
+        except OSError:
+            pass
 
 
 def _fsync_dir(folder: Path) -> None:
