@@ -17,7 +17,7 @@ from pathlib import Path
 from .lull import Lull
 from .store import backup_copy, remove_partial
 
-__all__ = ["Backups", "backup_folder", "list_backups"]
+__all__ = ["Backups", "backup_folder", "backup_seq", "check_backup", "list_backups", "newest_good_backup"]
 
 log = logging.getLogger(__name__)
 
@@ -32,6 +32,56 @@ def list_backups(game: Path) -> list[Path]:
     if not folder.is_dir():
         return []
     return sorted(p for p in folder.glob("*.game") if p.is_file())
+
+
+def backup_seq(backup: Path) -> int | None:
+    """The last entry a backup holds, from its name (``<game>-0000040.game``); None if not so named."""
+    digits = backup.stem.rpartition("-")[2]
+    return int(digits) if digits.isdigit() else None
+
+
+def check_backup(game: Path, backup: Path) -> str | None:
+    """What is wrong with a backup, or None when it is sound: it opens, its whole chain and every
+    snapshot prove themselves, and its head is on the game's chain where the game still holds it."""
+    from .core.errors import GameFileError
+    from .store import Store
+
+    try:
+        copy = Store.open(backup, readonly=True)
+    except GameFileError as e:
+        return str(e)
+    try:
+        for _ in copy.entries(0):
+            pass
+        for _ in copy.snapshots():
+            pass
+        seq, head = copy.head()
+    except (GameFileError, sqlite3.DatabaseError) as e:
+        return str(e)
+    finally:
+        copy.close()
+    ours = _stored_hash(game, seq)
+    if head is not None and ours is not None and ours != head:
+        return f"{backup.name} is not a copy of this game (its entry {seq} is not the game's)"
+    return None
+
+
+def _stored_hash(game: Path, seq: int) -> str | None:
+    """The game's stored hash of entry ``seq``, or None when it cannot be read or the game lacks it."""
+    try:
+        with closing(sqlite3.connect(f"{game.resolve().as_uri()}?mode=ro", uri=True)) as con:
+            row = con.execute("SELECT hash FROM entries WHERE seq = ?", (seq,)).fetchone()
+    except (sqlite3.Error, OSError):
+        return None
+    return row[0] if row else None
+
+
+def newest_good_backup(game: Path) -> Path | None:
+    """The newest backup that :func:`check_backup` finds sound, or None."""
+    for backup in reversed(list_backups(game)):
+        if check_backup(game, backup) is None:
+            return backup
+    return None
 
 
 class Backups:

@@ -8,12 +8,13 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import sqlite3
 import sys
 from pathlib import Path
 from typing import Sequence
 
 from .core.contract import load_json
-from .core.errors import BadAction, BankerError, Refused
+from .core.errors import BadAction, BankerError, GameFileError, Refused
 
 __all__ = ["main"]
 
@@ -92,9 +93,8 @@ def cmd_do(args) -> int:
                 worst = max(worst, e.exit_code)
             except BankerError as e:  # the game cannot be written (a full disk): stop, and say where
                 sys.stdout.flush()
-                print(f"companion: line {number} failed and the batch stopped there: {e}; "
-                      f"{applied} line{'' if applied == 1 else 's'} applied before it, "
-                      f"none after it was tried", file=sys.stderr, flush=True)
+                print(f"companion: line {number} failed, the batch stopped ({applied} applied, none after): {e}",
+                      file=sys.stderr, flush=True)
                 return e.exit_code
             sys.stdout.flush()
         return worst
@@ -227,7 +227,12 @@ def cmd_backups(args) -> int:
 def cmd_restore(args) -> int:
     from .restore import restore
 
-    print(restore(Path(args.game), Path(args.backup)))
+    from .backups import backup_folder
+
+    game, backup = Path(args.game), Path(args.backup)
+    if not backup.exists() and backup.parent == Path() and (backup_folder(game) / backup.name).exists():
+        backup = backup_folder(game) / backup.name  # a backup named as `check` names it
+    print(restore(game, backup))
     return 0
 
 
@@ -369,6 +374,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BankerError as e:
         print(f"companion: {e}", file=sys.stderr)
         return e.exit_code
+    except sqlite3.DatabaseError as e:  # a page of the game file damaged past what opening checks
+        from .store import damaged_message
+
+        game = getattr(args, "game", None)
+        print(f"companion: {damaged_message(Path(game), str(e)) if game else e}", file=sys.stderr)
+        return GameFileError.exit_code
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

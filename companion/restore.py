@@ -7,6 +7,8 @@ import os
 from pathlib import Path
 
 from .core.errors import GameFileError
+from .backups import backup_folder, backup_seq, check_backup, list_backups
+from .head_record import forget_head, write_head
 from .store import Store, backup_copy
 
 __all__ = ["restore"]
@@ -14,9 +16,12 @@ __all__ = ["restore"]
 
 def restore(game: Path, backup: Path) -> str:
     """Replace ``game`` with a copy of ``backup`` after checking the backup is a sound game."""
+    wrong = check_backup(game, backup)  # the whole chain of the copy proves itself, or nothing is touched
+    if wrong is not None:
+        raise GameFileError(f"{backup.name} cannot be restored: {wrong}")
     check = Store.open(backup, readonly=True)
     try:
-        seq = check.last_seq()
+        seq, head = check.head()
     finally:
         check.close()
     kept = None
@@ -38,7 +43,28 @@ def restore(game: Path, backup: Path) -> str:
     for suffix in ("-wal", "-shm"):
         Path(f"{game}{suffix}").unlink(missing_ok=True)
     os.replace(tmp, game)
-    return f"restored {game} from {backup} (entry {seq})" + (f"; the previous file is kept as {kept}" if kept else "")
+    if head is not None:
+        write_head(game, seq, head)  # the game's chain is the backup's now
+    else:
+        forget_head(game)
+    later = _move_later_backups(game, backup, seq, kept)
+    return (f"restored {game} from {backup} (entry {seq})" + (f"; the previous file is kept as {kept}" if kept else "")
+            + (f"; {later} later backup{'' if later == 1 else 's'} moved to {backup_folder(kept)}" if later and kept else ""))
+
+
+def _move_later_backups(game: Path, restored: Path, seq: int, kept: Path | None) -> int:
+    """Backups holding entries after the restored one belong to the replaced game: they go beside its
+    kept copy (as its own backups), so the restored game's backups all lie on its chain."""
+    if kept is None:
+        return 0
+    later = [b for b in list_backups(game) if (backup_seq(b) or 0) > seq and b.resolve() != restored.resolve()]
+    if not later:
+        return 0
+    folder = backup_folder(kept)
+    folder.mkdir(parents=True, exist_ok=True)
+    for b in later:
+        os.replace(b, folder / b.name)
+    return len(later)
 
 
 def _reserve_kept_name(game: Path) -> Path:
