@@ -250,6 +250,9 @@ def cmd_check(args) -> int:
 def cmd_run(args) -> int:
     from .appliance import run
 
+    if args.game is not None and Path(args.game).exists():  # damaged: one line, before any window opens
+        _open(args.game).close()
+
     return run(game=args.game, data=args.data, fullscreen=args.fullscreen)
 
 
@@ -374,7 +377,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BankerError as e:
         print(f"companion: {e}", file=sys.stderr)
         return e.exit_code
-    except sqlite3.DatabaseError as e:  # a page of the game file damaged past what opening checks
+    except sqlite3.Error as e:  # a page of the game file damaged past what opening checks
         from .store import damaged_message
 
         game = getattr(args, "game", None)
