@@ -138,6 +138,10 @@ class Store:
         path = Path(path)
         if _exists(path):
             raise GameFileError(f"{path} already exists; choose another name (a game is never overwritten)")
+        if _has_backups(path):  # a new game's first open would take them for its own lost entries
+            raise GameFileError(f"{path.name}.backups holds the backups of an earlier game of that name; "
+                                f"choose another name, or restore one of them")
+        Path(f"{path}.head").unlink(missing_ok=True)  # the head record of a game no longer there
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as e:
@@ -207,6 +211,8 @@ class Store:
                     raise GameFileError(damaged_message(path, "its first page is not a game's any more"))
                 raise GameFileError(f"{path} is a database, but not a Table Banker game")
             version = con.execute("PRAGMA user_version").fetchone()[0]
+            if version > FORMAT + 1000 or version < 0:  # no release is that far ahead: a flipped bit
+                raise GameFileError(damaged_message(path, f"its header names file format {version}"))
             if version > FORMAT:
                 raise GameFileError(f"{path} was written by a newer Table Banker (file format {version}); update to open it")
             problems = [r[0] for r in con.execute("PRAGMA quick_check").fetchall()]

@@ -212,3 +212,12 @@ def test_a_damaged_backup_is_refused_by_restore(game, capsys):
         from companion.restore import restore
 
         restore(game, backups[-1])
+
+
+def test_a_new_game_never_takes_an_earlier_games_backups_for_its_own(game, capsys):
+    """Friday's file was deleted but its backups were kept: a new game of that name is refused, rather
+    than opening later as a game that lost thirty entries."""
+    game.unlink()
+    code, _out, err = run("new", str(game), "--rules", "classic", "--player", "Ann", "--player", "Bob", capsys=capsys)
+    assert code == 2 and "backups of an earlier game" in err
+    assert [p.name for p in list_backups(game)] == ["friday-0000010.game", "friday-0000020.game", "friday-0000030.game"]
