@@ -426,13 +426,15 @@ class Store:
         if seq is None:
             seq = self.last_seq() + 1
         previous = self.stored_hash(seq - 1)
-        digest = entry_hash(previous or GENESIS, content(seq, kind, action_id, action, events, summary, target, at))
+        if previous is None:  # the entry before is gone, or the file was never upgraded: never chain onto nothing
+            raise self.damage(f"entry {seq - 1} is missing from the log")
+        digest = entry_hash(previous, content(seq, kind, action_id, action, events, summary, target, at))
         cur = self.con.execute(
             "INSERT INTO entries (seq, kind, action_id, action, events, summary, target, at, hash)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (seq, kind, action_id, dumps(action), dumps(events), summary, target, at, digest),
         )
-        return cur.lastrowid
+        return cur.lastrowid or seq
 
     def snapshot(self, seq: int, schema: int, state: dict) -> None:
         _insert_snapshot(self.con, seq, schema, dumps(state))
