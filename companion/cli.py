@@ -225,9 +225,8 @@ def cmd_backups(args) -> int:
 
 
 def cmd_restore(args) -> int:
-    from .restore import restore
-
     from .backups import backup_folder
+    from .restore import restore
 
     game, backup = Path(args.game), Path(args.backup)
     if not backup.exists() and backup.parent == Path() and (backup_folder(game) / backup.name).exists():

@@ -17,7 +17,7 @@ import sqlite3
 from contextlib import closing
 from pathlib import Path
 
-__all__ = ["head_file", "read_head", "record_head_of", "write_head"]
+__all__ = ["forget_head", "head_file", "read_head", "record_head_of", "write_head"]
 
 
 def head_file(game: Path) -> Path:

@@ -6,8 +6,8 @@ import itertools
 import os
 from pathlib import Path
 
-from .core.errors import GameFileError
 from .backups import backup_folder, backup_seq, check_backup, list_backups
+from .core.errors import GameFileError
 from .head_record import forget_head, write_head
 from .store import Store, backup_copy
 
