@@ -174,15 +174,17 @@ class Banker:
     def _check_tail(self) -> None:
         """Refuse a game that lost its last entries (a damaged -wal ends the log early, silently): its
         head record, or a backup's name, knows of an entry the game no longer holds, or of another."""
-        seq, head = self.store.head()
+        # The record and the backups are read before the game's head: each is written only after what it
+        # names was committed, so a head read afterwards holds it, whatever another program writes meanwhile.
         recorded = read_head(self.store.path)
+        backups = list_backups(self.store.path)
+        seq, head = self.store.head()
         if recorded is not None:
             known, digest = recorded
             if known > seq:
                 raise self.store.damage(f"entries {seq + 1}-{known} are lost; the game had reached entry {known}")
             if head is not None and self.store.chained and self.store.stored_hash(known) != digest:
                 raise self.store.damage(f"entry {known} is not the one written")
-        backups = list_backups(self.store.path)
         newest = backup_seq(backups[-1]) if backups else None
         if newest is not None and newest > seq:
             raise self.store.damage(f"entries {seq + 1}-{newest} are lost; a backup holds them")
