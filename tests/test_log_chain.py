@@ -140,9 +140,10 @@ def test_a_game_shorter_than_its_backup_has_lost_its_tail(game, capsys):
     Path(f"{game}.head").unlink()  # only the backup is left to know
     tamper(game, "DROP TRIGGER entries_append_only_d")
     tamper(game, "DELETE FROM entries WHERE seq > 21")
-    code, _out, err = run("show", str(game), capsys=capsys)
-    assert code == 2 and err.count("\n") == 1
-    assert "entries 22-30 are lost" in err and "friday-0000030.game" in err
+    for command in ("show", "check"):
+        code, _out, err = run(command, str(game), capsys=capsys)
+        assert code == 2 and err.count("\n") == 1
+        assert "entries 22-30 are lost" in err and "companion restore friday.game friday-0000030.game" in err
 
 
 def test_the_head_record_catches_a_lost_tail_no_backup_holds(tmp_path, capsys):
