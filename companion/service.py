@@ -437,8 +437,8 @@ class Banker:
             wrong = check_backup(self.store.path, backup)
             held = backup_seq(backup)
             if wrong is None and held is not None and held > seq:
-                wrong = (f"{self.store.path.name} has lost entries {seq + 1}-{held}, which the backup {backup.name} "
-                         f"holds: restore it with `companion restore {self.store.path} {backup}`")
+                wrong = (f"{self.store.path.name} has lost entries {seq + 1}-{held}, which this backup holds: "
+                         f"companion restore {self.store.path.name} {backup.name}")
             if wrong is not None:
                 problems.append(f"backup {backup.name}: {wrong}")
         return problems
@@ -523,8 +523,10 @@ def glance(path: str | Path) -> GlanceAtGame:
             colours={name: rec.get("colour", "") for name, rec in table["players"].items()} if table else {},
             entries=last, last_at=store.entry(last).at if last else meta.get("created"),
             over=bool(over), winner=over.get("winner") or "")
-    except (sqlite3.DatabaseError, ValueError, KeyError, TypeError, ev.ReplayMismatch) as e:
-        return GlanceAtGame(path, path.stem, problem=f"{path.name} cannot be read ({e})")
+    except GameFileError as e:  # an entry or snapshot that differs from what was written
+        return GlanceAtGame(path, path.stem, problem=str(e))
+    except Exception as e:  # whatever else a damaged file holds: described, never raised
+        return GlanceAtGame(path, path.stem, problem=f"{path.name} cannot be read ({_problem(e)})")
     finally:
         store.close()
 

@@ -222,3 +222,9 @@ def test_a_new_game_never_takes_an_earlier_games_backups_for_its_own(game, capsy
     code, _out, err = run("new", str(game), "--rules", "classic", "--player", "Ann", "--player", "Bob", capsys=capsys)
     assert code == 2 and "backups of an earlier game" in err
     assert [p.name for p in list_backups(game)] == ["friday-0000010.game", "friday-0000020.game", "friday-0000030.game"]
+
+
+def test_the_games_list_describes_a_damaged_game_instead_of_failing(game):
+    tamper(game, "UPDATE entries SET summary = summary || '!' WHERE seq = 29")
+    seen = glance(game)
+    assert seen.problem is not None and "entry 29 differs" in seen.problem
