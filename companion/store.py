@@ -399,14 +399,17 @@ class Store:
                 raise GameFileError(f"the disk is full; nothing was changed: {self.path.name}") from None
             raise
         except BaseException:
-            self.con.execute("ROLLBACK")
+            if self.con.in_transaction:  # SQLite may have rolled back already (a full disk, an I/O error)
+                self.con.execute("ROLLBACK")
             raise
         try:
             self.con.execute("COMMIT")
         except sqlite3.Error as e:
             if self.con.in_transaction:
                 self.con.execute("ROLLBACK")
-            raise GameFileError(f"could not save to {self.path}: {e}") from None
+            if e.sqlite_errorcode & 0xFF == sqlite3.SQLITE_FULL:
+                raise GameFileError(f"the disk is full; nothing was changed: {self.path.name}") from None
+            raise GameFileError(f"could not save to {self.path.name}: {e}") from None
         # PRAGMA data_version does not move for this connection's own commits: nothing to record.
 
     def append(
@@ -584,6 +587,9 @@ def _has_backups(path: Path) -> bool:
 def _cut_short(path: Path) -> str | None:
     """Why the file is cut short (shorter than its header says, or than any database), or None."""
     try:
+        wal = Path(f"{path}-wal")
+        if wal.exists() and wal.stat().st_size > 0:
+            return None  # the -wal may hold the pages (a checkpoint cut short by a full disk): SQLite judges
         size = path.stat().st_size
         with open(path, "rb") as f:
             header = f.read(100)

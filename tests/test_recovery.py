@@ -147,3 +147,42 @@ def test_a_failed_backup_leaves_no_partial_files(tmp_path, monkeypatch):
     assert list_backups(path) == []
     with Banker.open(path) as b:
         assert b.version == 3
+
+
+@pytest.fixture
+def small_disk(tmp_path):
+    """A 256 KB file system that fills up after a few dozen actions (a tmpfs: needs root; else skipped)."""
+    import subprocess
+
+    mount = tmp_path / "small"
+    mount.mkdir()
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(mount)], capture_output=True, check=False)
+    if done.returncode:
+        pytest.skip("cannot mount a small file system here (needs root)")
+    try:
+        yield mount
+    finally:
+        subprocess.run(["umount", "-l", str(mount)], capture_output=True, check=False)
+
+
+def test_a_batch_on_a_really_full_disk_stops_says_where_and_the_game_stays_sound(small_disk, monkeypatch, capsys):
+    """The card fills up in the middle of a long batch of payments: the batch says how many were applied
+    and which line failed; the game then opens with exactly those, checks ok, and no partial backup is
+    left (SQLite's checkpoint, cut short by the full disk, leaves the game file shorter than its header
+    says while the -wal still holds the pages: that is not damage)."""
+    path = small_disk / "full.game"
+    assert main(["new", str(path), "--rules", "classic", "--player", "Ann", "--player", "Bob"]) == 0
+    line = json.dumps({"action": "transfer", "from": "bank", "to": "Ann", "amount": 1})
+    monkeypatch.setattr("sys.stdin", io.StringIO((line + "\n") * 3000))
+    capsys.readouterr()
+    code = main(["do", str(path), "-"])
+    out, err = capsys.readouterr()
+    applied = len(out.splitlines())
+    assert code == 2 and 0 < applied < 3000
+    assert err.splitlines()[-1] == (f"companion: line {applied + 1} failed, the batch stopped ({applied} applied, "
+                                    f"none after): the disk is full; nothing was changed: full.game"), err
+    assert main(["show", str(path), "--json"]) == 0
+    state = json.loads(capsys.readouterr().out)
+    assert state["version"] == applied + 1
+    assert main(["check", str(path)]) == 0
+    assert not [p for p in small_disk.rglob("*") if ".part" in p.name or "copying" in p.name]
