@@ -76,6 +76,31 @@ def _stored_hash(game: Path, seq: int) -> str | None:
     return row[0] if row else None
 
 
+def _proved_since_last_backup(copy: Path, earlier: list[Path]) -> int:
+    """The copy's last entry, once what it adds to the newest earlier backup proves itself: its entries
+    after that backup's head chain on from it (all of them when there is no earlier backup). A copy of
+    a damaged game raises, so it never pushes a good backup out of the rotation. Only the new part is
+    hashed: a few dozen entries, in the lull, however long the game."""
+    from .core.errors import GameFileError
+    from .store import Store
+
+    start, head = 0, None
+    for backup in reversed(earlier):
+        try:
+            with closing(Store.open(backup, readonly=True)) as before:
+                start, head = before.head()
+            break
+        except (GameFileError, sqlite3.Error):
+            continue
+    with closing(Store.open(copy, readonly=True)) as new:
+        if new.chained and head is not None and new.stored_hash(start) != head:
+            raise GameFileError(f"the game's entry {start} is not the one in its backup; the copy was not kept")
+        last = start
+        for entry in new.entries(start):  # raises at an entry that differs from what was written
+            last = entry.seq
+        return last
+
+
 def newest_good_backup(game: Path) -> Path | None:
     """The newest backup that :func:`check_backup` finds sound, or None."""
     for backup in reversed(list_backups(game)):
@@ -119,8 +144,7 @@ class Backups:
         part = folder / f".{self.game.stem}.copying"
         try:
             backup_copy(self.game, part)
-            with closing(sqlite3.connect(f"{part.resolve().as_uri()}?mode=ro", uri=True)) as con:
-                seq = con.execute("SELECT coalesce(max(seq), 0) FROM entries").fetchone()[0]
+            seq = _proved_since_last_backup(part, list_backups(self.game))
             target = folder / f"{self.game.stem}-{seq:07d}.game"
             os.replace(part, target)
             for old in list_backups(self.game)[: -self.keep or None]:

@@ -228,3 +228,21 @@ def test_the_games_list_describes_a_damaged_game_instead_of_failing(game):
     tamper(game, "UPDATE entries SET summary = summary || '!' WHERE seq = 29")
     seen = glance(game)
     assert seen.problem is not None and "entry 29 differs" in seen.problem
+
+
+def test_a_damaged_game_never_pushes_good_backups_out_of_the_rotation(game):
+    """Entry 31 is changed behind the game's back after the backup of entry 30: the next copy is refused
+    (not kept, nothing rotated out), so the good backups stay. (A copy proves what it adds to the newest
+    backup; damage older than that is found by `check` and by reading the log.)"""
+    from companion.backups import Backups
+
+    before = [p.name for p in list_backups(game)]
+    tamper(game, "UPDATE entries SET summary = summary || '!' WHERE seq = 31")
+    backups = Backups(game, every=0, keep=1)
+    try:
+        assert backups._copy() is None
+    finally:
+        backups.lull.close()
+    assert "entry 31 differs" in (backups.last_error or "")
+    assert [p.name for p in list_backups(game)] == before
+    assert sorted(p.name for p in list_backups(game)[0].parent.iterdir()) == before
