@@ -372,8 +372,10 @@ def restore_from_stick(backup: StickBackup | str | os.PathLike, data: str | os.P
 
 # -- the command ------------------------------------------------------------------------------------------
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m companion.usb_backup",
-                                description="Copy every game to a USB stick, or bring games back from one.")
+    p = argparse.ArgumentParser(prog="companion usb-backup",
+                                description="Copy every game to a USB stick, or bring games back from one.",
+                                epilog="example:\n  companion usb-backup backup",
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--data", help="folder of games (default: $COMPANION_DATA or the user data folder)")
     sub = p.add_subparsers(dest="command")
     sub.add_parser("sticks", help="the sticks plugged in")
