@@ -61,6 +61,9 @@ _SLACK = 1.05  # a copy can be a little larger than the game file (page alignmen
 class StickProblem(Refused):
     "No stick, more than one, or one that is full or read-only: the message says what to do."
 
+    kind = "usb-stick"
+    title = "The USB stick cannot be used"
+
 
 @dataclass(frozen=True)
 class Stick:
