@@ -513,12 +513,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         module = importlib.import_module(f".{_HANDED_ON[argv[0]]}", __package__)
         return module.main(data + argv[1:] if argv[0] == "usb-backup" else argv[1:])
-    parser = build_parser()
-    args = parser.parse_args(data + argv)
-    if from_command_line and args.command == "run":
+    if from_command_line and argv[:1] == ["run"] and not {"-h", "--help"} & set(argv):
         from .heap import on_c_allocator
 
-        on_c_allocator(data + argv)  # the touchscreen's evening on the C allocator (see companion.heap)
+        on_c_allocator()  # the touchscreen's evening on the C allocator, before any other work (companion.heap)
+    parser = build_parser()
+    args = parser.parse_args(data + argv)
     _in_data(args)
     try:
         return args.func(args)
