@@ -12,12 +12,12 @@ exactly as it reads a phone's JSON, so there is no second layer of checks here.
 from __future__ import annotations
 
 import argparse
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from .core.contract import KINDS, ActionSpec, Choice, Field, load_json
 from .core.errors import BadAction, BankerError
 
-__all__ = ["action_parser", "read_action", "given_fields", "option_of", "METAVARS"]
+__all__ = ["METAVARS", "action_parser", "given_fields", "option_of", "read_action"]
 
 #: What each kind's value is called in the usage line.
 METAVARS = {

@@ -16,12 +16,12 @@ import json
 import re
 import sys
 from pathlib import Path
-from typing import Sequence
+from collections.abc import Sequence
 
 from .core.contract import load_json
 from .core.errors import BadAction, BankerError, GameFileError, Refused
 
-__all__ = ["main", "build_parser", "version"]
+__all__ = ["build_parser", "main", "version"]
 
 
 class _Parser(argparse.ArgumentParser):
@@ -375,11 +375,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     for name, says, example, more in (
         ("do", "apply one action", "companion do friday.game rent --payer Bob --deed Boardwalk",
-         "ACTION is an action's name followed by its fields as options (`companion do GAME ACTION --help`\n"
+         ("ACTION is an action's name followed by its fields as options (`companion do GAME ACTION --help`\n"
          "lists them with the values they may take now), or the action as JSON\n"
          "('{\"action\": \"rent\", \"payer\": \"Bob\", \"deed\": \"Boardwalk\"}'), or - to read one JSON action\n"
          "per line from standard input, each applied on its own.\n"
-         "Exit codes: 0 applied; 1 refused by a rule (the game unchanged); 2 bad usage or malformed input."),
+         "Exit codes: 0 applied; 1 refused by a rule (the game unchanged); 2 bad usage or malformed input.")),
         ("preview", "say what one action would do, without doing it",
          "companion preview friday.game rent --payer Bob --deed Boardwalk",
          "ACTION is given as for `companion do`: a name and its options, or JSON. Nothing is written."),

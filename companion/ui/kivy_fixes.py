@@ -15,8 +15,17 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Workaround", "TEXT_BOX_KEPT", "TRANSITION_KEEPS_SCREEN", "WORKAROUNDS", "VERIFIED", "kivy_version",
-           "applies", "forget_last_text_box", "release_left_screen"]
+__all__ = [
+    "TEXT_BOX_KEPT",
+    "TRANSITION_KEEPS_SCREEN",
+    "VERIFIED",
+    "WORKAROUNDS",
+    "Workaround",
+    "applies",
+    "forget_last_text_box",
+    "kivy_version",
+    "release_left_screen",
+]
 
 log = logging.getLogger(__name__)
 

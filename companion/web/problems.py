@@ -17,7 +17,7 @@ from companion.core.errors import ERRORS, BankerError
 
 from .intake import status_of
 
-__all__ = ["Problem", "PROBLEMS", "PROBLEMS_PATH", "MEDIA_TYPE", "by_kind", "for_status", "for_error", "body"]
+__all__ = ["MEDIA_TYPE", "PROBLEMS", "PROBLEMS_PATH", "Problem", "body", "by_kind", "for_error", "for_status"]
 
 #: Where every problem type lives (a problem's ``type`` is this followed by its kind).
 PROBLEMS_PATH = "/api/v1/problems/"
