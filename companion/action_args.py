@@ -12,6 +12,7 @@ exactly as it reads a phone's JSON, so there is no second layer of checks here.
 from __future__ import annotations
 
 import argparse
+from typing import NoReturn
 from collections.abc import Callable, Sequence
 
 from .core.contract import KINDS, ActionSpec, Choice, Field, load_json
@@ -48,7 +49,7 @@ def option_of(f: Field) -> str:
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # one line, exit 2, like the rest of the command
+    def error(self, message: str) -> NoReturn:  # one line, exit 2, like the rest of the command
         raise BadAction(message)
 
 

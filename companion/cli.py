@@ -17,6 +17,7 @@ import re
 import sys
 from pathlib import Path
 from collections.abc import Sequence
+from typing import NoReturn
 
 from .core.contract import load_json
 from .core.errors import BadAction, BankerError, GameFileError, Refused
@@ -25,7 +26,7 @@ __all__ = ["build_parser", "main", "version"]
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # one line, exit 2
+    def error(self, message: str) -> NoReturn:  # one line, exit 2
         self.exit(2, f"companion: {message}\n")
 
 
@@ -289,8 +290,8 @@ def cmd_deeds(args) -> int:
             return 0
         for name, c in cards.items():
             state = b.table["deeds"][name]
-            values = " ".join(f"{k}={json.dumps(v)}" for k, v in c.items() if k != "group")
-            print(f"{name:<24} {c.get('group', ''):<12} owner={state.get('owner') or 'bank'} {values}")
+            printed = " ".join(f"{k}={json.dumps(v)}" for k, v in c.items() if k != "group")
+            print(f"{name:<24} {c.get('group', ''):<12} owner={state.get('owner') or 'bank'} {printed}")
     return 0
 
 
@@ -470,18 +471,18 @@ def build_parser() -> argparse.ArgumentParser:
 def _optional_commands(sub) -> None:
     """Subcommands whose adapters may be absent from a trimmed install."""
     try:
-        from . import hw_check
+        from . import hw_check  # noqa: F401 - only whether it can be imported
     except ImportError:
-        hw_check = None
-    if hw_check is not None:
+        pass
+    else:
         # listed for --help; main() hands everything after "hw-check" to hw_check.main untouched
         sub.add_parser("hw-check", add_help=False, help="walk through every button, the LED and the buzzer")
     sub.add_parser("usb-backup", add_help=False, help="copy every game to a USB stick, or bring games back from one")
     try:
         from .web import serve as web_serve
     except ImportError:
-        web_serve = None
-    if web_serve is not None:
+        pass
+    else:
         web_serve.add_parser(sub)
 
 

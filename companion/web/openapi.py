@@ -9,6 +9,7 @@ schema each with a discriminator on ``action``, and its family's own deed.
 from __future__ import annotations
 
 import copy
+from typing import Any
 
 from .problems import MEDIA_TYPE, PROBLEMS, PROBLEMS_PATH
 
@@ -256,7 +257,7 @@ PATHS = {
         body=_ref("Empty"), params=[_NAME], extra=(_BODY,))},
 }
 
-OPENAPI = {
+OPENAPI: dict[str, Any] = {
     "openapi": "3.0.3",
     "info": {
         "title": "Table Banker phones API",
