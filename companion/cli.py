@@ -41,6 +41,17 @@ def version() -> str:
         return "unknown (not installed)"
 
 
+class _Version(argparse.Action):
+    """``--version``: looked up only when asked for (reading the package's metadata costs every command)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS, **kw) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kw)
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        print(f"companion {version()}")
+        parser.exit(0)
+
+
 def _print_json(value) -> None:
     print(json.dumps(value, ensure_ascii=False))
 
@@ -360,7 +371,7 @@ def build_parser() -> argparse.ArgumentParser:
                 epilog="example:\n  companion new friday.game --rules classic --player Ann --player Bob\n\n"
                        "`companion COMMAND --help` says what each command takes.",
                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--version", action="version", version=f"companion {version()}")
+    p.add_argument("--version", action=_Version, help="print the installed version and exit")
     p.add_argument("--data", help="the folder of games; relative game paths are read in it (default: the current "
                                   "folder for paths, $COMPANION_DATA or the user data folder for the app)")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser, metavar="COMMAND")
