@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from http import HTTPStatus
 
 from companion.core.errors import ERRORS, BankerError
 
@@ -82,8 +83,22 @@ _BY_STATUS = {400: "bad-request", 401: "not-joined", 403: "wrong-role", 404: "no
 
 
 def by_kind(kind: str) -> Problem:
-    """The declared problem of that kind (KeyError for a kind nobody declared)."""
-    return PROBLEMS[kind]
+    """The declared problem of that kind, or the plain HTTP one (``http-414``) a status nobody declared
+    a kind for answers (KeyError for anything else)."""
+    if kind in PROBLEMS:
+        return PROBLEMS[kind]
+    if kind.startswith("http-") and kind[5:].isdigit() and int(kind[5:]) in set(HTTPStatus):
+        return _plain(int(kind[5:]))
+    raise KeyError(kind)
+
+
+def _plain(status: int) -> Problem:
+    """A refusal of a status no kind is declared for (aiohttp's own, say): named after the status."""
+    try:
+        title = HTTPStatus(status).phrase
+    except ValueError:
+        title = "Refused"
+    return Problem(f"http-{status}", status, title)
 
 
 def for_status(status: int, kind: str | None = None) -> Problem:
@@ -93,8 +108,8 @@ def for_status(status: int, kind: str | None = None) -> Problem:
         if problem.status != status:
             raise ValueError(f"the problem {kind!r} is a {problem.status}, not a {status}")
         return problem
-    return PROBLEMS.get(_BY_STATUS.get(status, ""), Problem("bad-request" if status < 500 else "server-fault",
-                                                            status, "Refused"))
+    general = _BY_STATUS.get(status)
+    return PROBLEMS[general] if general is not None else _plain(status)
 
 
 def for_error(error: BankerError, status: int) -> Problem:

@@ -128,3 +128,14 @@ async def test_a_phones_deeds_carry_their_familys_fields(new_game, aiohttp_serve
         assert set(schema["required"]) <= set(deed) and set(deed) <= set(schema["properties"])
     finally:
         server.close()
+
+
+def test_a_status_no_kind_is_declared_for_is_named_after_the_status():
+    from companion.web.problems import by_kind, for_status
+
+    assert for_status(414).type == f"{PROBLEMS_PATH}http-414" and for_status(414).title == "Request-URI Too Long"
+    assert by_kind("http-414") == for_status(414)
+    with pytest.raises(KeyError):
+        by_kind("http-999")
+    with pytest.raises(ValueError):  # a kind declared with another status is a bug where it is raised
+        for_status(404, "not-enough-money")
