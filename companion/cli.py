@@ -378,7 +378,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = _command(sub, "new", "start a new game file",
                  "companion new friday.game --rules classic --player Ann --player Bob:red --option free_parking=true")
-    s.add_argument("game", help="the new game file")
+    s.add_argument("game", metavar="GAME", help="the new game file")
     s.add_argument("--rules", required=True, help="a pack name (see `companion rules`) or a .toml file")
     s.add_argument("--player", action="append", default=[], help="a player's name (NAME or NAME:colour); repeat")
     s.add_argument("--option", action="append", default=[], help="KEY=VALUE of the pack's options; repeat")
@@ -397,7 +397,7 @@ def build_parser() -> argparse.ArgumentParser:
          "ACTION is given as for `companion do`: a name and its options, or JSON. Nothing is written."),
     ):
         s = _command(sub, name, says, example, more=more)
-        s.add_argument("game", help=GAME_HELP)
+        s.add_argument("game", metavar="GAME", help=GAME_HELP)
         s.add_argument("action", metavar="ACTION", help="an action's name (then its options), JSON, or -")
         s.add_argument("rest", nargs=argparse.REMAINDER, metavar="OPTIONS", help="the action's fields, as --FIELD VALUE")
         _json_flag(s)
@@ -405,14 +405,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = _command(sub, "actions", "list the game's actions and their fields; with ACTION, what may be chosen now",
                  "companion actions friday.game rent payer=Bob")
-    s.add_argument("game", help=GAME_HELP)
+    s.add_argument("game", metavar="GAME", help=GAME_HELP)
     s.add_argument("action", nargs="?")
     s.add_argument("given", nargs="*", metavar="FIELD=VALUE", help="fields already chosen")
     _json_flag(s, "the actions' (or the action's) JSON schema")
     s.set_defaults(func=cmd_actions)
 
     s = _command(sub, "show", "print the state of a game", "companion show friday.game")
-    s.add_argument("game", help=GAME_HELP)
+    s.add_argument("game", metavar="GAME", help=GAME_HELP)
     _json_flag(s)
     s.set_defaults(func=cmd_show)
 
@@ -420,18 +420,18 @@ def build_parser() -> argparse.ArgumentParser:
         s = _command(sub, name, f"{name} the last action" if name == "undo" else "apply again the action last undone",
                      f"companion {name} friday.game",
                      more="The log keeps everything: undoing appends the reversal.")
-        s.add_argument("game", help=GAME_HELP)
+        s.add_argument("game", metavar="GAME", help=GAME_HELP)
         _json_flag(s)
         s.set_defaults(func=cmd_undo)
 
     s = _command(sub, "log", "print every entry of the game log", "companion log friday.game")
-    s.add_argument("game", help=GAME_HELP)
+    s.add_argument("game", metavar="GAME", help=GAME_HELP)
     _json_flag(s, "one JSON object per entry, with its events")
     s.set_defaults(func=cmd_log)
 
     s = _command(sub, "export", "write the log as CSV, one row per payment (or every event as JSON)",
                  "companion export friday.game > friday.csv")
-    s.add_argument("game", help=GAME_HELP)
+    s.add_argument("game", metavar="GAME", help=GAME_HELP)
     form = s.add_mutually_exclusive_group()
     form.add_argument("--csv", action="store_true", help="CSV with from, to, amount and memo (the default)")
     form.add_argument("--json", action="store_true", help="every event of the log as a JSON list")
@@ -443,7 +443,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = _command(sub, "deeds", "list deeds and their card values, or correct one card",
                  "companion deeds friday.game --set Boardwalk price=450")
-    s.add_argument("game", help=GAME_HELP)
+    s.add_argument("game", metavar="GAME", help=GAME_HELP)
     s.add_argument("--set", nargs="+", metavar="ARG", help="DEED KEY=VALUE [KEY=VALUE ...]")
     _json_flag(s)
     s.set_defaults(func=cmd_deeds)
@@ -451,14 +451,14 @@ def build_parser() -> argparse.ArgumentParser:
     s = _command(sub, "backups", "list a game's backups, oldest first", "companion backups friday.game",
                  more="The app copies the game beside it, into GAME.backups/, every 20 actions and keeps the\n"
                       "newest 10; `companion restore` brings one back.")
-    s.add_argument("game", help=GAME_HELP)
+    s.add_argument("game", metavar="GAME", help=GAME_HELP)
     _json_flag(s, "the backups' paths as a JSON list")
     s.set_defaults(func=cmd_backups)
 
     s = _command(sub, "restore", "bring back a backup (the current file is kept aside)",
                  "companion restore friday.game friday.game.backups/friday-0000040.game",
                  more="The backup is checked first; the game file it replaces is kept as GAME.replaced-STAMP.")
-    s.add_argument("game", help=GAME_HELP)
+    s.add_argument("game", metavar="GAME", help=GAME_HELP)
     s.add_argument("backup", help="a backup file (see `companion backups`; relative to --data when given)")
     _json_flag(s)
     s.set_defaults(func=cmd_restore)
@@ -466,7 +466,7 @@ def build_parser() -> argparse.ArgumentParser:
     s = _command(sub, "check", "run a full check: integrity, replay against snapshots, the ledger",
                  "companion check friday.game",
                  more="Prints GAME: ok and exits 0, or prints each problem on standard error and exits 1.")
-    s.add_argument("game", help=GAME_HELP)
+    s.add_argument("game", metavar="GAME", help=GAME_HELP)
     _json_flag(s, "print {\"ok\": ..., \"problems\": [...]} as JSON")
     s.set_defaults(func=cmd_check)
 
