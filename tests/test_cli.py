@@ -251,6 +251,17 @@ def test_every_command_answers_json_for_programs(game):
     assert json.loads(companion("undo", game, "--json")[1])["kind"] == "undo"
     assert json.loads(companion("deeds", game, "--json")[1])
     assert json.loads(companion("actions", game, "--json")[1])[0]["properties"]["action"]
+    from pathlib import Path
+
+    from companion.store import backup_copy
+
+    kept = Path(game).with_name("kept.game")
+    backup_copy(Path(game), kept)
+    restored = json.loads(companion("restore", game, str(kept), "--json")[1])
+    assert restored["game"] == game and restored["backup"] == str(kept) and restored["said"].startswith("restored")
+    fresh = json.loads(companion("new", str(kept.with_name("fresh.game")), "--rules", "classic", "--player", "Ann",
+                                 "--player", "Bob", "--json")[1])
+    assert fresh["players"] == [{"name": "Ann", "cash": 1500}, {"name": "Bob", "cash": 1500}]
 
 
 def _subcommands():
