@@ -33,11 +33,11 @@ def _creditors(table: dict, partial: dict) -> list[str]:
 
 TRADE_FIELDS = (
     c.player("a", "First player"),
-    c.player("b", "Second player", only=_other_players),
+    c.player("b", "Second player", role="", only=_other_players),
     c.structured("give", "What the first player gives", SIDE, required=False),
     c.structured("get", "What the second player gives", SIDE, required=False),
 )
-BANKRUPT_FIELDS = (c.player(says="Who goes bankrupt"), c.account("creditor", "Owed to", only=_creditors))
+BANKRUPT_FIELDS = (c.player(says="Who goes bankrupt"), c.account("creditor", "Owed to", role="payee", only=_creditors))
 
 
 def _bankrupts_mortgaged(table: dict, partial: dict) -> list[str]:
