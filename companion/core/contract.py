@@ -101,6 +101,10 @@ ROLES = {
 #: The roles that say who acts: a phone fills them with its own player.
 OWN_ROLES = ("actor", "payer", "owner")
 
+#: Keys every action may carry beside its fields: its name, an id that makes a retry apply it once, and
+#: who started it from their own phone.
+META = ("action", "id", "by")
+
 #: The largest action body, in characters, and the deepest nesting of JSON, read anywhere.
 MAX_JSON = 64 * 1024
 MAX_DEPTH = 16
@@ -223,12 +227,12 @@ class ActionSpec:
         raise BadAction(f"{self.name} has no field {shown(name)}; its fields are {', '.join(f.name for f in self.fields) or 'none'}")
 
 
-def role_fields(spec: "ActionSpec", *roles: str) -> list[Field]:
+def role_fields(spec: ActionSpec, *roles: str) -> list[Field]:
     """An action's player and account fields with one of ``roles``, in declared order."""
     return [f for f in spec.fields if f.kind in ("player", "account") and f.role in roles]
 
 
-def acting_field(spec: "ActionSpec") -> Field | None:
+def acting_field(spec: ActionSpec) -> Field | None:
     """The required field that says who acts (the player to play on the touchscreen, a phone's own
     player), or None when nobody acts in this action (the next turn, the end of the game)."""
     return next((f for f in role_fields(spec, *OWN_ROLES) if f.required), None)
@@ -534,13 +538,15 @@ def parse(spec: ActionSpec, table: Table, raw: dict) -> dict:
     rule applies its own default.
     """
     known = {f.name for f in spec.fields}
-    unknown = sorted(k for k in raw if k not in known and k not in ("action", "id"))
+    unknown = sorted(k for k in raw if k not in known and k not in META)
     if unknown:
         takes = ", ".join(f.name for f in spec.fields) or "nothing"
         raise BadAction(f"{spec.name} does not take {', '.join(shown(k) for k in unknown[:5])} (it takes {takes})")
     out: dict = {"action": spec.name}
     if "id" in raw:
         out["id"] = raw["id"]
+    if "by" in raw:  # the player whose phone started it: kept in the log, shown on the touchscreen
+        out["by"] = find_player(table, raw["by"], active=False)
     missing = [f.name for f in spec.fields if f.required and raw.get(f.name) is None]
     if missing:
         raise BadAction(f"{spec.name} needs {', '.join(missing)}")
@@ -697,7 +703,8 @@ def field_schema(f: Field) -> dict:
 def json_schema(spec: ActionSpec) -> dict:
     """The JSON schema of an action's body, as a phone or the command line sends it."""
     props = {"action": {"const": spec.name},
-             "id": {"type": "string", "minLength": 1, "maxLength": 100, "description": "any text naming this one action, so a retry applies it once"}}
+             "id": {"type": "string", "minLength": 1, "maxLength": 100, "description": "any text naming this one action, so a retry applies it once"},
+             "by": {"type": "string", "minLength": 1, "maxLength": 120, "description": "the player whose own phone started this action"}}
     for f in spec.fields:
         props[f.name] = field_schema(f)
     return {

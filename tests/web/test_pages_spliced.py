@@ -38,12 +38,14 @@ def whole_page(desk: PhoneDesk, holder) -> dict:
         page = banker_view(state, log=chronicle.log_lines(),
                            pending=[r.as_json(currency) for r in desk.requests.pending()],
                            answered=[r.as_json(currency) for r in desk.requests.recent(8)])
+        page["plays"] = desk.plays.banker_page()
     else:
         page = player_view(state, holder.player, worth=chronicle.worth_of(holder.player),
                            story=chronicle.story_of(holder.player),
                            requests=[r.as_json(currency) for r in desk.requests.of_player(holder.player, 6)],
                            can_request=requests_allowed(banker.table),
                            public=banker.rules.extras.get("phone_public", DEFAULT_PUBLIC))
+        page["plays"] = desk.plays.page(holder.player)
     return json.loads(json.dumps(page))
 
 
