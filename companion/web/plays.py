@@ -274,8 +274,12 @@ class Plays:
             found = self.banker.choices(spec.name, f.name, partial)
         except BankerError:
             return []
-        return [{"value": c.value, "label": c.label, "possible": c.possible, "why_not": c.why_not or "",
-                 "detail": c.detail} for c in found
+        # While a structured part is still to fill (what each side of a trade gives), a candidate judged on
+        # the action without it is not refused for good: the refusal shows on the button until it is filled.
+        later = any(g.kind == "structured" and not g.required and g.when is None and g.name not in filled
+                    for g in spec.fields)
+        return [{"value": c.value, "label": c.label, "possible": c.possible or later,
+                 "why_not": "" if later else c.why_not or "", "detail": c.detail} for c in found
                 if not (f.role in contract.OWN_ROLES and c.value != player)]
 
     # -- reading -----------------------------------------------------------------------------------

@@ -204,6 +204,7 @@
     $("play-title").textContent = form.label;
     var fields = clear($("play-fields"));
     form.fields.forEach(function (f) {
+      if (f.kind === "structured" && !(f.schema && f.schema.properties)) { return; }  // told at the table instead
       var part = el("fieldset", "field" + (f.asked ? " asked" : ""));
       part.appendChild(el("legend", null, labelFor(f)));
       if (f.kind === "amount" || (f.kind === "count" && !f.choices) || f.kind === "text") {
