@@ -29,7 +29,7 @@ from .games import NewGame, game_file_name
 from .letting_go import KEPT, screens_to_let_go
 from .tidy import WHOLE_EVERY, collect_young, forget_last_text_box
 from .type_scale import window_u
-from .phones import Phones
+from .phones import Phones, entry_text
 from companion.settings import UiSettings
 from .unit_link import UnitLink
 
@@ -409,7 +409,7 @@ class TableBankerApp(Taps, App):
         return self.open_game(game)
 
     def _committed(self, outcome) -> None:
-        self.last_text = outcome.summary
+        self.last_text = entry_text(outcome.entry)  # an action from a phone says whose phone started it
         if self.unit_link is not None and self.desk is not None:
             self.unit_link.follow_turn(self.desk.table["turn"]["number"], self.desk.table["turn"].get("roll", 1))
         over = bool(self.desk is not None and self.desk.table.get("over"))
