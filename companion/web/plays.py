@@ -29,14 +29,15 @@ import json
 import secrets
 import sqlite3
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any, Callable
+from typing import Any
 
 from companion.core import contract
 from companion.core.errors import BadAction, BankerError, Refused
 from companion.core.text import clean_text, shown
 
-__all__ = ["Play", "Plays", "EXPIRES_SECONDS", "MAX_WAITING", "phones_act", "trusts_table", "own_field", "approvers"]
+__all__ = ["EXPIRES_SECONDS", "MAX_WAITING", "Play", "Plays", "approvers", "own_field", "phones_act", "trusts_table"]
 
 EXPIRES_SECONDS = 180  # a play not approved within three minutes expires
 MAX_WAITING = 3  # plays one player may have waiting at once
@@ -118,7 +119,7 @@ class Play:
     seq: int | None
 
     @staticmethod
-    def from_row(row: tuple) -> "Play":
+    def from_row(row: tuple) -> Play:
         (id_, player, action, summary, waiting, approved, status, reason, client_id, created, decided, seq) = row
         return Play(id_, player, json.loads(action), summary, tuple(json.loads(waiting)), tuple(json.loads(approved)),
                     status, reason, client_id, created, decided, seq)

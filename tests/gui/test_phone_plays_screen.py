@@ -40,7 +40,7 @@ def test_bob_pays_rent_from_his_phone_and_the_banker_sees_it_and_undoes_it(bank)
     app, desk = bank.app, bank.app.desk
     app.show("table")
     plays = app.phones.server.plays
-    play, outcome = plays.start("Bob", "rent", {"deed": "Boardwalk"}, "tap-rent-1")
+    play, _outcome = plays.start("Bob", "rent", {"deed": "Boardwalk"}, "tap-rent-1")
     assert play.status == "done"
     bank.until("the phone's entry on the table", lambda: app.last_text == "Bob's phone: Bob paid Ann $50 rent for Boardwalk")
     assert desk.table["accounts"]["Bob"] == 1450

@@ -109,7 +109,7 @@ async def test_money_from_the_bank_waits_for_the_banker_who_approves_on_his_own_
     ann, banker = await phones.phone("Ann"), await phones.phone("banker")
     f = await form(ann, "salary")
     assert f["ready"] and f["approval"] == ["banker"]
-    status, data = await play(ann, "salary", seen=f["preview"], status=202)
+    _status, data = await play(ann, "salary", seen=f["preview"], status=202)
     waiting = data["play"]
     assert waiting["status"] == "waiting" and waiting["waiting_for"] == ["banker"]
     assert table.cash("Ann") == 1500
@@ -148,7 +148,7 @@ async def test_ann_offers_a_trade_and_bob_approves_it_on_his_phone_seeing_the_sa
     values = {"b": "Bob", "give": {"deeds": ["Boardwalk"]}, "get": {"deeds": ["Park Place"], "cash": 100}}
     f = await form(ann, "trade", **values)
     assert f["ready"] and f["approval"] == ["Bob"], f
-    status, data = await play(ann, "trade", seen=f["preview"], status=202, **values)
+    _status, data = await play(ann, "trade", seen=f["preview"], status=202, **values)
     asked = data["play"]
     bob_page = await (await bob.get("/api/v1/plays")).json()
     assert [(p["id"], p["summary"]) for p in bob_page["to_approve"]] == [(asked["id"], f["preview"])]
