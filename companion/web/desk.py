@@ -20,7 +20,7 @@ from companion.views import public_state
 
 from .chronicle import Chronicle
 from .jsontext import dumps_safe, safe_text, with_members
-from .limits import Limiter, Limits
+from .limits import Limits
 from .plays import Plays
 from .requests import PaymentRequests, requests_allowed
 from .roleview import DEFAULT_PUBLIC, banker_view, player_view
@@ -59,8 +59,7 @@ class PhoneDesk:
         self.tokens = JoinTokens(self._con)
         self.requests = PaymentRequests(self._con, banker)
         self.plays = Plays(self._con, banker)
-        #: A player's phone commits at most 20 actions at once, then 20 a minute: it cannot flood the table.
-        self.play_budget = Limiter(20, 20 / 60, self.limits.clock)
+        self.play_budget = self.limits.plays()  # a player's phone cannot flood the table
         self.chronicle = Chronicle(banker)
         self.hub = Broadcast()
         self.streams: Counter[str] = Counter()

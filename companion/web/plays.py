@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import secrets
 import sqlite3
 import time
@@ -155,6 +156,12 @@ class Plays:
         con.executescript(_SCHEMA)
         self._subscribers: list[Callable[[Play | None], None]] = []
         self.changes = 0
+        # Read once, kept until they change: every phone's page asks for them after every action.
+        self._earliest: float | None = None  # when the oldest waiting play was made (inf: none waits)
+        self._paused: bool | None = None
+        self._offered: tuple[int, list[contract.ActionSpec]] | None = None
+        self._pages: dict[str, dict[str, Any]] = {}
+        self._pages_key: tuple = ()
 
     # -- subscribers -------------------------------------------------------------------------------
     def subscribe(self, callback: Callable[[Play | None], None]) -> Callable[[], None]:
@@ -171,14 +178,17 @@ class Plays:
     # -- the pause ---------------------------------------------------------------------------------
     @property
     def paused(self) -> bool:
-        row = self.con.execute("SELECT value FROM phone_settings WHERE key = 'paused'").fetchone()
-        return bool(row and row[0] == "yes")
+        if self._paused is None:
+            row = self.con.execute("SELECT value FROM phone_settings WHERE key = 'paused'").fetchone()
+            self._paused = bool(row and row[0] == "yes")
+        return self._paused
 
     def pause(self, paused: bool = True) -> bool:
         """The banker pauses (or resumes) every phone's actions; what it is now."""
         if paused != self.paused:
             self.con.execute("INSERT OR REPLACE INTO phone_settings (key, value) VALUES ('paused', ?)",
                              ("yes" if paused else "no",))
+            self._paused = paused
             self._changed(None)
         return paused
 
@@ -199,7 +209,10 @@ class Plays:
     def offered(self) -> list[contract.ActionSpec]:
         """The actions a player may start from a phone: those with a field a player's own phone fills,
         outside the game's own housekeeping (corrections, the end of the game, bankruptcy)."""
-        return [s for s in self.banker.actions() if s.group != "game" and own_field(s) is not None]
+        version = self.banker.version
+        if self._offered is None or self._offered[0] != version:
+            self._offered = (version, [s for s in self.banker.actions() if s.group != "game" and own_field(s) is not None])
+        return self._offered[1]
 
     def _spec(self, name: object) -> tuple[contract.ActionSpec, contract.Field]:
         for spec in self.offered():
@@ -309,12 +322,21 @@ class Plays:
         return [p for p in self.waiting() if who in p.still_to_approve]
 
     def page(self, player: str) -> dict[str, Any]:
-        """The part of a player's page about their own actions."""
-        now = self.clock()
-        return {"why_not": self.why_not(player),
-                "offered": [{"name": s.name, "label": s.label, "says": s.says, "group": s.group} for s in self.offered()],
+        """The part of a player's page about their own actions (made once per change of the game or of
+        the plays, whatever the number of phones)."""
+        self.sweep()
+        key = (self.changes, self.banker.version, self.paused)
+        if key != self._pages_key:
+            self._pages, self._pages_key = {}, key
+        made = self._pages.get(player)
+        if made is None:
+            now = self.clock()
+            made = self._pages[player] = {
+                "why_not": self.why_not(player),
+                "offered": [{"name": s.name, "label": s.label} for s in self.offered()],
                 "mine": [p.as_json(now) for p in self.of_player(player)],
                 "to_approve": [p.as_json(now) for p in self.for_approval(player)]}
+        return made
 
     def banker_page(self) -> dict[str, Any]:
         now = self.clock()
@@ -322,8 +344,15 @@ class Plays:
                 "waiting": [p.as_json(now) for p in self.waiting()]}
 
     def sweep(self) -> int:
-        """Mark plays not approved in time as expired; how many."""
-        limit = self.clock() - EXPIRES_SECONDS
+        """Mark plays not approved in time as expired; how many (no read at all while none is due)."""
+        now = self.clock()
+        if self._earliest is None:
+            oldest = self.con.execute("SELECT min(created) FROM plays WHERE status = 'waiting'").fetchone()[0]
+            self._earliest = math.inf if oldest is None else oldest
+        if self._earliest + EXPIRES_SECONDS > now:
+            return 0
+        self._earliest = None
+        limit = now - EXPIRES_SECONDS
         late = [Play.from_row(r) for r in self.con.execute(
             f"SELECT {_COLUMNS} FROM plays WHERE status = 'waiting' AND created < ?", (limit,))]
         minutes = EXPIRES_SECONDS // 60
@@ -359,10 +388,20 @@ class Plays:
         play = Play("p" + secrets.token_hex(6), player, action, preview.summary, need, (), "waiting", "", client_id,
                     now, None, None)
         if not need:
-            outcome = self.banker.do(action)
-            play = replace(play, status="done", decided=now, seq=outcome.entry.seq, summary=outcome.entry.summary)
+            # Recorded as done before the commit, quietly, so the pages the commit sends out already show
+            # it: one page per phone for one action, not a second one a moment later.
+            play = replace(play, status="done", decided=now)
             self._insert(play)
-            return self._changed(play), outcome
+            self.changes += 1
+            try:
+                outcome = self.banker.do(action)
+            except BankerError:
+                self.con.execute("DELETE FROM plays WHERE id = ?", (play.id,))
+                self.changes += 1
+                raise
+            # No write after the commit: the phones' pages go out now, not after another fsync. The log
+            # finds the entry by the play's action id.
+            return replace(play, seq=outcome.entry.seq), outcome
         waiting = self.con.execute("SELECT count(*) FROM plays WHERE player = ? AND status = 'waiting'",
                                    (player,)).fetchone()[0]
         if waiting >= MAX_WAITING:
@@ -372,6 +411,7 @@ class Plays:
 
     def _insert(self, play: Play) -> None:
         self.con.execute(f"INSERT INTO plays ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", play.row())
+        self._earliest = None
         self._prune()
 
     def _prune(self) -> None:
@@ -417,13 +457,15 @@ class Plays:
             self.con.execute("UPDATE plays SET approved = ? WHERE id = ? AND status = 'waiting'",
                              (json.dumps(list(play.approved)), play.id))
             return self._changed(play), None
+        # Done before the commit, quietly (see start): the commit's own pages show it done.
+        done = self._answer(play, "done", "", approved=play.approved, notify=False)
         try:
             outcome = self.banker.do(play.action)
         except BankerError as e:
-            self._answer(play, "refused", str(e), approved=play.approved)
+            self.con.execute("UPDATE plays SET status = 'refused', reason = ? WHERE id = ?", (str(e), play.id))
+            self._changed(replace(done, status="refused", reason=str(e)))
             raise
-        done = self._answer(play, "done", "", seq=outcome.entry.seq, approved=play.approved)
-        return done, outcome
+        return replace(done, seq=outcome.entry.seq), outcome
 
     def decline(self, play_id: object, who: str, reason: object = "") -> Play:
         """An approver (a player or "banker") says no; the reason goes to the asker's phone."""
@@ -442,7 +484,7 @@ class Plays:
         return self._answer(play, "cancelled", "withdrawn by the player")
 
     def _answer(self, play: Play, status: str, reason: str, seq: int | None = None,
-                approved: tuple[str, ...] | None = None) -> Play:
+                approved: tuple[str, ...] | None = None, notify: bool = True) -> Play:
         decided = self.clock()
         approved = play.approved if approved is None else approved
         cur = self.con.execute(
@@ -451,5 +493,9 @@ class Plays:
         if cur.rowcount != 1:
             raise Refused("that action was answered meanwhile")
         done = replace(play, status=status, reason=reason, decided=decided, seq=seq, approved=approved)
-        self._changed(done)
+        if notify:
+            self._changed(done)
+        else:
+            self.changes += 1
+        self._earliest = None
         return done

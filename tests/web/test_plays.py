@@ -256,3 +256,32 @@ async def test_the_banker_and_phones_cannot_use_each_other_s_routes(phones):
     bob = await phones.phone("Bob")
     assert (await bob.post(f"/api/v1/plays/{data['play']['id']}/cancel", {})).status == 403
     assert (await ann.post(f"/api/v1/plays/{data['play']['id']}/cancel", {})).status == 200
+
+
+@ASYNC
+async def test_every_other_refusal_says_why_and_leaves_the_game_as_it_was(phones):
+    table = phones.table
+    table.give("Ann", "Boardwalk")
+    ann, bob, cy, banker = [await phones.phone(p) for p in ("Ann", "Bob", "Cy", "banker")]
+    version = table.banker.version
+    r = await bob.post("/api/v1/plays", {"action": "rent", "values": ["Boardwalk"], "id": "t1"})
+    assert r.status == 400 and "values is a JSON object" in error(await r.json())
+    r = await bob.post("/api/v1/plays", {"action": "rent", "values": {}, "id": "x" * 41})
+    assert r.status == 400
+    for i in range(3):  # three salaries waiting for the banker: the fourth is one too many
+        await play(bob, "salary", status=202, tap=f"salary-{i}")
+    status, data = await play(bob, "salary")
+    assert status == 409 and "already have 3 actions waiting" in error(data)
+    _, data = await play(ann, "trade", status=202, b="Bob", give={"deeds": ["Boardwalk"]}, get={"cash": 10})
+    pid = data["play"]["id"]
+    r = await cy.post(f"/api/v1/plays/{pid}/decline", {})
+    assert r.status == 403  # only whose money it takes may say no
+    assert (await banker.post("/api/v1/plays/pause", {"paused": "yes"})).status == 400
+    assert (await banker.post("/api/v1/plays/pause", {"paused": True})).status == 200
+    r = await bob.post(f"/api/v1/plays/{pid}/approve", {})
+    assert r.status == 409 and "paused" in error(await r.json())
+    assert (await banker.post("/api/v1/plays/pause", {"paused": False})).status == 200
+    assert table.banker.version == version and table.owner("Boardwalk") == "Ann"
+    table.do("end_game")
+    status, data = await play(ann, "buy", deed="Park Place")
+    assert status in (401, 409)  # the game is over: the link says so, or the rule does
