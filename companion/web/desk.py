@@ -186,6 +186,7 @@ class PhoneDesk:
                 log=self.chronicle.log_lines(),
                 pending=self._requests("pending"),
                 answered=self._requests("recent", 8),
+                deed_fields=self.banker.rules.extras.get("deed_fields"),
             )
             view["plays"] = self.plays.banker_page()
             return view
@@ -198,6 +199,7 @@ class PhoneDesk:
             requests=self._requests("of_player", holder.player, 6),
             can_request=requests_allowed(self.banker.table),
             public=public,
+            deed_fields=self.banker.rules.extras.get("deed_fields"),
         )
         view["plays"] = self.plays.page(holder.player)
         return view
