@@ -184,8 +184,11 @@ def test_ann_and_bob_play_a_round_of_city_life_from_their_phones(chromium, new_g
         expect(bob.locator("#my-plays")).to_contain_text("Waiting for banker")
         waiting = live.call(lambda: live.server.plays.waiting())
         assert [p.player for p in waiting] == ["Bob"]
-        live.call(live.server.plays.approve, waiting[0].id, "banker")  # the banker's tap on the touchscreen
+        asked = banker.locator("#pending li", has_text="Bob\u2019s phone: Bob borrowed $1,000")
+        expect(asked).to_be_visible()  # the banker's own phone shows it with its sentence
+        asked.locator("button.yes").click()
         expect(bob.locator("#my-plays")).to_contain_text("Done")
+        expect(banker.locator("#b-pause")).to_have_text("Pause phones")
 
         start(ann, "land")  # Ann, to play, lands on Ernie's Garage and pays for the repair
         choose(ann, "Ernie's Garage")

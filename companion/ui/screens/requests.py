@@ -16,18 +16,25 @@ class RequestsScreen(BankScreen):
     status = StringProperty("")
     empty_text = StringProperty("")
     pause_text = StringProperty("Pause phones")
+    _shown: list | None = None
 
     def refresh(self) -> None:
         phones = self.app.phones
         self.status = phones.status_text()
         box = self.ids.rows
-        box.clear_widgets()
         if self.desk is None:
+            box.clear_widgets()
+            self._shown = None
             return
         self.pause_text = "Let phones act" if phones.paused else "Pause phones"
         rows = [("play", r) for r in play_rows(phones.plays_waiting())]
         rows += [("request", r) for r in request_rows(phones.pending(), self.desk)]
         self.empty_text = "" if rows else ("Nothing from the phones is waiting." if phones.running else "")
+        shown = [(kind, row["id"], row["text"], row["refused"]) for kind, row in rows]
+        if shown == self._shown and len(box.children) == len(rows):
+            return  # the same rows stay where they are: a finger on the way to one still lands on it
+        self._shown = shown
+        box.clear_widgets()
         for kind, row in rows:
             line = Factory.RequestRow()
             line.screen = self

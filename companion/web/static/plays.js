@@ -35,6 +35,7 @@
   }
   function say(text, bad) {
     var n = $("play-note");
+    if (!n) { return; }
     n.textContent = text ? text.charAt(0).toUpperCase() + text.slice(1) : "";
     n.className = "form-note" + (bad ? " bad" : "");
   }
@@ -238,7 +239,30 @@
   });
   $("play-cancel").addEventListener("click", function () { close(); say(""); });
 
+  /* ---- the banker's phone: players' actions waiting for the bank's money, and the pause ------ */
+  function renderBankerPlays(p) {
+    var plays = p.plays;
+    if (!plays) { return; }
+    var list = $("pending");
+    if (plays.waiting.length && list.firstChild && list.firstChild.className === "empty") { list.removeChild(list.firstChild); }
+    plays.waiting.forEach(function (w) {
+      if (w.waiting_for.indexOf("banker") < 0) { return; }
+      var li = el("li", "req pending");
+      li.appendChild(el("span", "l", w.player + "\u2019s phone: " + w.summary));
+      var buttons = el("span", "buttons");
+      buttons.appendChild(button("Approve", "yes", function () { answerPlay(w, "approve", { seen: w.summary }); }));
+      buttons.appendChild(button("Decline", "no", function () { answerPlay(w, "decline", {}); }));
+      li.appendChild(buttons);
+      list.appendChild(li);
+    });
+    var pause = $("b-pause");
+    pause.textContent = plays.paused ? "Let phones act" : "Pause phones";
+    pause.setAttribute("aria-pressed", plays.paused ? "true" : "false");
+    pause.onclick = function () { post("/api/v1/plays/pause", { paused: !plays.paused }).catch(function (e) { window.alert(e.message); }); };
+  }
+
   document.addEventListener("tb-page", function (e) {
     if (e.detail && e.detail.role === "player") { renderPlays(e.detail); }
+    if (e.detail && e.detail.role === "banker") { renderBankerPlays(e.detail); }
   });
 })();
