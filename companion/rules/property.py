@@ -141,7 +141,7 @@ def buy(tx: Tx, a: dict) -> str:
     return f"{player} bought {deed} for {tx.fmt(price)}"
 
 
-@DEEDS.action("auction", c.deed(only=unowned), c.player("winner", "Who won", role="payer"), c.amount("bid", "Winning bid"),
+@DEEDS.action("auction", c.deed(only=unowned), c.player("winner", "Who won", role=""), c.amount("bid", "Winning bid"),
               label="Auction", group="deeds")
 def auction(tx: Tx, a: dict) -> str:
     """An unowned deed goes to the highest bidder, who pays the bid to the bank (from the pack's

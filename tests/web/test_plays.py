@@ -45,6 +45,7 @@ async def test_bob_lands_on_boardwalk_and_pays_ann_from_his_phone_with_one_tap(p
     names = {a["name"] for a in page["offered"]}
     assert {"rent", "buy", "tax", "mortgage", "build", "trade", "transfer"} <= names
     assert not {"correct_card", "end_game", "bankrupt", "next_turn"} & names  # the game's housekeeping stays with the banker
+    assert "auction" not in names  # an auction is run at the table: nobody names their own price for a deed
     f = await form(bob, "rent")
     assert f["values"] == {"payer": "Bob"}  # his own phone: Bob pays, never chosen
     deed = next(x for x in f["fields"] if x["asked"])
