@@ -39,6 +39,7 @@ def whole_page(desk: PhoneDesk, holder) -> dict:
                            pending=[r.as_json(currency) for r in desk.requests.pending()],
                            answered=[r.as_json(currency) for r in desk.requests.recent(8)],
                            deed_fields=banker.rules.extras.get("deed_fields"))
+        page["plays"] = desk.plays.banker_page()
     else:
         page = player_view(state, holder.player, worth=chronicle.worth_of(holder.player),
                            story=chronicle.story_of(holder.player),
@@ -46,6 +47,7 @@ def whole_page(desk: PhoneDesk, holder) -> dict:
                            can_request=requests_allowed(banker.table),
                            public=banker.rules.extras.get("phone_public", DEFAULT_PUBLIC),
                            deed_fields=banker.rules.extras.get("deed_fields"))
+        page["plays"] = desk.plays.page(holder.player)
     return json.loads(json.dumps(page))
 
 

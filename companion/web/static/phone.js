@@ -184,6 +184,7 @@
     document.title = (page.role === "banker" ? "Banker" : page.me.name) + " \u00b7 Table Banker";
     $("foot").textContent = page.title + " \u00b7 version " + page.version;
     if (page.role === "banker") { renderBanker(page); } else { renderPlayer(page); }
+    document.dispatchEvent(new CustomEvent("tb-page", { detail: page }));  // plays.js draws the player's own actions
   }
 
   function renderPlayer(page) {
