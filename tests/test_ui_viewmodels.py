@@ -1055,3 +1055,13 @@ def test_a_city_life_house_card_offers_a_tower_exchange_for_that_house(tmp_path)
     exchange = next(a for a in deed_card(city, "House 4")["actions"] if a["action"] == "exchange")
     assert exchange["values"].get("house") == "House 4" and "tower" not in exchange["values"]
     city.close()
+
+
+def test_a_chosen_bidder_starts_from_the_highest_bid_plus_the_smallest_step(desk):
+    from companion.ui.auction_view import auction_view, opening_bid
+
+    assert opening_bid(desk, None) == (0, "")
+    assert opening_bid(desk, 220) == (221, "the highest $220 + $1")
+    view = auction_view(desk, "Boardwalk", "Ann", 221, None, "the highest $220 + $1")
+    assert view["price_text"] == "Ann starts at the highest $220 + $1"
+    assert view["amount_text"] == "$221" and view["bid_text"] == "Record: Ann bids $221"
