@@ -1065,3 +1065,26 @@ def test_a_chosen_bidder_starts_from_the_highest_bid_plus_the_smallest_step(desk
     view = auction_view(desk, "Boardwalk", "Ann", 221, None, "the highest $220 + $1")
     assert view["price_text"] == "Ann starts at the highest $220 + $1"
     assert view["amount_text"] == "$221" and view["bid_text"] == "Record: Ann bids $221"
+
+
+def test_bob_bankrupt_to_ann_asks_each_mortgage_both_ways_and_the_confirm_lists_every_sum(desk):
+    from companion.ui.ask_view import ask_view
+
+    for deed in ("Boardwalk", "Baltic Avenue"):
+        do(desk, "buy", player="Bob", deed=deed)
+        do(desk, "mortgage", player="Bob", deed=deed)
+    form = flows.ActionForm("bankrupt", {"player": "Bob", "creditor": "Ann"}, actor="player")
+    view = ask_view(desk, form, "lift")
+    assert view["kind"] == "both_ways" and view["title"] == "Bankrupt: lift each mortgage now, or keep it?"
+    rows = {r["value"]: r for r in view["choices"]}
+    assert rows[("Boardwalk", True)]["label"] == "Boardwalk\nLift now: Ann pays $220"
+    assert rows[("Boardwalk", False)]["label"] == "Boardwalk\nKeep it mortgaged: Ann pays the 10% now, $20"
+    assert rows[("Boardwalk", False)]["selected"] and not rows[("Boardwalk", True)]["selected"]
+    form = form.fill("lift", ["Boardwalk"])
+    found, _ = desk.preview(form.as_action())
+    sums = flows.every_sum(found.postings, desk.account_name, desk.fmt)
+    bob = desk.table["accounts"]["Bob"]
+    assert sums == [f"Bob pays Ann ${bob:,}",
+                    "Ann pays the bank $223: $3 interest on mortgaged Baltic Avenue, $220 lifting the mortgage on Boardwalk"]
+    question = flows.destructive_question(form, desk.account_name, sums)
+    assert all(line in question for line in sums)

@@ -121,7 +121,9 @@ class Taps:
                 self.show("ask")
             return None
         if form.action in flows.DESTRUCTIVE:
-            self.confirm(flows.destructive_question(form, self.desk.account_name), spec.label,
+            found, _why = self.desk.preview(form.as_action())
+            sums = flows.every_sum(found.postings, self.desk.account_name, self.desk.fmt) if found else []
+            self.confirm(flows.destructive_question(form, self.desk.account_name, sums), spec.label,
                          lambda: self._finish(form, near))
             return None
         return self._finish(form, near)
