@@ -20,7 +20,7 @@ from .desk import Desk
 
 __all__ = ["deeds_view", "deed_card", "card_lines", "rent_now"]
 
-_MONEY_KEYS = ("price", "mortgage", "value", "cost", "rent", "fee", "toll")
+_MONEY_KEYS = ("price", "mortgage", "value", "cost", "rent", "fee", "toll", "salary", "wage", "payout")
 
 
 def deeds_view(desk: Desk, selected: str | None = None, *, whose: str | None = None) -> dict[str, Any]:

@@ -14,6 +14,7 @@ from typing import Any
 
 from companion.core.errors import BankerError
 from companion.paths import GAME_SUFFIX, list_games
+from companion.core.money import Currency
 from companion.rules import load_pack, pack_names, resolve_options
 
 from .colours import PLAYER_COLOURS, next_free_colour
@@ -114,8 +115,11 @@ def pack_choices() -> list[dict[str, Any]]:
         for key, spec in pack.get("options", {}).items():
             default = spec["default"]
             kind = "bool" if isinstance(default, bool) else "amount" if isinstance(default, int) else "text"
-            options.append({"key": key, "default": default, "help": spec.get("help", ""), "kind": kind,
-                            "label": key.replace("_", " ").capitalize()})
+            # an amount is shown the pack's way ("37.7M", "$1,500"), and read back the same way
+            shown = (Currency.from_pack(pack).format(default) if kind == "amount"
+                     else "" if kind == "bool" else str(default))
+            options.append({"key": key, "default": default, "default_text": shown, "help": spec.get("help", ""),
+                            "kind": kind, "label": key.replace("_", " ").capitalize()})
         players = pack.get("players", {})
         choices.append({
             "name": name,

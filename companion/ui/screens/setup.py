@@ -110,8 +110,10 @@ class SetupScreen(BankScreen):
             row.kind = opt["kind"]
             if opt["kind"] == "bool":
                 row.on = bool(value)
+            elif opt["key"] in self.form.options:
+                row.ids.entry.text = str(value)  # what the banker typed stays as typed
             else:
-                row.ids.entry.text = str(value)
+                row.ids.entry.text = opt["default_text"]  # the pack's way: "₩37.7M", "$1,500"
             box.add_widget(row)
         self.ids.no_options.opacity = 0 if options else 1
 
