@@ -407,6 +407,21 @@ def test_worth_is_kept_up_to_date_by_folding_only_new_entries(desk):
     assert history.update(desk.banker)["Ann"] == [1500, 1700]
 
 
+def test_the_chart_leaves_out_what_was_undone_and_puts_back_what_was_redone(desk):
+    """Ann buys Boardwalk by mistake (undone), then collects salary; Bob's salary is undone and redone:
+    the chart shows the game as played, never Boardwalk's $400 dip."""
+    history = WorthHistory()
+    do(desk, "transfer", **{"from": "Ann", "to": "bank", "amount": 400})
+    assert desk.undo().ok
+    do(desk, "salary", player="Ann")
+    do(desk, "salary", player="Bob")
+    assert desk.undo().ok and desk.redo().ok
+    series = history.update(desk.banker)
+    assert series["Ann"] == [1500, 1700, 1700]
+    assert series["Bob"] == [1500, 1500, 1700]
+    assert WorthHistory().update(desk.banker) == series  # the same whether folded at once or bit by bit
+
+
 def test_a_long_series_is_sampled_keeping_both_ends():
     assert sample(list(range(1000)), 5) == [0, 250, 500, 749, 999]
 
@@ -655,6 +670,18 @@ def test_a_finished_game_says_who_won_and_a_deleted_one_is_kept_aside(tmp_path):
     kept = delete_game(tmp_path / "friday.game")
     assert not (tmp_path / "friday.game").exists() and kept == tmp_path / "deleted" / "friday.game"
     assert saved_games(tmp_path) == [] and describe_game(kept)["winner"] == "Ann"
+
+
+def test_deleting_a_game_deletes_its_phones_codes_too(tmp_path):
+    from companion.ui.games import delete_game
+    from companion.web.sidecar import open_sidecar, sidecar_path
+
+    Banker.create(tmp_path / "sunday.game", "classic", ["Ann", "Bob"], {}, backup_every=0).close()
+    open_sidecar(tmp_path / "sunday.game").close()
+    assert sidecar_path(tmp_path / "sunday.game").exists()
+    delete_game(tmp_path / "sunday.game")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["deleted"]
+    assert sorted(p.name for p in (tmp_path / "deleted").iterdir()) == ["sunday.game"]
 
 
 def test_a_new_game_can_start_with_the_same_players_as_last_time(tmp_path):
@@ -1015,6 +1042,22 @@ def test_anns_own_baltic_is_greyed_for_her_and_offered_to_the_others(four):
     assert [(c["player"], c["amount"]) for c in rows["Baltic Avenue"]["others"]] == [("Bob", "$4"), ("Cy", "$4"), ("Dee", "$4")]
     shown, hidden = on_show(list(rows.values()), show_all=False)
     assert [r["value"] for r in shown] == ["Baltic Avenue", "Boardwalk"] and hidden == 0
+
+
+def test_show_more_keeps_the_tiles_on_show_in_their_places(desk):
+    """Bob owns Boardwalk, Ann Baltic Avenue: Rent for Cy shows Boardwalk and Baltic first; the deeds
+    nobody owns (refused) come after them when asked for, never between."""
+    do(desk, "buy", player="Ann", deed="Baltic Avenue")
+    do(desk, "buy", player="Bob", deed="Boardwalk")
+    rows = [{"value": "Mediterranean Avenue", "refused": "nobody owns it", "others": []},
+            {"value": "Baltic Avenue", "refused": None, "others": []},
+            {"value": "Park Place", "refused": "nobody owns it", "others": []},
+            {"value": "Boardwalk", "refused": None, "others": []}]
+    shown, hidden = on_show(rows, show_all=False)
+    assert [r["value"] for r in shown] == ["Baltic Avenue", "Boardwalk"] and hidden == 2
+    every, hidden = on_show(rows, show_all=True)
+    assert [r["value"] for r in every] == ["Baltic Avenue", "Boardwalk", "Mediterranean Avenue", "Park Place"]
+    assert hidden == 0
 
 
 def test_dee_short_of_600_has_her_chip_greyed_with_the_rules_reason(four):

@@ -221,10 +221,14 @@ def live(row: dict[str, Any]) -> bool:
 
 def on_show(rows: list[dict[str, Any]], show_all: bool) -> tuple[list[dict[str, Any]], int]:
     """The answers the chooser shows, and how many it keeps behind *Show N more*: the ones the rules
-    refuse (with every chip), unless asked for, or unless nothing else is left."""
+    refuse (with every chip), unless asked for, or unless nothing else is left. Shown on request,
+    they follow the answers already on show, which keep their places (a tile never moves under the
+    finger)."""
     shown = [r for r in rows if live(r)]
-    if show_all or not shown:
+    if not shown:
         return rows, 0
+    if show_all:
+        return shown + [r for r in rows if not live(r)], 0
     return shown, len(rows) - len(shown)
 
 

@@ -62,8 +62,12 @@ DELETED = "deleted"
 
 def delete_game(path: str | Path) -> Path:
     """Take a game out of the games list by moving it (and SQLite's side files) into the folder's
-    ``deleted`` folder; returns where it went. The banker can move it back by hand."""
+    ``deleted`` folder; returns where it went. The banker can move it back by hand. Its phones file
+    (``<game>.phones``: the phones' sign-in codes, secrets, not history) is deleted: a deleted game's
+    codes sign nobody in, and a game moved back hands out new ones."""
     path = Path(path)
+    for side in ("", "-wal", "-shm", "-journal"):
+        path.with_name(path.name + ".phones" + side).unlink(missing_ok=True)
     keep = path.parent / DELETED
     keep.mkdir(exist_ok=True)
     target = keep / path.name
