@@ -422,6 +422,26 @@ def test_the_chart_leaves_out_what_was_undone_and_puts_back_what_was_redone(desk
     assert WorthHistory().update(desk.banker) == series  # the same whether folded at once or bit by bit
 
 
+def test_a_finished_game_opens_with_its_buttons_greyed_saying_why(desk):
+    do(desk, "end_game")
+    view = table_view(desk.state(), desk.specs, undo_text=desk.undo_text())
+    assert view["over"] and view["buttons"]
+    assert all(b["refused"].startswith("the game is over: Undo goes back into it") for b in view["buttons"])
+    assert view["can_undo"]  # Undo stays: it goes back into the game
+    assert desk.undo().ok
+    view = table_view(desk.state(), desk.specs)
+    assert not any(b.get("refused") for b in view["buttons"])
+
+
+def test_a_player_without_deeds_is_shown_no_other_deed(desk):
+    from companion.ui.deeds_view import deed_to_show
+
+    do(desk, "buy", player="Ann", deed="Boardwalk")
+    assert deed_to_show(desk.table, "Cy", "Mediterranean Avenue") == ""  # Cy owns none: no bank deed's card
+    assert deed_to_show(desk.table, "Ann", "Mediterranean Avenue") == "Boardwalk"
+    assert deed_to_show(desk.table, None, "Park Place") == "Park Place"
+
+
 def test_a_long_series_is_sampled_keeping_both_ends():
     assert sample(list(range(1000)), 5) == [0, 250, 500, 749, 999]
 
@@ -873,6 +893,7 @@ def test_the_quiz_form_leaves_out_the_judge(tmp_path):
         form = flows.start_flow("quiz", d.specs, player="Ann")
         view = form_view(d, form, "answers", {})
         assert [r["label"] for r in view["rows"]] == ["Ann", "Bob"]  # Cy, before Ann, is the Judge
+        assert view["note"] == "Cy is the Judge (the player before Ann): Cy asks, checks the answers and does not answer"
         assert view["sentence"] == "Nothing chosen yet" and not view["ready"]
     finally:
         d.close()
@@ -880,6 +901,7 @@ def test_the_quiz_form_leaves_out_the_judge(tmp_path):
     try:
         view = form_view(basic, flows.start_flow("quiz", basic.specs, player="Ann"), "answers", {"Ann": 1})
         assert [r["label"] for r in view["rows"]] == ["Ann"]  # basic rules: only the player who rolled
+        assert view["note"] == "Another player reads the card and checks the answers; only Ann, who rolled, answers"
         assert view["sentence"] == "Quiz Card round for Ann's roll of 3: Ann $300"
     finally:
         basic.close()

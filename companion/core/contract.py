@@ -134,6 +134,9 @@ class Field:
     #: ``(table, partial, value, included) -> "Lift now: Ann pays $220"``. Screens then ask each
     #: candidate both ways (see :func:`in_or_out`) instead of picking some.
     in_or_out: Callable[[Table, Partial, Any, bool], str] | None = None
+    #: A line for people about this field on this table, shown where it is asked ("Cy judges this
+    #: round: the player before Ann"): ``(table, partial) -> str``.
+    note: Callable[[Table, Partial], str] | None = None
 
     def asked(self, table: Table, partial: Partial) -> bool:
         """Whether a screen should ask for this field now."""
@@ -145,6 +148,15 @@ class Field:
             return bool(self.when(table, partial))
         except (BankerError, KeyError, TypeError, ValueError):
             return False
+
+    def note_on(self, table: Table, partial: Partial) -> str:
+        """The field's line for people on this table ("" when it declares none or cannot say yet)."""
+        if self.note is None:
+            return ""
+        try:
+            return str(self.note(table, partial) or "")
+        except (BankerError, KeyError, TypeError, ValueError):
+            return ""
 
     def current_value(self, table: Table, partial: Partial) -> Any:
         """What the field's subject holds now on this table (None when it declares nothing, or the

@@ -43,7 +43,8 @@ class Taps:
         if self.root is None or self.stopped or desk is not self.desk:
             return
         screen = self.screens.get(self.manager.current)
-        show_done(self.layer, text, screen.note_y() if screen is not None else None)
+        note = show_done(self.layer, text, screen.note_y() if screen is not None else None)
+        note.screen = self.manager.current  # it goes when another screen is shown
 
     def on_desk(self, _app, _desk) -> None:
         """Another game (or none) on the table: the note of money moved in the last one goes with it."""

@@ -45,9 +45,9 @@ class SetupScreen(BankScreen):
         box = self.ids.packs
         box.clear_widgets()
         for name, pack in self._packs.items():
-            tap = Factory.Tap(text=pack_label(name), name=f"pack-{name}", size_hint_x=None,
+            tap = Factory.Tap(text=pack_label(name), name=f"pack-{name}", height=self.app.u * 60,
                               selected=name == self.form.pack, disabled=bool(pack.get("problem")))
-            tap.width = max(self.app.u * 150, tap.texture_size[0] + self.app.u * 24)
+            tap.font_size = self.app.u * 20  # after the kv rule, which sets its own: two lines fit
             tap.bind(on_release=self._pick_pack)
             tap.value = name
             box.add_widget(tap)
