@@ -62,10 +62,10 @@ def _amounts(pack: dict) -> list:
     return [1, start // 10, start, start * 1000, fmt(start * 3), -5, "abc"]
 
 
-def _walk(banker: Banker, name: str, actions: set[str]) -> list[str]:
-    """Fill the action field by field with the contract's own candidates (the first possible one,
-    else the first), reading every label, reason and preview on the way; amounts are tried legal and
-    illegal."""
+def _walk(banker: Banker, name: str, actions: set[str], last: bool = False) -> list[str]:
+    """Fill the action field by field with the contract's own candidates (the first possible one, or
+    the last with ``last``; else the first), reading every label, reason and preview on the way;
+    amounts are tried legal and illegal."""
     found: list[str] = []
     spec = banker.spec(name)
     partial: dict = {}
@@ -96,7 +96,7 @@ def _walk(banker: Banker, name: str, actions: set[str]) -> list[str]:
                 found += problems(where, choice.preview.summary, actions)
         if not rows:
             break
-        pick = next((c for c in rows if c.possible), rows[0])
+        pick = next((c for c in (reversed(rows) if last else rows) if c.possible), rows[0])
         partial[f.name] = [pick.value] if f.kind == "deeds" else pick.value
     else:
         return found
@@ -145,7 +145,7 @@ def test_every_word_the_rules_can_say_is_for_people(tmp_path, pack, moment):
             found += problems(f"{pack} {spec.name} sentence", spec.says, actions)
             for f in spec.fields:
                 found += problems(f"{pack} {spec.name}.{f.name}", f.says, actions)
-            found += _walk(banker, spec.name, actions)
+            found += _walk(banker, spec.name, actions) + _walk(banker, spec.name, actions, last=True)
         desk = Desk(banker)
         for deed in banker.table["deeds"]:
             card = deed_card(desk, deed)

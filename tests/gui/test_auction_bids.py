@@ -51,6 +51,16 @@ def test_bob_bids_220_as_two_steps_and_220_is_recorded(bank):
     assert (best.bidder, best.amount) == ("Bob", 220)
 
 
+def test_a_bid_that_does_not_beat_the_highest_says_so_in_the_packs_money(bank):
+    bank.tap("bidder-Cy")
+    bank.tap("bid-clear")
+    bank.tap("raise-200")
+    bank.tap("record-bid")
+    bank.until("the reason", lambda: bank.bubble() is not None)
+    assert bank.bubble() == "A bid must beat the highest, Bob's $220"
+    assert bank.app.unit_link.unit.highest_bid.amount == 220
+
+
 def test_ann_outbids_from_the_highest_bid_plus_the_smallest_step(bank):
     bank.tap("bidder-Ann")
     assert readout(bank) == "$221"

@@ -194,6 +194,10 @@ class AuctionScreen(BankScreen):
         if not self.view.get("running"):
             self.app.refuse("start the timer first, or tap Sold to sell at this bid now", tap)
             return
+        best = link.unit.highest_bid
+        if best is not None and int(self.amount) <= best.amount:  # said in the pack's money, "₩1.5M"
+            self.app.refuse(f"a bid must beat the highest, {best.bidder}'s {self.desk.fmt(best.amount)}", tap)
+            return
         try:
             link.unit.bid(link.clock(), self.bidder, int(self.amount))
         except BidRefused as e:
