@@ -1151,5 +1151,7 @@ def test_bob_bankrupt_to_ann_asks_each_mortgage_both_ways_and_the_confirm_lists_
     bob = desk.table["accounts"]["Bob"]
     assert sums == [f"Bob pays Ann ${bob:,}",
                     "Ann pays the bank $223: $3 interest on mortgaged Baltic Avenue, $220 lifting the mortgage on Boardwalk"]
-    question = flows.destructive_question(form, desk.account_name, sums)
-    assert all(line in question for line in sums)
+    question = flows.destructive_question(form, desk.account_name, sums, found.summary)
+    assert question.startswith(f"Bob went bankrupt to Ann, handing over ${bob:,}; Ann paid $3 interest on "
+                               "mortgaged Baltic Avenue; Ann lifted the mortgage on Boardwalk for $220.\n")
+    assert all(line in question for line in sums) and "Bob leaves the game. Are you sure?" in question

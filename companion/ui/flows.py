@@ -194,18 +194,22 @@ def every_sum(postings, name_of, fmt) -> list[str]:
     return out
 
 
-def destructive_question(form: ActionForm, name_of, sums: list[str] | tuple[str, ...] = ()) -> str:
-    """The question asked before an action that ends something: who, what, every sum each side pays
-    (``sums``, from the preview: see :func:`every_sum`), and that undo remains."""
+def destructive_question(form: ActionForm, name_of, sums: list[str] | tuple[str, ...] = (),
+                         sentence: str = "") -> str:
+    """The question asked before an action that ends something: what the log will say (``sentence``,
+    the Banker's preview), every sum each side pays (``sums``, from the same preview: see
+    :func:`every_sum`), who leaves, and that undo remains."""
     v = form.values
     money = "".join(f"\n{line}." for line in sums)
+    said = f"{sentence[:1].upper() + sentence[1:]}." if sentence else ""
     if form.action == "bankrupt" and v.get("player"):
         to = name_of(v["creditor"]) if v.get("creditor") else "?"
-        return (f"{v['player']} goes bankrupt to {to} and leaves the game.{money}\n"
-                "Are you sure? (Undo can bring them back.)")
+        head = said or f"{v['player']} goes bankrupt to {to}."
+        return f"{head}{money}\n{v['player']} leaves the game. Are you sure? (Undo can bring them back.)"
     if form.action == "end_game":
-        return "End the game now? The pack's count decides the winner. (Undo goes back into the game.)"
-    return "Are you sure?"
+        head = f"{said}\n" if said else ""
+        return f"{head}End the game now? The pack's count decides the winner. (Undo goes back into the game.)"
+    return f"{said}{money}\nAre you sure?" if said else "Are you sure?"
 
 
 # -- Monopoly City: build draws on the build spinner -------------------------------------------------

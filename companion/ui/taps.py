@@ -124,7 +124,8 @@ class Taps:
         if form.action in flows.DESTRUCTIVE:
             found, _why = self.desk.preview(form.as_action())
             sums = flows.every_sum(found.postings, self.desk.account_name, self.desk.fmt) if found else []
-            self.confirm(flows.destructive_question(form, self.desk.account_name, sums), spec.label,
+            sentence = found.summary if found else ""
+            self.confirm(flows.destructive_question(form, self.desk.account_name, sums, sentence), spec.label,
                          lambda: self._finish(form, near))
             return None
         return self._finish(form, near)
