@@ -246,7 +246,7 @@ def test_the_command_line_lists_what_bob_may_pay_rent_on_and_previews_it(tmp_pat
     assert companion("do", game, '{"action": "buy", "player": "Ann", "deed": "Boardwalk"}')[0] == 0
     rc, out, _ = companion("actions", game, "rent", "payer=Bob")
     assert rc == 0 and "Boardwalk" in out and "Bob paid Ann $50 rent for Boardwalk" in out
-    rc, out, _ = companion("preview", game, '{"action": "rent", "payer": "bob", "deed": "boardwalk"}')
+    rc, out, _ = companion("preview", game, '{"action": "rent", "payer": "bob", "deed": "boardwalk"}', "--json")
     assert rc == 0 and json.loads(out)["summary"] == "Bob paid Ann $50 rent for Boardwalk"
     rc, out, _ = companion("show", game, "--json")
     assert json.loads(out)["players"][1]["cash"] == 1500  # the preview moved nothing

@@ -237,6 +237,10 @@ class Posting:
     amount: int
     memo: str = ""
 
+    def as_json(self) -> dict:
+        """The posting in the events' words: ``from``, ``to``, ``amount``, ``memo``."""
+        return {"from": self.payer, "to": self.payee, "amount": self.amount, "memo": self.memo}
+
 
 @dataclass(frozen=True)
 class Preview:

@@ -241,6 +241,17 @@ def _check_pack(pack: dict) -> None:
         money(size, f"the size of the {hazard}")
 
 
+#: What a district holds besides its owner, as a phone's page gives it (docs/api.md).
+DEED_FIELDS = {
+    "mortgaged": {"type": "boolean", "default": False},
+    "residential": {"type": "integer", "minimum": 0, "default": 0},
+    "industrial": {"type": "integer", "minimum": 0, "default": 0},
+    **{building: {"type": "boolean", "default": False} for building in ("railroad", "stadium", "skyscraper", "tower")},
+    "bonus": {"type": "string", "nullable": True, "default": None, "description": "a bonus building on it"},
+    "hazard": {"type": "string", "nullable": True, "default": None, "description": "a hazard built on it"},
+}
+
+
 def rules(pack: dict) -> Rules:
     _check_pack(pack)
     return Rules(
@@ -251,5 +262,6 @@ def rules(pack: dict) -> Rules:
         check_card=check_card,
         opening=opening,
         marks=cd.marks,
-        extras={"player_view": player_view, "card_keys": ("stand_in",), "raise_hint": "mortgaging districts could raise {amount} more"},
+        extras={"player_view": player_view, "deed_fields": DEED_FIELDS, "card_keys": ("stand_in",),
+                "raise_hint": "mortgaging districts could raise {amount} more"},
     )

@@ -547,7 +547,15 @@ def player_view(table: dict, player: str) -> dict:
 
 def rules(pack: dict) -> Rules:
     return Rules(family="property", registry=PROPERTY, could_raise=d.could_raise, worth=d.worth, check_card=check_card,
-                 marks=d.marks, extras={"player_view": player_view})
+                 marks=d.marks, extras={"player_view": player_view, "deed_fields": DEED_FIELDS})
+
+
+#: What a deed of this family holds besides its owner, as a phone's page gives it (docs/api.md).
+DEED_FIELDS = {
+    "mortgaged": {"type": "boolean", "default": False},
+    "houses": {"type": "integer", "minimum": 0, "maximum": 4, "default": 0},
+    "hotel": {"type": "boolean", "default": False},
+}
 
 
 _RENT_LENGTH = {"street": 6, "railroad": 4, "utility": 2}

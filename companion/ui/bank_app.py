@@ -27,7 +27,8 @@ from .desk import Desk, Result
 from .taps import Taps
 from .games import NewGame, game_file_name
 from .letting_go import KEPT, screens_to_let_go
-from .tidy import WHOLE_EVERY, collect_young, forget_last_text_box
+from .kivy_fixes import forget_last_text_box, release_left_screen
+from .tidy import WHOLE_EVERY, collect_young
 from .type_scale import window_u
 from .phones import Phones
 from companion.settings import UiSettings
@@ -536,9 +537,7 @@ class _Screens(dict):
             return False
         del self[name]
         self.manager.remove_widget(screen)
-        transition = self.manager.transition
-        if transition.screen_out is screen:  # the finished transition would hold it all evening
-            transition.screen_out = transition.screen_in
+        release_left_screen(self.manager, screen)  # the finished transition would hold it all evening
         return True
 
     def __contains__(self, name) -> bool:

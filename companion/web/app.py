@@ -43,7 +43,7 @@ async def join(request: web.Request) -> web.StreamResponse:
     desk = request.app[DESK]
     address = request.remote or "unknown"
     if desk.bad_tokens.blocked(address):
-        raise refuse(429, "Too many wrong links from this device. Wait a minute and scan again.",
+        raise refuse(429, "Too many wrong links from this device. Wait a minute and scan again.", kind="too-many-wrong-links",
                      Retry_After=str(desk.bad_tokens.retry_after(address)))
     token = request.match_info["token"]
     holder = desk.authorise(token)

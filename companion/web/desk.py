@@ -182,6 +182,7 @@ class PhoneDesk:
                 log=self.chronicle.log_lines(),
                 pending=self._requests("pending"),
                 answered=self._requests("recent", 8),
+                deed_fields=self.banker.rules.extras.get("deed_fields"),
             )
         public = self.banker.rules.extras.get("phone_public", DEFAULT_PUBLIC)
         return player_view(
@@ -192,6 +193,7 @@ class PhoneDesk:
             requests=self._requests("of_player", holder.player, 6),
             can_request=requests_allowed(self.banker.table),
             public=public,
+            deed_fields=self.banker.rules.extras.get("deed_fields"),
         )
 
     def message(self, holder: Pass) -> bytes:
