@@ -76,6 +76,8 @@ def _walk(banker: Banker, name: str, actions: set[str], last: bool = False) -> l
         where = f"{banker.table['pack']['name']} {name}.{f.name}"
         if f.kind == "amount":
             for value in _amounts(banker.table["pack"]):
+                if banker.next_field(name, {**partial, f.name: value}) is not None:
+                    continue  # a screen asks every field before it shows a preview
                 try:
                     found += problems(where, banker.preview({"action": name, **partial, f.name: value}).summary, actions)
                 except BankerError as e:

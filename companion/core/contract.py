@@ -499,8 +499,9 @@ def parse_value(f: Field, table: Table, value: Any, partial: Partial | None = No
         n = Currency.from_pack(table["pack"]).parse(value)
         if n < 0 or (n == 0 and not f.allow_zero):
             shown_n = Currency.from_pack(table["pack"]).format(n)
-            # in the question's words ("Per hotel"), which a screen shows (the phones' API names the field too)
-            raise BadAction(f"{f.says} must be {'zero or more' if f.allow_zero else 'more than zero'}, not {shown_n}")
+            # the field's name in words ("per hotel"): a screen shows it, and the API's callers know the field
+            what = f.name.replace("_", " ")
+            raise BadAction(f"{what} must be {'zero or more' if f.allow_zero else 'more than zero'}, not {shown_n}")
         return n
     if kind in ("count", "dice", "square"):
         return _whole(f, value)
@@ -531,8 +532,7 @@ def parse(spec: ActionSpec, table: Table, raw: dict) -> dict:
         out["id"] = raw["id"]
     missing = [f.name for f in spec.fields if f.required and raw.get(f.name) is None]
     if missing:
-        says = {f.name: f.says.lower() for f in spec.fields}
-        raise BadAction(f"{spec.label or spec.name} needs {', '.join(says[m] for m in missing)}")
+        raise BadAction(f"{spec.name} needs {', '.join(missing)}")
     for f in spec.fields:
         value = raw.get(f.name)
         if value is None:
