@@ -78,7 +78,7 @@ def character_of(table: dict[str, Any], player: str) -> str | None:
 def _card_of(table: dict[str, Any], player: str) -> dict[str, Any]:
     key = character_of(table, player)
     if key is None:
-        raise Refused(f"{player} has no character card yet: record the card they drew with choose_character")
+        raise Refused(f"{player} has no character card yet: record the card they drew with Choose a character")
     return cast("dict[str, Any]", table["pack"]["characters"][key])
 
 
