@@ -405,7 +405,7 @@ class PointerHands(Hands):
             self.pointer.keys("ctrl+a", "BackSpace")
             self.until("the field to empty", lambda: widget.text == "", 5.0)
         self.pointer.type(text)
-        self.until(f"the field to read {text!r}", lambda: widget.text == text, 10.0)
+        self.until(f"the field to read {text!r}", lambda: widget.text == text, 60.0)  # xdotool types slowly on a busy machine
         widget.focus = False
         self.turn()
 
