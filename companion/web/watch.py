@@ -8,7 +8,7 @@ watch sleeps until the game's folder reports a write to the game or its ``-wal``
 A write is heard when its first page reaches the ``-wal``, before its COMMIT is visible (the writer
 still has to fsync and mark the commit in the shared index, which makes no notification). So one look
 is not enough: after another program's write the watch looks at once and again after
-:data:`TAIL_SECONDS` (10, 50, 100 and 250 ms after the latest write heard), which sees a commit whose
+:data:`TAIL_SECONDS` (3, 10, 50, 100 and 250 ms after the latest write heard), which sees a commit whose
 fsync takes up to a quarter of a second. The table's own commits also make the kernel speak; when a
 look finds nothing new and the game's own Banker has just committed, the write was (almost surely)
 its own, and only one late look follows (:data:`OWN_LATE_SECONDS`), in case another program wrote
@@ -41,7 +41,7 @@ __all__ = ["IDLE_POLL_SECONDS", "OWN_LATE_SECONDS", "SAFETY_SECONDS", "TAIL_SECO
 log = logging.getLogger(__name__)
 
 #: After another program's write is heard: look again this long after the latest write heard.
-TAIL_SECONDS = (0.01, 0.05, 0.1, 0.25)
+TAIL_SECONDS = (0.003, 0.01, 0.05, 0.1, 0.25)
 #: After the table's own commit made the kernel speak: one late look, in case another program wrote right behind it.
 OWN_LATE_SECONDS = 0.1
 #: The one look while idle, for what a notification could miss.
