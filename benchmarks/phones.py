@@ -31,7 +31,7 @@ does (:mod:`companion.heap`: collect start-up's garbage, then freeze what is lef
 collection walks every object start-up made (48 ms in one go, measured) inside the measured actions
 and holds all 12 phones for one action. Frozen, the same collection takes about 1 ms.
 
-    python benchmarks/phones.py [--actions 400] [--gap-ms 110] [--idle-seconds 20]
+    python benchmarks/phones.py [--actions 400] [--gap-ms 110] [--idle-seconds 20] [--idle-only]
     PHONES_PROFILE=/tmp/table.prof python benchmarks/phones.py   # cProfile the table's server process
 """
 from __future__ import annotations
@@ -314,12 +314,23 @@ async def page_weight(folder: Path) -> tuple[int, int, int]:
     return raw, packed, requests - 1  # the join link itself is one visit's redirect, not page weight
 
 
+def emit_idle(args, idle: float, watched: dict, watched_after: dict) -> None:
+    share = idle / args.idle_seconds * 100
+    emit(figure="idle_cpu", percent_of_core=round(share, 4), cpu_ms=round(idle * 1000, 2), seconds=args.idle_seconds,
+         target_percent=0.1, ratio=round(share / 0.1, 2), phones=PHONES,
+         looks=(watched_after.get("looks", 0) - watched.get("looks", 0)) if watched else None,
+         kernel=watched_after.get("kernel"))
+
+
 async def main(args) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         table = Child("--serve-table", tmp)
         try:
             idle, watched, watched_after = await idle_cpu(table, args.idle_seconds)
+            if args.idle_only:
+                emit_idle(args, idle, watched, watched_after)
+                return
             cpu, samples = await round_of_actions(table, args.actions, args.gap_ms / 1000)
             burst_cpu, _ = await round_of_actions(table, args.actions, 0.0, first=1 + args.actions)
             waits = await served_under_half_open(table)
@@ -334,11 +345,7 @@ async def main(args) -> None:
             echo_burst_cpu, _ = await round_of_actions(echo, args.actions, 0.0, first=1 + args.actions)
         finally:
             echo.close()
-        share = idle / args.idle_seconds * 100
-        emit(figure="idle_cpu", percent_of_core=round(share, 4), cpu_ms=round(idle * 1000, 2), seconds=args.idle_seconds,
-             target_percent=0.1, ratio=round(share / 0.1, 2), phones=PHONES,
-             looks=(watched_after.get("looks", 0) - watched.get("looks", 0)) if watched else None,
-             kernel=watched_after.get("kernel"))
+        emit_idle(args, idle, watched, watched_after)
         emit(figure="cpu_per_action", ms=round(cpu * 1000, 3), baseline_ms=round(echo_cpu * 1000, 3),
              ratio=round(cpu / echo_cpu, 2) if echo_cpu else None, phones=PHONES, actions=args.actions,
              baseline="bare aiohttp SSE echo: read the action, push the same size to the same 12 streams")
@@ -372,6 +379,7 @@ if __name__ == "__main__":
     parser.add_argument("--actions", type=int, default=400)
     parser.add_argument("--gap-ms", type=float, default=110.0)
     parser.add_argument("--idle-seconds", type=float, default=20.0)
+    parser.add_argument("--idle-only", action="store_true", help="measure the idle server only")
     parser.add_argument("--serve-table", metavar="FOLDER", help=argparse.SUPPRESS)
     parser.add_argument("--serve-echo", type=int, metavar="SIZE", help=argparse.SUPPRESS)
     options = parser.parse_args()
