@@ -9,10 +9,10 @@ A write is heard when its first page reaches the ``-wal``, before its COMMIT is 
 still has to fsync and mark the commit in the shared index, which makes no notification). So one look
 is not enough: after another program's write the watch looks at once and again after
 :data:`TAIL_SECONDS` (3, 10, 50, 100 and 250 ms after the latest write heard), which sees a commit whose
-fsync takes up to a quarter of a second. The table's own commits also make the kernel speak; when a
-look finds nothing new and the game's own Banker has just committed, the write was (almost surely)
-its own, and only one late look follows (:data:`OWN_LATE_SECONDS`), in case another program wrote
-right behind it. Besides, a safety look every :data:`SAFETY_SECONDS` catches what a notification could
+fsync takes up to a quarter of a second. The table's own commits also make the kernel speak; when the
+game's own Banker has committed since the watch last looked, the write was (almost surely) its own:
+no look at once, only one late look (:data:`OWN_LATE_SECONDS`, one for a whole burst of commits), in
+case another program wrote right behind it. Besides, a safety look every :data:`SAFETY_SECONDS` catches what a notification could
 miss (a file system that sends none, a commit slower than the tail): the only wake-up while idle.
 
 Elsewhere (no inotify) the watch polls, adaptively: every :data:`companion.service.WATCH_SECONDS`
@@ -43,7 +43,7 @@ log = logging.getLogger(__name__)
 #: After another program's write is heard: look again this long after the latest write heard.
 TAIL_SECONDS = (0.003, 0.01, 0.05, 0.1, 0.25)
 #: After the table's own commit made the kernel speak: one late look, in case another program wrote right behind it.
-OWN_LATE_SECONDS = 0.1
+OWN_LATE_SECONDS = 0.05
 #: The one look while idle, for what a notification could miss.
 SAFETY_SECONDS = 2.0
 #: The polling fallback's slowest pace while nothing changes.
@@ -205,14 +205,17 @@ class GameWatch:
         if not any(name is None or name in self._files for name in names):
             return  # another file in the folder (the phones file, another game)
         self.wakeups += 1
-        own = self._own
-        found = self.look()
         now = self._loop.time()
-        if own and not found:
-            self._plan(now + self.own_late)
-        else:
-            for delay in self.tail:
-                self._plan(now + delay)
+        if self._own:
+            # (almost surely) the table's own commit: nothing to fold in. One late look, shared by every
+            # commit of a burst, in case another program wrote right behind it.
+            self._own = False
+            if not self._due:
+                self._plan(now + self.own_late)
+            return
+        self.look()
+        for delay in self.tail:
+            self._plan(now + delay)
 
     def _plan(self, at: float) -> None:
         if any(abs(at - due) < 0.002 for due in self._due):
