@@ -206,7 +206,7 @@ def test_the_chart_tells_the_truth_a_small_loss_looks_small_and_undone_moves_are
         height = max(plot) - min(plot)
         assert abs(ys[2] - ys[1]) < 0.1 * height, "a 3% loss moves the line a little"
         labels = page.locator("#chart .tick-label").all_text_contents()
-        assert any(label.startswith("$") for label in labels) and "start" in labels and "now" in labels
+        assert any(label.startswith("$") for label in labels) and "first move" in labels and "now" in labels
         assert page.locator("#chart line.base").count() == 1  # where Dan started
         assert "started at $1,500" in page.locator("#chart svg").get_attribute("aria-label")
         assert page.locator("#chart svg").bounding_box()["width"] <= 320

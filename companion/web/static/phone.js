@@ -423,9 +423,9 @@
     node("line", { x1: left, x2: w - right, y1: y(start).toFixed(1), y2: y(start).toFixed(1), "class": "base" });
     node("polyline", { points: pts.join(" "), "class": "line" });
     node("circle", { cx: x(series.length - 1).toFixed(1), cy: y(now).toFixed(1), r: 3.5, "class": "now" });
-    node("text", { x: left, y: h - 5, "class": "tick-label" }, "start");
+    node("text", { x: left + 4, y: (y(start) + (y(start) - top < 16 ? 14 : -5)).toFixed(1), "class": "start-label" }, "where you started");
+    node("text", { x: left, y: h - 5, "class": "tick-label" }, "first move");
     node("text", { x: w - right, y: h - 5, "text-anchor": "end", "class": "tick-label" }, "now");
-    node("text", { x: (left + w - right) / 2, y: h - 5, "text-anchor": "middle", "class": "start-label" }, "- - - where you started");
     box.appendChild(svg);
     var legend = el("p", "legend");
     var me = page && page.me ? page.me : {};
