@@ -15,13 +15,13 @@ import csv
 import json
 import re
 import sys
-from pathlib import Path
 from collections.abc import Sequence
+from pathlib import Path
 from typing import NoReturn
 
 from .core.contract import load_json
-from .core.money import Currency
 from .core.errors import BadAction, BankerError, GameFileError, Refused
+from .core.money import Currency
 
 __all__ = ["build_parser", "main", "version"]
 

@@ -8,7 +8,7 @@ from companion.core.money import Currency
 
 
 def companion(*args: str, cwd) -> str:
-    done = subprocess.run([sys.executable, "-m", "companion", *args], capture_output=True, text=True, cwd=cwd)
+    done = subprocess.run([sys.executable, "-m", "companion", *args], capture_output=True, text=True, cwd=cwd, check=False)
     assert done.returncode == 0, done.stderr
     return done.stdout
 

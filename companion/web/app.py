@@ -19,10 +19,10 @@ from . import api
 from .desk import PhoneDesk
 from .door import Door
 from .intake import BODY_TIMEOUT
-from .shelf import PACKET, Shelf, wants_gzip
 from .security import DESK, HOSTS, MIDDLEWARES, refuse, security_headers
+from .shelf import PACKET, Shelf, wants_gzip
 
-__all__ = ["build_app", "STATIC", "COOKIE_DAYS", "DOOR"]
+__all__ = ["COOKIE_DAYS", "DOOR", "STATIC", "build_app"]
 
 STATIC = Path(__file__).with_name("static")
 COOKIE_DAYS = 30

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from aiohttp import web
 
-__all__ = ["Shelf", "PACKET", "wants_gzip"]
+__all__ = ["PACKET", "Shelf", "wants_gzip"]
 
 #: Bodies smaller than this go as they are: one packet either way.
 PACKET = 1400

@@ -15,7 +15,7 @@ from typing import Callable, Iterable
 from companion.core import events as ev
 from companion.core.model import BANK
 
-__all__ = ["account_name", "paid_sentence", "entry_lines", "trade_sentence", "second_person", "player_story", "isolate", "FSI", "PDI"]
+__all__ = ["FSI", "PDI", "account_name", "entry_lines", "isolate", "paid_sentence", "player_story", "second_person", "trade_sentence"]
 
 FSI, PDI = "\u2068", "\u2069"  # first-strong isolate ... pop directional isolate
 _TURNING = {"R", "AL", "AN", "RLE", "RLO", "LRE", "LRO", "PDF", "RLI", "LRI", "FSI", "PDI"}

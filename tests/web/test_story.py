@@ -4,7 +4,7 @@ from __future__ import annotations
 from companion.core.money import Currency
 from companion.store import Entry
 from companion.web.chronicle import Chronicle, thin
-from companion.web.story import second_person, entry_lines, paid_sentence
+from companion.web.story import entry_lines, paid_sentence, second_person
 
 fmt = Currency().format
 
