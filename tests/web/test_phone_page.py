@@ -360,3 +360,14 @@ def test_the_page_is_an_app_compressed_and_its_first_state_comes_once(chromium, 
         assert page.evaluate("document.querySelector('link[rel=manifest]').href").endswith("/manifest.webmanifest")
     finally:
         context.close()
+
+
+def test_a_phone_without_a_code_is_told_to_scan_one_though_the_page_starts_with_the_stream(chromium, live):
+    context, page = phone(chromium, 320, 568)
+    try:
+        page.goto(f"{live.base}/")
+        expect(page.locator("#join")).to_be_visible()
+        expect(page.locator("#join-reason")).not_to_be_empty()
+        assert serious_findings(page) == []
+    finally:
+        context.close()
