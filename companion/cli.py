@@ -14,6 +14,7 @@ import argparse
 import csv
 import json
 import re
+import sqlite3
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -154,14 +155,21 @@ def cmd_do(args) -> int:
         # Each line is decided on the game as it stands when the line arrives (the Banker catches up
         # with other programs' writes first), and answered at once, so a script can wait for it.
         worst = 0
+        applied = 0
         for number, line in enumerate(sys.stdin, 1):
             if not line.strip():
                 continue
             try:
                 _print_outcome(b.do(line), as_json)
+                applied += 1
             except (BadAction, Refused) as e:
                 print(f"companion: line {number}: {e}", file=sys.stderr, flush=True)
                 worst = max(worst, e.exit_code)
+            except BankerError as e:  # the game cannot be written (a full disk): stop, and say where
+                sys.stdout.flush()
+                print(f"companion: line {number} failed, the batch stopped ({applied} applied, none after): {e}",
+                      file=sys.stderr, flush=True)
+                return e.exit_code
             sys.stdout.flush()
         return worst
 
@@ -345,10 +353,14 @@ def cmd_backups(args) -> int:
 
 
 def cmd_restore(args) -> int:
+    from .backups import backup_folder
     from .restore import restore
 
-    said = restore(Path(args.game), Path(args.backup))
-    _print_json({"game": args.game, "backup": args.backup, "said": said}) if args.json else print(said)
+    game, backup = Path(args.game), Path(args.backup)
+    if not backup.exists() and backup.parent == Path() and (backup_folder(game) / backup.name).exists():
+        backup = backup_folder(game) / backup.name  # a backup named as `check` names it
+    said = restore(game, backup)
+    _print_json({"game": args.game, "backup": str(backup), "said": said}) if args.json else print(said)
     return 0
 
 
@@ -368,6 +380,9 @@ def cmd_check(args) -> int:
 
 def cmd_run(args) -> int:
     from .appliance import run
+
+    if args.game is not None and Path(args.game).exists():  # damaged: one line, before any window opens
+        _open(args.game).close()
 
     return run(game=args.game, data=args.data, fullscreen=args.fullscreen)
 
@@ -558,6 +573,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BankerError as e:
         print(f"companion: {e}", file=sys.stderr)
         return e.exit_code
+    except sqlite3.Error as e:  # a page of the game file damaged past what opening checks
+        from .store import damaged_message
+
+        game = getattr(args, "game", None)
+        print(f"companion: {damaged_message(Path(game), str(e)) if game else e}", file=sys.stderr)
+        return GameFileError.exit_code
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

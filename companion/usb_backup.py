@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Iterable, Sequence
 
 from .core.errors import GameFileError, Refused
+from .head_record import forget_head
 from .paths import data_dir, list_games
 from .restore import restore
 from .store import Store, backup_copy
@@ -367,6 +368,7 @@ def restore_from_stick(backup: StickBackup | str | os.PathLike, data: str | os.P
             else:
                 Store.open(source, readonly=True).close()  # a sound game, or GameFileError
                 backup_copy(source, target)
+                forget_head(target)  # a record left by a deleted game of that name is not this game's
                 lines.append(f"restored {target} from {source}")
         except GameFileError as e:
             raise StickProblem(f"{name} on the stick cannot be used ({e}); nothing of it was restored") from None

@@ -19,7 +19,7 @@ from kivy.factory import Factory
 from kivy.lang import Builder
 from kivy.properties import DictProperty, NumericProperty, ObjectProperty, StringProperty
 
-from companion.paths import data_dir, list_games
+from companion.paths import data_dir, last_game, remember_last_game
 from companion.service import WATCH_SECONDS
 
 from .colours import theme
@@ -321,8 +321,7 @@ class TableBankerApp(Taps, App):
         """The game named on the command line, else the one played last, else the start screen."""
         path = self.game_arg
         if path is None:
-            games = list_games(self.folder)
-            path = games[0] if games else None
+            path = last_game(self.folder)  # by the record written when it opened, never by file times
         if path is not None:
             problem = self.open_game(path)
             if problem is None:
@@ -361,6 +360,7 @@ class TableBankerApp(Taps, App):
 
     def _use(self, desk: Desk) -> None:
         self.close_game()
+        remember_last_game(self.folder, desk.banker.path)
         self._unsettled = True  # the last game's part of the settled heap is garbage now: walk it all at the next pause
         self.desk = desk
         self._unsubscribe = desk.subscribe(self._committed)

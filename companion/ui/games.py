@@ -135,7 +135,7 @@ def game_file_name(folder: Path, pack: str, now: _dt.datetime | None = None) -> 
     stem = f"{re.sub(r'[^a-z0-9-]+', '-', pack.lower()).strip('-') or 'game'}-{now:%Y-%m-%d-%H%M}"
     path = Path(folder) / f"{stem}{GAME_SUFFIX}"
     n = 2
-    while path.exists():
+    while path.exists() or path.with_name(path.name + ".backups").exists():  # a deleted game's backups stay its own
         path = Path(folder) / f"{stem}-{n}{GAME_SUFFIX}"
         n += 1
     return path
