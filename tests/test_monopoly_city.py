@@ -520,7 +520,7 @@ def test_companion_deeds_lists_and_corrects_city_cards(tmp_path, capsys):
     capsys.readouterr()
     assert main(["deeds", game]) == 0
     listing = capsys.readouterr().out
-    assert "Central Quay" in listing and "land_rent=300000" in listing and "owner=Ann" in listing
+    assert "Central Quay" in listing and "land_rent=\u20a9300K" in listing and "owner=Ann" in listing  # the notes' style
     assert main(["deeds", game, "--set", "Central Quay", "land_rent=250K", "stand_in=false"]) == 0
     assert "corrected Central Quay" in capsys.readouterr().out
     assert main(["deeds", game, "--set", "Central Quay", "rent=[1,2]"]) == 2
