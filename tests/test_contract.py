@@ -59,7 +59,7 @@ def test_every_action_has_a_json_schema_that_names_its_required_fields():
         for spec in specs:
             schema = contract.json_schema(spec)
             assert schema["required"] == ["action", *spec.required]
-            assert set(schema["properties"]) == {"action", "id", *(f.name for f in spec.fields)}
+            assert set(schema["properties"]) == {*contract.META, *(f.name for f in spec.fields)}
             assert schema["additionalProperties"] is False
 
 

@@ -40,6 +40,7 @@ def whole_page(desk: PhoneDesk, holder) -> dict:
                            answered=[r.as_json(currency) for r in desk.requests.recent(8)],
                            deed_fields=banker.rules.extras.get("deed_fields"),
                            undo_text=f"Undo: {banker.next_undo().summary}" if banker.can_undo else None)
+        page["plays"] = desk.plays.banker_page()
     else:
         page = player_view(state, holder.player, worth=chronicle.worth_of(holder.player),
                            story=chronicle.story_of(holder.player),
@@ -47,6 +48,7 @@ def whole_page(desk: PhoneDesk, holder) -> dict:
                            can_request=requests_allowed(banker.table),
                            public=banker.rules.extras.get("phone_public", DEFAULT_PUBLIC),
                            deed_fields=banker.rules.extras.get("deed_fields"))
+        page["plays"] = desk.plays.page(holder.player)
     return json.loads(json.dumps(page))
 
 

@@ -199,6 +199,7 @@
     document.title = titleOf(page);
     $("foot").textContent = page.title + " \u00b7 version " + page.version;
     if (page.role === "banker") { renderBanker(page); bankerNews(before, page); } else { renderPlayer(page); moneyMoved(before, page); }
+    document.dispatchEvent(new CustomEvent("tb-page", { detail: page }));  // plays.js draws the player's own actions
     fitSums();
   }
 
