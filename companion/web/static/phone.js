@@ -506,7 +506,13 @@
 
   document.getElementById("whole-game").addEventListener("click", function () {
     var button = this, list = $("whole");
-    if (!list.hidden) { list.hidden = true; button.setAttribute("aria-expanded", "false"); button.textContent = "The whole game"; return; }
+    if (!list.hidden) {
+      list.hidden = true;
+      $("story").classList.add("short");
+      button.setAttribute("aria-expanded", "false");
+      button.textContent = "The whole game";
+      return;
+    }
     button.disabled = true;
     button.textContent = "Reading the game\u2026";
     fetch("/api/v1/story", { cache: "no-store", credentials: "same-origin" }).then(function (r) {
@@ -517,6 +523,7 @@
       data.lines.forEach(function (s) { list.appendChild(storyRow(s)); });
       if (!data.lines.length) { list.appendChild(el("li", "empty", "Nothing yet")); }
       list.hidden = false;
+      $("story").classList.add("short");  // the whole game below holds every line, the newest first
       button.setAttribute("aria-expanded", "true");
       button.textContent = "Hide the whole game";
     }).catch(function () {
