@@ -104,7 +104,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--writes", type=int, default=200)
     args = ap.parse_args(argv)
-    with tempfile.TemporaryDirectory(prefix="table-banker-bench-")  # under the system temp, never in the checkout as tmp:
+    with tempfile.TemporaryDirectory(prefix="table-banker-bench-") as tmp:  # under the system temp, never in the checkout
         game = Path(tmp) / "watched.game"
         Banker.create(game, "classic", ["Ann", "Bob"], backup_every=0).close()
         rounds = [(WATCH_SECONDS, args.writes), (OLD_POLL_SECONDS, max(20, args.writes // 5))]
