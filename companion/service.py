@@ -13,7 +13,6 @@ from __future__ import annotations
 import datetime as _dt
 import functools
 import itertools
-import json
 import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
