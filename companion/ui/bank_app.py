@@ -29,6 +29,7 @@ from .games import NewGame, game_file_name
 from .letting_go import KEPT, screens_to_let_go
 from .tidy import WHOLE_EVERY, collect_young, forget_last_text_box
 from .type_scale import window_u
+from .widgets import Sight
 from .phones import Phones
 from companion.settings import UiSettings
 from .unit_link import UnitLink
@@ -114,6 +115,7 @@ class TableBankerApp(Taps, App):
         self._let_go_trigger = None
         self._tidy_trigger = None
         self._collect_trigger = None
+        self._sight_trigger = None
         self.tidied, self.tidy_ms = 0, 0.0  # tidy-ups done, and how long the last one took
         self._unsettled = False  # whether the settled heap may hold garbage (a game was closed since)
         self.settle_heap = settle_heap  # this process is the app's alone: see on_start
@@ -141,7 +143,16 @@ class TableBankerApp(Taps, App):
         self._let_go_trigger = Clock.create_trigger(self._let_go_of_left_screens, 0)
         self._tidy_trigger = Clock.create_trigger(self.tidy, TIDY_AFTER_SECONDS)
         self._collect_trigger = Clock.create_trigger(self._collect_let_go, COLLECT_AFTER_SECONDS)
+        # What is under the finger changes with the screen shown and with a box opened or closed: taps
+        # wait until it has been in sight a moment (widgets.Aimed), from the frame that first draws it.
+        self._sight_trigger = Clock.create_trigger(Sight.changed, 0)
+        root.ids.screens.bind(current=self._view_changed)
+        Window.bind(children=self._view_changed)
         return root
+
+    def _view_changed(self, *_: object) -> None:
+        Sight.changed()
+        self._sight_trigger()
 
     def on_start(self):
         self._poll_event = Clock.schedule_interval(self.poll, WATCH_SECONDS)
@@ -168,10 +179,12 @@ class TableBankerApp(Taps, App):
                 current.dispatch("on_leave")  # screens stop their timers
         self.close_game()
         Window.unbind(size=self._rescale)
+        Window.unbind(children=self._view_changed)
         # A redraw, a letting go or a tidy-up still due (closing the game asks for one) would run on
         # screens whose app has stopped (Ctrl-C right after a game opens): none is wanted any more.
         self.stopped = True
-        for trigger in (self._refresh_trigger, self._let_go_trigger, self._tidy_trigger, self._collect_trigger):
+        for trigger in (self._refresh_trigger, self._let_go_trigger, self._tidy_trigger, self._collect_trigger,
+                        self._sight_trigger):
             if trigger is not None:
                 trigger.cancel()
 

@@ -253,11 +253,12 @@ class SimulatedHands(Hands):
     def _press(self, w) -> None:
         from kivy.tests.common import UnitTestTouch
 
-        from companion.ui.widgets import Tap
+        from companion.ui.widgets import Aimed, Tap
 
         x, y = self._settled(w)
         scrolled = self._list_of(w) is not None
         Tap.forget_last()  # these touches come faster than a person's: the double-tap guard is tested on its own
+        Aimed.seen_seconds = 0  # and than a person sees: the tap guard is tested with the real pointer
         touch = UnitTestTouch(x, y)
         touch.touch_down()
         if scrolled:
@@ -344,6 +345,7 @@ class PointerHands(Hands):
                        lambda: not w.is_second_tap(time.monotonic()), seconds=5)
         self._scroll_into_view(w)
         x, y = self._settled(w)
+        self._seen(w)
         answered = []
 
         def heard(*_):
@@ -358,6 +360,19 @@ class PointerHands(Hands):
         finally:
             w.funbind(event, heard)
         self._still()  # what the tap changed is drawn before the next look at the screen
+
+    def _seen(self, w) -> None:
+        """A person taps what they have seen: wait until the widget has been in sight, where it is, for
+        the app's tap guard (companion.ui.widgets.Aimed); the monkey does not wait, and checks."""
+        from companion.ui.widgets import SEEN_SECONDS, Aimed
+
+        Aimed.seen_seconds = SEEN_SECONDS
+        if self.blind or not hasattr(w, "too_new"):
+            return
+        self.until("the widget to have been in sight a moment", lambda: not w.too_new(time.monotonic()), 10.0)
+
+    #: Tap without waiting for the widget to have been seen (the monkey, the double taps).
+    blind = False
 
     def tap(self, name: str | None = None, text: str | None = None, *, widget=None, after: float | None = None):
         """Tap as a person would; ``after`` sets the pause since the last tap (else a jittered pace)."""

@@ -24,6 +24,7 @@ class AmountScreen(BankScreen):
     ready = BooleanProperty(False)
     warning = BooleanProperty(False)
     has_sides = BooleanProperty(False)
+    promise = ObjectProperty(None, allownone=True)  # the preview the confirm's sentence shows
 
     def ask(self, form) -> None:
         """Start entering the amount of ``form`` (fields already filled stay as they are)."""
@@ -45,6 +46,7 @@ class AmountScreen(BankScreen):
         self.sentence = view["sentence"]
         self.ready = view["ready"]
         self.warning = bool(view["refused"])
+        self.promise = view["promise"]
         self._show_keys(view["keys"], view["quick"])
         self._show_sides(view["sides"])
         self.has_sides = bool(view["sides"])

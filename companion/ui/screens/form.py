@@ -37,6 +37,7 @@ class FormScreen(BankScreen):
     so_far = StringProperty("")
     help = StringProperty("")
     sentence = StringProperty("")
+    promise = ObjectProperty(None, allownone=True)  # the preview the confirm's sentence shows
     ready = BooleanProperty(False)
     typed = BooleanProperty(False)
     typing = BooleanProperty(False)
@@ -61,6 +62,7 @@ class FormScreen(BankScreen):
         self.title, self.so_far, self.help = view["title"], view["so_far"], view["help"]
         self.sentence, self.ready, self.typed = view["sentence"], view["ready"], view["typed"]
         self._refused, self._value = view["refused"], view["value"]
+        self.promise = view.get("promise")
         self._show_who(view["who"])
         if self.typed:
             self._show_entry()
