@@ -618,7 +618,7 @@ def _detail(p: Preview, table: Table) -> str:
 def money_words(p: Preview, table: Table) -> str:
     """Who pays whom how much in a preview, in few words, from its postings: "Bob pays Ann $22",
     "Ann pays $350" (to the bank), "Ann gets $30" (from the bank), or each player's net sum when more
-    than two sides move ("Dan pays $610, Ann gets $390, Bob gets $220"); "moves no money" when none moves.
+    than two sides move ("Dan pays $610, Ann gets $390, the bank gets $220"); "moves no money" when none does.
     What a button says before its tap (the law of the banker's screen), from the rule's own decision."""
     fmt = Currency.from_pack(table["pack"]).format
     nets = {a: p.moved(a) for a in dict.fromkeys([x for q in p.postings for x in (q.payer, q.payee)])}
@@ -635,9 +635,9 @@ def money_words(p: Preview, table: Table) -> str:
         if payer == BANK:
             return f"{account_name(payee)} gets {amount}"
         return f"{account_name(payer)} pays {account_name(payee)} {amount}"
-    said = [f"{account_name(a)} pays {fmt(-n)}" for a, n in nets.items() if n < 0 and a != BANK]
-    said += [f"{account_name(a)} gets {fmt(n)}" for a, n in nets.items() if n > 0 and a != BANK]
-    return ", ".join(said) or "moves no money"
+    said = [f"{account_name(a)} pays {fmt(-n)}" for a, n in nets.items() if n < 0]
+    said += [f"{account_name(a)} gets {fmt(n)}" for a, n in nets.items() if n > 0]
+    return ", ".join(said)
 
 
 def preview(rules: "Rules", table: Table, action: dict) -> Preview:

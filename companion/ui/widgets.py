@@ -60,18 +60,34 @@ class Aimed:
 
     seen_seconds = SEEN_SECONDS  # tests of single screens tap faster than a person: they set it to 0
     _put_at = 0.0
+    _fresh: "weakref.WeakSet[Aimed]" = weakref.WeakSet()  # put, moved or shown since the last frame
+    _drawn = None  # the trigger that stamps them again on the next frame, once they are on the glass
+
+    def _stamp(self) -> None:
+        self._put_at = time.monotonic()
+        Aimed._fresh.add(self)
+        if Aimed._drawn is None:
+            Aimed._drawn = Clock.create_trigger(Aimed._stamp_drawn, 0)
+        Aimed._drawn()
+
+    @staticmethod
+    def _stamp_drawn(*_: object) -> None:
+        now = time.monotonic()
+        for widget in list(Aimed._fresh):
+            widget._put_at = now
+        Aimed._fresh.clear()
 
     def on_parent(self, _widget, parent) -> None:
         if parent is not None:
-            self._put_at = time.monotonic()
+            self._stamp()
 
     def on_pos(self, *_: object) -> None:
-        self._put_at = time.monotonic()
+        self._stamp()
 
     def on_opacity(self, widget, opacity) -> None:
         super().on_opacity(widget, opacity)  # the canvas's own opacity
         if opacity:
-            self._put_at = time.monotonic()
+            self._stamp()
 
     def appeared_at(self) -> float:
         """When this widget last came into sight where it is now (monotonic seconds)."""

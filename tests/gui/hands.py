@@ -149,7 +149,12 @@ class Hands:
         self._scroll_into_view(w)
         self._press(w)
         self.taps += 1
+        if self.after_tap is not None:
+            self.after_tap(w)
         return w
+
+    #: Called after every tap with the widget tapped (a referee checking the ledger against the screen).
+    after_tap = None
 
     #: How long a tap waits for its widget to appear.
     patience = 0.6
@@ -384,6 +389,8 @@ class PointerHands(Hands):
         self._scroll_into_view(w)
         self._press(w, after)
         self.taps += 1
+        if self.after_tap is not None:
+            self.after_tap(w)
         return w
 
     def type(self, text: str, *, widget) -> None:
