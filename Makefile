@@ -13,7 +13,10 @@ GAME   ?=
 TEST_DEBS := xvfb xauth xdotool chromium libgl1 libgl1-mesa-dri libegl1 libmtdev1 fonts-dejavu-core shellcheck systemd util-linux git
 PYTEST_ARGS ?=
 
-.PHONY: run test bench system-deps clean pi-check
+SEED   ?= 1
+TAPS   ?= 2000
+
+.PHONY: run test bench monkey system-deps clean pi-check
 
 $(VENV)/.app: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -45,6 +48,10 @@ test: $(VENV)/.test system-deps
 	else \
 	  $(PY) -m pytest -q $(PYTEST_ARGS); \
 	fi
+
+# A long random walk with the real pointer over every family (tests/gui/monkey.py): make monkey SEED=7 TAPS=5000
+monkey: $(VENV)/.test system-deps
+	MONKEY_SEED=$(SEED) MONKEY_TAPS=$(TAPS) xvfb-run -a -s "-screen 0 1280x800x24" $(PY) -m pytest -q tests/gui/test_monkey.py $(PYTEST_ARGS)
 
 bench: $(VENV)/.test system-deps
 	xvfb-run -a -s "-screen 0 1280x800x24" $(PY) benchmarks/run.py

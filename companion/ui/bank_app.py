@@ -152,7 +152,8 @@ class TableBankerApp(Taps, App):
 
     def _view_changed(self, *_: object) -> None:
         Sight.changed()
-        self._sight_trigger()
+        if self._sight_trigger is not None:
+            self._sight_trigger()
 
     def on_start(self):
         self._poll_event = Clock.schedule_interval(self.poll, WATCH_SECONDS)
@@ -373,6 +374,7 @@ class TableBankerApp(Taps, App):
 
     def _use(self, desk: Desk) -> None:
         self.close_game()
+        self._view_changed()  # another game on the same table screen: nothing on it was seen yet
         self._unsettled = True  # the last game's part of the settled heap is garbage now: walk it all at the next pause
         self.desk = desk
         self._unsubscribe = desk.subscribe(self._committed)

@@ -16,6 +16,7 @@ from kivy.uix.boxlayout import BoxLayout
 
 from companion.trading_unit import BidRefused, TradingUnit, UnitEvent
 from companion.ui.app import KV_DIR
+from companion.ui.widgets import Aimed  # noqa: F401  (the kv rule's buttons take only taps aimed at them)
 
 LIVE_REFRESH = 1 / 20
 """Seconds between redraws while the ring turns or the spinner rolls."""

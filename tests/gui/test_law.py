@@ -12,43 +12,15 @@ tests with the real pointer (test_taps_land.py) and the monkey checks both toget
 """
 from __future__ import annotations
 
-import random
-
 import pytest
 
-from tests.random_actions import GENERATORS, variants
+from tests.gui.walk import LAST, evening_under_way
+from tests.random_actions import variants
 
 pytestmark = pytest.mark.gui
 
 GAMES = [pytest.param(pack, options, id=pack + ("-" + "-".join(sorted(options)) if options else ""))
          for pack, options in variants()]
-
-#: Actions played last: they end a player's game or the game.
-LAST = ("bankrupt", "end_game")
-
-
-def evening_under_way(folder, pack: str, options: dict, seed: int = 7, actions: int = 100):
-    """A game file with an evening under way: deeds bought, built on and mortgaged, loans taken."""
-    from companion.core.errors import BankerError
-    from companion.service import Banker
-
-    path = folder / f"{pack}-{seed}.game"
-    banker = Banker.create(path, pack, [{"name": n} for n in ("Ann", "Bob", "Cy")], options)
-    rnd = random.Random(seed)
-    made = 0
-    for _ in range(actions * 4):
-        if made >= actions:
-            break
-        action = GENERATORS[pack](banker.table, rnd)
-        if action.get("action") in LAST:
-            continue
-        try:
-            banker.do(action)
-            made += 1
-        except BankerError:
-            pass
-    banker.close()
-    return path
 
 
 @pytest.mark.parametrize("pack, options", GAMES)

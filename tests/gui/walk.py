@@ -9,6 +9,11 @@ action done, refused (a reason in a bubble) or impossible now (no answer the rul
 """
 from __future__ import annotations
 
+import random
+
+#: Actions played last: they end a player's game or the game.
+LAST = ("bankrupt", "end_game")
+
 #: Screens where an action's flow has ended.
 RESTING = ("table", "deeds", "loans", "more", "over", "history", "unit")
 
@@ -146,3 +151,29 @@ def play(hands, action: str, steps: int = 14) -> str:
             break
     to_table(hands)
     return how
+
+
+def evening_under_way(folder, pack: str, options: dict, seed: int = 7, actions: int = 100):
+    """A game file with an evening under way (three players, ``actions`` accepted actions a banker
+    might take, seeded): deeds bought, built on and mortgaged, loans taken, nobody bankrupt yet."""
+    from companion.core.errors import BankerError
+    from companion.service import Banker
+    from tests.random_actions import GENERATORS
+
+    path = folder / f"{pack}-{seed}.game"
+    banker = Banker.create(path, pack, [{"name": n} for n in ("Ann", "Bob", "Cy")], options)
+    rnd = random.Random(seed)
+    made = 0
+    for _ in range(actions * 4):
+        if made >= actions:
+            break
+        action = GENERATORS[pack](banker.table, rnd)
+        if action.get("action") in LAST:
+            continue
+        try:
+            banker.do(action)
+            made += 1
+        except BankerError:
+            pass
+    banker.close()
+    return path
