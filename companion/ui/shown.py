@@ -19,7 +19,7 @@ from companion.core.contract import Preview, money_words
 
 from . import flows
 
-__all__ = ["promise", "moves_money", "said", "face", "Face"]
+__all__ = ["Face", "face", "moves_money", "promise", "said"]
 
 #: What a widget promises: the sentence and every posting of the preview it shows.
 Promise = tuple

@@ -61,12 +61,12 @@ def run(hands, seed: int, taps: int, referee, witness) -> list[str]:
         x += rnd.uniform(-0.3, 0.3) * w.width
         y += rnd.uniform(-0.3, 0.3) * w.height
         gap = rnd.triangular(*PACE)
-        hands.until("the monkey's pace", lambda: time.monotonic() - last >= gap, gap + 5)
+        hands.until("the monkey's pace", lambda last=last, gap=gap: time.monotonic() - last >= gap, gap + 5)
         seen = len(witness.sightings)
         trail.append(f"{step}: {hands.screen}/{getattr(w, 'name', '') or getattr(w, 'text', '')!s:.40}")
         last = time.monotonic()
         hands.pointer.press_at(x, y)
-        hands.until("the tap to reach the window", lambda: len(witness.sightings) > seen, 10)
+        hands.until("the tap to reach the window", lambda seen=seen: len(witness.sightings) > seen, 10)
         hands.turn()
         referee()
         if referee.problems:

@@ -23,8 +23,8 @@ SEED = os.environ.get("MONKEY_SEED")
 #: Seeds that found a fault, with the fault (each fixed since): (game, seed, what it found). A seed the
 #: suite walks anyway is not walked twice.
 FOUND: list[tuple[str, int, str]] = [
-    ("greenopoly", 1005, "Undo tapped 56 ms after another game opened on the table took back that game's "
-                         "last payment: opening a game did not count as a change of what is in sight"),
+    ("greenopoly", 1005, ("Undo tapped 56 ms after another game opened on the table took back that game's "
+                          "last payment: opening a game did not count as a change of what is in sight")),
 ]
 
 
@@ -39,10 +39,9 @@ def monkey_app(tmp_path_factory):
 
 
 def walk(hands, folder, pack: str, options: dict, seed: int, taps: int) -> None:
+    from companion.ui.widgets import SEEN_SECONDS, Aimed
     from tests.gui import monkey
     from tests.gui.witness import Referee, Witness
-
-    from companion.ui.widgets import SEEN_SECONDS, Aimed
 
     Aimed.seen_seconds = SEEN_SECONDS
     witness = Witness(hands.app)  # from before the game opens: what it has seen of the table counts

@@ -48,7 +48,7 @@ def to_table(hands) -> None:
             return
         screen = hands.screen
         hands.tap(WAY_OUT.get(screen, "back"))
-        hands.until(f"the {screen} screen to close", lambda: hands.screen != screen or box_open(hands) is not None, 5)
+        hands.until(f"the {screen} screen to close", lambda screen=screen: hands.screen != screen or box_open(hands) is not None, 5)
     assert hands.screen == "table", f"stuck on {hands.screen}"
 
 
