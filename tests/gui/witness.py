@@ -197,8 +197,8 @@ def lawful(entry, sighting: Sighting | None, fmt, players: set[str], undone: str
     if sighting is None:
         return f"{entry.summary!r} moved money with no tap seen"
     if entry.kind in ("undo", "redo"):
-        if undone and any(undone[:30] in t for t in sighting.finger_texts):
-            return None
+        if undone and any(undone[:30] in t for t in sighting.finger_texts + sighting.screen_texts):
+            return None  # the button, or the question it answers ("Undo: ...?"), named it
         return f"{entry.kind} of {undone!r} from a tap on {sighting.finger()!r}"
     if any(_said(t, entry.summary) for t in sighting.screen_texts):
         return None  # a confirming step carried the sentence
