@@ -84,7 +84,10 @@ def test_every_pack_is_offered_with_its_options(tmp_path):
     choices = pack_choices()
     assert [c["name"] for c in choices] == pack_names()
     classic = next(c for c in choices if c["name"] == "classic")
-    assert {o["key"]: o["kind"] for o in classic["options"]} == {"free_parking": "bool", "free_parking_seed": "amount"}
+    assert {o["key"]: o["kind"] for o in classic["options"]} == {
+        "free_parking": "bool", "free_parking_seed": "amount",
+        "phone_requests": "bool", "phone_actions": "bool", "trust_table": "bool"}  # the pack's own, then every game's
+    assert [o["key"] for o in classic["options"]][:2] == ["free_parking", "free_parking_seed"]
     assert all(o["help"] for o in classic["options"])
 
 

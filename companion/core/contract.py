@@ -30,6 +30,8 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = [
     "KINDS",
+    "ROLES",
+    "OWN_ROLES",
     "Field",
     "ActionSpec",
     "Choice",
@@ -56,6 +58,8 @@ __all__ = [
     "preview",
     "money_words",
     "json_schema",
+    "acting_field",
+    "role_fields",
     "load_json",
     "check_json",
     "MAX_JSON",
@@ -85,6 +89,23 @@ KINDS = {
     "structured": "a JSON object or list described by its own schema",
 }
 
+#: What a player or account field stands for in its action, for every adapter that fills or labels it:
+#: the touchscreen prefills the acting field with the player to play, a phone fills it with its own player
+#: (and never lets a player choose another as the payer), the deed card puts the owner on their deed.
+ROLES = {
+    "actor": "the player who acts (the one to play)",
+    "payer": "the player whose money the action takes (who also acts)",
+    "payee": "who receives the money",
+    "owner": "the player whose deeds the action works on (who also acts)",
+    "": "another player or account the action names (a trade's other side, a victim)",
+}
+#: The roles that say who acts: a phone fills them with its own player.
+OWN_ROLES = ("actor", "payer", "owner")
+
+#: Keys every action may carry beside its fields: its name, an id that makes a retry apply it once, and
+#: who started it from their own phone.
+META = ("action", "id", "by")
+
 #: The largest action body, in characters, and the deepest nesting of JSON, read anywhere.
 MAX_JSON = 64 * 1024
 MAX_DEPTH = 16
@@ -100,6 +121,8 @@ class Field:
     kind: str
     says: str
     required: bool = True
+    #: For a player or account: what it stands for in the action (a key of :data:`ROLES`).
+    role: str = ""
     default: Any = None
     low: int | None = None
     high: int | None = None
@@ -205,6 +228,17 @@ class ActionSpec:
         raise BadAction(f"{self.name} has no field {shown(name)}; its fields are {', '.join(f.name for f in self.fields) or 'none'}")
 
 
+def role_fields(spec: ActionSpec, *roles: str) -> list[Field]:
+    """An action's player and account fields with one of ``roles``, in declared order."""
+    return [f for f in spec.fields if f.kind in ("player", "account") and f.role in roles]
+
+
+def acting_field(spec: ActionSpec) -> Field | None:
+    """The required field that says who acts (the player to play on the touchscreen, a phone's own
+    player), or None when nobody acts in this action (the next turn, the end of the game)."""
+    return next((f for f in role_fields(spec, *OWN_ROLES) if f.required), None)
+
+
 class _Words(dict):
     def __missing__(self, key: str) -> str:
         return key
@@ -218,6 +252,10 @@ class Posting:
     payee: str
     amount: int
     memo: str = ""
+
+    def as_json(self) -> dict:
+        """The posting in the events' words: ``from``, ``to``, ``amount``, ``memo``."""
+        return {"from": self.payer, "to": self.payee, "amount": self.amount, "memo": self.memo}
 
 
 @dataclass(frozen=True)
@@ -250,12 +288,18 @@ class Choice:
 
 
 # -- declaring fields --------------------------------------------------------------------------------
-def player(name: str = "player", says: str = "Which player", **kw: Any) -> Field:
-    return Field(name, "player", says, **kw)
+def player(name: str = "player", says: str = "Which player", role: str = "actor", **kw: Any) -> Field:
+    """A player field; by default the player who acts (declare ``role`` otherwise: "payer", "owner",
+    or "" for another player the action names)."""
+    if role not in ROLES:
+        raise ValueError(f"unknown role {role!r}")
+    return Field(name, "player", says, role=role, **kw)
 
 
-def account(name: str, says: str, **kw: Any) -> Field:
-    return Field(name, "account", says, **kw)
+def account(name: str, says: str, role: str = "", **kw: Any) -> Field:
+    if role not in ROLES:
+        raise ValueError(f"unknown role {role!r}")
+    return Field(name, "account", says, role=role, **kw)
 
 
 def deed(name: str = "deed", says: str = "Which deed", **kw: Any) -> Field:
@@ -499,13 +543,15 @@ def parse(spec: ActionSpec, table: Table, raw: dict) -> dict:
     rule applies its own default.
     """
     known = {f.name for f in spec.fields}
-    unknown = sorted(k for k in raw if k not in known and k not in ("action", "id"))
+    unknown = sorted(k for k in raw if k not in known and k not in META)
     if unknown:
         takes = ", ".join(f.name for f in spec.fields) or "nothing"
         raise BadAction(f"{spec.name} does not take {', '.join(shown(k) for k in unknown[:5])} (it takes {takes})")
     out: dict = {"action": spec.name}
     if "id" in raw:
         out["id"] = raw["id"]
+    if "by" in raw:  # the player whose phone started it: kept in the log, shown on the touchscreen
+        out["by"] = find_player(table, raw["by"], active=False)
     missing = [f.name for f in spec.fields if f.required and raw.get(f.name) is None]
     if missing:
         raise BadAction(f"{spec.name} needs {', '.join(missing)}")
@@ -682,7 +728,8 @@ def field_schema(f: Field) -> dict:
 def json_schema(spec: ActionSpec) -> dict:
     """The JSON schema of an action's body, as a phone or the command line sends it."""
     props = {"action": {"const": spec.name},
-             "id": {"type": "string", "minLength": 1, "maxLength": 100, "description": "any text naming this one action, so a retry applies it once"}}
+             "id": {"type": "string", "minLength": 1, "maxLength": 100, "description": "any text naming this one action, so a retry applies it once"},
+             "by": {"type": "string", "minLength": 1, "maxLength": 120, "description": "the player whose own phone started this action"}}
     for f in spec.fields:
         props[f.name] = field_schema(f)
     return {

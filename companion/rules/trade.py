@@ -17,9 +17,10 @@ __all__ = ["BANKRUPT_FIELDS", "LIFT_ON_BANKRUPTCY", "TRADE_FIELDS", "trade", "ba
 
 
 #: One side of a trade: the cash and the deeds one player hands the other.
+#: ``"x-from"`` names the field of the player whose cash and deeds they are.
 SIDE = {"type": "object", "additionalProperties": False, "properties": {
-    "cash": {"oneOf": [{"type": "integer", "minimum": 0}, {"type": "string", "maxLength": 32}]},
-    "deeds": {"type": "array", "maxItems": 64, "items": {"type": "string", "maxLength": 120}}}}
+    "cash": {"title": "Cash", "oneOf": [{"type": "integer", "minimum": 0}, {"type": "string", "maxLength": 32}]},
+    "deeds": {"title": "Deeds", "type": "array", "maxItems": 64, "items": {"type": "string", "maxLength": 120}}}}
 
 
 def _other_players(table: dict, partial: dict) -> list[str]:
@@ -33,11 +34,11 @@ def _creditors(table: dict, partial: dict) -> list[str]:
 
 TRADE_FIELDS = (
     c.player("a", "First player"),
-    c.player("b", "Second player", only=_other_players),
-    c.structured("give", "What the first player gives", SIDE, required=False),
-    c.structured("get", "What the second player gives", SIDE, required=False),
+    c.player("b", "Second player", role="", only=_other_players),
+    c.structured("give", "What the first player gives", {**SIDE, "x-from": "a"}, required=False),
+    c.structured("get", "What the second player gives", {**SIDE, "x-from": "b"}, required=False),
 )
-BANKRUPT_FIELDS = (c.player(says="Who goes bankrupt"), c.account("creditor", "Owed to", only=_creditors))
+BANKRUPT_FIELDS = (c.player(says="Who goes bankrupt"), c.account("creditor", "Owed to", role="payee", only=_creditors))
 
 
 def _bankrupts_mortgaged(table: dict, partial: dict) -> list[str]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.core.contract import acting_field, role_fields
 from companion.views import deed_marks
 
 from .ask_view import deed_groups
@@ -85,7 +86,7 @@ def rent_now(desk: Desk, deed: str) -> str:
     spec = desk.specs.get("rent")
     if owner is None or spec is None:
         return ""
-    payer = next((f.name for f in spec.fields if f.kind == "player"), None)
+    payer = next((f.name for f in role_fields(spec, "payer")), None)
     deed_field = next((f.name for f in spec.fields if f.kind == "deed"), None)
     visitor = _visitor(desk, owner)
     if payer is None or deed_field is None or visitor is None:
@@ -103,20 +104,20 @@ def rent_now(desk: Desk, deed: str) -> str:
 
 
 def _who_acts(desk: Desk, spec, owner: str | None) -> dict[str, Any]:
-    """A deed action's players: the owner acts on their deed (mortgage, build, sell), whoever is to
-    play; a player who is not the owner pays its rent or buys it (the player to play first)."""
+    """A deed action's players, from the role its acting field declares: the owner acts on their deed
+    (mortgage, build, sell), whoever is to play; a player who is not the owner pays its rent or buys
+    it (the player to play first)."""
     state = desk.state()
     values: dict[str, Any] = {}
-    for f in spec.fields:
-        if f.kind != "player" or not f.required or f.name == "winner":
-            continue
-        if owner is not None and owner in state["active"] and spec.name != "rent":
-            values[f.name] = owner
-        else:
-            visitor = _visitor(desk, owner or "")
-            if visitor is not None:
-                values[f.name] = visitor
-        break
+    f = acting_field(spec)
+    if f is None or f.kind != "player":
+        return values
+    if f.role != "payer" and owner is not None and owner in state["active"]:
+        values[f.name] = owner
+    else:
+        visitor = _visitor(desk, owner or "")
+        if visitor is not None:
+            values[f.name] = visitor
     return values
 
 
@@ -160,7 +161,8 @@ def deed_card(desk: Desk, deed: str, chosen: str | None = None) -> dict[str, Any
             continue
         acting = _who_acts(desk, spec, owner)
         values = {**acting, _field_for(desk, name, deed_fields, acting, deed): deed}
-        who = next((values[f.name] for f in spec.fields if f.kind == "player" and f.name in values), None)
+        actor = acting_field(spec)
+        who = values.get(actor.name) if actor is not None else None
         later = desk.next_field(name, values)
         if later is None and spec.group == "deeds":  # an optional choice (houses or a hotel): one button each
             later = next((f for f in spec.fields if f.kind == "choice" and not f.required

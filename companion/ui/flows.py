@@ -16,9 +16,10 @@ import uuid
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from companion.core import contract
+
 __all__ = [
     "COMMON_BUTTONS",
-    "ACTING_FIELDS",
     "DESTRUCTIVE",
     "ActionForm",
     "start_flow",
@@ -26,6 +27,8 @@ __all__ = [
     "button_label",
     "fields_of_kind",
     "acting_field",
+    "acts",
+    "acting_role",
     "new_id",
     "more_menu",
     "for_people",
@@ -43,9 +46,6 @@ COMMON_BUTTONS = ("salary", "pay", "collect", "transfer", "rent", "buy", "auctio
 #: Buttons that are not an action of their own but a transfer with the bank on one side.
 _TRANSFER_SHAPES = {"pay": ("player", "bank"), "collect": ("bank", "player")}
 _TRANSFER_LABELS = {"pay": ("Pay bank", "The player pays the bank"), "collect": ("Collect", "The bank pays the player")}
-
-#: The player fields that say who acts (the first one an action declares is prefilled).
-ACTING_FIELDS = ("player", "payer", "from", "a")
 
 #: Actions that end something for good: they always ask "are you sure?".
 DESTRUCTIVE = {"bankrupt", "end_game"}
@@ -69,6 +69,8 @@ class ActionForm:
     button: str = ""  # the table button that opened the flow ("pay" for a transfer to the bank)
     back: str = "table"  # the screen to return to once the action is done
     actor: str = ""
+    #: The role the acting field declares (payer, owner, actor; payee for the bank-pays shape).
+    actor_role: str = ""
     #: Fields the flow filled for the banker that the chooser shows as a row to change them (the kind
     #: of building and how many blocks, while the district is asked).
     shown: tuple[str, ...] = ()
@@ -105,9 +107,20 @@ def fields_of_kind(spec, kind: str) -> list[str]:
 
 
 def acting_field(spec) -> str:
-    """The field that says who acts in this action ("" when none does)."""
-    players = [f.name for f in spec.fields if f.kind in ("player", "account") and f.required]
-    return next((name for name in players if name in ACTING_FIELDS), "")
+    """The field that says who acts in this action, as its declaration's role says ("" when none does)."""
+    found = contract.acting_field(spec)
+    return found.name if found is not None else ""
+
+
+def acting_role(spec) -> str:
+    """The role of the field that says who acts ("" when none does)."""
+    found = contract.acting_field(spec)
+    return found.role if found is not None else ""
+
+
+def acts(field) -> bool:
+    """Whether a field says who acts (its declared role), so a flow prefills it rather than asks it."""
+    return field is not None and field.role in contract.OWN_ROLES
 
 
 def start_flow(button: str, specs: dict, *, player: str | None, back: str = "table") -> ActionForm | None:
@@ -118,14 +131,16 @@ def start_flow(button: str, specs: dict, *, player: str | None, back: str = "tab
             return None
         payer, payee = _TRANSFER_SHAPES[button]
         values = {"from": player if payer == "player" else "bank", "to": player if payee == "player" else "bank"}
-        return ActionForm("transfer", values, id=new_id(), button=button, back=back,
-                          actor="from" if payer == "player" else "to")
+        actor = "from" if payer == "player" else "to"
+        return ActionForm("transfer", values, id=new_id(), button=button, back=back, actor=actor,
+                          actor_role=specs["transfer"].field(actor).role)
     spec = specs.get(button)
     if spec is None:
         return None
     actor = acting_field(spec)
     values = {actor: player} if actor and player is not None else {}
-    return ActionForm(button, values, id=new_id(), button=button, back=back, actor=actor)
+    return ActionForm(button, values, id=new_id(), button=button, back=back, actor=actor,
+                      actor_role=acting_role(spec))
 
 
 def button_label(name: str, specs: dict) -> str:

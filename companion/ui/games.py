@@ -15,6 +15,7 @@ from typing import Any
 from companion.core.errors import BankerError
 from companion.paths import GAME_SUFFIX, list_games
 from companion.rules import load_pack, pack_names, resolve_options
+from companion.rules.pack import option_specs
 
 from .colours import PLAYER_COLOURS, next_free_colour
 
@@ -111,7 +112,9 @@ def pack_choices() -> list[dict[str, Any]]:
             choices.append({"name": name, "title": name, "family": "", "options": [], "problem": str(e)})
             continue
         options = []
-        for key, spec in pack.get("options", {}).items():
+        specs = option_specs(pack)
+        own = pack.get("options", {})
+        for key, spec in [*own.items(), *((k, v) for k, v in specs.items() if k not in own)]:  # the pack's own first
             default = spec["default"]
             kind = "bool" if isinstance(default, bool) else "amount" if isinstance(default, int) else "text"
             options.append({"key": key, "default": default, "help": spec.get("help", ""), "kind": kind,
@@ -135,7 +138,7 @@ def game_file_name(folder: Path, pack: str, now: _dt.datetime | None = None) -> 
     stem = f"{re.sub(r'[^a-z0-9-]+', '-', pack.lower()).strip('-') or 'game'}-{now:%Y-%m-%d-%H%M}"
     path = Path(folder) / f"{stem}{GAME_SUFFIX}"
     n = 2
-    while path.exists():
+    while path.exists() or path.with_name(path.name + ".backups").exists():  # a deleted game's backups stay its own
         path = Path(folder) / f"{stem}-{n}{GAME_SUFFIX}"
         n += 1
     return path

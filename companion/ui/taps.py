@@ -110,7 +110,7 @@ class Taps:
         if form.action == "auction" and form.values.get("deed") and field is not None:
             self.open_auction(form.values["deed"])  # one auction screen, wherever it starts
             return None
-        if form.action == "trade" and field is not None and field.name not in flows.ACTING_FIELDS:
+        if form.action == "trade" and field is not None and not flows.acts(field):
             self.screens["trade"].start(form.values.get("a") or self.player_to_play() or "")
             self.show("trade")
             return None

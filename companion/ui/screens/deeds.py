@@ -6,7 +6,7 @@ from kivy.factory import Factory
 from kivy.properties import DictProperty, StringProperty
 
 from ..deeds_view import deed_card, deeds_view
-from ..flows import ActionForm, acting_field
+from ..flows import ActionForm, acting_field, acting_role
 from . import BankScreen
 
 __all__ = ["DeedsScreen"]
@@ -114,7 +114,8 @@ class DeedsScreen(BankScreen):
             return
         spec = self.desk.specs[act["action"]]
         form = ActionForm(act["action"], dict(act["values"]), id=f"ui-{self.desk.version}-{act['action']}-{self.deed}",
-                          button=act["action"], back="deeds", actor=acting_field(spec))
+                          button=act["action"], back="deeds", actor=acting_field(spec),
+                          actor_role=acting_role(spec))
         self.app.run_flow(form, tap)
 
     def trade(self, tap) -> None:
