@@ -55,7 +55,7 @@ def touched_at(touch) -> float:
 
 class Aimed:
     """A widget that takes a tap only if it was on the screen when the finger went down and had been
-    there, where it is, for :data:`SEEN_SECONDS`: a double tap on Back never reaches what the screen
+    there, where and as large as it is, for :data:`SEEN_SECONDS`: a double tap on Back never reaches what the screen
     change put under the finger. A tap on a widget too new is swallowed (nothing under it gets it)."""
 
     seen_seconds = SEEN_SECONDS  # tests of single screens tap faster than a person: they set it to 0
@@ -83,6 +83,9 @@ class Aimed:
 
     def on_pos(self, *_: object) -> None:
         self._stamp()
+
+    def on_size(self, *_: object) -> None:
+        self._stamp()  # grown under the finger (the Undo bar, once Redo gives back its half)
 
     def on_opacity(self, widget, opacity) -> None:
         super().on_opacity(widget, opacity)  # the canvas's own opacity

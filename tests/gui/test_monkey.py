@@ -25,6 +25,8 @@ SEED = os.environ.get("MONKEY_SEED")
 FOUND: list[tuple[str, int, str]] = [
     ("greenopoly", 1005, ("Undo tapped 56 ms after another game opened on the table took back that game's "
                           "last payment: opening a game did not count as a change of what is in sight")),
+    ("game-of-life", 77, ("Redo, then Undo 135 ms later where Redo had been: the Undo bar grew into Redo's half "
+                          "under the finger and took back what was just redone; a widget grown counts as new")),
 ]
 
 
