@@ -466,6 +466,11 @@ class Banker:
         """Every candidate value of one field on the table as it stands, each judged by the rule itself."""
         return contract.choices(self.rules, self.table, name, field, partial)
 
+    def in_or_out(self, name: str, field: str, partial: dict) -> list[contract.InOrOut]:
+        """Each candidate of a list field asked both ways (a mortgage lifted now or kept), each way judged
+        by the rule itself on the table as it stands."""
+        return contract.in_or_out(self.rules, self.table, name, field, partial)
+
     def preview(self, action: dict) -> contract.Preview:
         """What ``action`` would do now: the same decision :meth:`do` commits, nothing written."""
         return contract.preview(self.rules, self.table, action)

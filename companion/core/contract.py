@@ -55,6 +55,8 @@ __all__ = [
     "current",
     "next_field",
     "choices",
+    "InOrOut",
+    "in_or_out",
     "preview",
     "money_words",
     "json_schema",
@@ -151,6 +153,14 @@ class Field:
     #: For a field that corrects something on the table (a card's printed values): what it holds now,
     #: ``(table, partial) -> value``, so a screen starts from it and sends only what differs.
     current: Callable[[Table, Partial], Any] | None = None
+    #: For a list of deeds where each candidate is either in or out, both with a cost (a mortgage lifted
+    #: now, or kept with its interest paid): the words for each, from the rule,
+    #: ``(table, partial, value, included) -> "Lift now: Ann pays $220"``. Screens then ask each
+    #: candidate both ways (see :func:`in_or_out`) instead of picking some.
+    in_or_out: Callable[[Table, Partial, Any, bool], str] | None = None
+    #: A line for people about this field on this table, shown where it is asked ("Cy judges this
+    #: round: the player before Ann"): ``(table, partial) -> str``.
+    note: Callable[[Table, Partial], str] | None = None
 
     def asked(self, table: Table, partial: Partial) -> bool:
         """Whether a screen should ask for this field now."""
@@ -162,6 +172,15 @@ class Field:
             return bool(self.when(table, partial))
         except (BankerError, KeyError, TypeError, ValueError):
             return False
+
+    def note_on(self, table: Table, partial: Partial) -> str:
+        """The field's line for people on this table ("" when it declares none or cannot say yet)."""
+        if self.note is None:
+            return ""
+        try:
+            return str(self.note(table, partial) or "")
+        except (BankerError, KeyError, TypeError, ValueError):
+            return ""
 
     def current_value(self, table: Table, partial: Partial) -> Any:
         """What the field's subject holds now on this table (None when it declares nothing, or the
@@ -521,7 +540,9 @@ def parse_value(f: Field, table: Table, value: Any, partial: Partial | None = No
         n = Currency.from_pack(table["pack"]).parse(value)
         if n < 0 or (n == 0 and not f.allow_zero):
             shown_n = Currency.from_pack(table["pack"]).format(n)
-            raise BadAction(f"{f.name} must be {'zero or more' if f.allow_zero else 'more than zero'}, not {shown_n}")
+            # the field's name in words ("per hotel"): a screen shows it, and the API's callers know the field
+            what = f.name.replace("_", " ")
+            raise BadAction(f"{what} must be {'zero or more' if f.allow_zero else 'more than zero'}, not {shown_n}")
         return n
     if kind in ("count", "dice", "square"):
         return _whole(f, value)
@@ -653,6 +674,50 @@ def choices(rules: "Rules", table: Table, name: str, field_name: str, partial: d
                 out.append(Choice(value, label, False, str(e)))
                 continue
         out.append(Choice(value, label))
+    return out
+
+
+@dataclass(frozen=True)
+class InOrOut:
+    """One candidate of a list field asked both ways: ``inside`` (listed) and ``outside`` (left out),
+    each a Choice decided with the rest of the list as chosen so far."""
+
+    value: Any
+    label: str
+    inside: Choice
+    outside: Choice
+    listed: bool
+
+
+def in_or_out(rules: "Rules", table: Table, name: str, field_name: str, partial: dict) -> list[InOrOut]:
+    """Every candidate of a list field that declares ``in_or_out``, with both answers decided by the rule
+    itself (refused ones greyed with the rule's reason, accepted ones with their preview), each worded by
+    the rule ("Lift now: Ann pays $220", "Keep it mortgaged: Ann pays the 10% now, $20")."""
+    from .engine import decide_full
+
+    spec = rules.registry.spec(name)
+    f = spec.field(field_name)
+    if f.in_or_out is None:
+        raise BadAction(f"{name}'s {field_name} is not asked in or out")
+    typed = parse_partial(spec, table, partial)
+    chosen = list(typed.pop(field_name, None) or [])
+    out = []
+    for value, label in _candidates(f, table, typed):
+        pair = []
+        for inside in (True, False):
+            listed = [v for v in chosen if v != value] + [value] * inside
+            trial = {**typed, field_name: listed}
+            words = f.in_or_out(table, typed, value, inside)
+            if next_field(spec, table, trial) is not None:
+                pair.append(Choice(inside, words))
+                continue
+            try:
+                p = decide_full(table, {"action": name, **trial}, rules)
+            except BankerError as e:
+                pair.append(Choice(inside, words, False, str(e)))
+                continue
+            pair.append(Choice(inside, words, True, None, _detail(p, table), p))
+        out.append(InOrOut(value, label, pair[0], pair[1], value in chosen))
     return out
 
 

@@ -181,5 +181,6 @@ def rules(pack: dict) -> Rules:
         check_card=check_card,
         marks=gp.marks,
         extras={"player_view": player_view, "deed_fields": DEED_FIELDS, "card_keys": ("stand_in",), "tax_worth": gp.tax_worth,
-                "fines_to": pot_account(CENTRE), "fines_place": " into the centre of the board", "fine_memo": "card"},
+                "fines_to": pot_account(CENTRE), "fines_place": " into the centre of the board", "fine_memo": "card",
+                "fine_words": "for a card"},
     )

@@ -481,7 +481,10 @@ def fine(tx: Tx, a: dict) -> str:
     amount = tx.amount(a["amount"])
     memo = a.get("memo") or tx.rules.extras.get("fine_memo", "fine")
     tx.pay(player, fines_account(tx), amount, memo)
-    return f"{player} paid {tx.fmt(amount)}{tx.rules.extras.get('fines_place', '')} ({memo})"
+    place = tx.rules.extras.get("fines_place", "")
+    if a.get("memo"):
+        return f"{player} paid {tx.fmt(amount)}{place} ({memo})"
+    return f"{player} paid {tx.fmt(amount)}{place} {tx.rules.extras.get('fine_words', 'as a fine')}"
 
 
 @HOUSES.action("repairs", c.player(), c.amount("per_house", "Per house", allow_zero=True),

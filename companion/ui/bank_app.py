@@ -35,6 +35,7 @@ from .phones import Phones, entry_text
 from .sounds import Sounds, outcome_sound
 from companion.settings import UiSettings
 from .unit_link import UnitLink
+from .widgets import DoneNote
 
 __all__ = ["TableBankerApp", "load_kv", "SCREENS"]
 
@@ -264,11 +265,20 @@ class TableBankerApp(Taps, App):
         screen = self.screens[name]
         if self.manager.current != name:
             self.manager.current = name
+            self._notes_stay_with(name)
             if self._let_go_trigger is not None:
                 self._let_go_trigger()
         else:
             screen.refresh()
         return screen
+
+    def _notes_stay_with(self, name: str) -> None:
+        """The note of money just moved belongs to the screen it was put on (placed for that screen's
+        layout): another screen shown takes it away at once, so it never lies over the new screen's
+        content."""
+        for note in [w for w in self.layer.children if isinstance(w, DoneNote)]:
+            if getattr(note, "screen", name) != name:
+                note.close()
 
     def _let_go_of_left_screens(self, *_: object) -> None:
         """Let go of the screens left behind that are not kept (once off the window), then tidy up."""

@@ -22,9 +22,9 @@ from companion.core.contract import money_words
 from .desk import Desk
 from .shown import moves_money, promise, said
 
-__all__ = ["deeds_view", "deed_card", "card_lines", "rent_now"]
+__all__ = ["deed_to_show", "deeds_view", "deed_card", "card_lines", "rent_now"]
 
-_MONEY_KEYS = ("price", "mortgage", "value", "cost", "rent", "fee", "toll")
+_MONEY_KEYS = ("price", "mortgage", "value", "cost", "rent", "fee", "toll", "salary", "wage", "payout")
 
 
 def deeds_view(desk: Desk, selected: str | None = None, *, whose: str | None = None) -> dict[str, Any]:
@@ -77,6 +77,17 @@ def _visitor(desk: Desk, owner: str) -> str | None:
         if name and name != owner and name in state["active"]:
             return name
     return None
+
+
+def deed_to_show(table: dict, whose: str | None, deed: str) -> str:
+    """The deed whose card the Deeds screen opens: the one open if it still suits, else the first of
+    the player looked at, or "" when that player owns none (never another's or the bank's card, with
+    its Buy live, under a player who has no deeds); with every deed shown, the first deed."""
+    deeds = table["deeds"]
+    if whose:
+        owned = [n for n, d in deeds.items() if d.get("owner") == whose]
+        return deed if deed in owned else (owned[0] if owned else "")
+    return deed if deed in deeds else next(iter(deeds), "")
 
 
 def rent_now(desk: Desk, deed: str) -> str:

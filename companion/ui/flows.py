@@ -33,6 +33,7 @@ __all__ = [
     "more_menu",
     "for_people",
     "destructive_question",
+    "every_sum",
     "BLOCKS",
     "spins_first",
     "spin_left",
@@ -189,15 +190,41 @@ def for_people(text: str) -> str:
     return " ".join(text.replace("`", "").split())
 
 
-def destructive_question(form: ActionForm, name_of) -> str:
-    """The question asked before an action that ends something: who, what, and that undo remains."""
+def every_sum(postings, name_of, fmt) -> list[str]:
+    """Every sum an action moves, one line for each payer and payee, with what each part is for:
+    "Ann pays the bank $223: $3 interest on mortgaged Baltic Avenue, $220 lifting the mortgage on
+    Boardwalk". ``postings`` are the preview's (payer, payee, amount, memo)."""
+    lines: dict[tuple[str, str], list] = {}
+    for p in postings:
+        if p.amount:
+            lines.setdefault((p.payer, p.payee), []).append(p)
+    out = []
+    for (payer, payee), parts in lines.items():
+        total = sum(p.amount for p in parts)
+        who = name_of(payer)
+        line = f"{who[:1].upper() + who[1:]} pays {name_of(payee)} {fmt(total)}"
+        if len(parts) > 1 or parts[0].memo not in ("", "bankruptcy"):
+            line += ": " + ", ".join(f"{fmt(p.amount)} {p.memo}".strip() for p in parts)
+        out.append(line)
+    return out
+
+
+def destructive_question(form: ActionForm, name_of, sums: list[str] | tuple[str, ...] = (),
+                         sentence: str = "") -> str:
+    """The question asked before an action that ends something: what the log will say (``sentence``,
+    the Banker's preview), every sum each side pays (``sums``, from the same preview: see
+    :func:`every_sum`), who leaves, and that undo remains."""
     v = form.values
+    money = "".join(f"\n{line}." for line in sums)
+    said = f"{sentence[:1].upper() + sentence[1:]}." if sentence else ""
     if form.action == "bankrupt" and v.get("player"):
         to = name_of(v["creditor"]) if v.get("creditor") else "?"
-        return f"{v['player']} goes bankrupt to {to} and leaves the game. Are you sure? (Undo can bring them back.)"
+        head = said or f"{v['player']} goes bankrupt to {to}."
+        return f"{head}{money}\n{v['player']} leaves the game. Are you sure? (Undo can bring them back.)"
     if form.action == "end_game":
-        return "End the game now? The pack's count decides the winner. (Undo goes back into the game.)"
-    return "Are you sure?"
+        head = f"{said}\n" if said else ""
+        return f"{head}End the game now? The pack's count decides the winner. (Undo goes back into the game.)"
+    return f"{said}{money}\nAre you sure?" if said else "Are you sure?"
 
 
 # -- Monopoly City: build draws on the build spinner -------------------------------------------------

@@ -51,7 +51,8 @@ class Taps:
         if self.root is None or self.stopped or desk is not self.desk:
             return
         screen = self.screens.get(self.manager.current)
-        show_done(self.layer, text, screen.note_y() if screen is not None else None)
+        note = show_done(self.layer, text, screen.note_y() if screen is not None else None)
+        note.screen = self.manager.current  # it goes when another screen is shown
 
     def on_desk(self, _app, _desk) -> None:
         """Another game (or none) on the table: the note of money moved in the last one goes with it."""
@@ -139,10 +140,10 @@ class Taps:
         spec = self.desk.specs[form.action]
         found, _why = self.desk.preview(form.as_action())
         if form.action in flows.DESTRUCTIVE:
-            question = flows.destructive_question(form, self.desk.account_name)
-            if found is not None:
-                question = f"{_sentence(found.summary)}\n{question}"
-            self.confirm(question, spec.label, lambda: self._confirmed(form, near, promise(found)))
+            sums = flows.every_sum(found.postings, self.desk.account_name, self.desk.fmt) if found else []
+            sentence = found.summary if found else ""
+            self.confirm(flows.destructive_question(form, self.desk.account_name, sums, sentence), spec.label,
+                         lambda: self._confirmed(form, near, promise(found)))
             return None
         if found is not None and moves_money(found) and promise(found) != getattr(near, "promise", None):
             self.confirm(_sentence(found.summary), said(flows.button_label(form.button or form.action, self.desk.specs),

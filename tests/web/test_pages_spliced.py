@@ -38,7 +38,8 @@ def whole_page(desk: PhoneDesk, holder) -> dict:
         page = banker_view(state, log=chronicle.log_lines(),
                            pending=[r.as_json(currency) for r in desk.requests.pending()],
                            answered=[r.as_json(currency) for r in desk.requests.recent(8)],
-                           deed_fields=banker.rules.extras.get("deed_fields"))
+                           deed_fields=banker.rules.extras.get("deed_fields"),
+                           undo_text=f"Undo: {banker.next_undo().summary}" if banker.can_undo else None)
         page["plays"] = desk.plays.banker_page()
     else:
         page = player_view(state, holder.player, worth=chronicle.worth_of(holder.player),
