@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -49,8 +50,11 @@ def double_tap(hands, name: str) -> None:
     hands._still()
     hands._boxes_gone()
     w = hands.find(name, within=hands.patience)
-    x, y = hands._settled(w)
-    hands._seen(w)
+    for _ in range(5):  # a box lays out its question over a few frames: aim once it is still and seen
+        x, y = hands._settled(w)
+        hands._seen(w)
+        if hands._settled(w) == (x, y) and not w.too_new(time.monotonic()):
+            break
     witness = Witness(hands.app)
     try:
         double_at(hands.pointer, x, y)
