@@ -136,6 +136,7 @@ class AskScreen(BankScreen):
         tile.detail = str(row.get("detail") or "")
         tile.colour = list(row["colour"])
         tile.refused = row["refused"] or ""
+        tile.promise = row.get("promise")
         tile.selected = bool(row.get("selected"))
         chips = getattr(answer, "chips", None)
         if chips is None:
@@ -144,6 +145,7 @@ class AskScreen(BankScreen):
             chip.text = f"{other['player']} {other['amount']}".strip()
             chip.colour = list(other["colour"])
             chip.refused = other["refused"] or ""
+            chip.promise = other.get("promise")
             chip.opacity = 0.45 if other["refused"] else 1
 
     def _even_rows(self, grid) -> None:

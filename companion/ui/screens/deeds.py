@@ -87,6 +87,7 @@ class DeedsScreen(BankScreen):
             tap.font_size = self.app.u * 18  # after the kv rule, which sets its own: long names fit two lines
             tap.opacity = 0.5 if act["refused"] else 1
             tap.value = act
+            tap.promise = act.get("promise")
             tap.bind(on_release=self.do)
             box.add_widget(tap)
         if card and "trade" in self.desk.specs and card.get("owner"):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from kivy.factory import Factory
 
 from ..flows import buttons_for, more_menu
+from ..shown import face
 from . import BankScreen
 
 __all__ = ["MoreScreen"]
@@ -34,6 +35,7 @@ class MoreScreen(BankScreen):
         menu = more_menu(more)
         shape = [(g["title"], *(a["name"] for a in g["actions"])) for g in menu]
         if getattr(actions, "shape", None) == shape:
+            self._show_money(actions)
             return
         actions.shape = shape
         actions.clear_widgets()
@@ -44,9 +46,19 @@ class MoreScreen(BankScreen):
                 tap = Factory.Tap(text=item["label"], name=f"action-{item['name']}", font_size=self.app.u * 20,
                                   kind="danger" if item["destructive"] else "button")
                 tap.value = item["name"]
+                tap.label = item["label"]
                 tap.bind(on_release=self.start)
                 grid.add_widget(tap)
             actions.add_widget(grid)
+        self._show_money(actions)
+
+    def _show_money(self, actions) -> None:
+        """An action done in one tap says what it moves, for whom, now ("Bank loan: Ann gets $50,000")."""
+        player = self.app.player_to_play()
+        for tap in actions.walk(restrict=True):
+            if getattr(tap, "label", None) and str(tap.name).startswith("action-"):
+                found = face(self.desk, tap.value, tap.label, player)
+                tap.text, tap.promise = found["text"], found["promise"]
 
     def on_pre_enter(self, *args):
         self.refresh()

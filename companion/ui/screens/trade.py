@@ -4,6 +4,7 @@ from __future__ import annotations
 from kivy.factory import Factory
 from kivy.properties import DictProperty, ObjectProperty
 
+from ..flows import ActionForm
 from ..keypad import quick_amounts
 from ..trade_view import Deal, trade_view
 from . import BankScreen
@@ -104,11 +105,11 @@ class TradeScreen(BankScreen):
             self.app.refuse("choose two players and something to change hands", tap)
             return
         action = self.deal.action(self.view.get("takes_lift", False))
-        action["id"] = f"ui-trade-{self.desk.version}"
-        result = self.app.act(action, tap)
-        if result.ok:
+        values = {k: v for k, v in action.items() if k not in ("action", "id")}
+        form = ActionForm("trade", values, id=f"ui-trade-{self.desk.version}", button="trade")
+        result = self.app.commit(form, tap)  # the deal's sentence is on this very button
+        if result is not None and result.ok:
             self.deal = Deal()
-            self.app.to_table()
 
     def cancel(self) -> None:
         self.deal = Deal()
