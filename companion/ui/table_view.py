@@ -43,22 +43,24 @@ def player_warnings(state: dict, player: dict, names: dict | None = None) -> lis
 
 
 def player_tile(state: dict, player: dict, *, names: dict | None = None) -> dict[str, Any]:
-    """One player's tile: name, colour, balance in big figures, deed count, houses and hotels (or what
-    the family puts on deeds), warnings. The player to play is outlined: the buttons act for them."""
+    """One player's tile: name, colour, balance in big figures, how many deeds and how many of them
+    are built on (houses, hotels or what the family puts on deeds), warnings. The player to play is outlined: the buttons act for them."""
     colour = player_colour(player.get("colour"))
     turn = state["turn"]["player"] == player["name"]
     deeds = len(player.get("deeds", []))
     warnings = player_warnings(state, player, names)
-    built = [f"{d['name'].split()[0]} {', '.join(m for m in d.get('marks', []) if m != 'mortgaged')}"
-             for d in state["deeds"] if d.get("owner") == player["name"]
-             and any(m != "mortgaged" for m in d.get("marks", []))]
+    built = sum(1 for d in state["deeds"] if d.get("owner") == player["name"]
+                and any(m != "mortgaged" for m in d.get("marks", [])))
+    # a short line that always fits the tile: which deed holds what is on the deeds screen, a tap away
+    deeds_text = (plural(deeds, "deed") if deeds else "no deeds") + (f", {built} built on" if built else "")
     return {
         "name": player["name"],
         "colour": colour,
         "colour_text": text_on(colour),
         "cash": player["cash"],
         "cash_text": player["cash_text"],
-        "deeds_text": (plural(deeds, "deed") if deeds else "no deeds") + (": " + ", ".join(built) if built else ""),
+        # a family without deeds (The Game of Life) says nothing of them
+        "deeds_text": deeds_text if state["deeds"] else "",
         "warnings": warnings,
         "warnings_text": " · ".join(warnings),
         "is_turn": turn,

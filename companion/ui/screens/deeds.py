@@ -86,6 +86,7 @@ class DeedsScreen(BankScreen):
                               kind="button" if act["refused"] else "accent")
             tap.font_size = self.app.u * 18  # after the kv rule, which sets its own: long names fit two lines
             tap.opacity = 0.5 if act["refused"] else 1
+            tap.bind(texture_size=self._grow)  # a long preview takes a third line: the button grows to it
             tap.value = act
             tap.bind(on_release=self.do)
             box.add_widget(tap)
@@ -94,6 +95,9 @@ class DeedsScreen(BankScreen):
             tap.font_size = self.app.u * 20  # after the kv rule, which sets its own
             tap.bind(on_release=self.trade)
             box.add_widget(tap)
+
+    def _grow(self, tap, size) -> None:
+        tap.height = max(self.app.u * 56, size[1] + self.app.u * 8)
 
     # -- taps --------------------------------------------------------------------------------------
     def pick(self, tile) -> None:
