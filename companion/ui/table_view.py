@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from .colours import player_colour, text_on
-from .flows import buttons_for
+from .flows import buttons_for, has_deeds, has_unit
 
 __all__ = ["player_warnings", "player_tile", "table_view", "plural"]
 
@@ -92,6 +92,10 @@ def table_view(state: dict, specs: dict, *, undo_text: str | None = None,
         "pots_text": "  ·  ".join(f"{p['label']}: {p['amount_text']}" for p in state["pots"]),
         "buttons": common,
         "more": more,
+        # the top bar leads only to what the family has (The Game of Life has no deeds and no use for
+        # the trading unit)
+        "has_deeds": has_deeds(specs),
+        "has_unit": has_unit(specs),
         "can_undo": undo_text is not None,
         "undo_text": f"Undo: {undo_text}" if undo_text else "Nothing to undo",
         "can_redo": redo_text is not None,
