@@ -89,6 +89,10 @@ def cut_labels(bank, where: str) -> list[str]:
         if _squashed(shown) != _squashed(text):
             problems.append(f"{where}: {text!r} cut to {shown!r} in {w.width:.0f}x{w.height:.0f}")
             continue
+        lines = [" ".join(word.text for word in line.words) for line in core._cached_lines]
+        if " ".join(lines).split() != text.split():  # a word too long for its box is broken in two
+            problems.append(f"{where}: {text!r} broken inside a word as {lines!r}")
+            continue
         tw, th = w.texture_size
         if tw > w.width + 2 or th > w.height + 2:
             problems.append(f"{where}: {text!r} drawn {tw:.0f}x{th:.0f} in a {w.width:.0f}x{w.height:.0f} box")
@@ -153,7 +157,7 @@ def test_no_sum_name_or_preview_is_cut_on_any_screen_of_any_family(bank, size):
     assert not problems, f"{len(problems)} cut:\n" + "\n".join(sorted(set(problems)))
 
 
-def test_the_check_sees_a_sum_shortened_wrapped_out_of_its_box_or_drawn_past_it(bank):
+def test_the_check_sees_a_sum_shortened_wrapped_out_of_its_box_drawn_past_it_or_a_name_broken(bank):
     from kivy.core.window import Window
     from kivy.uix.label import Label
 
@@ -161,6 +165,7 @@ def test_the_check_sees_a_sum_shortened_wrapped_out_of_its_box_or_drawn_past_it(
     labels = [Label(text=sentence, shorten=True, text_size=(80, None), size_hint=(None, None), size=(80, 30)),
               Label(text=sentence, text_size=(80, 24), size_hint=(None, None), size=(80, 24)),
               Label(text=sentence, size_hint=(None, None), size=(80, 30)),
+              Label(text="Annabel", font_size=24, text_size=(60, None), size_hint=(None, None), size=(60, 80)),
               Label(text=sentence, size_hint=(None, None), size=(400, 40))]
     for label in labels:
         Window.add_widget(label)
@@ -170,6 +175,6 @@ def test_the_check_sees_a_sum_shortened_wrapped_out_of_its_box_or_drawn_past_it(
     finally:
         for label in labels:
             Window.remove_widget(label)
-    assert len(found) == 3, found
+    assert len(found) == 4, found
     assert any("shortened to" in f for f in found) and any("cut to" in f for f in found)
-    assert any("drawn" in f for f in found)
+    assert any("drawn" in f for f in found) and any("broken inside a word" in f for f in found)

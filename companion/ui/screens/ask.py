@@ -41,6 +41,8 @@ class AskScreen(BankScreen):
             return
         view = ask_view(self.desk, self.form, self.field)
         self.title, self.so_far = view["title"], view["so_far"]
+        if not view["choices"] and not view["text_entry"]:  # an empty screen would say nothing at all
+            self.so_far = " ".join(filter(None, [self.so_far, "Nothing to choose here: no answer is possible now."]))
         self.text_entry, self.optional = view["text_entry"], view["optional"]
         self.help = view["help"]
         self._show_who(view["who"])

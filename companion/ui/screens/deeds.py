@@ -57,6 +57,9 @@ class DeedsScreen(BankScreen):
     def _show_board(self, view: dict) -> None:
         grid = self.ids.board
         grid.clear_widgets()
+        # a name with a word too long for a third of the board (Prinzessinnengarten) gets half of it
+        longest = max((len(word) for g in view["groups"] for d in g["deeds"] for word in d["name"].split()), default=0)
+        grid.cols = 2 if longest > 13 else 3
         for group in view["groups"]:
             for deed in group["deeds"]:
                 tile = Factory.DeedTile()

@@ -8,7 +8,17 @@ from kivy.properties import BooleanProperty, StringProperty
 from ..flows import more_view
 from . import BankScreen
 
-__all__ = ["MoreScreen"]
+__all__ = ["MoreScreen", "more_columns"]
+
+#: Rows of buttons the screen shows at 800x480 with no scrolling (52 px each, the top bar and the row
+#: of places and the ending around them).
+ROWS_ON_ONE_SCREEN = 6
+
+
+def more_columns(group_sizes: list[int]) -> int:
+    """Buttons to a row: five (room for a long name on two lines) when the groups then fit the screen,
+    else six."""
+    return 5 if sum(-(-n // 5) for n in group_sizes) <= ROWS_ON_ONE_SCREEN else 6
 
 
 class MoreScreen(BankScreen):
@@ -32,9 +42,11 @@ class MoreScreen(BankScreen):
             return
         actions.shape = shape
         actions.clear_widgets()
+        cols = more_columns([len(g["actions"]) for g in view["groups"]])
         for group in view["groups"]:
             row = Factory.MoreGroup()
             row.title = group["title"]
+            row.ids.grid.cols = cols
             for item in group["actions"]:
                 tap = Factory.Tap(text=item["label"], name=f"action-{item['name']}",
                                   kind="danger" if item["destructive"] else "button")

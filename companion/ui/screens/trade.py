@@ -66,12 +66,14 @@ class TradeScreen(BankScreen):
             return
         box.clear_widgets()
         for q in amounts:
-            tap = Factory.Tap(text="+" + self.desk.fmt(q), name=f"{side}-cash-{q}", guard=False, size_hint_y=1)
-            tap.font_size = self.app.u * 20  # after the kv rule, which sets its own: "+$500" on one line
+            text = "+" + self.desk.fmt(q)
+            tap = Factory.Tap(text=text, name=f"{side}-cash-{q}", guard=False, size_hint_y=1)
+            # after the kv rule, which sets its own: "+$100,000" on one line
+            tap.font_size = self.app.u * (20 if len(text) <= 6 else 18)
             tap.value = (side, q)
             tap.bind(on_release=self.add_cash)
             box.add_widget(tap)
-        clear = Factory.Tap(text="C", name=f"{side}-cash-clear", guard=False, size_hint_y=1)
+        clear = Factory.Tap(text="C", name=f"{side}-cash-clear", guard=False, size_hint=(None, 1), width=self.app.u * 52)
         clear.value = (side, 0)
         clear.bind(on_release=self.add_cash)
         box.add_widget(clear)
