@@ -62,14 +62,15 @@ class TradeScreen(BankScreen):
 
     def _cash(self, box, side) -> None:
         amounts = quick_amounts(self.desk.pack)[-4:]  # $50, $100, $200, $500: $150 is two taps
+        if max(len(self.desk.fmt(q)) for q in amounts) > 5:
+            amounts = amounts[-3:]  # "+$100,000" needs the room of a third of the row
         if [c.value for c in reversed(box.children)][:-1] == [(side, q) for q in amounts]:
             return
         box.clear_widgets()
         for q in amounts:
             text = "+" + self.desk.fmt(q)
             tap = Factory.Tap(text=text, name=f"{side}-cash-{q}", guard=False, size_hint_y=1)
-            # after the kv rule, which sets its own: "+$100,000" on one line
-            tap.font_size = self.app.u * (20 if len(text) <= 6 else 18)
+            tap.font_size = self.app.u * 18  # after the kv rule, which sets its own: one line
             tap.value = (side, q)
             tap.bind(on_release=self.add_cash)
             box.add_widget(tap)
