@@ -642,7 +642,7 @@ def test_a_tile_counts_the_deeds_built_on_in_a_line_that_always_fits(desk):
     do(desk, "buy", player="Ann", deed="Baltic Avenue")
     do(desk, "build", player="Ann", deed="Baltic Avenue")
     ann = table_view(desk.state(), desk.specs)["players"][0]
-    assert ann["deeds_text"] == "2 deeds, 1 built on"
+    assert ann["deeds_text"] == "2 deeds\n1 built on"
 
 
 def test_a_finished_game_says_who_won_and_a_deleted_one_is_kept_aside(tmp_path):

@@ -52,7 +52,7 @@ def player_tile(state: dict, player: dict, *, names: dict | None = None) -> dict
     built = sum(1 for d in state["deeds"] if d.get("owner") == player["name"]
                 and any(m != "mortgaged" for m in d.get("marks", [])))
     # a short line that always fits the tile: which deed holds what is on the deeds screen, a tap away
-    deeds_text = (plural(deeds, "deed") if deeds else "no deeds") + (f", {built} built on" if built else "")
+    deeds_text = (plural(deeds, "deed") if deeds else "no deeds") + (f"\n{built} built on" if built else "")
     return {
         "name": player["name"],
         "colour": colour,
