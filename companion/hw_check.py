@@ -22,7 +22,9 @@ LABELS = {"auction": "AUCTION", "build": "BUILD", "next_turn": "NEXT TURN", "und
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="companion hw-check",
-                                     description="Check the trading unit's buttons, red light and buzzer.")
+                                     description="Check the trading unit's buttons, red light and buzzer.",
+                                     epilog="example:\n  companion hw-check --dry-run",
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--pins", help="pin map file (default: hw/pins.toml)")
     parser.add_argument("--buzzer", choices=("active", "passive"), help="override the buzzer kind")
     parser.add_argument("--timeout", type=float, default=20.0, help="seconds to wait for each press")

@@ -14,7 +14,10 @@ from typing import Callable
 
 from aiohttp import web
 
-from . import api
+import asyncio
+import contextlib
+
+from . import api, plays_api
 from .desk import PhoneDesk
 from .door import Door
 from .intake import BODY_TIMEOUT
@@ -25,6 +28,9 @@ __all__ = ["build_app", "STATIC", "COOKIE_DAYS", "DOOR"]
 STATIC = Path(__file__).with_name("static")
 COOKIE_DAYS = 30
 DOOR = web.AppKey("door", Door)
+EXPIRY_TASK = web.AppKey("expiry_task", asyncio.Task)
+#: How often the server looks for players' actions waiting too long (only while one waits).
+EXPIRY_LOOK_SECONDS = 5.0
 
 _BAD_LINK = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -43,7 +49,7 @@ async def join(request: web.Request) -> web.StreamResponse:
     desk = request.app[DESK]
     address = request.remote or "unknown"
     if desk.bad_tokens.blocked(address):
-        raise refuse(429, "Too many wrong links from this device. Wait a minute and scan again.",
+        raise refuse(429, "Too many wrong links from this device. Wait a minute and scan again.", kind="too-many-wrong-links",
                      Retry_After=str(desk.bad_tokens.retry_after(address)))
     token = request.match_info["token"]
     holder = desk.authorise(token)
@@ -80,12 +86,25 @@ def build_app(desk: PhoneDesk, *, hosts: frozenset[str], join_url: Callable[[str
     app.router.add_get("/j/{token}", join)
     app.router.add_static("/static/", STATIC, follow_symlinks=False, show_index=False)
     app.add_routes(api.routes)
+    app.add_routes(plays_api.routes)
     app.on_response_prepare.append(security_headers)
+
+    async def expire_plays() -> None:
+        """Players' actions not approved in time expire and the phones are told (only while one waits)."""
+        while True:
+            await asyncio.sleep(EXPIRY_LOOK_SECONDS)
+            desk.plays.sweep()
 
     async def on_startup(app: web.Application) -> None:
         desk.open()
+        app[EXPIRY_TASK] = asyncio.get_running_loop().create_task(expire_plays())
 
     async def on_shutdown(app: web.Application) -> None:
+        task = app.get(EXPIRY_TASK)
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
         desk.close()  # wakes every live stream so it ends now, not at shutdown_timeout
 
     app.on_startup.append(on_startup)

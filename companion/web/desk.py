@@ -21,6 +21,7 @@ from companion.views import public_state
 from .chronicle import Chronicle
 from .jsontext import dumps_safe, safe_text, with_members
 from .limits import Limits
+from .plays import Plays
 from .requests import PaymentRequests, requests_allowed
 from .roleview import DEFAULT_PUBLIC, banker_view, player_view
 from .sidecar import open_sidecar
@@ -57,6 +58,8 @@ class PhoneDesk:
         self._con = open_sidecar(banker.path)
         self.tokens = JoinTokens(self._con)
         self.requests = PaymentRequests(self._con, banker)
+        self.plays = Plays(self._con, banker)
+        self.play_budget = self.limits.plays()  # a player's phone cannot flood the table
         self.chronicle = Chronicle(banker)
         self.hub = Broadcast()
         self.streams: Counter[str] = Counter()
@@ -79,7 +82,8 @@ class PhoneDesk:
             return
         if self.chronicle.seq != self.banker.version:
             self.chronicle.rebuild()  # reopened after a while: catch up with the log
-        self._unsubscribe = [self.banker.subscribe(self._on_outcome), self.requests.subscribe(self._on_request)]
+        self._unsubscribe = [self.banker.subscribe(self._on_outcome), self.requests.subscribe(self._on_request),
+                             self.plays.subscribe(self._on_request)]
         self.hub.closed = False
         self.hub.bump()
 
@@ -177,14 +181,17 @@ class PhoneDesk:
         (but the chart's first point), which :meth:`page` splices in as the chronicle wrote them."""
         state = self.state()
         if holder.role == "banker":
-            return banker_view(
+            view = banker_view(
                 state,
                 log=self.chronicle.log_lines(),
                 pending=self._requests("pending"),
                 answered=self._requests("recent", 8),
+                deed_fields=self.banker.rules.extras.get("deed_fields"),
             )
+            view["plays"] = self.plays.banker_page()
+            return view
         public = self.banker.rules.extras.get("phone_public", DEFAULT_PUBLIC)
-        return player_view(
+        view = player_view(
             state,
             holder.player,
             worth=self.chronicle.worth_of(holder.player) if whole else self.chronicle.first_worth(holder.player),
@@ -192,7 +199,10 @@ class PhoneDesk:
             requests=self._requests("of_player", holder.player, 6),
             can_request=requests_allowed(self.banker.table),
             public=public,
+            deed_fields=self.banker.rules.extras.get("deed_fields"),
         )
+        view["plays"] = self.plays.page(holder.player)
+        return view
 
     def message(self, holder: Pass) -> bytes:
         """The holder's page as a whole ``state`` event, made once per change for every stream of

@@ -123,7 +123,7 @@ async def test_every_forbidden_combination_is_403_and_writes_nothing(phones):
     for phone, method, path, body in forbidden:
         r = await (phone.post(path, body) if method == "POST" else phone.get(path))
         assert r.status == 403, (method, path, r.status)
-        assert (await r.json())["error"]
+        assert (await r.json())["detail"]
     assert (version(phones), [r.id for r in waiting(phones)], phones.server.tokens.active()) == before
 
 
@@ -240,7 +240,7 @@ async def test_a_phone_cannot_open_endless_live_streams(phones, aiohttp_server, 
 async def test_a_big_body_is_refused_before_it_is_read_as_json(phones):
     banker = await phones.phone("banker")
     r = await banker.post("/api/v1/actions", data=json.dumps({"action": "salary", "player": "Ann", "memo": "x" * 40_000}))
-    assert r.status == 413 and "too large" in (await r.json())["error"]
+    assert r.status == 413 and "too large" in (await r.json())["detail"]
     assert version(phones) == 1
 
 

@@ -142,7 +142,7 @@
   function check() {  // fetch the page once: first paint, and after the stream failed for good
     fetch("/api/v1/state", { cache: "no-store", credentials: "same-origin" }).then(function (r) {
       if (r.status === 401 || r.status === 403) {
-        return r.json().then(function (body) { notJoined(body.error); });
+        return r.json().then(function (problem) { notJoined(problem.detail); });  // RFC 9457 problem details
       }
       if (!r.ok) { throw new Error("status " + r.status); }
       return r.json().then(function (page) { render(page); lastHeard = Date.now(); startStream(); });
@@ -184,6 +184,7 @@
     document.title = (page.role === "banker" ? "Banker" : page.me.name) + " \u00b7 Table Banker";
     $("foot").textContent = page.title + " \u00b7 version " + page.version;
     if (page.role === "banker") { renderBanker(page); } else { renderPlayer(page); }
+    document.dispatchEvent(new CustomEvent("tb-page", { detail: page }));  // plays.js draws the player's own actions
   }
 
   function renderPlayer(page) {
@@ -389,7 +390,7 @@
       headers: { "Content-Type": "application/json" }, body: JSON.stringify(body)
     }).then(function (r) {
       return r.json().catch(function () { return {}; }).then(function (data) {
-        if (!r.ok) { throw new Error(data.error || ("the server said " + r.status)); }
+        if (!r.ok) { throw new Error(data.detail || data.title || ("the server said " + r.status)); }
         return data;
       });
     });
