@@ -3,7 +3,8 @@
 ``/``            the phone page (static HTML; it loads its data from the API)
 ``/j/<token>``   a join link from a QR code: trades the token for an HttpOnly, SameSite=Strict cookie
                  and redirects to ``/``, so the token leaves the address bar and the history
-``/static/...``  the page's CSS, JavaScript and icon (never anything outside that folder)
+``/static/...``  the page's CSS, JavaScript and icon (never anything outside that folder), from memory
+                 and gzipped once (:mod:`companion.web.shelf`); ``/manifest.webmanifest`` the web app manifest
 ``/api/v1/...``  the JSON API (:mod:`companion.web.api`)
 """
 from __future__ import annotations
@@ -22,8 +23,9 @@ from .desk import PhoneDesk
 from .door import Door
 from .intake import BODY_TIMEOUT
 from .security import DESK, HOSTS, MIDDLEWARES, refuse, security_headers
+from .shelf import PACKET, Shelf, wants_gzip
 
-__all__ = ["build_app", "STATIC", "COOKIE_DAYS", "DOOR"]
+__all__ = ["COOKIE_DAYS", "DOOR", "STATIC", "build_app"]
 
 STATIC = Path(__file__).with_name("static")
 COOKIE_DAYS = 30
@@ -40,8 +42,30 @@ _BAD_LINK = """<!doctype html>
 """
 
 
-async def index(request: web.Request) -> web.FileResponse:
-    return web.FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+SHELF = Shelf(STATIC)
+
+
+async def index(request: web.Request) -> web.Response:
+    return SHELF.response(request, "index.html")
+
+
+async def static(request: web.Request) -> web.Response:
+    return SHELF.response(request, request.match_info["name"])
+
+
+async def manifest(request: web.Request) -> web.Response:
+    return SHELF.response(request, "manifest.webmanifest")
+
+
+@web.middleware
+async def squeeze(request: web.Request, handler) -> web.StreamResponse:
+    """Answers larger than a packet go gzipped to a phone that takes gzip (pages of the API, mostly)."""
+    response = await handler(request)
+    if type(response) is web.Response and "Content-Encoding" not in response.headers and wants_gzip(request):
+        body = response.body
+        if isinstance(body, (bytes, bytearray)) and len(body) > PACKET:
+            response.enable_compression(web.ContentCoding.gzip)
+    return response
 
 
 async def join(request: web.Request) -> web.StreamResponse:
@@ -76,7 +100,8 @@ def build_app(desk: PhoneDesk, *, hosts: frozenset[str], join_url: Callable[[str
     ``hosts``: the Host names it answers to; ``join_url(player)``: the link a player's QR code holds.
     """
     door = Door(desk.limits)
-    app = web.Application(client_max_size=desk.limits.request_bytes, middlewares=[door.middleware, *MIDDLEWARES])
+    app = web.Application(client_max_size=desk.limits.request_bytes,
+                          middlewares=[door.middleware, *MIDDLEWARES, squeeze])
     app[DOOR] = door
     app[DESK] = desk
     app[HOSTS] = hosts
@@ -84,7 +109,8 @@ def build_app(desk: PhoneDesk, *, hosts: frozenset[str], join_url: Callable[[str
     app[BODY_TIMEOUT] = desk.limits.body_seconds
     app.router.add_get("/", index)
     app.router.add_get("/j/{token}", join)
-    app.router.add_static("/static/", STATIC, follow_symlinks=False, show_index=False)
+    app.router.add_get("/static/{name}", static)
+    app.router.add_get("/manifest.webmanifest", manifest)
     app.add_routes(api.routes)
     app.add_routes(plays_api.routes)
     app.on_response_prepare.append(security_headers)

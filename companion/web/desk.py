@@ -18,7 +18,7 @@ from collections import Counter
 
 from companion.views import public_state
 
-from .chronicle import Chronicle
+from .chronicle import Chronicle, whole_story
 from .jsontext import dumps_safe, safe_text, with_members
 from .limits import Limits
 from .plays import Plays
@@ -28,7 +28,7 @@ from .sidecar import open_sidecar
 from .sse import Broadcast, sse_message
 from .tokens import WITHDRAWN, JoinTokens, Pass
 
-__all__ = ["PhoneDesk", "dumps_safe", "dumps_player_page"]
+__all__ = ["PhoneDesk", "dumps_player_page", "dumps_safe"]
 
 #: The parts of a player's page (under ``me``) that the chronicle writes as JSON text once.
 SPLICED = ("worth_series", "story")
@@ -61,6 +61,7 @@ class PhoneDesk:
         self.plays = Plays(self._con, banker)
         self.play_budget = self.limits.plays()  # a player's phone cannot flood the table
         self.chronicle = Chronicle(banker)
+        self._whole: tuple | None = None
         self.hub = Broadcast()
         self.streams: Counter[str] = Counter()
         digest = hashlib.sha256(str(banker.path.resolve()).encode()).hexdigest()[:10]
@@ -139,13 +140,12 @@ class PhoneDesk:
 
     # -- pages -------------------------------------------------------------------------------------
     def state(self) -> dict:
-        """The public state of the game at the current generation (:func:`companion.views.public_state`),
-        with the worth the chronicle counted for the same entry."""
+        """The public state of the game at the current generation (:func:`companion.views.public_state`;
+        its worth is the count the chronicle made for the same entry, :func:`companion.views.worth`)."""
         self._refresh_cache()
         if self._state is None:
-            banker, chronicle = self.banker, self.chronicle
-            worth = chronicle.worth_now() if chronicle.seq == banker.version else None
-            self._state = public_state(banker.table, banker.rules, banker.version, worth=worth)
+            banker = self.banker
+            self._state = public_state(banker.table, banker.rules, banker.version)
         return self._state
 
     def _refresh_cache(self) -> None:
@@ -176,6 +176,11 @@ class PhoneDesk:
             self._pages[key] = cached
         return cached
 
+    def _undo_text(self) -> str | None:
+        """What the banker's Undo button says, as on the touchscreen: "Undo: <the action>"."""
+        entry = self.banker.next_undo()
+        return f"Undo: {entry.summary}" if entry else None
+
     def page_data(self, holder: Pass, *, whole: bool = True) -> dict:
         """The holder's page as data. ``whole=False``: a player's page without its chart and story
         (but the chart's first point), which :meth:`page` splices in as the chronicle wrote them."""
@@ -187,6 +192,7 @@ class PhoneDesk:
                 pending=self._requests("pending"),
                 answered=self._requests("recent", 8),
                 deed_fields=self.banker.rules.extras.get("deed_fields"),
+                undo_text=self._undo_text(),
             )
             view["plays"] = self.plays.banker_page()
             return view
@@ -203,6 +209,18 @@ class PhoneDesk:
         )
         view["plays"] = self.plays.page(holder.player)
         return view
+
+    def whole_story(self, holder: Pass) -> list[dict]:
+        """The whole game in words for the holder: a player's own story with turns, or every log
+        summary for the banker; newest first, worked out once per game version."""
+        key = (holder.role, holder.player, self.banker.version)
+        if self._whole is None or self._whole[0] != key:
+            if holder.role == "player":
+                lines = whole_story(self.banker, holder.player)
+            else:
+                lines = [{"seq": e.seq, "text": e.summary, "kind": e.kind} for e in reversed(self.banker.log())]
+            self._whole = (key, lines)
+        return self._whole[1]
 
     def message(self, holder: Pass) -> bytes:
         """The holder's page as a whole ``state`` event, made once per change for every stream of
@@ -223,7 +241,9 @@ class PhoneDesk:
         key = (which, *args)
         if key not in self._asked:
             currency = self.banker.currency
-            self._asked[key] = [r.as_json(currency) for r in getattr(self.requests, which)(*args)]
+            held = self.requests.held
+            self._asked[key] = [{**r.as_json(currency), "held": held[r.id]} if r.id in held else r.as_json(currency)
+                                for r in getattr(self.requests, which)(*args)]
         return self._asked[key]
 
     def live_page(self, holder: Pass) -> tuple[bytes | None, str | None]:

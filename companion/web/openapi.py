@@ -119,8 +119,12 @@ SCHEMAS = {
             "memo": {"type": "string"},
             "status": {"type": "string", "enum": ["pending", "approved", "declined", "cancelled"]},
             "reason": {"type": "string"}, "created": {"type": "string"}, "decided": _NULL_STR, "seq": _NULL_INT,
+            "held": {"type": "string", "description": "on a page: why the banker's approval was refused (it still waits)"},
         },
     },
+    "StoryLine": {"type": "object", "required": ["seq", "text"],
+                  "properties": {"seq": {"type": "integer"}, "text": {"type": "string"}, "change": {"type": "integer"},
+                                 "change_text": {"type": "string"}, "turn": _NULL_INT, "kind": {"type": "string"}}},
     "NewRequest": {
         "type": "object", "required": ["to", "amount"], "additionalProperties": False,
         "properties": {
@@ -243,6 +247,10 @@ PATHS = {
         params=[{"name": "after", "in": "query", "schema": {"type": "integer", "minimum": 0, "maximum": 2**63 - 1}},
                 {"name": "limit", "in": "query", "schema": {"type": "integer", "minimum": 1, "maximum": 500}}],
         extra=(_ROLE,))},
+    "/api/v1/story": {"get": _op(
+        "The whole game in words, newest first: a player's own story with turns, every log line for the banker",
+        {"200": _ok({"type": "object", "required": ["version", "lines"],
+                     "properties": {"version": {"type": "integer"}, "lines": {"type": "array", "items": _ref("StoryLine")}}})})},
     "/api/v1/players/{name}/join": {"get": _op(
         "A player's join link (banker)", {"200": _ok(_ref("Join")), "404": _error("no such player")},
         params=[_NAME], extra=(_ROLE,))},

@@ -166,7 +166,7 @@ def player_view(
 
 
 def banker_view(state: dict, *, log: list[dict], pending: Iterable[dict], answered: Iterable[dict],
-                deed_fields: Mapping[str, dict] | None = None) -> dict[str, Any]:
+                deed_fields: Mapping[str, dict] | None = None, undo_text: str | None = None) -> dict[str, Any]:
     """The banker's page: every player in full, the requests waiting, the latest log lines."""
     currency = _currency(state)
     players = []
@@ -185,6 +185,7 @@ def banker_view(state: dict, *, log: list[dict], pending: Iterable[dict], answer
         "pending": list(pending),
         "answered": list(answered),
         "log": log,
+        "undo_text": undo_text,
         "bank": state.get("bank", {}),
         "stock": state.get("stock", {}),
     }
