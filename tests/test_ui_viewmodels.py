@@ -676,12 +676,12 @@ def test_the_touchscreen_does_not_import_the_phones_adapter():
     assert out.stdout.strip() == "[]"
 
 
-def test_a_tile_shows_the_houses_and_hotels_the_family_puts_on_the_players_deeds(desk):
+def test_a_tile_counts_the_deeds_built_on_in_a_line_that_always_fits(desk):
     do(desk, "buy", player="Ann", deed="Mediterranean Avenue")
     do(desk, "buy", player="Ann", deed="Baltic Avenue")
     do(desk, "build", player="Ann", deed="Baltic Avenue")
     ann = table_view(desk.state(), desk.specs)["players"][0]
-    assert ann["deeds_text"] == "2 deeds: Baltic 1 house"
+    assert ann["deeds_text"] == "2 deeds\n1 built on"
 
 
 def test_a_finished_game_says_who_won_and_a_deleted_one_is_kept_aside(tmp_path):

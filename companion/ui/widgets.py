@@ -22,7 +22,7 @@ from kivy.uix.modalview import ModalView
 
 from . import type_scale
 
-__all__ = ["SEEN_SECONDS", "Sight", "Aimed", "touched_at", "Tap", "PlayerTile", "AccountTile", "ReasonBubble", "DoneNote", "ConfirmBox", "Caption", "Figure",
+__all__ = ["lines_needed", "SEEN_SECONDS", "Sight", "Aimed", "touched_at", "Tap", "PlayerTile", "AccountTile", "ReasonBubble", "DoneNote", "ConfirmBox", "Caption", "Figure",
            "show_reason", "show_done"]
 
 
@@ -167,6 +167,28 @@ class Caption(Label):
     """A label that wraps to its width and grows to its text (for reasons, help and summaries)."""
 
 
+_MEASURE: dict[tuple[float, bool], object] = {}
+
+
+def lines_needed(text: str, font_size: float, width: float, *, bold: bool = False) -> int:
+    """About how many lines ``text`` wraps to in ``width`` px at ``font_size``, erring on the side of one
+    more (a line wrapped at a space leaves the end of the line empty): for a list whose rows are sized
+    before they are drawn (the history's thousands of entries). One text measure, no drawing."""
+    from kivy.core.text import Label as CoreLabel
+
+    if not text or width <= 1:
+        return 1
+    key = (round(font_size, 2), bold)
+    measure = _MEASURE.get(key)
+    if measure is None:
+        measure = _MEASURE[key] = CoreLabel(font_size=font_size, bold=bold)
+    wide = measure.get_extents(text)[0]  # type: ignore[attr-defined]
+    lines = 1
+    while wide > width * lines * 0.88:  # 12% of each line may be left empty by a word that did not fit
+        lines += 1
+    return lines
+
+
 class Figure(Label):
     """A big number (a balance, an amount) that shrinks to fit its box rather than overflow.
 
@@ -181,18 +203,25 @@ class Figure(Label):
         return getattr(App.get_running_app(), "u", 1.0) or 1.0
 
     def on_texture_size(self, *_):
+        self._fit()
+
+    def _fit(self) -> None:
         room = self.width - 2 * (self.padding[0] if isinstance(self.padding, (list, tuple)) else 0)
+        u = self._u()
+        step = self.font_size / u
         if room > 20 and self.texture_size[0] > room:
-            u = self._u()
-            step = type_scale.shrunk(self.font_size / u, room, self.texture_size[0])
-            if step * u < self.font_size:
-                self.font_size = step * u
+            step = min(step, type_scale.shrunk(self.font_size / u, room, self.texture_size[0]))
+        if self.height > 10 and self.texture_size[1] > self.height + 1:  # a short tile: the lines below need room
+            step = min(step, type_scale.shrunk(self.font_size / u, self.height, self.texture_size[1]))
+        if step * u < self.font_size:
+            self.font_size = step * u
 
     def _reset(self, *_):
         u = self._u()
         self.font_size = type_scale.at_most(self.base_size / u) * u
+        self._fit()  # the same size: no new texture comes to tell the box changed
 
-    on_text = on_width = on_base_size = _reset
+    on_text = on_width = on_height = on_base_size = _reset
 
 
 class PlayerTile(Aimed, ButtonBehavior, BoxLayout):

@@ -25,6 +25,8 @@ class TableScreen(BankScreen):
     can_redo = BooleanProperty(False)
     unit_text = StringProperty("Unit")
     unit_busy = BooleanProperty(False)
+    has_deeds = BooleanProperty(True)
+    has_unit = BooleanProperty(True)
     _ticker = None
 
     def on_pre_enter(self, *args):
@@ -61,6 +63,7 @@ class TableScreen(BankScreen):
         self.view = view
         self.turn_text = view["turn_text"]
         self.pots_text = view["pots_text"]
+        self.has_deeds, self.has_unit = view["has_deeds"], view["has_unit"]
         self.undo_text, self.can_undo = view["undo_text"], view["can_undo"]
         self.redo_text, self.can_redo = view["redo_text"], view["can_redo"]
         self._show_tiles(view["players"])
