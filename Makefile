@@ -20,7 +20,10 @@ PYTEST_ARGS ?=
 JOBS ?= 3
 PYTEST := $(PY) -m pytest -q -n $(JOBS)
 
-.PHONY: run test check lint bench system-deps clean pi-check
+SEED   ?= 1
+TAPS   ?= 2000
+
+.PHONY: run test check lint bench monkey system-deps clean pi-check
 
 $(VENV)/.app: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -57,6 +60,10 @@ test: $(VENV)/.test system-deps lint
 
 check: $(VENV)/.test lint
 	$(PYTEST) -m "not slow and not gui and not browser" $(PYTEST_ARGS)
+
+# A long random walk with the real pointer over every family (tests/gui/monkey.py): make monkey SEED=7 TAPS=5000
+monkey: $(VENV)/.test system-deps
+	MONKEY_SEED=$(SEED) MONKEY_TAPS=$(TAPS) xvfb-run -a -s "-screen 0 1280x800x24" $(PY) -m pytest -q tests/gui/test_monkey.py $(PYTEST_ARGS)
 
 # make bench: every benchmark (about 9 minutes on a desktop; longer on a Pi); games go to the system temp
 bench: $(VENV)/.test system-deps

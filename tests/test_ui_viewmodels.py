@@ -202,7 +202,7 @@ def test_a_utility_rent_asks_for_the_dice_it_needs(desk):
     assert [c["value"] for c in view["choices"]] == list(range(2, 13))
     assert all(c["refused"] is None for c in view["choices"])
     seven = next(c for c in view["choices"] if c["value"] == 7)
-    assert seven["preview"] == "Bob paid Ann $28 rent for Electric Company" and seven["detail"] == "Bob pays $28"
+    assert seven["preview"] == "Bob paid Ann $28 rent for Electric Company" and seven["detail"] == "Bob pays Ann $28"
 
 
 # -- the chooser -------------------------------------------------------------------------------------
@@ -254,7 +254,7 @@ def test_the_rent_list_shows_what_each_deed_charges_this_payer(desk):
     do(desk, "mortgage", player="Ann", deed="Boardwalk")
     form = flows.start_flow("rent", desk.specs, player="Bob")
     rows = {c["value"]: c for c in ask_view(desk, form, "deed")["choices"]}
-    assert rows["Baltic Avenue"]["detail"] == "Bob pays $4" and rows["Baltic Avenue"]["preview"] == "Bob paid Ann $4 rent for Baltic Avenue"
+    assert rows["Baltic Avenue"]["detail"] == "Bob pays Ann $4" and rows["Baltic Avenue"]["preview"] == "Bob paid Ann $4 rent for Baltic Avenue"
     assert rows["Boardwalk"]["refused"] and "mortgaged" in rows["Boardwalk"]["refused"]
 
 
@@ -328,7 +328,8 @@ def test_boardwalk_with_a_hotel_charges_2000_and_cannot_be_mortgaged(desk):
     assert rent_now(desk, "Boardwalk") == "Rent now: $2,000 from Bob"
     card = deed_card(desk, "Boardwalk")
     acts = {a["text"]: a for a in card["actions"]}
-    assert acts["Rent (Bob)"]["preview"] == "Bob paid Ann $2,000 rent for Boardwalk"
+    # the button says who pays whom how much before its one tap (the law of the banker's screen)
+    assert acts["Rent: Bob pays Ann $2,000"]["preview"] == "Bob paid Ann $2,000 rent for Boardwalk"
     assert acts["Mortgage"]["refused"] == "sell the buildings on the dark blue group before mortgaging Boardwalk"
     assert acts["Buy"]["refused"] == "Boardwalk already belongs to Ann"
     assert acts["Build: Hotel"]["refused"]
@@ -340,7 +341,7 @@ def test_a_bank_deed_offers_buying_and_auction(desk):
     do(desk, "next_turn")
     card = deed_card(desk, "Park Place")
     live = [a["text"] for a in card["actions"] if a["refused"] is None]
-    assert "Buy (Bob)" in live and "Auction" in live  # the player to play buys it
+    assert "Buy: Bob pays $350" in live and "Auction" in live  # the player to play buys it, at its price
     assert card["owner_text"] == "Owned by the bank" and rent_now(desk, "Park Place") == ""
 
 
@@ -374,7 +375,7 @@ def test_a_mortgage_shows_what_lifting_it_costs(desk):
     do(desk, "mortgage", player="Bob", deed="Reading Railroad")
     view = loans_view(desk)
     assert [(m["player"], m["text"], m["lift_text"]) for m in view["mortgages"]] == \
-        [("Bob", "Reading Railroad is mortgaged", "Lift for $110")]
+        [("Bob", "Reading Railroad is mortgaged", "Lift: Bob pays $110")]
     assert view["empty_text"] == ""
 
 
@@ -675,12 +676,12 @@ def test_the_touchscreen_does_not_import_the_phones_adapter():
     assert out.stdout.strip() == "[]"
 
 
-def test_a_tile_shows_the_houses_and_hotels_the_family_puts_on_the_players_deeds(desk):
+def test_a_tile_counts_the_deeds_built_on_in_a_line_that_always_fits(desk):
     do(desk, "buy", player="Ann", deed="Mediterranean Avenue")
     do(desk, "buy", player="Ann", deed="Baltic Avenue")
     do(desk, "build", player="Ann", deed="Baltic Avenue")
     ann = table_view(desk.state(), desk.specs)["players"][0]
-    assert ann["deeds_text"] == "2 deeds: Baltic 1 house"
+    assert ann["deeds_text"] == "2 deeds\n1 built on"
 
 
 def test_a_finished_game_says_who_won_and_a_deleted_one_is_kept_aside(tmp_path):
@@ -1052,7 +1053,7 @@ def test_bobs_boardwalk_with_2_houses_says_ann_pays_600_and_offers_cy_and_dee_60
         do(four, "build", player="Bob", deed=deed)
     form = flows.start_flow("rent", four.specs, player=player_to_play(four.state()))
     boardwalk = next(r for r in ask_view(four, form, "deed")["choices"] if r["value"] == "Boardwalk")
-    assert boardwalk["detail"] == "Ann pays $600" and boardwalk["refused"] is None
+    assert boardwalk["detail"] == "Ann pays Bob $600" and boardwalk["refused"] is None
     assert [(c["player"], c["amount"], c["refused"]) for c in boardwalk["others"]] == [("Cy", "$600", None), ("Dee", "$600", None)]
     assert boardwalk["others"][0]["preview"] == "Cy paid Bob $600 rent for Boardwalk"
     assert form.values["payer"] == "Ann"  # looking at the chips changes nobody's turn to pay

@@ -58,6 +58,7 @@ __all__ = [
     "InOrOut",
     "in_or_out",
     "preview",
+    "money_words",
     "json_schema",
     "acting_field",
     "role_fields",
@@ -721,13 +722,33 @@ def in_or_out(rules: "Rules", table: Table, name: str, field_name: str, partial:
 
 
 def _detail(p: Preview, table: Table) -> str:
-    """A few words on the money a choice moves: "Bob pays $22", "the bank pays $200", "moves no money"."""
-    if not p.postings:
-        return "moves no money"
+    """A few words on the money a choice moves: "Bob pays Ann $22", "Ann pays $350", "moves no money"."""
+    return money_words(p, table)
+
+
+def money_words(p: Preview, table: Table) -> str:
+    """Who pays whom how much in a preview, in few words, from its postings: "Bob pays Ann $22",
+    "Ann pays $350" (to the bank), "Ann gets $30" (from the bank), or each player's net sum when more
+    than two sides move ("Dan pays $610, Ann gets $390, the bank gets $220"); "moves no money" when none does.
+    What a button says before its tap (the law of the banker's screen), from the rule's own decision."""
     fmt = Currency.from_pack(table["pack"]).format
-    first = p.postings[0].payer
-    net = p.moved(first)
-    return f"{account_name(first)} pays {fmt(-net if net < 0 else p.postings[0].amount)}"
+    nets = {a: p.moved(a) for a in dict.fromkeys([x for q in p.postings for x in (q.payer, q.payee)])}
+    nets = {a: n for a, n in nets.items() if n}
+    if not nets:
+        return "moves no money"
+    payers = [a for a, n in nets.items() if n < 0]
+    payees = [a for a, n in nets.items() if n > 0]
+    if len(payers) == 1 and len(payees) == 1:
+        payer, payee = payers[0], payees[0]
+        amount = fmt(nets[payee])
+        if payee == BANK:
+            return f"{account_name(payer)} pays {amount}"
+        if payer == BANK:
+            return f"{account_name(payee)} gets {amount}"
+        return f"{account_name(payer)} pays {account_name(payee)} {amount}"
+    said = [f"{account_name(a)} pays {fmt(-n)}" for a, n in nets.items() if n < 0]
+    said += [f"{account_name(a)} gets {fmt(n)}" for a, n in nets.items() if n > 0]
+    return ", ".join(said)
 
 
 def preview(rules: "Rules", table: Table, action: dict[str, Any]) -> Preview:

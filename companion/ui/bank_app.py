@@ -31,6 +31,7 @@ from .letting_go import KEPT, screens_to_let_go
 from .kivy_fixes import forget_last_text_box, release_left_screen
 from .tidy import WHOLE_EVERY, collect_young
 from .type_scale import window_u
+from .widgets import Sight
 from .phones import Phones, entry_text
 from .sounds import Sounds, outcome_sound
 from companion.settings import UiSettings
@@ -118,6 +119,7 @@ class TableBankerApp(Taps, App):
         self._let_go_trigger: ClockEvent | None = None
         self._tidy_trigger: ClockEvent | None = None
         self._collect_trigger: ClockEvent | None = None
+        self._sight_trigger: ClockEvent | None = None
         self.tidied, self.tidy_ms = 0, 0.0  # tidy-ups done, and how long the last one took
         self._unsettled = False  # whether the settled heap may hold garbage (a game was closed since)
         self.settle_heap = settle_heap  # this process is the app's alone: see on_start
@@ -148,7 +150,17 @@ class TableBankerApp(Taps, App):
         self._let_go_trigger = Clock.create_trigger(self._let_go_of_left_screens, 0)
         self._tidy_trigger = Clock.create_trigger(self.tidy, TIDY_AFTER_SECONDS)
         self._collect_trigger = Clock.create_trigger(self._collect_let_go, COLLECT_AFTER_SECONDS)
+        # What is under the finger changes with the screen shown and with a box opened or closed: taps
+        # wait until it has been in sight a moment (widgets.Aimed), from the frame that first draws it.
+        self._sight_trigger = Clock.create_trigger(Sight.changed, 0)
+        root.ids.screens.bind(current=self._view_changed)
+        Window.bind(children=self._view_changed)
         return root
+
+    def _view_changed(self, *_: object) -> None:
+        Sight.changed()
+        if self._sight_trigger is not None:
+            self._sight_trigger()
 
     def on_start(self):
         self._poll_event = Clock.schedule_interval(self.poll, WATCH_SECONDS)
@@ -175,10 +187,12 @@ class TableBankerApp(Taps, App):
                 current.dispatch("on_leave")  # screens stop their timers
         self.close_game()
         Window.unbind(size=self._rescale)
+        Window.unbind(children=self._view_changed)
         # A redraw, a letting go or a tidy-up still due (closing the game asks for one) would run on
         # screens whose app has stopped (Ctrl-C right after a game opens): none is wanted any more.
         self.stopped = True
-        for trigger in (self._refresh_trigger, self._let_go_trigger, self._tidy_trigger, self._collect_trigger):
+        for trigger in (self._refresh_trigger, self._let_go_trigger, self._tidy_trigger, self._collect_trigger,
+                        self._sight_trigger):
             if trigger is not None:
                 trigger.cancel()
 
@@ -377,6 +391,7 @@ class TableBankerApp(Taps, App):
 
     def _use(self, desk: Desk) -> None:
         self.close_game()
+        self._view_changed()  # another game on the same table screen: nothing on it was seen yet
         remember_last_game(self.folder, desk.banker.path)
         self._unsettled = True  # the last game's part of the settled heap is garbage now: walk it all at the next pause
         self.desk = desk

@@ -17,7 +17,10 @@ from companion.views import deed_marks
 
 from .ask_view import deed_groups
 from .colours import player_colour, text_on
+from companion.core.contract import money_words
+
 from .desk import Desk
+from .shown import moves_money, promise, said
 
 __all__ = ["deed_to_show", "deeds_view", "deed_card", "card_lines", "rent_now"]
 
@@ -187,19 +190,23 @@ def deed_card(desk: Desk, deed: str, chosen: str | None = None) -> dict[str, Any
                 refused = _none_possible(desk, name, variant)
             if choice is not None and not choice.possible:
                 refused = choice.why_not
+            text = label + (f" ({shown_who})" if shown_who else "")
+            if preview is not None and moves_money(preview):  # the law: who pays whom how much, on the button
+                text = said(label, money_words(preview, desk.table))
             actions.append({
                 "action": name,
                 "label": label,
                 "who": who or "",
-                "text": label + (f" ({shown_who})" if shown_who else ""),
+                "text": text,
                 "values": dict(variant),
                 "refused": refused,
                 "ready": ready,
                 "preview": preview.summary if preview is not None else "",
+                "promise": promise(preview) if preview is not None and refused is None else None,
             })
     if owner is None and "auction" in desk.specs:
         actions.append({"action": "auction", "label": desk.specs["auction"].label, "who": "", "text": desk.specs["auction"].label,
-                        "values": {"deed": deed}, "refused": None, "ready": False, "preview": ""})
+                        "values": {"deed": deed}, "refused": None, "ready": False, "preview": "", "promise": None})
     actions.sort(key=lambda a: a["refused"] is not None)  # the family's order, possible ones first
     owner_colour = player_colour(colours.get(owner)) if owner else (0.35, 0.4, 0.45, 1)
     return {

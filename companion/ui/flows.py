@@ -31,6 +31,10 @@ __all__ = [
     "acting_role",
     "new_id",
     "more_menu",
+    "more_view",
+    "has_deeds",
+    "has_unit",
+    "has_debts",
     "for_people",
     "destructive_question",
     "every_sum",
@@ -180,6 +184,41 @@ def more_menu(more: list[dict]) -> list[dict]:
         group["actions"].sort(key=lambda a: a["name"] == "bankrupt")  # stable: the family's order otherwise
     ordered = sorted(groups.values(), key=lambda g: any(a["name"] == "bankrupt" for a in g["actions"]))
     return [g for g in ordered if g["actions"]]
+
+
+#: Ending the game: never among the other actions, always last and apart.
+ENDING = "end_game"
+
+#: The screens More leads to that the table does not (Deeds, History and the trading unit are on its
+#: top bar, Auction among its big buttons), in the order a banker needs them.
+MORE_PLACES = (("loans", "Loans"), ("requests", "Requests"), ("join", "Phones"), ("settings", "Settings"),
+               ("over", "Scores"), ("start", "Games"))
+
+
+def has_deeds(specs: dict) -> bool:
+    """Whether the family has deeds: one of its actions asks for one."""
+    return any(f.kind == "deed" for spec in specs.values() for f in spec.fields)
+
+
+def has_unit(specs: dict) -> bool:
+    """Whether the family has a use for the trading unit: its auction timer, its deal timer or its build
+    spinner serve an action the family declares."""
+    return "auction" in specs or "trade" in specs or spins_first(specs)
+
+
+def has_debts(specs: dict) -> bool:
+    """Whether the family has debts to list: loans, notes or mortgages."""
+    return "mortgage" in specs or any(spec.group == "loans" for spec in specs.values())
+
+
+def more_view(specs: dict) -> dict:
+    """The More screen: the family's other actions in short groups (:func:`more_menu`), the screens
+    the table does not lead to that the family has, and ending the game apart (None if it cannot)."""
+    _, more = buttons_for(specs)
+    ending = next((item for item in more if item["name"] == ENDING), None)
+    places = [{"name": name, "label": label} for name, label in MORE_PLACES if name != "loans" or has_debts(specs)]
+    return {"groups": more_menu([item for item in more if item["name"] != ENDING]), "places": places,
+            "ending": ending}
 
 
 def for_people(text: str) -> str:

@@ -18,6 +18,7 @@ from typing import Any
 from companion.core.contract import load_json
 from companion.core.errors import BankerError
 
+from .shown import promise
 from . import schema_form
 from .ask_view import so_far
 from .desk import Desk
@@ -128,5 +129,5 @@ def form_view(desk: Desk, form: ActionForm, field: str, value: Any) -> dict[str,
         none = schema.get("x-none") or "None"
         sentence = f"{none}: {sentence}" if last else f"{none}. Next"
     view.update(sentence=sentence, ready=lacking is None and (not last or preview is not None),
-                refused=lacking or refused, value=schema_form.empty(schema) if empty else value)
+                refused=lacking or refused, promise=promise(preview) if last else None, value=schema_form.empty(schema) if empty else value)
     return view

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from .shown import promise
 from .colours import player_colour
 from .desk import Desk
 
@@ -99,6 +100,7 @@ def trade_view(desk: Desk, deal: Deal) -> dict[str, Any]:
         "give_total": f"{deal.a} pays {desk.fmt(pays(deal.a))} in all" if preview is not None else "",
         "get_total": f"{deal.b} pays {desk.fmt(pays(deal.b))} in all" if preview is not None else "",
         "preview": preview.summary if preview is not None else "",
+        "promise": promise(preview),
         "takes_lift": takes_lift,
         "sentence": "; ".join([_words(desk, deal.a or "?", deal.give_cash, deal.give),
                                _words(desk, deal.b or "?", deal.get_cash, deal.get)]),

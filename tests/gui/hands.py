@@ -149,7 +149,12 @@ class Hands:
         self._scroll_into_view(w)
         self._press(w)
         self.taps += 1
+        if self.after_tap is not None:
+            self.after_tap(w)
         return w
+
+    #: Called after every tap with the widget tapped (a referee checking the ledger against the screen).
+    after_tap = None
 
     #: How long a tap waits for its widget to appear (found at once when it is there; a loaded machine
     #: may take seconds to lay out a screen just shown).
@@ -257,11 +262,12 @@ class SimulatedHands(Hands):
     """Touches made in Python and sent through the window (so what is on top really gets them)."""
 
     def _press(self, w) -> None:
-        from companion.ui.widgets import Tap
+        from companion.ui.widgets import Aimed, Tap
 
         x, y = self._settled(w)
         scrolled = self._list_of(w) is not None
         Tap.forget_last()  # these touches come faster than a person's: the double-tap guard is tested on its own
+        Aimed.seen_seconds = 0  # and than a person sees: the tap guard is tested with the real pointer
         answered: list[bool] = []
         listens = "on_release" in w.events() and not w.disabled
 
@@ -370,6 +376,7 @@ class PointerHands(Hands):
                        lambda: not w.is_second_tap(time.monotonic()), seconds=5)
         self._scroll_into_view(w)
         x, y = self._settled(w)
+        self._seen(w)
         answered = []
 
         def heard(*_):
@@ -385,6 +392,19 @@ class PointerHands(Hands):
             w.funbind(event, heard)
         self._still()  # what the tap changed is drawn before the next look at the screen
 
+    def _seen(self, w) -> None:
+        """A person taps what they have seen: wait until the widget has been in sight, where it is, for
+        the app's tap guard (companion.ui.widgets.Aimed); the monkey does not wait, and checks."""
+        from companion.ui.widgets import SEEN_SECONDS, Aimed
+
+        Aimed.seen_seconds = SEEN_SECONDS
+        if self.blind or not hasattr(w, "too_new"):
+            return
+        self.until("the widget to have been in sight a moment", lambda: not w.too_new(time.monotonic()), 10.0)
+
+    #: Tap without waiting for the widget to have been seen (the monkey, the double taps).
+    blind = False
+
     def tap(self, name: str | None = None, text: str | None = None, *, widget=None, after: float | None = None):
         """Tap as a person would; ``after`` sets the pause since the last tap (else a jittered pace)."""
         if after is None:
@@ -395,6 +415,8 @@ class PointerHands(Hands):
         self._scroll_into_view(w)
         self._press(w, after)
         self.taps += 1
+        if self.after_tap is not None:
+            self.after_tap(w)
         return w
 
     def type(self, text: str, *, widget) -> None:

@@ -24,6 +24,7 @@ class AmountScreen(BankScreen):
     ready = BooleanProperty(False)
     warning = BooleanProperty(False)
     has_sides = BooleanProperty(False)
+    promise = ObjectProperty(None, allownone=True)  # the preview the confirm's sentence shows
     side_rows = NumericProperty(0)  # rows of tiles above the keypad (who acts, from, to)
 
     def ask(self, form) -> None:
@@ -46,6 +47,7 @@ class AmountScreen(BankScreen):
         self.sentence = view["sentence"]
         self.ready = view["ready"]
         self.warning = bool(view["refused"])
+        self.promise = view["promise"]
         self._show_keys(view["keys"], view["quick"])
         self._show_sides(view["sides"])
         self.has_sides = bool(view["sides"])

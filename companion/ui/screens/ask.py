@@ -42,6 +42,8 @@ class AskScreen(BankScreen):
             return
         view = ask_view(self.desk, self.form, self.field)
         self.title, self.so_far = view["title"], view["so_far"]
+        if not view["choices"] and not view["text_entry"]:  # an empty screen would say nothing at all
+            self.so_far = " ".join(filter(None, [self.so_far, "Nothing to choose here: no answer is possible now."]))
         self.text_entry, self.optional = view["text_entry"], view["optional"]
         self.help = view["help"]
         self._show_who(view["who"])
@@ -51,8 +53,10 @@ class AskScreen(BankScreen):
         shown, refused = (view["choices"], 0) if self.both_ways else on_show(view["choices"], self.show_all)
         self.hidden = f"Show {refused} more (not possible now)" if refused else ""
         grid = self.ids.choices
+        # numbers six to a row, unless what each means now needs the room of four
+        narrow = view["kind"] in ("dice", "count") and all(len(str(r.get("detail") or "")) <= 16 for r in shown)
         grid.cols = (2 if self.both_ways else 4 if view["kind"] == "deed"
-                     else 6 if view["kind"] in ("dice", "count") else 3)
+                     else (6 if narrow else 4) if view["kind"] in ("dice", "count") else 3)
         shape = [(r["value"], r["label"], *((c["player"] for c in r["others"]) if "others" in r else ()))
                  for r in shown]
         self._rows = shown  # the answers still to make are made with what they mean now
@@ -68,7 +72,19 @@ class AskScreen(BankScreen):
             self._make_answers_with_others()
             return
         for row in shown:
-            grid.add_widget(self._answer(row))
+            tile = self._answer(row)
+            tile.bind(wanted=self._even_heights)
+            grid.add_widget(tile)
+        self._even_heights()
+
+    def _even_heights(self, *_: object) -> None:
+        """Every answer as tall as the tallest (a detail wrapped to a second line), so rows stay even."""
+        tiles = self.ids.choices.children
+        floor = self.app.u * 96 if self.both_ways else 0  # a candidate asked both ways takes three lines
+        tallest = max([floor, *(t.wanted for t in tiles if hasattr(t, "wanted"))])
+        for t in tiles:
+            if hasattr(t, "wanted"):
+                t.height = tallest
 
     # -- answers with chips, made a few rows at a time -----------------------------------------------
     #: Answers with chips made at once: the two rows of four the display shows; the
@@ -117,6 +133,8 @@ class AskScreen(BankScreen):
         answer = Factory.ChoiceWithOthers()
         tile = self._answer(row)
         tile.size_hint_y = 1
+        answer.tile_height = tile.wanted
+        tile.bind(wanted=answer.setter("tile_height"))  # a long detail wraps: the answer grows with it
         answer.add_widget(tile, index=len(answer.children))  # on top of the chips
         chips = answer.ids.chips
         chips.cols = 2 if len(row["others"]) > 1 else 1
@@ -136,6 +154,7 @@ class AskScreen(BankScreen):
         tile.detail = str(row.get("detail") or "")
         tile.colour = list(row["colour"])
         tile.refused = row["refused"] or ""
+        tile.promise = row.get("promise")
         tile.selected = bool(row.get("selected"))
         chips = getattr(answer, "chips", None)
         if chips is None:
@@ -144,6 +163,7 @@ class AskScreen(BankScreen):
             chip.text = f"{other['player']} {other['amount']}".strip()
             chip.colour = list(other["colour"])
             chip.refused = other["refused"] or ""
+            chip.promise = other.get("promise")
             chip.opacity = 0.45 if other["refused"] else 1
 
     def _even_rows(self, grid) -> None:

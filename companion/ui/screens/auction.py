@@ -126,8 +126,9 @@ class AuctionScreen(BankScreen):
             tap.bind(on_release=self.press_key)
             box.add_widget(tap)
         for q in amounts:
-            tap = Factory.Tap(text="+" + self.desk.fmt(q), name=f"raise-{q}", guard=False, size_hint_y=1,
-                              font_size=self.app.u * 20)
+            text = "+" + self.desk.fmt(q)
+            tap = Factory.Tap(text=text, name=f"raise-{q}", guard=False, size_hint_y=1)
+            tap.font_size = self.app.u * (20 if len(text) <= 7 else 18)  # after the kv rule: "+$100,000" whole
             tap.value = q
             tap.bind(on_release=self.raise_by)
             box.add_widget(tap)

@@ -57,6 +57,9 @@ class DeedsScreen(BankScreen):
     def _show_board(self, view: dict) -> None:
         grid = self.ids.board
         grid.clear_widgets()
+        # a name with a word too long for a third of the board (Prinzessinnengarten) gets half of it
+        longest = max((len(word) for g in view["groups"] for d in g["deeds"] for word in d["name"].split()), default=0)
+        grid.cols = 2 if longest > 13 else 3
         for group in view["groups"]:
             for deed in group["deeds"]:
                 tile = Factory.DeedTile()
@@ -86,7 +89,9 @@ class DeedsScreen(BankScreen):
                               kind="button" if act["refused"] else "accent")
             tap.font_size = self.app.u * 18  # after the kv rule, which sets its own: long names fit two lines
             tap.opacity = 0.5 if act["refused"] else 1
+            tap.bind(texture_size=self._grow)  # a long preview takes a third line: the button grows to it
             tap.value = act
+            tap.promise = act.get("promise")
             tap.bind(on_release=self.do)
             box.add_widget(tap)
         if card and "trade" in self.desk.specs and card.get("owner"):
@@ -94,6 +99,9 @@ class DeedsScreen(BankScreen):
             tap.font_size = self.app.u * 20  # after the kv rule, which sets its own
             tap.bind(on_release=self.trade)
             box.add_widget(tap)
+
+    def _grow(self, tap, size) -> None:
+        tap.height = max(self.app.u * 56, size[1] + self.app.u * 8)
 
     # -- taps --------------------------------------------------------------------------------------
     def pick(self, tile) -> None:

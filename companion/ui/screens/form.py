@@ -38,6 +38,7 @@ class FormScreen(BankScreen):
     help = StringProperty("")
     note = StringProperty("")  # the field's line for people on this table (who judges the Quiz)
     sentence = StringProperty("")
+    promise = ObjectProperty(None, allownone=True)  # the preview the confirm's sentence shows
     ready = BooleanProperty(False)
     typed = BooleanProperty(False)
     typing = BooleanProperty(False)
@@ -63,6 +64,7 @@ class FormScreen(BankScreen):
         self.note = view["note"]
         self.sentence, self.ready, self.typed = view["sentence"], view["ready"], view["typed"]
         self._refused, self._value = view["refused"], view["value"]
+        self.promise = view.get("promise")
         self._show_who(view["who"])
         if self.typed:
             self._show_entry()

@@ -7,6 +7,7 @@ from kivy.properties import BooleanProperty, DictProperty, StringProperty
 
 from .. import flows
 from ..city_build import start_build
+from ..shown import face
 from ..table_view import table_view
 from ..widgets import PlayerTile
 from . import BankScreen
@@ -24,6 +25,8 @@ class TableScreen(BankScreen):
     can_redo = BooleanProperty(False)
     unit_text = StringProperty("Unit")
     unit_busy = BooleanProperty(False)
+    has_deeds = BooleanProperty(True)
+    has_unit = BooleanProperty(True)
     _ticker = None
 
     def on_pre_enter(self, *args):
@@ -60,6 +63,7 @@ class TableScreen(BankScreen):
         self.view = view
         self.turn_text = view["turn_text"]
         self.pots_text = view["pots_text"]
+        self.has_deeds, self.has_unit = view["has_deeds"], view["has_unit"]
         self.undo_text, self.can_undo = view["undo_text"], view["can_undo"]
         self.redo_text, self.can_redo = view["redo_text"], view["can_redo"]
         self._show_tiles(view["players"])
@@ -81,23 +85,30 @@ class TableScreen(BankScreen):
         grid = self.ids.buttons
         names = [b["name"] for b in buttons] + ["more"]
         shape = (names, [b.get("refused") for b in buttons])
-        if getattr(grid, "shape", None) == shape:
-            return
-        grid.shape = shape
-        grid.clear_widgets()
-        for b in buttons:
-            refused = b.get("refused") or ""
-            kind = "disabled" if refused else "accent" if b["name"] == "next_turn" else "button"
-            tap = Factory.Tap(text=b["label"], name=b["name"], kind=kind)
-            tap.refused = refused  # a finished game's buttons: greyed, a tap says why
-            if refused:
-                tap.color = self.app.c["disabled_text"]
-            tap.bind(on_release=self.press)
-            grid.add_widget(tap)
-        more = Factory.Tap(text="More...", name="more")
-        more.bind(on_release=self.more)
-        grid.add_widget(more)
-        grid.cols = max(1, (len(names) + 1) // 2)
+        if getattr(grid, "shape", None) != shape:
+            grid.shape = shape
+            grid.clear_widgets()
+            for b in buttons:
+                refused = b.get("refused") or ""
+                kind = "disabled" if refused else "accent" if b["name"] == "next_turn" else "button"
+                tap = Factory.Tap(text=b["label"], name=b["name"], kind=kind)
+                tap.refused = refused  # a finished game's buttons: greyed, a tap says why
+                if refused:
+                    tap.color = self.app.c["disabled_text"]
+                tap.bind(on_release=self.press)
+                grid.add_widget(tap)
+            more = Factory.Tap(text="More...", name="more")
+            more.bind(on_release=self.more)
+            grid.add_widget(more)
+            grid.cols = max(1, (len(names) + 1) // 2)
+        # a button done in one tap says what it moves, for whom, now ("Salary: Ann gets $200")
+        player = self.app.player_to_play()
+        for tap, b in zip(reversed(grid.children), buttons):
+            if b.get("refused"):
+                continue
+            found = face(self.desk, b["name"], b["label"], player)
+            tap.text, tap.promise = found["text"], found["promise"]
+            tap.font_size = self.app.u * (20 if found["promise"] else 24)
 
     # -- taps --------------------------------------------------------------------------------------
     def select(self, tile) -> None:
