@@ -42,7 +42,7 @@ async def half_heads(port: int, source: str, until: float, counts: dict, held: l
             return
         try:
             reader, writer = await _connect(port, source)
-        except (OSError, asyncio.TimeoutError):
+        except (OSError, TimeoutError):
             counts["failed"] += 1
             await asyncio.sleep(0.2)
             continue
@@ -60,7 +60,7 @@ async def half_heads(port: int, source: str, until: float, counts: dict, held: l
                 counts["hung up"] += 1
             else:
                 counts["hung up"] += 1
-        except (OSError, asyncio.TimeoutError):
+        except (OSError, TimeoutError):
             pass
         finally:
             writer.close()
@@ -78,7 +78,7 @@ async def whole_requests(port: int, source: str, until: float, counts: dict, hel
             return
         try:
             reader, writer = await _connect(port, source)
-        except (OSError, asyncio.TimeoutError):
+        except (OSError, TimeoutError):
             counts["failed"] += 1
             await asyncio.sleep(0.2)
             continue
@@ -87,7 +87,7 @@ async def whole_requests(port: int, source: str, until: float, counts: dict, hel
             writer.write(head)
             answer = await asyncio.wait_for(reader.read(256), 5)
             counts["answered" if answer.startswith(b"HTTP/1.1 200") else "refused"] += 1
-        except (OSError, asyncio.TimeoutError):
+        except (OSError, TimeoutError):
             counts["failed"] += 1
         finally:
             writer.close()

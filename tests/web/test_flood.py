@@ -35,23 +35,21 @@ class NoRedirect(urllib.request.HTTPRedirectHandler):
 JOINING = urllib.request.build_opener(urllib.request.ProxyHandler({}), NoRedirect())
 
 
-def _files(limit: int | None):
-    if limit is None:
-        return None
-
-    def hold_to_limit() -> None:
-        resource.setrlimit(resource.RLIMIT_NOFILE, (limit, limit))
-
-    return hold_to_limit
+def _command(files: int | None) -> list[str]:
+    """``companion``, held to ``files`` open files when given (as systemd's LimitNOFILE would)."""
+    if files is None:
+        return [sys.executable, "-m", "companion.cli"]
+    held = (f"import resource, runpy, sys; resource.setrlimit(resource.RLIMIT_NOFILE, ({files}, {files})); "
+            "sys.argv[0] = 'companion'; runpy.run_module('companion.cli', run_name='__main__')")
+    return [sys.executable, "-c", held]
 
 
 def start_serving(game: Path, data: Path, files: int | None) -> tuple[subprocess.Popen, dict[str, str]]:
     """``companion serve`` on 127.0.0.1 (optionally held to ``files`` open files); its join links."""
     (data / "touchscreen.json").write_text(json.dumps({"host": "127.0.0.1", "port": 0, "advertise": False}))
     env = {**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONPATH": str(ROOT)}
-    proc = subprocess.Popen([sys.executable, "-m", "companion.cli", "serve", str(game), "--data", str(data)],
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env,
-                            preexec_fn=_files(files))
+    proc = subprocess.Popen([*_command(files), "serve", str(game), "--data", str(data)],
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env)
     links: dict[str, str] = {}
     deadline = time.monotonic() + 30
     while len(links) < 4 and time.monotonic() < deadline:
@@ -61,6 +59,9 @@ def start_serving(game: Path, data: Path, files: int | None) -> tuple[subprocess
         if m:
             links[m.group(1)] = m.group(2)
     assert set(links) == {"banker", "Ann", "Bob", "Cy"}
+    if files is not None and Path(f"/proc/{proc.pid}/limits").exists():
+        limits = Path(f"/proc/{proc.pid}/limits").read_text()
+        assert re.search(rf"Max open files\s+{files}\s", limits), limits
     return proc, links
 
 
