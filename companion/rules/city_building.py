@@ -11,7 +11,7 @@ from __future__ import annotations
 from companion.core import contract as c
 from companion.core.engine import Registry, Tx
 from companion.core.errors import BadAction, Refused
-from companion.core.model import BANK, card, cash, current_player, find_deed, find_player
+from companion.core.model import BANK, card, cash, find_deed, find_player
 
 from . import city_districts as cd
 
@@ -56,14 +56,11 @@ def describe_spin(spin: dict) -> str:
 
 
 @BUILDING.action("spin", c.player(), c.choice("result", "Where the spinner stopped", FACES, aliases=((4, "railroad"), ("4", "railroad"))),
-                 label="Spin", group="deeds")
+                 label="Spin", group="deeds", own_turn="the build spinner is pressed by the player whose turn it is, once a roll")
 def spin(tx: Tx, a: dict) -> str:
     """Record where the build spinner stopped for the player whose turn it is (once a roll: after a
     double the player rolls again and may build again, so the spinner turns again)."""
     player = find_player(tx.table, a["player"])
-    now = current_player(tx.table)
-    if player != now:
-        raise Refused(f"it is {now}'s turn: only {now} can spin the build spinner now")
     result = a["result"]
     if isinstance(result, bool) or not isinstance(result, (int, str)) or _key(result) not in _FACES:
         raise BadAction(f"result is 1, 2, 3 or \"railroad\", not {result!r}")
@@ -85,14 +82,12 @@ def _key(result: int | str) -> int | str:
     return result.strip().lower() if isinstance(result, str) else result
 
 
-@BUILDING.action("double", c.player(says="Who rolled a double"), label="Rolled a double", group="turn")
+@BUILDING.action("double", c.player(says="Who rolled a double"), label="Rolled a double", group="turn",
+                 own_turn="only the player whose turn it is rolls the dice")
 def double(tx: Tx, a: dict) -> str:
     """The player whose turn it is rolled a double: after this roll's landing and building they roll
     again in the same turn, and may spin and build again. A third double in a row sends them to jail."""
     player = find_player(tx.table, a["player"])
-    now = current_player(tx.table)
-    if player != now:
-        raise Refused(f"it is {now}'s turn: only {now} rolls now")
     if tx.table["players"][player].get("in_jail"):
         raise Refused(f"{player} is in jail: a double gets {player} out (leave_jail), and the turn ends there")
     roll = roll_of(tx.table)
@@ -106,7 +101,9 @@ def double(tx: Tx, a: dict) -> str:
 
 
 @BUILDING.action("build", c.player(), c.deed(only=_own_districts), c.choice("building", "What to build", BUILDINGS),
-                 c.count("count", "How many blocks", 1, 3, required=False), label="Build", group="deeds")
+                 c.count("count", "How many blocks", 1, 3, required=False), label="Build", group="deeds",
+                 own_turn="building on one's districts (blocks, a railroad, a stadium, a skyscraper or the Tower) "
+                          "is done during one's own turn")
 def build(tx: Tx, a: dict) -> str:
     """Build blocks, a railroad, a stadium, a skyscraper or the Monopoly Tower on a district.
 
@@ -243,7 +240,8 @@ def _planning_building(table: dict, name: object) -> tuple[str, str]:
 @BUILDING.action("planning_permission", c.player(), c.deed(),
                  c.choice("building", "Which bonus building or hazard", options_from=_planning_options,
                           resolve=lambda table, value: _planning_building(table, value)[1]),
-                 label="Planning permission", group="deeds")
+                 label="Planning permission", group="deeds",
+                 own_turn="planning permission is used by the player who landed on it, in that turn")
 def planning_permission(tx: Tx, a: dict) -> str:
     """Planning permission: a free bonus building or hazard goes on a district.
 
@@ -268,7 +266,8 @@ def planning_permission(tx: Tx, a: dict) -> str:
     return f"{player} built a {name} on {deed}: no hazard can go there"
 
 
-@BUILDING.action("remove_hazard", c.player(), c.deed(), label="Remove a hazard", group="deeds")
+@BUILDING.action("remove_hazard", c.player(), c.deed(), label="Remove a hazard", group="deeds",
+                 own_turn="a hazard is removed by its district's owner during the owner's own turn")
 def remove_hazard(tx: Tx, a: dict) -> str:
     """The district's owner pays the bank to take a hazard away (a fixed sum per block of the hazard)."""
     player = find_player(tx.table, a["player"])
