@@ -10,7 +10,8 @@ WHOLE workers that send whole requests one after another, asking the server to h
 answer. One greedy address holds GREEDY half heads, past the per-device cap. Together they are far past the cap on
 everyone. Everything is bounded: at most MAX_PER_WORKER connections per worker, and nothing after
 SECONDS. When it is over, every socket is closed and the process prints one line of counts and exits.
-It runs niced, so the server it floods is never starved of the processor by the flood itself.
+It runs niced (on the table the guest's device has its own processor), yet not so far down that a busy
+machine starves it of the connections it must make.
 """
 from __future__ import annotations
 
