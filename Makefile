@@ -46,7 +46,9 @@ test: $(VENV)/.test system-deps
 	  $(PY) -m pytest -q $(PYTEST_ARGS); \
 	fi
 
+# make bench: every benchmark (about 9 minutes on a desktop; longer on a Pi); games go to the system temp
 bench: $(VENV)/.test system-deps
+	@echo "Running every benchmark: this takes about 9 minutes (longer on a Pi or a busy machine)."
 	xvfb-run -a -s "-screen 0 1280x800x24" $(PY) benchmarks/run.py
 
 pi-check:

@@ -89,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--writes", type=int, default=200)
     args = ap.parse_args(argv)
-    with tempfile.TemporaryDirectory(dir=ROOT) as tmp:
+    with tempfile.TemporaryDirectory(prefix="table-banker-bench-")  # under the system temp, never in the checkout as tmp:
         game = Path(tmp) / "watched.game"
         Banker.create(game, "classic", ["Ann", "Bob"], backup_every=0).close()
         for every, writes in ((WATCH_SECONDS, args.writes), (OLD_POLL_SECONDS, max(20, args.writes // 5))):

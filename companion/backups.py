@@ -15,9 +15,9 @@ from contextlib import closing
 from pathlib import Path
 
 from .lull import Lull
-from .store import backup_copy
+from .store import backup_copy, remove_partial
 
-__all__ = ["Backups", "backup_folder", "list_backups"]
+__all__ = ["Backups", "backup_folder", "backup_seq", "check_backup", "list_backups", "newest_good_backup"]
 
 log = logging.getLogger(__name__)
 
@@ -32,6 +32,81 @@ def list_backups(game: Path) -> list[Path]:
     if not folder.is_dir():
         return []
     return sorted(p for p in folder.glob("*.game") if p.is_file())
+
+
+def backup_seq(backup: Path) -> int | None:
+    """The last entry a backup holds, from its name (``<game>-0000040.game``); None if not so named."""
+    digits = backup.stem.rpartition("-")[2]
+    return int(digits) if digits.isdigit() else None
+
+
+def check_backup(game: Path, backup: Path) -> str | None:
+    """What is wrong with a backup, or None when it is sound: it opens, its whole chain and every
+    snapshot prove themselves, and its head is on the game's chain where the game still holds it."""
+    from .core.errors import GameFileError
+    from .store import Store
+
+    try:
+        copy = Store.open(backup, readonly=True)
+    except GameFileError as e:
+        return str(e)
+    try:
+        for _ in copy.entries(0):
+            pass
+        for _ in copy.snapshots():
+            pass
+        seq, head = copy.head()
+    except (GameFileError, sqlite3.DatabaseError) as e:
+        return str(e)
+    finally:
+        copy.close()
+    ours = _stored_hash(game, seq)
+    if head is not None and ours is not None and ours != head:
+        return f"{backup.name} is not a copy of this game (its entry {seq} is not the game's)"
+    return None
+
+
+def _stored_hash(game: Path, seq: int) -> str | None:
+    """The game's stored hash of entry ``seq``, or None when it cannot be read or the game lacks it."""
+    try:
+        with closing(sqlite3.connect(f"{game.resolve().as_uri()}?mode=ro", uri=True)) as con:
+            row = con.execute("SELECT hash FROM entries WHERE seq = ?", (seq,)).fetchone()
+    except (sqlite3.Error, OSError):
+        return None
+    return row[0] if row else None
+
+
+def _proved_since_last_backup(copy: Path, earlier: list[Path]) -> int:
+    """The copy's last entry, once what it adds to the newest earlier backup proves itself: its entries
+    after that backup's head chain on from it (all of them when there is no earlier backup). A copy of
+    a damaged game raises, so it never pushes a good backup out of the rotation. Only the new part is
+    hashed: a few dozen entries, in the lull, however long the game."""
+    from .core.errors import GameFileError
+    from .store import Store
+
+    start, head = 0, None
+    for backup in reversed(earlier):
+        try:
+            with closing(Store.open(backup, readonly=True)) as before:
+                start, head = before.head()
+            break
+        except (GameFileError, sqlite3.Error):
+            continue
+    with closing(Store.open(copy, readonly=True)) as new:
+        if new.chained and head is not None and new.stored_hash(start) != head:
+            raise GameFileError(f"the game's entry {start} is not the one in its backup; the copy was not kept")
+        last = start
+        for entry in new.entries(start):  # raises at an entry that differs from what was written
+            last = entry.seq
+        return last
+
+
+def newest_good_backup(game: Path) -> Path | None:
+    """The newest backup that :func:`check_backup` finds sound, or None."""
+    for backup in reversed(list_backups(game)):
+        if check_backup(game, backup) is None:
+            return backup
+    return None
 
 
 class Backups:
@@ -69,8 +144,7 @@ class Backups:
         part = folder / f".{self.game.stem}.copying"
         try:
             backup_copy(self.game, part)
-            with closing(sqlite3.connect(f"{part.resolve().as_uri()}?mode=ro", uri=True)) as con:
-                seq = con.execute("SELECT coalesce(max(seq), 0) FROM entries").fetchone()[0]
+            seq = _proved_since_last_backup(part, list_backups(self.game))
             target = folder / f"{self.game.stem}-{seq:07d}.game"
             os.replace(part, target)
             for old in list_backups(self.game)[: -self.keep or None]:
@@ -78,7 +152,7 @@ class Backups:
             self.last_error = None
             return target
         except Exception as e:  # a failed backup must never take the game down
-            part.unlink(missing_ok=True)
+            remove_partial(part)
             self.last_error = f"backup to {folder} failed: {e}"
             log.warning(self.last_error)
             if raise_errors:

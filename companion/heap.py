@@ -21,23 +21,39 @@ from __future__ import annotations
 import gc
 import os
 import sys
-from typing import Sequence
 
-__all__ = ["settle", "on_c_allocator", "ALLOCATOR"]
+__all__ = ["settle", "on_c_allocator", "started_again", "ALLOCATOR", "STARTED_AGAIN"]
 
 #: The allocator the touchscreen runs on (``PYTHONMALLOC``): the C library's.
 ALLOCATOR = "malloc"
 
+#: Set in the environment of the command started again, and taken out of it at once with
+#: ``PYTHONMALLOC``: the programs it starts get the environment the command was started with.
+STARTED_AGAIN = "COMPANION_STARTED_AGAIN"
 
-def on_c_allocator(argv: Sequence[str]) -> None:
-    """Start this same command again on the C library's allocator, keeping the process (its id,
-    its signals, its systemd unit); nothing when it already runs on one chosen by the environment.
-    Python reads ``PYTHONMALLOC`` only as it starts, so this is done before anything else."""
-    if os.environ.get("PYTHONMALLOC") or not sys.executable:
+
+def started_again() -> bool:
+    """In the command started again on the C allocator: take the two variables that did it out of the
+    environment (the interpreter has read ``PYTHONMALLOC`` already) and say so; False elsewhere."""
+    if os.environ.pop(STARTED_AGAIN, None) is None:
+        return False
+    os.environ.pop("PYTHONMALLOC", None)
+    return True
+
+
+def on_c_allocator() -> None:
+    """Start this same command again on the C library's allocator, keeping the process (its id, its
+    signals, its systemd unit) and every interpreter option it was started with (``-X dev``, ``-W``:
+    ``sys.orig_argv``); nothing when it already runs on one chosen by the environment, or ignores the
+    environment (``-E``, ``-I``). Python reads ``PYTHONMALLOC`` only as it starts, so this is done before
+    anything else; the command started again takes it out of its environment at once
+    (:func:`started_again`), so the programs it starts get the environment it was started with."""
+    if started_again() or os.environ.get("PYTHONMALLOC") or not sys.executable or sys.flags.ignore_environment:
         return
     sys.stdout.flush()
     sys.stderr.flush()
-    os.execve(sys.executable, [sys.executable, "-m", "companion", *argv], {**os.environ, "PYTHONMALLOC": ALLOCATOR})
+    os.execve(sys.executable, [sys.executable, *sys.orig_argv[1:]],
+              {**os.environ, "PYTHONMALLOC": ALLOCATOR, STARTED_AGAIN: "1"})
 
 
 def settle() -> int:

@@ -19,13 +19,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from .backups import Backups
+from .backups import Backups, backup_seq, check_backup, list_backups
 from .core import contract, engine
 from .core import events as ev
 from .core.errors import BadAction, GameBusy, GameFileError, Refused
 from .core.model import SCHEMA, new_table
 from .core.money import Currency
 from .core.text import check_token
+from .head_record import read_head, record_head_of
 from .lull import Lull
 from .rules import load_pack, resolve_options, rules_for
 from .store import Entry, Store, canonical, save_snapshot
@@ -104,12 +105,13 @@ class Banker:
         try:
             self.meta = store.meta()
             self._load()
+            self._check_tail()
         except GameFileError:
             store.close()
             raise
-        except (sqlite3.DatabaseError, ValueError, KeyError, TypeError, ev.ReplayMismatch) as e:
+        except Exception as e:  # whatever a damaged file holds, the answer is one line naming the backup
             store.close()
-            raise GameFileError(f"{store.path} is damaged ({e}); restore a backup with `companion restore`") from None
+            raise store.damage(_problem(e)) from None
         self.lull = Lull(quiet=backup_quiet)  # backups and snapshots wait for a pause in the taps
         self.backups = Backups(store.path, every=backup_every, keep=backup_keep, lull=self.lull)
         if self.version - self._snapshot_seq >= SNAPSHOT_EVERY:  # one was lost (a pulled plug): make it again
@@ -168,6 +170,24 @@ class Banker:
         for seq, kind, target in self.store.history():
             self._history.see(seq, kind, target)
         self._check_invariants()
+
+    def _check_tail(self) -> None:
+        """Refuse a game that lost its last entries (a damaged -wal ends the log early, silently): its
+        head record, or a backup's name, knows of an entry the game no longer holds, or of another."""
+        # The record and the backups are read before the game's head: each is written only after what it
+        # names was committed, so a head read afterwards holds it, whatever another program writes meanwhile.
+        recorded = read_head(self.store.path)
+        backups = list_backups(self.store.path)
+        seq, head = self.store.head()
+        if recorded is not None:
+            known, digest = recorded
+            if known > seq:
+                raise self.store.damage(f"entries {seq + 1}-{known} are lost; the game had reached entry {known}")
+            if head is not None and self.store.chained and self.store.stored_hash(known) != digest:
+                raise self.store.damage(f"entry {known} is not the one written")
+        newest = backup_seq(backups[-1]) if backups else None
+        if newest is not None and newest > seq:
+            raise self.store.damage(f"entries {seq + 1}-{newest} are lost; a backup holds them")
 
     def _check_invariants(self) -> None:
         total = sum(self.table["accounts"].values())
@@ -351,6 +371,7 @@ class Banker:
         self.version = entry.seq
         self._history.see(entry.seq, entry.kind, entry.target)
         self.lull.touch()
+        self.lull.submit("head", functools.partial(record_head_of, self.store.path), rank=2)
         if entry.seq % SNAPSHOT_EVERY == 0:
             self._snapshot_later(entry.seq, table)
         self.backups.after_commit(entry.seq)
@@ -375,24 +396,51 @@ class Banker:
         return engine.fold(first[1]["table"], (e for entry in self.store.entries(0) for e in entry.events))
 
     def verify(self) -> list[str]:
-        """Every problem found by a full check: integrity, replay against each snapshot, the ledger."""
-        problems = [p for p in self.store.integrity_check() if p != "ok"]
+        """Every problem found by a full check: integrity, the whole hash chain, every snapshot against
+        the chain and the replay, the ledger, and every backup against the game's chain. Each problem is
+        one line; a damaged game's lines name the entry that differs and the newest good backup."""
+        try:
+            problems = [p for p in self.store.integrity_check() if p != "ok"]
+            if problems:
+                return [str(self.store.damage(problems[0]))]
+            return self._verify_log() or self._verify_backups()
+        except GameFileError as e:
+            return [str(e)]
+        except Exception as e:  # anything a damaged file holds: one line naming the backup
+            return [str(self.store.damage(_problem(e)))]
+
+    def _verify_log(self) -> list[str]:
         first = self.store.latest_snapshot(SCHEMA, upto=0)
-        table = first[1]["table"] if first else None
+        if first is None:
+            return [str(self.store.damage("no opening snapshot"))]
+        table = first[1]["table"]
         snaps = {seq: state["table"] for seq, schema, state in self.store.snapshots() if schema == SCHEMA and seq > 0}
-        if table is None:
-            return problems + ["no opening snapshot"]
-        for entry in self.store.entries(0):
+        problems = []
+        for entry in self.store.entries(0):  # raises at the first entry that differs from what was written
             try:
                 table = engine.fold(table, entry.events)
             except ev.ReplayMismatch as e:
-                return problems + [f"entry {entry.seq} does not apply: {e}"]
+                return [str(self.store.damage(f"entry {entry.seq} does not apply: {e}"))]
             if entry.seq in snaps and snaps[entry.seq] != table:
-                problems.append(f"snapshot at entry {entry.seq} differs from the replay")
+                problems.append(str(self.store.damage(f"the snapshot at entry {entry.seq} differs from the replay")))
         if table != self.table:
             problems.append("the open table differs from a full replay")
         if sum(table["accounts"].values()) != 0:
-            problems.append("accounts do not sum to zero")
+            problems.append(str(self.store.damage("the accounts do not sum to zero")))
+        return problems
+
+    def _verify_backups(self) -> list[str]:
+        """Each backup must prove itself and lie on the game's chain; none may hold more than the game."""
+        seq, _ = self.store.head()
+        problems = []
+        for backup in list_backups(self.store.path):
+            wrong = check_backup(self.store.path, backup)
+            held = backup_seq(backup)
+            if wrong is None and held is not None and held > seq:
+                wrong = (f"{self.store.path.name} has lost entries {seq + 1}-{held}, which this backup holds: "
+                         f"companion restore {self.store.path.name} {backup.name}")
+            if wrong is not None:
+                problems.append(f"backup {backup.name}: {wrong}")
         return problems
 
     # -- the action contract: what adapters may ask, read from the declarations ------------------------
@@ -417,6 +465,11 @@ class Banker:
     def choices(self, name: str, field: str, partial: dict) -> list[contract.Choice]:
         """Every candidate value of one field on the table as it stands, each judged by the rule itself."""
         return contract.choices(self.rules, self.table, name, field, partial)
+
+    def in_or_out(self, name: str, field: str, partial: dict) -> list[contract.InOrOut]:
+        """Each candidate of a list field asked both ways (a mortgage lifted now or kept), each way judged
+        by the rule itself on the table as it stands."""
+        return contract.in_or_out(self.rules, self.table, name, field, partial)
 
     def preview(self, action: dict) -> contract.Preview:
         """What ``action`` would do now: the same decision :meth:`do` commits, nothing written."""
@@ -475,10 +528,18 @@ def glance(path: str | Path) -> GlanceAtGame:
             colours={name: rec.get("colour", "") for name, rec in table["players"].items()} if table else {},
             entries=last, last_at=store.entry(last).at if last else meta.get("created"),
             over=bool(over), winner=over.get("winner") or "")
-    except (sqlite3.DatabaseError, ValueError, KeyError, TypeError, ev.ReplayMismatch) as e:
-        return GlanceAtGame(path, path.stem, problem=f"{path.name} cannot be read ({e})")
+    except GameFileError as e:  # an entry or snapshot that differs from what was written
+        return GlanceAtGame(path, path.stem, problem=str(e))
+    except Exception as e:  # whatever else a damaged file holds: described, never raised
+        return GlanceAtGame(path, path.stem, problem=f"{path.name} cannot be read ({_problem(e)})")
     finally:
         store.close()
+
+
+def _problem(error: Exception) -> str:
+    """A damaged file's error in a few words, for the one line that reports it."""
+    text = str(error).strip().splitlines()[0] if str(error).strip() else ""
+    return f"{type(error).__name__}: {text}"[:160] if text else type(error).__name__
 
 
 def _action_id(action: dict) -> str | None:

@@ -17,12 +17,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
 
+from .chain import GENESIS, content, entry_hash, snapshot_digest
 from .core.errors import GameBusy, GameFileError
 
-__all__ = ["Store", "Entry", "APPLICATION_ID", "FORMAT", "save_snapshot", "backup_copy"]
+__all__ = ["Store", "Entry", "APPLICATION_ID", "FORMAT", "save_snapshot", "backup_copy", "damaged_message"]
 
 APPLICATION_ID = 0x54424E4B  # "TBNK": marks a file as a Table Banker game
-FORMAT = 1  # layout of the file (tables, triggers); the table's own schema is in each snapshot
+FORMAT = 2  # layout of the file (tables, triggers); the table's own schema is in each snapshot
+# format 1: no hash chain (upgraded when opened for writing); format 2: entries.hash, snapshots.head/digest
 BUSY_MS = 3000
 
 _SCHEMA = """
@@ -35,10 +37,14 @@ CREATE TABLE entries (
     events    TEXT NOT NULL,
     summary   TEXT NOT NULL,
     target    INTEGER,
-    at        TEXT NOT NULL
+    at        TEXT NOT NULL,
+    hash      TEXT
 ) STRICT;
 CREATE UNIQUE INDEX entries_by_action_id ON entries (action_id) WHERE action_id IS NOT NULL;
-CREATE TABLE snapshots (seq INTEGER PRIMARY KEY, schema INTEGER NOT NULL, state TEXT NOT NULL) STRICT;
+CREATE TABLE snapshots (seq INTEGER PRIMARY KEY, schema INTEGER NOT NULL, state TEXT NOT NULL,
+                        head TEXT, digest TEXT) STRICT;
+"""
+_TRIGGERS = """
 CREATE TRIGGER entries_append_only_u BEFORE UPDATE ON entries
     BEGIN SELECT RAISE(ABORT, 'the game log is append-only'); END;
 CREATE TRIGGER entries_append_only_d BEFORE DELETE ON entries
@@ -46,6 +52,15 @@ CREATE TRIGGER entries_append_only_d BEFORE DELETE ON entries
 CREATE TRIGGER snapshots_append_only_u BEFORE UPDATE ON snapshots
     BEGIN SELECT RAISE(ABORT, 'snapshots are append-only'); END;
 """
+_UPGRADE_FROM_1 = """
+DROP TRIGGER entries_append_only_u;
+DROP TRIGGER entries_append_only_d;
+DROP TRIGGER snapshots_append_only_u;
+ALTER TABLE entries ADD COLUMN hash TEXT;
+ALTER TABLE snapshots ADD COLUMN head TEXT;
+ALTER TABLE snapshots ADD COLUMN digest TEXT;
+"""
+_COLUMNS = "seq, kind, action_id, action, events, summary, target, at"
 
 
 def dumps(value: Any) -> str:
@@ -70,11 +85,17 @@ class Entry:
     summary: str
     target: int | None
     at: str
+    hash: str | None = None  # the chain's hash up to and including this entry (None: not stored)
 
     @classmethod
     def from_row(cls, row: tuple) -> "Entry":
-        seq, kind, action_id, action, events, summary, target, at = row
-        return cls(seq, kind, action_id, json.loads(action), json.loads(events), summary, target, at)
+        seq, kind, action_id, action, events, summary, target, at, digest = row
+        return cls(seq, kind, action_id, json.loads(action), json.loads(events), summary, target, at, digest)
+
+    def chained_to(self, previous: str) -> str:
+        """This entry's hash when the entry before it has hash ``previous``."""
+        return entry_hash(previous, content(self.seq, self.kind, self.action_id, self.action, self.events,
+                                            self.summary, self.target, self.at))
 
     def as_json(self) -> dict:
         return {
@@ -102,6 +123,8 @@ class Store:
     def __init__(self, path: Path, con: sqlite3.Connection) -> None:
         self.path = path
         self.con = con
+        self.chained = con.execute("PRAGMA user_version").fetchone()[0] >= 2  # format 1: no hash chain
+        self._hash = "hash" if self.chained else "NULL"
         self._data_version = self._read_data_version()
 
     # -- opening -----------------------------------------------------------------------------------
@@ -115,6 +138,10 @@ class Store:
         path = Path(path)
         if _exists(path):
             raise GameFileError(f"{path} already exists; choose another name (a game is never overwritten)")
+        if _has_backups(path):  # a new game's first open would take them for its own lost entries
+            raise GameFileError(f"{path.name}.backups holds the backups of an earlier game of that name; "
+                                f"choose another name, or restore one of them")
+        Path(f"{path}.head").unlink(missing_ok=True)  # the head record of a game no longer there
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as e:
@@ -132,6 +159,7 @@ class Store:
             con.executescript(
                 f"BEGIN IMMEDIATE; PRAGMA application_id = {APPLICATION_ID}; PRAGMA user_version = {FORMAT};"
                 + _SCHEMA
+                + _TRIGGERS
                 + "COMMIT;"
             )
             store = cls(tmp, con)
@@ -174,26 +202,49 @@ class Store:
         except sqlite3.Error as e:
             raise GameFileError(f"cannot open {path}: {e}") from None
         try:
+            cut = _cut_short(path)
+            if cut:
+                raise GameFileError(damaged_message(path, cut))
             app_id = con.execute("PRAGMA application_id").fetchone()[0]
             if app_id != APPLICATION_ID:
+                if _has_backups(path):  # a game of ours whose first page was damaged
+                    raise GameFileError(damaged_message(path, "its first page is not a game's any more"))
                 raise GameFileError(f"{path} is a database, but not a Table Banker game")
             version = con.execute("PRAGMA user_version").fetchone()[0]
+            if version > FORMAT + 1000 or version < 0:  # no release is that far ahead: a flipped bit
+                raise GameFileError(damaged_message(path, f"its header names file format {version}"))
             if version > FORMAT:
                 raise GameFileError(f"{path} was written by a newer Table Banker (file format {version}); update to open it")
             problems = [r[0] for r in con.execute("PRAGMA quick_check").fetchall()]
             if problems != ["ok"]:
-                raise GameFileError(_damaged(path, problems[0]))
+                raise GameFileError(damaged_message(path, problems[0]))
         except sqlite3.DatabaseError as e:
             con.close()
-            if e.sqlite_errorcode & 0xFF == sqlite3.SQLITE_NOTADB:
+            if e.sqlite_errorcode & 0xFF == sqlite3.SQLITE_NOTADB and not _has_backups(path):
                 raise GameFileError(f"{path} is not a Table Banker game ({e})") from None
-            raise GameFileError(_damaged(path, str(e))) from None
+            raise GameFileError(damaged_message(path, str(e))) from None
         except GameFileError:
             con.close()
             raise
-        if not readonly:
-            con.execute("PRAGMA journal_mode = WAL")
-        return cls._configure(path, con)
+        try:
+            if not readonly:
+                con.execute("PRAGMA journal_mode = WAL")
+                if version < 2:
+                    con.execute("PRAGMA synchronous = FULL")
+                    _upgrade_from_1(con)
+            return cls._configure(path, con)
+        except sqlite3.OperationalError as e:
+            con.close()
+            code = e.sqlite_errorcode & 0xFF
+            if code in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+                raise GameBusy("another program is writing to this game right now; try again in a moment") from None
+            if code == sqlite3.SQLITE_READONLY:
+                raise GameFileError(f"{path} was written by an earlier Table Banker and is brought up to date when "
+                                    f"opened, but the file cannot be written; nothing was changed") from None
+            raise GameFileError(damaged_message(path, str(e))) from None
+        except sqlite3.DatabaseError as e:
+            con.close()
+            raise GameFileError(damaged_message(path, str(e))) from None
 
     @classmethod
     def _configure(cls, path: Path, con: sqlite3.Connection) -> "Store":
@@ -213,43 +264,107 @@ class Store:
         return self.con.execute("SELECT coalesce(max(seq), 0) FROM entries").fetchone()[0]
 
     def entries(self, after: int = 0, *, upto: int | None = None) -> Iterator[Entry]:
-        sql = "SELECT seq, kind, action_id, action, events, summary, target, at FROM entries WHERE seq > ?"
+        """The entries after ``after`` in order, each checked against the chain as it is read: the first
+        one that differs from what was written raises :class:`GameFileError` naming it."""
+        sql = f"SELECT {_COLUMNS}, {self._hash} FROM entries WHERE seq > ?"
         args: list = [after]
         if upto is not None:
             sql += " AND seq <= ?"
             args.append(upto)
+        previous = self.stored_hash(after)
+        expected = after + 1
         for row in self.con.execute(sql + " ORDER BY seq", args):
-            yield Entry.from_row(row)
+            entry = self._entry(row)
+            if entry.seq != expected:
+                raise self.damage(f"entry {expected} is missing from the log")
+            if self.chained:
+                previous = self._check_link(entry, previous)
+            expected += 1
+            yield entry
+
+    def _entry(self, row: tuple) -> Entry:
+        try:
+            return Entry.from_row(row)
+        except ValueError:
+            raise self.damage(f"entry {row[0]} cannot be read") from None
+
+    def _check_link(self, entry: Entry, previous: str | None) -> str:
+        """The entry's hash after checking it against the one before it (``previous``)."""
+        if previous is None or entry.chained_to(previous) != entry.hash:
+            raise self.damage(f"entry {entry.seq} differs from what was written")
+        return entry.hash
+
+    def stored_hash(self, seq: int) -> str | None:
+        """The chain's head after entry ``seq`` as stored (GENESIS before the first entry)."""
+        if seq == 0:
+            return GENESIS
+        if not self.chained:
+            return None
+        row = self.con.execute("SELECT hash FROM entries WHERE seq = ?", (seq,)).fetchone()
+        return row[0] if row else None
+
+    def head(self) -> tuple[int, str | None]:
+        """The last entry's number and the chain's hash up to it."""
+        row = self.con.execute(f"SELECT seq, {self._hash} FROM entries ORDER BY seq DESC LIMIT 1").fetchone()
+        return (row[0], row[1]) if row else (0, GENESIS)
+
+    def damage(self, problem: str) -> GameFileError:
+        """The one-line refusal for a damaged game: what is wrong, and the backup to restore."""
+        return GameFileError(damaged_message(self.path, problem))
 
     def history(self) -> list[tuple[int, str, int | None]]:
         """(seq, kind, target) of every entry: enough to rebuild the undo and redo stacks."""
         return self.con.execute("SELECT seq, kind, target FROM entries ORDER BY seq").fetchall()
 
     def entry_by_id(self, action_id: str) -> Entry | None:
-        row = self.con.execute(
-            "SELECT seq, kind, action_id, action, events, summary, target, at FROM entries WHERE action_id = ?",
-            (action_id,),
-        ).fetchone()
-        return Entry.from_row(row) if row else None
+        row = self.con.execute(f"SELECT {_COLUMNS}, {self._hash} FROM entries WHERE action_id = ?",
+                               (action_id,)).fetchone()
+        return self._checked(row) if row else None
 
     def entry(self, seq: int) -> Entry:
-        row = self.con.execute(
-            "SELECT seq, kind, action_id, action, events, summary, target, at FROM entries WHERE seq = ?", (seq,)
-        ).fetchone()
-        return Entry.from_row(row)
+        row = self.con.execute(f"SELECT {_COLUMNS}, {self._hash} FROM entries WHERE seq = ?", (seq,)).fetchone()
+        if row is None:
+            raise self.damage(f"entry {seq} is missing from the log")
+        return self._checked(row)
+
+    def _checked(self, row: tuple) -> Entry:
+        """One entry read on its own, checked against the stored hash of the entry before it."""
+        entry = self._entry(row)
+        if self.chained:
+            self._check_link(entry, self.stored_hash(entry.seq - 1))
+        return entry
 
     def latest_snapshot(self, schema: int, upto: int | None = None) -> tuple[int, dict] | None:
-        sql = "SELECT seq, state FROM snapshots WHERE schema = ?"
+        """The newest snapshot of ``schema`` (at or before entry ``upto``), checked against the chain: its
+        digest proves its text, its head is the stored hash of its entry."""
+        cols = "seq, schema, state, head, digest" if self.chained else "seq, schema, state, NULL, NULL"
+        sql = f"SELECT {cols} FROM snapshots WHERE schema = ?"
         args: list = [schema]
         if upto is not None:
             sql += " AND seq <= ?"
             args.append(upto)
         row = self.con.execute(sql + " ORDER BY seq DESC LIMIT 1", args).fetchone()
-        return (row[0], json.loads(row[1])) if row else None
+        if row is None:
+            return None
+        seq, _, state = self._snapshot(row)
+        return seq, state
 
     def snapshots(self) -> Iterator[tuple[int, int, dict]]:
-        for seq, schema, state in self.con.execute("SELECT seq, schema, state FROM snapshots ORDER BY seq"):
-            yield seq, schema, json.loads(state)
+        cols = "seq, schema, state, head, digest" if self.chained else "seq, schema, state, NULL, NULL"
+        for row in self.con.execute(f"SELECT {cols} FROM snapshots ORDER BY seq"):
+            yield self._snapshot(row)
+
+    def _snapshot(self, row: tuple) -> tuple[int, int, dict]:
+        seq, schema, text, head, digest = row
+        if self.chained and (snapshot_digest(head, text) != digest or head != self.stored_hash(seq)):
+            raise self.damage(f"the snapshot at entry {seq} differs from what was written")
+        try:
+            state = json.loads(text)
+        except ValueError:
+            raise self.damage(f"the snapshot at entry {seq} cannot be read") from None
+        if not isinstance(state, dict):
+            raise self.damage(f"the snapshot at entry {seq} cannot be read")
+        return seq, schema, state
 
     def changed_elsewhere(self) -> bool:
         """True when another connection committed since we last looked (cheap: no table read)."""
@@ -275,20 +390,26 @@ class Store:
         try:
             yield self
         except sqlite3.OperationalError as e:
-            self.con.execute("ROLLBACK")
+            if self.con.in_transaction:
+                self.con.execute("ROLLBACK")
             if e.sqlite_errorcode & 0xFF == sqlite3.SQLITE_READONLY:
                 raise GameFileError(f"the game cannot be written (the file is read-only or locked against changes); "
-                                    f"nothing was changed: {self.path}") from None
+                                    f"nothing was changed: {self.path.name}") from None
+            if e.sqlite_errorcode & 0xFF == sqlite3.SQLITE_FULL:
+                raise GameFileError(f"the disk is full; nothing was changed: {self.path.name}") from None
             raise
         except BaseException:
-            self.con.execute("ROLLBACK")
+            if self.con.in_transaction:  # SQLite may have rolled back already (a full disk, an I/O error)
+                self.con.execute("ROLLBACK")
             raise
         try:
             self.con.execute("COMMIT")
         except sqlite3.Error as e:
             if self.con.in_transaction:
                 self.con.execute("ROLLBACK")
-            raise GameFileError(f"could not save to {self.path}: {e}") from None
+            if e.sqlite_errorcode & 0xFF == sqlite3.SQLITE_FULL:
+                raise GameFileError(f"the disk is full; nothing was changed: {self.path.name}") from None
+            raise GameFileError(f"could not save to {self.path.name}: {e}") from None
         # PRAGMA data_version does not move for this connection's own commits: nothing to record.
 
     def append(
@@ -305,14 +426,21 @@ class Store:
     ) -> int:
         """Insert one entry. With ``seq`` given, a sqlite3.IntegrityError means another writer got there
         first (or the action id is taken): the caller catches up and decides again."""
+        if seq is None:
+            seq = self.last_seq() + 1
+        previous = self.stored_hash(seq - 1)
+        if previous is None:  # the entry before is gone, or the file was never upgraded: never chain onto nothing
+            raise self.damage(f"entry {seq - 1} is missing from the log")
+        digest = entry_hash(previous, content(seq, kind, action_id, action, events, summary, target, at))
         cur = self.con.execute(
-            "INSERT INTO entries (seq, kind, action_id, action, events, summary, target, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (seq, kind, action_id, dumps(action), dumps(events), summary, target, at),
+            "INSERT INTO entries (seq, kind, action_id, action, events, summary, target, at, hash)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (seq, kind, action_id, dumps(action), dumps(events), summary, target, at, digest),
         )
-        return cur.lastrowid
+        return cur.lastrowid or seq
 
     def snapshot(self, seq: int, schema: int, state: dict) -> None:
-        self.con.execute("INSERT OR IGNORE INTO snapshots (seq, schema, state) VALUES (?, ?, ?)", (seq, schema, dumps(state)))
+        _insert_snapshot(self.con, seq, schema, dumps(state))
 
     # -- checks and copies -------------------------------------------------------------------------
     def integrity_check(self) -> list[str]:
@@ -329,31 +457,95 @@ def save_snapshot(path: Path, seq: int, schema: int, state: dict) -> None:
     try:
         con.execute("PRAGMA synchronous = FULL")
         con.execute("BEGIN IMMEDIATE")
-        con.execute("INSERT OR IGNORE INTO snapshots (seq, schema, state) VALUES (?, ?, ?)", (seq, schema, text))
+        _insert_snapshot(con, seq, schema, text)
         con.execute("COMMIT")
     finally:
         con.close()
+
+
+def _insert_snapshot(con: sqlite3.Connection, seq: int, schema: int, text: str) -> None:
+    """Add a snapshot recording the chain's head at its entry and its digest under that head."""
+    row = con.execute("SELECT hash FROM entries WHERE seq = ?", (seq,)).fetchone() if seq else (GENESIS,)
+    head = row[0] if row and row[0] else GENESIS
+    con.execute("INSERT OR IGNORE INTO snapshots (seq, schema, state, head, digest) VALUES (?, ?, ?, ?, ?)",
+                (seq, schema, text, head, snapshot_digest(head, text)))
+
+
+def _upgrade_from_1(con: sqlite3.Connection) -> None:
+    """Give a game written before the chain its hashes, in one transaction: every entry and snapshot is
+    kept as it is, and gains the hash the chain gives it. A crash midway leaves the file as it was."""
+    con.execute("BEGIN IMMEDIATE")
+    try:
+        if con.execute("PRAGMA user_version").fetchone()[0] >= 2:  # another program upgraded it first
+            con.execute("ROLLBACK")
+            return
+        for statement in _statements(_UPGRADE_FROM_1):
+            con.execute(statement)
+        previous = GENESIS
+        hashes = {0: GENESIS}
+        for row in con.execute(f"SELECT {_COLUMNS}, NULL FROM entries ORDER BY seq").fetchall():
+            entry = Entry.from_row(row)
+            previous = entry.chained_to(previous)
+            hashes[entry.seq] = previous
+            con.execute("UPDATE entries SET hash = ? WHERE seq = ?", (previous, entry.seq))
+        for seq, text in con.execute("SELECT seq, state FROM snapshots").fetchall():
+            head = hashes.get(seq, GENESIS)
+            con.execute("UPDATE snapshots SET head = ?, digest = ? WHERE seq = ?",
+                        (head, snapshot_digest(head, text), seq))
+        for statement in _statements(_TRIGGERS):
+            con.execute(statement)
+        con.execute(f"PRAGMA user_version = {FORMAT}")
+        con.execute("COMMIT")
+    except BaseException:
+        if con.in_transaction:
+            con.execute("ROLLBACK")
+        raise
+
+
+def _statements(script: str) -> list[str]:
+    """The statements of a script, one each (a trigger's body is part of its statement): run one by one
+    with ``execute`` inside the caller's transaction, which ``executescript`` would commit first."""
+    out, part = [], ""
+    for line in script.strip().splitlines():
+        part += line + "\n"
+        if sqlite3.complete_statement(part):
+            out.append(part)
+            part = ""
+    return out
 
 
 def backup_copy(source: Path, target: Path) -> None:
     """Copy a game file with the backup API on its own connections, atomically into ``target``."""
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = target.with_name(target.name + ".part")
-    tmp.unlink(missing_ok=True)
-    src = _connect(source, mode="ro")
+    remove_partial(tmp)
     try:
-        dst = sqlite3.connect(tmp)
+        src = _connect(source, mode="ro")
         try:
-            src.backup(dst)
-            dst.execute("PRAGMA journal_mode = DELETE")
+            dst = sqlite3.connect(tmp)
+            try:
+                src.backup(dst)
+                dst.execute("PRAGMA journal_mode = DELETE")
+            finally:
+                dst.close()
         finally:
-            dst.close()
-    finally:
-        src.close()
-    with open(tmp, "rb") as f:
-        os.fsync(f.fileno())
-    os.replace(tmp, target)
+            src.close()
+        with open(tmp, "rb") as f:
+            os.fsync(f.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        remove_partial(tmp)  # a copy that failed (a full disk) leaves nothing behind
+        raise
     _fsync_dir(target.parent)
+
+
+def remove_partial(path: Path) -> None:
+    """Remove a half-made copy and SQLite's files beside it (-wal, -shm, -journal)."""
+    for leftover in (path, *(Path(f"{path}{suffix}") for suffix in ("-wal", "-shm", "-journal"))):
+        try:
+            leftover.unlink(missing_ok=True)
+        except OSError:
+            pass
 
 
 def _fsync_dir(folder: Path) -> None:
@@ -372,10 +564,48 @@ def _exists(path: Path) -> bool:
         raise GameFileError(f"{e.strerror or e}: choose a shorter game file name") from None
 
 
-def _damaged(path: Path, problem: str) -> str:
-    """A damaged game's reason: what is wrong, and the backup to restore."""
+def damaged_message(path: Path, problem: str) -> str:
+    """A damaged game's reason in one line: what is wrong, and the newest good backup to restore (by
+    name: ``companion restore GAME BACKUP`` finds it in the game's backups folder)."""
+    from .backups import list_backups, newest_good_backup
+
+    problem = problem if len(problem) <= 90 else problem[:89] + "…"
+    if not list_backups(path):
+        return f"{path.name} is damaged ({problem}), and it has no backups"
+    good = newest_good_backup(path)
+    if good is None:
+        return f"{path.name} is damaged ({problem}), and no backup of it is sound: see `companion backups`"
+    return f"{path.name} is damaged ({problem}); restore its newest good backup: companion restore {path.name} {good.name}"
+
+
+def _has_backups(path: Path) -> bool:
     from .backups import list_backups
 
-    backups = list_backups(path)
-    newest = f"; the newest backup is {backups[-1].name}" if backups else ""
-    return f"{path.name} is damaged ({problem}): restore a backup with `companion restore`{newest}"
+    return bool(list_backups(path))
+
+
+def _cut_short(path: Path) -> str | None:
+    """Why the file is cut short (shorter than its header says, or than any database), or None."""
+    try:
+        wal = Path(f"{path}-wal")
+        if wal.exists() and wal.stat().st_size > 0:
+            return None  # the -wal may hold the pages (a checkpoint cut short by a full disk): SQLite judges
+        size = path.stat().st_size
+        with open(path, "rb") as f:
+            header = f.read(100)
+    except OSError:
+        return None
+    magic = b"SQLite format 3\0"
+    if len(header) < 100:  # not even a database's header: an empty or cut file
+        if magic.startswith(header[: len(magic)]):
+            return f"the file is cut short: {size} bytes"
+        return None
+    if not header.startswith(magic):
+        return None
+    page_size = int.from_bytes(header[16:18], "big")
+    page_size = 65536 if page_size == 1 else page_size
+    pages = int.from_bytes(header[28:32], "big")
+    valid = header[24:28] == header[92:96]  # the header's page count is kept up to date
+    if valid and pages and size < pages * page_size:
+        return f"the file is cut short: {size} bytes of {pages * page_size}"
+    return None

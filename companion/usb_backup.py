@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Iterable, Sequence
 
 from .core.errors import GameFileError, Refused
+from .head_record import forget_head
 from .paths import data_dir, list_games
 from .restore import restore
 from .store import Store, backup_copy
@@ -60,6 +61,9 @@ _SLACK = 1.05  # a copy can be a little larger than the game file (page alignmen
 
 class StickProblem(Refused):
     "No stick, more than one, or one that is full or read-only: the message says what to do."
+
+    kind = "usb-stick"
+    title = "The USB stick cannot be used"
 
 
 @dataclass(frozen=True)
@@ -364,6 +368,7 @@ def restore_from_stick(backup: StickBackup | str | os.PathLike, data: str | os.P
             else:
                 Store.open(source, readonly=True).close()  # a sound game, or GameFileError
                 backup_copy(source, target)
+                forget_head(target)  # a record left by a deleted game of that name is not this game's
                 lines.append(f"restored {target} from {source}")
         except GameFileError as e:
             raise StickProblem(f"{name} on the stick cannot be used ({e}); nothing of it was restored") from None
@@ -372,35 +377,54 @@ def restore_from_stick(backup: StickBackup | str | os.PathLike, data: str | os.P
 
 # -- the command ------------------------------------------------------------------------------------------
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m companion.usb_backup",
-                                description="Copy every game to a USB stick, or bring games back from one.")
+    p = argparse.ArgumentParser(prog="companion usb-backup",
+                                description="Copy every game to a USB stick, or bring games back from one.",
+                                epilog="example:\n  companion usb-backup backup",
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--data", help="folder of games (default: $COMPANION_DATA or the user data folder)")
+    p.add_argument("--json", action="store_true", help="print JSON, for programs")
     sub = p.add_subparsers(dest="command")
-    sub.add_parser("sticks", help="the sticks plugged in")
-    s = sub.add_parser("backup", help="copy every game to the stick (the default)")
-    s.add_argument("--stick", help="the stick's mount point, when more than one is plugged in")
-    s = sub.add_parser("list", help="the backups on the stick, newest first")
-    s.add_argument("--stick")
-    s = sub.add_parser("restore", help="bring back games from a backup on the stick (the newest by default)")
-    s.add_argument("--stick")
-    s.add_argument("--from", dest="source", help="a backup folder on the stick")
-    s.add_argument("--game", action="append", help="only this game file (repeat for more)")
+    for name, says in (("sticks", "the sticks plugged in"), ("backup", "copy every game to the stick (the default)"),
+                       ("list", "the backups on the stick, newest first"),
+                       ("restore", "bring back games from a backup on the stick (the newest by default)")):
+        s = sub.add_parser(name, help=says)
+        s.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="print JSON, for programs")
+        if name == "sticks":
+            continue
+        s.add_argument("--stick", help="the stick's mount point, when more than one is plugged in")
+        if name == "restore":
+            s.add_argument("--from", dest="source", help="a backup folder on the stick")
+            s.add_argument("--game", action="append", help="only this game file (repeat for more)")
     return p
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     command = args.command or "backup"
+    as_json = args.json
+
+    def say(text: str, value: object) -> None:
+        print(json.dumps(value, ensure_ascii=False) if as_json else text)
+
     try:
         if command == "sticks":
-            for s in find_sticks():
+            sticks = find_sticks()
+            if as_json:
+                say("", [{"path": str(s.path), "label": s.label, "device": s.device, "readonly": s.readonly}
+                         for s in sticks])
+            for s in [] if as_json else sticks:
                 print(f"{s.path}\t{s.label}\t{s.device}\t{'read-only' if s.readonly else 'writable'}")
             return 0
         if command == "backup":
-            print(backup_to_stick(args.data, getattr(args, "stick", None)).text)
+            copied = backup_to_stick(args.data, getattr(args, "stick", None))
+            say(copied.text, {"stick": str(copied.stick.path), "folder": str(copied.folder), "games": copied.games,
+                              "said": copied.text})
             return 0
         if command == "list":
-            for b in stick_backups(args.stick):
+            backups = stick_backups(args.stick)
+            if as_json:
+                say("", [{"folder": str(b.folder), "made": b.made, "games": b.games} for b in backups])
+            for b in [] if as_json else backups:
                 print(f"{b.folder}\t{b.made}\t" + ", ".join(f"{g} (entry {n})" for g, n in b.games.items()))
             return 0
         source = args.source
@@ -410,6 +434,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 raise StickProblem("the stick holds no Table Banker backup")
             source = backups[0]
         done = restore_from_stick(source, args.data, args.game)
+        if as_json:
+            say("", {"folder": str(done.backup.folder), "lines": done.lines, "said": done.text})
+            return 0
         for line in done.lines:
             print(line)
         print(done.text)

@@ -473,7 +473,7 @@ def test_advanced_dollar_sign_pays_300_and_100_a_share_to_every_shareholder(adv)
     assert adv.cash("Ann") == 7300 - 1000
     adv.do("next_turn")
     out = land(adv, "Bob", 6)
-    assert out.endswith("Bob collected $300; Ann $200 dividend; Bob may buy Bank shares (buy_shares)")
+    assert out.endswith("Bob collected $300; Ann $200 dividend; Bob may buy Bank shares")
     assert adv.cash("Ann") == 6500 and adv.cash("Bob") == 7300
 
 

@@ -59,7 +59,7 @@ def test_every_action_has_a_json_schema_that_names_its_required_fields():
         for spec in specs:
             schema = contract.json_schema(spec)
             assert schema["required"] == ["action", *spec.required]
-            assert set(schema["properties"]) == {"action", "id", *(f.name for f in spec.fields)}
+            assert set(schema["properties"]) == {*contract.META, *(f.name for f in spec.fields)}
             assert schema["additionalProperties"] is False
 
 
@@ -246,7 +246,7 @@ def test_the_command_line_lists_what_bob_may_pay_rent_on_and_previews_it(tmp_pat
     assert companion("do", game, '{"action": "buy", "player": "Ann", "deed": "Boardwalk"}')[0] == 0
     rc, out, _ = companion("actions", game, "rent", "payer=Bob")
     assert rc == 0 and "Boardwalk" in out and "Bob paid Ann $50 rent for Boardwalk" in out
-    rc, out, _ = companion("preview", game, '{"action": "rent", "payer": "bob", "deed": "boardwalk"}')
+    rc, out, _ = companion("preview", game, '{"action": "rent", "payer": "bob", "deed": "boardwalk"}', "--json")
     assert rc == 0 and json.loads(out)["summary"] == "Bob paid Ann $50 rent for Boardwalk"
     rc, out, _ = companion("show", game, "--json")
     assert json.loads(out)["players"][1]["cash"] == 1500  # the preview moved nothing

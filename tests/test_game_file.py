@@ -148,10 +148,13 @@ def test_rotating_backups_every_n_actions_and_restore(tmp_path):
     assert f"entry {held}" in message
     with Banker.open(path) as b:
         assert b.version == held and b.table["accounts"]["Ann"] == 1500 + 10 * (held - 1)
-    kept = list(tmp_path.glob("backed.game.replaced-*"))
+    kept = [p for p in tmp_path.glob("backed.game.replaced-*") if p.is_file()]
     assert len(kept) == 1
     with Banker.open(kept[0]) as previous:
         assert previous.version == 25
+    # the backup of entry 25 belongs to the replaced game now: it went with it
+    assert [p.name for p in list_backups(path)] == ["backed-0000015.game", "backed-0000020.game"]
+    assert [p.name for p in list_backups(kept[0])] == ["backed-0000025.game"]
 
 
 def test_backups_wait_for_a_lull_in_the_taps_and_one_copy_serves_a_burst(tmp_path):

@@ -32,15 +32,16 @@ def pay(payer: str, payee: str, amount: int, **extra) -> dict:
 
 
 def companion(*args: str) -> dict:
-    """Run the real command in a child process and return its JSON answer."""
-    done = subprocess.run([sys.executable, "-m", "companion.cli", *args], capture_output=True, text=True, check=True)
+    """Run the real command in a child process and return its JSON answer (``--json``: for programs)."""
+    done = subprocess.run([sys.executable, "-m", "companion.cli", *args, "--json"], capture_output=True, text=True,
+                          check=True)
     return json.loads(done.stdout)
 
 
 def test_a_batch_sees_a_payment_another_program_made_between_its_lines(game):
     """`companion do GAME -` decides each line on the game as it stands when the line arrives: Ann pays
     Bob $1,400, the phones' server pays Ann $500 meanwhile, and Ann's next $550 is accepted."""
-    batch = subprocess.Popen([sys.executable, "-m", "companion.cli", "do", str(game), "-"],
+    batch = subprocess.Popen([sys.executable, "-m", "companion.cli", "do", str(game), "-", "--json"],
                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         batch.stdin.write(json.dumps(pay("Ann", "Bob", 1400)) + "\n")

@@ -56,7 +56,7 @@ def test_sums_show_as_the_notes_read_and_odd_sums_in_whole_units(t):
     and a sum that is no round number of thousands in plain units, never rounded."""
     fmt = t.banker.fmt
     assert [fmt(1_500 * K), fmt(225 * M), fmt(1_250 * K), fmt(10 * K)] == ["₩1.5M", "₩225M", "₩1.25M", "₩10K"]
-    assert fmt(1_234 * K) == "₩1,234K"
+    assert fmt(1_234 * K) == "₩1.234M" and fmt(37_575 * K) == "₩37.575M"  # millions in one style, never 37,575K
     assert fmt(M + 1) == "₩1,000,001" and fmt(224_960_100) == "₩224,960,100"
 
 
@@ -529,7 +529,7 @@ def test_companion_deeds_lists_and_corrects_city_cards(tmp_path, capsys):
     capsys.readouterr()
     assert main(["deeds", game]) == 0
     listing = capsys.readouterr().out
-    assert "Central Quay" in listing and "land_rent=300000" in listing and "owner=Ann" in listing
+    assert "Central Quay" in listing and "land_rent=\u20a9300K" in listing and "owner=Ann" in listing  # the notes' style
     assert main(["deeds", game, "--set", "Central Quay", "land_rent=250K", "stand_in=false"]) == 0
     assert "corrected Central Quay" in capsys.readouterr().out
     assert main(["deeds", game, "--set", "Central Quay", "rent=[1,2]"]) == 2

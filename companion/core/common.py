@@ -32,7 +32,7 @@ def _memo(a: dict, default: str = "") -> str:
     return a.get("memo") or default
 
 
-@MONEY.action("transfer", c.account("from", "Who pays"), c.account("to", "Who receives", only=_not_payer), c.amount(),
+@MONEY.action("transfer", c.account("from", "Who pays", role="payer"), c.account("to", "Who receives", role="payee", only=_not_payer), c.amount(),
                c.text(), label="Transfer", group="money")
 def transfer(tx: Tx, a: dict) -> str:
     """Move money between the bank, players and pots."""

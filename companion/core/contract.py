@@ -30,6 +30,8 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = [
     "KINDS",
+    "ROLES",
+    "OWN_ROLES",
     "Field",
     "ActionSpec",
     "Choice",
@@ -53,8 +55,12 @@ __all__ = [
     "current",
     "next_field",
     "choices",
+    "InOrOut",
+    "in_or_out",
     "preview",
     "json_schema",
+    "acting_field",
+    "role_fields",
     "load_json",
     "check_json",
     "MAX_JSON",
@@ -84,6 +90,23 @@ KINDS = {
     "structured": "a JSON object or list described by its own schema",
 }
 
+#: What a player or account field stands for in its action, for every adapter that fills or labels it:
+#: the touchscreen prefills the acting field with the player to play, a phone fills it with its own player
+#: (and never lets a player choose another as the payer), the deed card puts the owner on their deed.
+ROLES = {
+    "actor": "the player who acts (the one to play)",
+    "payer": "the player whose money the action takes (who also acts)",
+    "payee": "who receives the money",
+    "owner": "the player whose deeds the action works on (who also acts)",
+    "": "another player or account the action names (a trade's other side, a victim)",
+}
+#: The roles that say who acts: a phone fills them with its own player.
+OWN_ROLES = ("actor", "payer", "owner")
+
+#: Keys every action may carry beside its fields: its name, an id that makes a retry apply it once, and
+#: who started it from their own phone.
+META = ("action", "id", "by")
+
 #: The largest action body, in characters, and the deepest nesting of JSON, read anywhere.
 MAX_JSON = 64 * 1024
 MAX_DEPTH = 16
@@ -99,6 +122,8 @@ class Field:
     kind: str
     says: str
     required: bool = True
+    #: For a player or account: what it stands for in the action (a key of :data:`ROLES`).
+    role: str = ""
     default: Any = None
     low: int | None = None
     high: int | None = None
@@ -127,6 +152,14 @@ class Field:
     #: For a field that corrects something on the table (a card's printed values): what it holds now,
     #: ``(table, partial) -> value``, so a screen starts from it and sends only what differs.
     current: Callable[[Table, Partial], Any] | None = None
+    #: For a list of deeds where each candidate is either in or out, both with a cost (a mortgage lifted
+    #: now, or kept with its interest paid): the words for each, from the rule,
+    #: ``(table, partial, value, included) -> "Lift now: Ann pays $220"``. Screens then ask each
+    #: candidate both ways (see :func:`in_or_out`) instead of picking some.
+    in_or_out: Callable[[Table, Partial, Any, bool], str] | None = None
+    #: A line for people about this field on this table, shown where it is asked ("Cy judges this
+    #: round: the player before Ann"): ``(table, partial) -> str``.
+    note: Callable[[Table, Partial], str] | None = None
 
     def asked(self, table: Table, partial: Partial) -> bool:
         """Whether a screen should ask for this field now."""
@@ -138,6 +171,15 @@ class Field:
             return bool(self.when(table, partial))
         except (BankerError, KeyError, TypeError, ValueError):
             return False
+
+    def note_on(self, table: Table, partial: Partial) -> str:
+        """The field's line for people on this table ("" when it declares none or cannot say yet)."""
+        if self.note is None:
+            return ""
+        try:
+            return str(self.note(table, partial) or "")
+        except (BankerError, KeyError, TypeError, ValueError):
+            return ""
 
     def current_value(self, table: Table, partial: Partial) -> Any:
         """What the field's subject holds now on this table (None when it declares nothing, or the
@@ -209,6 +251,17 @@ class ActionSpec:
         raise BadAction(f"{self.name} has no field {shown(name)}; its fields are {', '.join(f.name for f in self.fields) or 'none'}")
 
 
+def role_fields(spec: ActionSpec, *roles: str) -> list[Field]:
+    """An action's player and account fields with one of ``roles``, in declared order."""
+    return [f for f in spec.fields if f.kind in ("player", "account") and f.role in roles]
+
+
+def acting_field(spec: ActionSpec) -> Field | None:
+    """The required field that says who acts (the player to play on the touchscreen, a phone's own
+    player), or None when nobody acts in this action (the next turn, the end of the game)."""
+    return next((f for f in role_fields(spec, *OWN_ROLES) if f.required), None)
+
+
 class _Words(dict):
     def __missing__(self, key: str) -> str:
         return key
@@ -222,6 +275,10 @@ class Posting:
     payee: str
     amount: int
     memo: str = ""
+
+    def as_json(self) -> dict:
+        """The posting in the events' words: ``from``, ``to``, ``amount``, ``memo``."""
+        return {"from": self.payer, "to": self.payee, "amount": self.amount, "memo": self.memo}
 
 
 @dataclass(frozen=True)
@@ -254,12 +311,18 @@ class Choice:
 
 
 # -- declaring fields --------------------------------------------------------------------------------
-def player(name: str = "player", says: str = "Which player", **kw: Any) -> Field:
-    return Field(name, "player", says, **kw)
+def player(name: str = "player", says: str = "Which player", role: str = "actor", **kw: Any) -> Field:
+    """A player field; by default the player who acts (declare ``role`` otherwise: "payer", "owner",
+    or "" for another player the action names)."""
+    if role not in ROLES:
+        raise ValueError(f"unknown role {role!r}")
+    return Field(name, "player", says, role=role, **kw)
 
 
-def account(name: str, says: str, **kw: Any) -> Field:
-    return Field(name, "account", says, **kw)
+def account(name: str, says: str, role: str = "", **kw: Any) -> Field:
+    if role not in ROLES:
+        raise ValueError(f"unknown role {role!r}")
+    return Field(name, "account", says, role=role, **kw)
 
 
 def deed(name: str = "deed", says: str = "Which deed", **kw: Any) -> Field:
@@ -481,7 +544,9 @@ def parse_value(f: Field, table: Table, value: Any, partial: Partial | None = No
         n = Currency.from_pack(table["pack"]).parse(value)
         if n < 0 or (n == 0 and not f.allow_zero):
             shown_n = Currency.from_pack(table["pack"]).format(n)
-            raise BadAction(f"{f.name} must be {'zero or more' if f.allow_zero else 'more than zero'}, not {shown_n}")
+            # the field's name in words ("per hotel"): a screen shows it, and the API's callers know the field
+            what = f.name.replace("_", " ")
+            raise BadAction(f"{what} must be {'zero or more' if f.allow_zero else 'more than zero'}, not {shown_n}")
         return n
     if kind in ("count", "dice", "square"):
         return _whole(f, value)
@@ -503,13 +568,15 @@ def parse(spec: ActionSpec, table: Table, raw: dict) -> dict:
     rule applies its own default.
     """
     known = {f.name for f in spec.fields}
-    unknown = sorted(k for k in raw if k not in known and k not in ("action", "id"))
+    unknown = sorted(k for k in raw if k not in known and k not in META)
     if unknown:
         takes = ", ".join(f.name for f in spec.fields) or "nothing"
         raise BadAction(f"{spec.name} does not take {', '.join(shown(k) for k in unknown[:5])} (it takes {takes})")
     out: dict = {"action": spec.name}
     if "id" in raw:
         out["id"] = raw["id"]
+    if "by" in raw:  # the player whose phone started it: kept in the log, shown on the touchscreen
+        out["by"] = find_player(table, raw["by"], active=False)
     missing = [f.name for f in spec.fields if f.required and raw.get(f.name) is None]
     if missing:
         raise BadAction(f"{spec.name} needs {', '.join(missing)}")
@@ -614,6 +681,50 @@ def choices(rules: "Rules", table: Table, name: str, field_name: str, partial: d
     return out
 
 
+@dataclass(frozen=True)
+class InOrOut:
+    """One candidate of a list field asked both ways: ``inside`` (listed) and ``outside`` (left out),
+    each a Choice decided with the rest of the list as chosen so far."""
+
+    value: Any
+    label: str
+    inside: Choice
+    outside: Choice
+    listed: bool
+
+
+def in_or_out(rules: "Rules", table: Table, name: str, field_name: str, partial: dict) -> list[InOrOut]:
+    """Every candidate of a list field that declares ``in_or_out``, with both answers decided by the rule
+    itself (refused ones greyed with the rule's reason, accepted ones with their preview), each worded by
+    the rule ("Lift now: Ann pays $220", "Keep it mortgaged: Ann pays the 10% now, $20")."""
+    from .engine import decide_full
+
+    spec = rules.registry.spec(name)
+    f = spec.field(field_name)
+    if f.in_or_out is None:
+        raise BadAction(f"{name}'s {field_name} is not asked in or out")
+    typed = parse_partial(spec, table, partial)
+    chosen = list(typed.pop(field_name, None) or [])
+    out = []
+    for value, label in _candidates(f, table, typed):
+        pair = []
+        for inside in (True, False):
+            listed = [v for v in chosen if v != value] + [value] * inside
+            trial = {**typed, field_name: listed}
+            words = f.in_or_out(table, typed, value, inside)
+            if next_field(spec, table, trial) is not None:
+                pair.append(Choice(inside, words))
+                continue
+            try:
+                p = decide_full(table, {"action": name, **trial}, rules)
+            except BankerError as e:
+                pair.append(Choice(inside, words, False, str(e)))
+                continue
+            pair.append(Choice(inside, words, True, None, _detail(p, table), p))
+        out.append(InOrOut(value, label, pair[0], pair[1], value in chosen))
+    return out
+
+
 def _detail(p: Preview, table: Table) -> str:
     """A few words on the money a choice moves: "Bob pays $22", "the bank pays $200", "moves no money"."""
     if not p.postings:
@@ -666,7 +777,8 @@ def field_schema(f: Field) -> dict:
 def json_schema(spec: ActionSpec) -> dict:
     """The JSON schema of an action's body, as a phone or the command line sends it."""
     props = {"action": {"const": spec.name},
-             "id": {"type": "string", "minLength": 1, "maxLength": 100, "description": "any text naming this one action, so a retry applies it once"}}
+             "id": {"type": "string", "minLength": 1, "maxLength": 100, "description": "any text naming this one action, so a retry applies it once"},
+             "by": {"type": "string", "minLength": 1, "maxLength": 120, "description": "the player whose own phone started this action"}}
     for f in spec.fields:
         props[f.name] = field_schema(f)
     return {

@@ -100,7 +100,7 @@ def double(tx: Tx, a: dict) -> str:
     return f"{player} rolled a double: another roll this turn, and the spinner may turn again"
 
 
-@BUILDING.action("build", c.player(), c.deed(only=_own_districts), c.choice("building", "What to build", BUILDINGS),
+@BUILDING.action("build", c.player(role="owner"), c.deed(only=_own_districts), c.choice("building", "What to build", BUILDINGS),
                  c.count("count", "How many blocks", 1, 3, required=False), label="Build", group="deeds",
                  own_turn="building on one's districts (blocks, a railroad, a stadium, a skyscraper or the Tower) "
                           "is done during one's own turn")
@@ -237,7 +237,7 @@ def _planning_building(table: dict, name: object) -> tuple[str, str]:
     raise BadAction(f"building is one of {', '.join(every)}, not {name!r}")
 
 
-@BUILDING.action("planning_permission", c.player(), c.deed(),
+@BUILDING.action("planning_permission", c.player(role="owner"), c.deed(),
                  c.choice("building", "Which bonus building or hazard", options_from=_planning_options,
                           resolve=lambda table, value: _planning_building(table, value)[1]),
                  label="Planning permission", group="deeds",
@@ -266,7 +266,7 @@ def planning_permission(tx: Tx, a: dict) -> str:
     return f"{player} built a {name} on {deed}: no hazard can go there"
 
 
-@BUILDING.action("remove_hazard", c.player(), c.deed(), label="Remove a hazard", group="deeds",
+@BUILDING.action("remove_hazard", c.player(role="owner"), c.deed(), label="Remove a hazard", group="deeds",
                  own_turn="a hazard is removed by its district's owner during the owner's own turn")
 def remove_hazard(tx: Tx, a: dict) -> str:
     """The district's owner pays the bank to take a hazard away (a fixed sum per block of the hazard)."""

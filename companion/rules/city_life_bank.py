@@ -227,7 +227,7 @@ def borrow(tx: Tx, a: dict) -> str:
     return f"{player} borrowed {tx.fmt(loan)} from the Bank: {tx.fmt(loan + cost)} due in {n} turns"
 
 
-@CITY.action("mortgage", c.player(), PROPERTY_OF_PLAYER, label="Mortgage", group="loans", offered=is_advanced)
+@CITY.action("mortgage", c.player(role="owner"), PROPERTY_OF_PLAYER, label="Mortgage", group="loans", offered=is_advanced)
 def mortgage(tx: Tx, a: dict) -> str:
     """Advanced: the Bank lends $400 on a House or $2,000 on a Tower, repaid with its cost in 7 turns."""
     need_advanced(tx, "Bank mortgages")

@@ -24,11 +24,20 @@ def _answering(table: Table, partial: dict) -> list[str]:
     return [p for p in active_players(table) if p != judge]
 
 
+def _who_judges(table: Table, partial: dict) -> str:
+    """Who reads the questions and judges the answers, said where the answers are asked."""
+    player = current_player(table)
+    if not is_advanced(table):
+        return f"Another player reads the card and checks the answers; only {player}, who rolled, answers"
+    judge = judge_of(table)
+    return f"{judge} is the Judge (the player before {player}): {judge} asks, checks the answers and does not answer"
+
+
 #: A Quiz Card round: each player who answered, with how many answers they got right.
 ANSWERS = c.structured("answers", "Correct answers by player", {
     "type": "object", "maxProperties": 8, "propertyNames": {"x-kind": "player"},
     "additionalProperties": {"type": "integer", "minimum": 0, "maximum": 20, "x-maximum": "quiz_questions"}},
-    only=_answering)
+    only=_answering, note=_who_judges)
 
 __all__ = ["whole_number", "judge_of", "pay_quiz"]
 

@@ -102,7 +102,7 @@ def buy(tx: Tx, a: dict) -> str:
     return f"{player} bought {deed} for {tx.fmt(c['price'])}{tax}"
 
 
-@CITY.action("sell", c.player(), PROPERTY_OF_PLAYER, c.account("to", "Who buys", required=False, only=_buyers),
+@CITY.action("sell", c.player(role="owner"), PROPERTY_OF_PLAYER, c.account("to", "Who buys", role="", required=False, only=_buyers),
              c.amount("price", "The agreed price", required=False, allow_zero=True, when=_to_player),
              label="Sell", group="deeds",
              says="Sell a House or Tower to the Bank at its purchase price, or to a player at the agreed price.")
@@ -140,7 +140,7 @@ def sell(tx: Tx, a: dict) -> str:
     return f"{seller} sold {deed} to {to} for {tx.fmt(price)}" + "".join(f"; {t}" for t in taxes) + note
 
 
-@CITY.action("exchange", c.player(), c.deed("tower", "Which of the player's Towers", only=_own_towers, resolve=_property_value),
+@CITY.action("exchange", c.player(role="owner"), c.deed("tower", "Which of the player's Towers", only=_own_towers, resolve=_property_value),
              c.deed("house", "Which unsold House", only=_unsold_houses, resolve=_property_value),
              label="Exchange a Tower", group="deeds",
              own_turn="a Tower is exchanged for an unsold House only on its proprietor's own turn")
@@ -196,7 +196,7 @@ def buy_shares(tx: Tx, a: dict) -> str:
 
 
 @CITY.action("sell_shares", c.player(), c.count("count", "How many shares", 1, 100, required=False),
-             c.account("to", "Who buys", required=False, only=_buyers),
+             c.account("to", "Who buys", role="", required=False, only=_buyers),
              c.amount("price", "The agreed price", required=False, allow_zero=True, when=_to_player),
              label="Sell shares", group="deeds",
              says="Advanced rules: sell Bank shares to the Bank at $500 each, or to a player at the agreed price; "

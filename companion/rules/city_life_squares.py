@@ -222,7 +222,7 @@ def _dollar_sign(tx: Tx, player: str, square: int, a: dict) -> str:
         if n:
             tx.pay(BANK, holder, n * per, f"dividend on {n} Bank share{'s' if n > 1 else ''}")
             parts.append(f"{holder} {tx.fmt(n * per)} dividend")
-    return "; ".join(parts) + f"; {player} may buy Bank shares (buy_shares)"
+    return "; ".join(parts) + f"; {player} may buy Bank shares"
 
 
 def _property(tx: Tx, player: str, square: int, a: dict) -> str:

@@ -76,7 +76,7 @@ def character_of(table: dict, player: str) -> str | None:
 def _card_of(table: dict, player: str) -> dict:
     key = character_of(table, player)
     if key is None:
-        raise Refused(f"{player} has no character card yet: record the card they drew with choose_character")
+        raise Refused(f"{player} has no character card yet: record the card they drew with Choose a character")
     return table["pack"]["characters"][key]
 
 

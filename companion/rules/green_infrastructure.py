@@ -118,7 +118,7 @@ def _shares(total: int, count: int) -> list[int]:
     return [each + (i < rest) for i in range(count)]
 
 
-@INFRASTRUCTURE.action("improve", c.player(), c.deed(only=own_parks), LEVELS,
+@INFRASTRUCTURE.action("improve", c.player(role="owner"), c.deed(only=own_parks), LEVELS,
                        c.amount("price", "Total price paid at a shortage auction", required=False),
                        label="Improve a park", group="deeds")
 def improve(tx: Tx, a: dict) -> str:
@@ -152,7 +152,7 @@ def improve(tx: Tx, a: dict) -> str:
     return f"{player} improved {deed} to level {top} (a {gp.piece(top)}) for {tx.fmt(total)}"
 
 
-@INFRASTRUCTURE.action("sell_infrastructure", c.player(), c.deed(only=own_improved), LEVELS,
+@INFRASTRUCTURE.action("sell_infrastructure", c.player(role="owner"), c.deed(only=own_improved), LEVELS,
                        label="Sell infrastructure", group="deeds")
 def sell_infrastructure(tx: Tx, a: dict) -> str:
     """Sell a park's infrastructure back to the bank at half the price paid, a level at a time, evenly.
@@ -195,7 +195,7 @@ def _level_field(a: dict, low: int, high: int) -> int:
     return n
 
 
-@INFRASTRUCTURE.action("improve_group", c.player(), c.deed(only=own_parks, says="Which group (any park of it)"),
+@INFRASTRUCTURE.action("improve_group", c.player(role="owner"), c.deed(only=own_parks, says="Which group (any park of it)"),
                        c.count("level", "Up to which level on every park", 1, len(gp.LEVELS)),
                        label="Improve the whole group", group="deeds")
 def improve_group(tx: Tx, a: dict) -> str:
@@ -225,7 +225,7 @@ def improve_group(tx: Tx, a: dict) -> str:
     return f"{player} improved the {name} group to level {target} (a {gp.piece(target)} on each park) for {tx.fmt(total)}"
 
 
-@INFRASTRUCTURE.action("sell_group", c.player(), c.deed(only=own_improved, says="Which group (any park of it)"),
+@INFRASTRUCTURE.action("sell_group", c.player(role="owner"), c.deed(only=own_improved, says="Which group (any park of it)"),
                        c.count("level", "Down to which level on every park", 0, len(gp.LEVELS) - 1),
                        label="Sell the group down", group="deeds")
 def sell_group(tx: Tx, a: dict) -> str:

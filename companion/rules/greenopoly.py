@@ -165,6 +165,13 @@ def _check_pack(pack: dict) -> None:
             raise BadAction(f"{label}: the bank's stock of {stock} is missing")
 
 
+#: What a park holds besides its owner, as a phone's page gives it (docs/api.md).
+DEED_FIELDS = {
+    "mortgaged": {"type": "boolean", "default": False},
+    "level": {"type": "integer", "minimum": 0, "maximum": 4, "default": 0},
+}
+
+
 def rules(pack: dict) -> Rules:
     _check_pack(pack)
     return Rules(
@@ -174,6 +181,7 @@ def rules(pack: dict) -> Rules:
         worth=gp.worth,
         check_card=check_card,
         marks=gp.marks,
-        extras={"player_view": player_view, "card_keys": ("stand_in",), "tax_worth": gp.tax_worth,
-                "fines_to": pot_account(CENTRE), "fines_place": " into the centre of the board", "fine_memo": "card"},
+        extras={"player_view": player_view, "deed_fields": DEED_FIELDS, "card_keys": ("stand_in",), "tax_worth": gp.tax_worth,
+                "fines_to": pot_account(CENTRE), "fines_place": " into the centre of the board", "fine_memo": "card",
+                "fine_words": "for a card"},
     )

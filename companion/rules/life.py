@@ -122,6 +122,6 @@ def rules(pack: dict) -> Rules:
         check_card=check_card,
         extras={
             "player_view": player_view,
-            "no_raise_hint": "borrow promissory notes from the bank (borrow)",
+            "no_raise_hint": "borrow promissory notes from the bank",
         },
     )

@@ -173,7 +173,7 @@ def profession(tx: Tx, a: dict) -> str:
     record = tx.table["players"][player]
     if record.get("route") != "college":
         raise Refused(f"professions are for the college road; {player} "
-                      + ("went into business" if record.get("route") else "has not chosen a road yet (career)"))
+                      + ("went into business" if record.get("route") else "has not chosen a road yet: record it with Choose a career"))
     if card(tx.table, job).get("route") != "college":
         raise Refused(f"{job} is the business road's salary")
     if record.get("profession"):
@@ -194,7 +194,7 @@ def pay_day(tx: Tx, a: dict) -> str:
         if tx.table["players"][player].get("route"):
             raise Refused("no college profession card has default = true (the Bachelor's Degree): "
                           "correct the cards first")
-        raise Refused(f"{player} has not chosen the business or the college road yet (career)")
+        raise Refused(f"{player} has not chosen the business or the college road yet: record it with Choose a career")
     interest = a.get("interest", False)
     if not isinstance(interest, bool):
         raise BadAction("interest is true on a PAY DAY - INTEREST DUE space")
@@ -248,7 +248,7 @@ def buy(tx: Tx, a: dict) -> str:
         raise Refused(f"{player} already has {item}: one of each")
     if cash(tx.table, player) < c["price"]:
         raise NotEnoughMoney(f"{player} has {tx.fmt(cash(tx.table, player))} but {item} costs {tx.fmt(c['price'])}: "
-                             "borrow promissory notes first (borrow)")
+                             "borrow promissory notes first")
     tx.pay(player, BANK, c["price"], f"bought {item}")
     tx.set(["players", player, "holdings"], [*tx.table["players"][player].get("holdings", []), item])
     return f"{player} bought {item} for {tx.fmt(c['price'])}"

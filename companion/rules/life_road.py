@@ -97,7 +97,7 @@ def cross_bridge(tx: Tx, a: dict) -> str:
                    obligation(tx, player, keeper, toll, "Toll Bridge"))
 
 
-@LIFE.action("revenge", c.player(), c.player("victim", "On whom", only=_others),
+@LIFE.action("revenge", c.player(), c.player("victim", "On whom", role="", only=_others),
              c.choice("choice", "Take the money or send back", [("collect", "Collect the money"), ("back", "Back ten spaces")]),
              c.yesno("over_bridge", "Back across the Toll Bridge", when=lambda table, partial: partial.get("choice") == "back"),
              label="Revenge", group="money",
@@ -178,7 +178,7 @@ def _memo(a: dict, default: str) -> str:
 
 
 @LIFE.action("collect_space", c.player(), c.amount(), c.text(),
-             c.player("collect_card", "Who hands over a Collect card", required=False, only=_others),
+             c.player("collect_card", "Who hands over a Collect card", role="", required=False, only=_others),
              c.yesno("exempt", "Shows an Exemption card"), label="Collect", group="money",
              says="A white space pays the player; an opponent may hand over a Collect card.")
 def collect_space(tx: Tx, a: dict) -> str:
@@ -192,7 +192,7 @@ def collect_space(tx: Tx, a: dict) -> str:
 
 
 @LIFE.action("pay_space", c.player(), c.amount(), c.text(),
-             c.player("pay_card", "Who receives a Pay card", required=False, only=_others),
+             c.player("pay_card", "Who receives a Pay card", role="", required=False, only=_others),
              c.yesno("exempt", "Shows an Exemption card"),
              c.choice("unless_insured", "Spared with this insurance", options_from=_policies, required=False),
              label="Pay", group="money",

@@ -80,7 +80,7 @@ def dodging(table: dict, player: str) -> bool:
     return bool(dodge) and dodge["player"] == player and dodge["turn"] == table["turn"]["number"]
 
 
-@CITY.action("rent", c.player("payer", "Who pays"), c.deed(only=rent_deeds, check=rent_check),
+@CITY.action("rent", c.player("payer", "Who pays", role="payer"), c.deed(only=rent_deeds, check=rent_check),
              c.yesno("dodge", "Play the Rent Dodge card", when=_holds_dodge), label="Rent", group="money")
 @may_be_empty
 def rent(tx: Tx, a: dict) -> str:
@@ -137,7 +137,7 @@ def tax(tx: Tx, a: dict) -> str:
     return f"{player} paid {tx.fmt(amount)} {label}"
 
 
-@CITY.action("mortgage", c.player(), c.deed(only=own_deeds), label="Mortgage", group="deeds")
+@CITY.action("mortgage", c.player(role="owner"), c.deed(only=own_deeds), label="Mortgage", group="deeds")
 def mortgage(tx: Tx, a: dict) -> str:
     """The bank pays the district's current rent value; the buildings stay, and so does the sum owed."""
     player = find_player(tx.table, a["player"])
@@ -152,7 +152,7 @@ def mortgage(tx: Tx, a: dict) -> str:
     return f"{player} mortgaged {deed} for {tx.fmt(value)}, its rent value"
 
 
-@CITY.action("unmortgage", c.player(), c.deed(only=_own_mortgaged), label="Buy back", group="deeds")
+@CITY.action("unmortgage", c.player(role="owner"), c.deed(only=_own_mortgaged), label="Buy back", group="deeds")
 def unmortgage(tx: Tx, a: dict) -> str:
     """The owner buys a mortgaged district back for exactly what the bank paid for it."""
     player = find_player(tx.table, a["player"])
@@ -241,6 +241,17 @@ def _check_pack(pack: dict) -> None:
         money(size, f"the size of the {hazard}")
 
 
+#: What a district holds besides its owner, as a phone's page gives it (docs/api.md).
+DEED_FIELDS = {
+    "mortgaged": {"type": "boolean", "default": False},
+    "residential": {"type": "integer", "minimum": 0, "default": 0},
+    "industrial": {"type": "integer", "minimum": 0, "default": 0},
+    **{building: {"type": "boolean", "default": False} for building in ("railroad", "stadium", "skyscraper", "tower")},
+    "bonus": {"type": "string", "nullable": True, "default": None, "description": "a bonus building on it"},
+    "hazard": {"type": "string", "nullable": True, "default": None, "description": "a hazard built on it"},
+}
+
+
 def rules(pack: dict) -> Rules:
     _check_pack(pack)
     return Rules(
@@ -251,5 +262,6 @@ def rules(pack: dict) -> Rules:
         check_card=check_card,
         opening=opening,
         marks=cd.marks,
-        extras={"player_view": player_view, "card_keys": ("stand_in",), "raise_hint": "mortgaging districts could raise {amount} more"},
+        extras={"player_view": player_view, "deed_fields": DEED_FIELDS, "card_keys": ("stand_in",),
+                "raise_hint": "mortgaging districts could raise {amount} more"},
     )

@@ -97,6 +97,8 @@ def normalise_pack(raw: dict, source: str = "pack") -> dict:
 #: Options every game has, whatever its pack.
 TABLE_OPTIONS = {
     "phone_requests": {"default": True, "help": "Players may ask the banker for payments from their phones"},
+    "phone_actions": {"default": True, "help": "Players act from their phones (rent, buy, tax, trades...)"},
+    "trust_table": {"default": False, "help": "Money from the bank to a player, asked from a phone, needs no banker's tap"},
 }
 
 

@@ -43,12 +43,9 @@ def unowned(table: dict, partial: dict) -> list[str]:
     return [n for n, rec in table["deeds"].items() if rec.get("owner") is None]
 
 
-def _player_of(partial: dict) -> object:
-    return partial.get("player") or partial.get("payer")
-
-
 def own_deeds(table: dict, partial: dict) -> list[str]:
-    return [n for n, rec in table["deeds"].items() if rec.get("owner") == _player_of(partial)]
+    """The deeds of the action's owner (its ``player`` field, declared with the role "owner")."""
+    return [n for n, rec in table["deeds"].items() if rec.get("owner") == partial.get("player")]
 
 
 def own_mortgaged(table: dict, partial: dict) -> list[str]:
@@ -65,7 +62,7 @@ def own_built(table: dict, partial: dict) -> list[str]:
 
 def rent_deeds(table: dict, partial: dict) -> list[str]:
     """Deeds someone else owns: the ones the payer could owe rent on."""
-    payer = _player_of(partial)
+    payer = partial.get("payer")
     return [n for n, rec in table["deeds"].items() if rec.get("owner") not in (None, payer)]
 
 
@@ -144,7 +141,7 @@ def buy(tx: Tx, a: dict) -> str:
     return f"{player} bought {deed} for {tx.fmt(price)}"
 
 
-@DEEDS.action("auction", c.deed(only=unowned), c.player("winner", "Who won"), c.amount("bid", "Winning bid"),
+@DEEDS.action("auction", c.deed(only=unowned), c.player("winner", "Who won", role=""), c.amount("bid", "Winning bid"),
               label="Auction", group="deeds")
 def auction(tx: Tx, a: dict) -> str:
     """An unowned deed goes to the highest bidder, who pays the bid to the bank (from the pack's
@@ -165,7 +162,7 @@ def auction(tx: Tx, a: dict) -> str:
     return f"{winner} won {deed} at auction for {tx.fmt(bid)}"
 
 
-@DEEDS.action("rent", c.player("payer", "Who pays"), c.deed(only=rent_deeds, check=rent_check),
+@DEEDS.action("rent", c.player("payer", "Who pays", role="payer"), c.deed(only=rent_deeds, check=rent_check),
               c.dice(required=False, when=is_utility), MULTIPLIER, label="Rent", group="money")
 def rent(tx: Tx, a: dict) -> str:
     """A player landing on an owned deed pays its owner the rent the card says."""
@@ -178,7 +175,7 @@ def rent(tx: Tx, a: dict) -> str:
     return f"{payer} paid {owner} {tx.fmt(amount)} rent for {deed}"
 
 
-@DEEDS.action("mortgage", c.player(), c.deed(only=own_deeds), label="Mortgage", group="deeds")
+@DEEDS.action("mortgage", c.player(role="owner"), c.deed(only=own_deeds), label="Mortgage", group="deeds")
 def mortgage(tx: Tx, a: dict) -> str:
     """The bank lends the mortgage value on an unimproved deed."""
     player = find_player(tx.table, a["player"])
@@ -194,7 +191,7 @@ def mortgage(tx: Tx, a: dict) -> str:
     return f"{player} mortgaged {deed} for {tx.fmt(value)}"
 
 
-@DEEDS.action("unmortgage", c.player(), c.deed(only=own_mortgaged), label="Lift a mortgage", group="deeds")
+@DEEDS.action("unmortgage", c.player(role="owner"), c.deed(only=own_mortgaged), label="Lift a mortgage", group="deeds")
 def unmortgage(tx: Tx, a: dict) -> str:
     """The owner lifts a mortgage: the mortgage value plus the bank's interest."""
     player = find_player(tx.table, a["player"])
@@ -218,7 +215,7 @@ def _check_can_build(tx: Tx, player: str, deed: str) -> list[str]:
     return d.require_whole_group(tx.table, player, deed)
 
 
-@HOUSES.action("build", c.player(), c.deed(only=own_streets), BUILDING, c.count("count", "How many", 1, 4, required=False),
+@HOUSES.action("build", c.player(role="owner"), c.deed(only=own_streets), BUILDING, c.count("count", "How many", 1, 4, required=False),
                c.amount("price", "Total price paid at a shortage auction", required=False), label="Build", group="deeds")
 def build(tx: Tx, a: dict) -> str:
     """Buy houses or a hotel from the bank for a street of a complete, unmortgaged group, evenly.
@@ -284,7 +281,7 @@ def level_text(level: int) -> str:
     return "no buildings" if level == 0 else f"{level} house{'s' if level != 1 else ''}"
 
 
-@HOUSES.action("improve_group", c.player(), c.deed(only=own_streets, says="Which group (any street of it)"),
+@HOUSES.action("improve_group", c.player(role="owner"), c.deed(only=own_streets, says="Which group (any street of it)"),
                c.count("level", "Up to how many houses on every street (5: a hotel)", 1, 5),
                label="Build on the whole group", group="deeds")
 def improve_group(tx: Tx, a: dict) -> str:
@@ -336,7 +333,7 @@ def improve_group(tx: Tx, a: dict) -> str:
     return f"{player} built the {name} group up to {level_text(target)} a street for {tx.fmt(total)}"
 
 
-@HOUSES.action("sell_group", c.player(), c.deed(only=own_built, says="Which group (any street of it)"),
+@HOUSES.action("sell_group", c.player(role="owner"), c.deed(only=own_built, says="Which group (any street of it)"),
                c.count("level", "Down to how many houses on every street", 0, 4),
                label="Sell the group down", group="deeds")
 def sell_group(tx: Tx, a: dict) -> str:
@@ -399,7 +396,7 @@ def sell_buildings_on(tx: Tx, deed: str, payee_note: str = "") -> int:
     return value
 
 
-@HOUSES.action("sell_building", c.player(), c.deed(only=own_built), BUILDING, c.count("count", "How many", 1, 4, required=False),
+@HOUSES.action("sell_building", c.player(role="owner"), c.deed(only=own_built), BUILDING, c.count("count", "How many", 1, 4, required=False),
                label="Sell buildings", group="deeds")
 def sell_building(tx: Tx, a: dict) -> str:
     """Sell houses or a hotel back to the bank at half their price, evenly across the group."""
@@ -484,7 +481,10 @@ def fine(tx: Tx, a: dict) -> str:
     amount = tx.amount(a["amount"])
     memo = a.get("memo") or tx.rules.extras.get("fine_memo", "fine")
     tx.pay(player, fines_account(tx), amount, memo)
-    return f"{player} paid {tx.fmt(amount)}{tx.rules.extras.get('fines_place', '')} ({memo})"
+    place = tx.rules.extras.get("fines_place", "")
+    if a.get("memo"):
+        return f"{player} paid {tx.fmt(amount)}{place} ({memo})"
+    return f"{player} paid {tx.fmt(amount)}{place} {tx.rules.extras.get('fine_words', 'as a fine')}"
 
 
 @HOUSES.action("repairs", c.player(), c.amount("per_house", "Per house", allow_zero=True),
@@ -544,7 +544,15 @@ def player_view(table: dict, player: str) -> dict:
 
 def rules(pack: dict) -> Rules:
     return Rules(family="property", registry=PROPERTY, could_raise=d.could_raise, worth=d.worth, check_card=check_card,
-                 marks=d.marks, extras={"player_view": player_view})
+                 marks=d.marks, extras={"player_view": player_view, "deed_fields": DEED_FIELDS})
+
+
+#: What a deed of this family holds besides its owner, as a phone's page gives it (docs/api.md).
+DEED_FIELDS = {
+    "mortgaged": {"type": "boolean", "default": False},
+    "houses": {"type": "integer", "minimum": 0, "maximum": 4, "default": 0},
+    "hotel": {"type": "boolean", "default": False},
+}
 
 
 _RENT_LENGTH = {"street": 6, "railroad": 4, "utility": 2}

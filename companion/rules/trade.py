@@ -7,6 +7,7 @@ from companion.core import contract as c
 from companion.core.common import declare_out
 from companion.core.engine import Tx
 from companion.core.errors import BadAction, NotEnoughMoney, Refused
+from companion.core.money import Currency
 from companion.core.model import BANK, account_name, card, cash, find_account, find_deed, find_player
 
 from . import deeds as d
@@ -17,9 +18,10 @@ __all__ = ["BANKRUPT_FIELDS", "LIFT_ON_BANKRUPTCY", "TRADE_FIELDS", "trade", "ba
 
 
 #: One side of a trade: the cash and the deeds one player hands the other.
+#: ``"x-from"`` names the field of the player whose cash and deeds they are.
 SIDE = {"type": "object", "additionalProperties": False, "properties": {
-    "cash": {"oneOf": [{"type": "integer", "minimum": 0}, {"type": "string", "maxLength": 32}]},
-    "deeds": {"type": "array", "maxItems": 64, "items": {"type": "string", "maxLength": 120}}}}
+    "cash": {"title": "Cash", "oneOf": [{"type": "integer", "minimum": 0}, {"type": "string", "maxLength": 32}]},
+    "deeds": {"title": "Deeds", "type": "array", "maxItems": 64, "items": {"type": "string", "maxLength": 120}}}}
 
 
 def _other_players(table: dict, partial: dict) -> list[str]:
@@ -33,21 +35,34 @@ def _creditors(table: dict, partial: dict) -> list[str]:
 
 TRADE_FIELDS = (
     c.player("a", "First player"),
-    c.player("b", "Second player", only=_other_players),
-    c.structured("give", "What the first player gives", SIDE, required=False),
-    c.structured("get", "What the second player gives", SIDE, required=False),
+    c.player("b", "Second player", role="", only=_other_players),
+    c.structured("give", "What the first player gives", {**SIDE, "x-from": "a"}, required=False),
+    c.structured("get", "What the second player gives", {**SIDE, "x-from": "b"}, required=False),
 )
-BANKRUPT_FIELDS = (c.player(says="Who goes bankrupt"), c.account("creditor", "Owed to", only=_creditors))
+BANKRUPT_FIELDS = (c.player(says="Who goes bankrupt"), c.account("creditor", "Owed to", role="payee", only=_creditors))
 
 
 def _bankrupts_mortgaged(table: dict, partial: dict) -> list[str]:
     return [n for n, rec in table["deeds"].items() if rec.get("owner") == partial.get("player") and rec.get("mortgaged")]
 
 
-#: The creditor's choice to lift mortgages at once (110% in all), asked when a player creditor receives any.
-LIFT_ON_BANKRUPTCY = c.deeds("lift", "Mortgages the creditor lifts at once", only=_bankrupts_mortgaged,
+def _lift_or_keep(table: dict, partial: dict, deed: str, lift: bool) -> str:
+    """What the creditor pays the bank for one mortgaged deed, each way: "Lift now: Ann pays $220"
+    (the mortgage and the interest) or "Keep it mortgaged: Ann pays the 10% now, $20"."""
+    who = account_name(partial.get("creditor") or "") or "the creditor"
+    fmt = Currency.from_pack(table["pack"]).format
+    charge = mortgage_charge(table, deed, lift)
+    if lift:
+        return f"Lift now: {who} pays {fmt(charge)}"
+    return f"Keep it mortgaged: {who} pays the {table['pack'].get('mortgage_interest', 10)}% now, {fmt(charge)}"
+
+
+#: The creditor's choice for each mortgaged deed received: lift it at once (the mortgage and the interest)
+#: or keep it mortgaged (the interest now, and again when lifted later); asked when a player creditor
+#: receives any.
+LIFT_ON_BANKRUPTCY = c.deeds("lift", "Lift each mortgage now, or keep it", only=_bankrupts_mortgaged,
                              when=lambda table, partial: partial.get("creditor") not in (None, BANK)
-                             and bool(_bankrupts_mortgaged(table, partial)))
+                             and bool(_bankrupts_mortgaged(table, partial)), in_or_out=_lift_or_keep)
 
 def _side(tx: Tx, giver: str, side: object, what: str, *, buildings_stay: bool = False) -> tuple[int, list[str]]:
     if side is None:
@@ -105,7 +120,7 @@ def _afford(tx: Tx, player: str, pays: int, gets: int, charges: int, noun: str) 
 
 
 def swap(tx: Tx, a: dict, *, noun: str = "Trade", buildings_stay: bool = False,
-         hand_over: Callable[[Tx, str, str, bool], None] | None = None) -> str:
+         hand_over: Callable[[Tx, str, str, bool], str | None] | None = None) -> str:
     """Two players exchange cash and deeds. Families choose whether buildings may stand on traded deeds
     (they then stay with the deed) and how a deed changes hands (by default with the bank's interest
     on a mortgaged deed, or lifted at once when the action lists it under ``lift``)."""
@@ -132,16 +147,15 @@ def swap(tx: Tx, a: dict, *, noun: str = "Trade", buildings_stay: bool = False,
         first.reverse()
     for payer, payee, amount in first:
         tx.pay(payer, payee, amount, noun.lower())
-    for deed in give_deeds:
-        hand_over(tx, deed, pb, deed in lift)
-    for deed in get_deeds:
-        hand_over(tx, deed, pa, deed in lift)
+    notes = [hand_over(tx, deed, pb, deed in lift) for deed in give_deeds]
+    notes += [hand_over(tx, deed, pa, deed in lift) for deed in get_deeds]
     parts = []
     if give_cash or give_deeds:
         parts.append(f"{pa} gave {', '.join([tx.fmt(give_cash)] * bool(give_cash) + give_deeds)}")
     if get_cash or get_deeds:
         parts.append(f"{pb} gave {', '.join([tx.fmt(get_cash)] * bool(get_cash) + get_deeds)}")
-    return f"{noun}: " + "; ".join(parts)
+    # what a mortgaged deed cost its new owner besides the deal: "Dan paid $20 interest on mortgaged ..."
+    return f"{noun}: " + "; ".join(parts + [n for n in notes if n])
 
 
 def hand_over_deed(tx: Tx, deed: str, to: str, *, lift: bool = False, owe: bool = False) -> str:

@@ -221,10 +221,14 @@ def live(row: dict[str, Any]) -> bool:
 
 def on_show(rows: list[dict[str, Any]], show_all: bool) -> tuple[list[dict[str, Any]], int]:
     """The answers the chooser shows, and how many it keeps behind *Show N more*: the ones the rules
-    refuse (with every chip), unless asked for, or unless nothing else is left."""
+    refuse (with every chip), unless asked for, or unless nothing else is left. Shown on request,
+    they follow the answers already on show, which keep their places (a tile never moves under the
+    finger)."""
     shown = [r for r in rows if live(r)]
-    if show_all or not shown:
+    if not shown:
         return rows, 0
+    if show_all:
+        return shown + [r for r in rows if not live(r)], 0
     return shown, len(rows) - len(shown)
 
 
@@ -270,16 +274,35 @@ def so_far(desk: Desk, form: ActionForm) -> str:
     return " · ".join(done)
 
 
+def both_ways(desk: Desk, form: ActionForm, field: str) -> list[dict[str, Any]]:
+    """A list field asked candidate by candidate, both ways (a mortgaged deed lifted now, or kept): two
+    answers a candidate, each worded by the rule with what it costs ("Lift now: Ann pays $220"), greyed
+    with the rule's reason when refused, the one chosen selected. Values are ``(candidate, inside)``."""
+    state = desk.state()
+    rows = []
+    for item in desk.in_or_out(form.action, field, form.values):
+        for choice in (item.inside, item.outside):
+            row = _row(desk, "deed", state, (item.value, choice.value), f"{item.label}\n{choice.label}", "",
+                       None if choice.possible else (choice.why_not or "not possible now"),
+                       choice.preview.summary if choice.preview is not None else "")
+            row["selected"] = choice.value == item.listed
+            rows.append(row)
+    return rows
+
+
 def ask_view(desk: Desk, form: ActionForm, field: str) -> dict[str, Any]:
     """What the chooser shows: the question, what is decided so far, and the answers."""
     spec = desk.specs[form.action]
     asked = spec.field(field)
-    rows = choices(desk, form, field) if asked.kind not in ("text", "structured", "amount") else []
+    if asked.in_or_out is not None:
+        rows = both_ways(desk, form, field)
+    else:
+        rows = choices(desk, form, field) if asked.kind not in ("text", "structured", "amount") else []
     state = desk.state()
     return {
         "title": f"{button_label(form.button or form.action, desk.specs)}: {asked.says.lower()}?",
         "field": field,
-        "kind": asked.kind,
+        "kind": "both_ways" if asked.in_or_out is not None else asked.kind,
         "so_far": so_far(desk, form),
         "who": who_row(state, form, field),
         "shown": shown_rows(spec, form),

@@ -19,7 +19,7 @@ from kivy.factory import Factory
 from kivy.lang import Builder
 from kivy.properties import DictProperty, NumericProperty, ObjectProperty, StringProperty
 
-from companion.paths import data_dir, list_games
+from companion.paths import data_dir, last_game, remember_last_game
 from companion.service import WATCH_SECONDS
 
 from .colours import theme
@@ -27,11 +27,14 @@ from .desk import Desk, Result
 from .taps import Taps
 from .games import NewGame, game_file_name
 from .letting_go import KEPT, screens_to_let_go
-from .tidy import WHOLE_EVERY, collect_young, forget_last_text_box
+from .kivy_fixes import forget_last_text_box, release_left_screen
+from .tidy import WHOLE_EVERY, collect_young
 from .type_scale import window_u
-from .phones import Phones
+from .phones import Phones, entry_text
+from .sounds import Sounds, outcome_sound
 from companion.settings import UiSettings
 from .unit_link import UnitLink
+from .widgets import DoneNote
 
 __all__ = ["TableBankerApp", "load_kv", "SCREENS"]
 
@@ -125,6 +128,9 @@ class TableBankerApp(Taps, App):
         self.loop: asyncio.AbstractEventLoop | None = None
         self._tasks: set[asyncio.Task] = set()
         self._was_over = False
+        #: Short sounds for what the table should hear (made by the app into the data folder's cache).
+        self.sounds = Sounds(self.folder / ".sounds", volume=self.settings_store.volume, muted=not self.settings_store.sound)
+        self._beeping = False  # whether the trading unit's buzzer was sounding at the last look
         super().__init__(**kwargs)
         self.title = "Table Banker"
         self.set_theme(self.settings_store.theme)
@@ -217,6 +223,7 @@ class TableBankerApp(Taps, App):
     def change_setting(self, key: str, value) -> None:
         """Change and save one of the touchscreen's settings (ValueError with the reason if it cannot be)."""
         self.settings_store = self.settings_store.change(key, value)
+        self.sounds.set(volume=self.settings_store.volume, muted=not self.settings_store.sound)
         try:
             self.settings_store.save()
         except OSError as e:
@@ -244,11 +251,20 @@ class TableBankerApp(Taps, App):
         screen = self.screens[name]
         if self.manager.current != name:
             self.manager.current = name
+            self._notes_stay_with(name)
             if self._let_go_trigger is not None:
                 self._let_go_trigger()
         else:
             screen.refresh()
         return screen
+
+    def _notes_stay_with(self, name: str) -> None:
+        """The note of money just moved belongs to the screen it was put on (placed for that screen's
+        layout): another screen shown takes it away at once, so it never lies over the new screen's
+        content."""
+        for note in [w for w in self.layer.children if isinstance(w, DoneNote)]:
+            if getattr(note, "screen", name) != name:
+                note.close()
 
     def _let_go_of_left_screens(self, *_: object) -> None:
         """Let go of the screens left behind that are not kept (once off the window), then tidy up."""
@@ -320,8 +336,7 @@ class TableBankerApp(Taps, App):
         """The game named on the command line, else the one played last, else the start screen."""
         path = self.game_arg
         if path is None:
-            games = list_games(self.folder)
-            path = games[0] if games else None
+            path = last_game(self.folder)  # by the record written when it opened, never by file times
         if path is not None:
             problem = self.open_game(path)
             if problem is None:
@@ -360,6 +375,7 @@ class TableBankerApp(Taps, App):
 
     def _use(self, desk: Desk) -> None:
         self.close_game()
+        remember_last_game(self.folder, desk.banker.path)
         self._unsettled = True  # the last game's part of the settled heap is garbage now: walk it all at the next pause
         self.desk = desk
         self._unsubscribe = desk.subscribe(self._committed)
@@ -409,10 +425,13 @@ class TableBankerApp(Taps, App):
         return self.open_game(game)
 
     def _committed(self, outcome) -> None:
-        self.last_text = outcome.summary
+        self.last_text = entry_text(outcome.entry)  # an action from a phone says whose phone started it
         if self.unit_link is not None and self.desk is not None:
             self.unit_link.follow_turn(self.desk.table["turn"]["number"], self.desk.table["turn"].get("roll", 1))
         over = bool(self.desk is not None and self.desk.table.get("over"))
+        sound = outcome_sound(outcome, over and not self._was_over)
+        if sound is not None:
+            self.sounds.play(sound)
         if over and not self._was_over:
             Clock.schedule_once(lambda *_: self.show("over"), 0)
         self._was_over = over
@@ -446,7 +465,10 @@ class TableBankerApp(Taps, App):
         """The unit asks (a held undo, a second press on a running timer) or refuses a press: show it
         on whatever screen is up, unless the unit's own screen is showing it already."""
         from companion.trading_unit import CancelAsked, PressRefused, TimerStarted, UndoConfirmAsked
+        from companion.trading_unit.events import ClockRanOut, TimerEnded
 
+        if isinstance(event, ClockRanOut) or (isinstance(event, TimerEnded) and event.outcome != "sold"):
+            self.sounds.play("timer_end")  # a sale is heard as "sold" once the ledger has it
         if self.root is None:
             return
         if isinstance(event, TimerStarted) and event.purpose == "auction" and not event.lot:
@@ -482,6 +504,19 @@ class TableBankerApp(Taps, App):
             self.desk.refresh()
         if self.unit_link is not None:
             self.unit_link.tick()
+            self._hear_the_buzzer()
+
+    def _hear_the_buzzer(self) -> None:
+        """Each of the trading unit's warning beeps is heard from the touchscreen too."""
+        link = self.unit_link
+        beeping = link is not None and link.unit.outputs(link.clock()).tone_hz is not None
+        if beeping and not self._beeping:
+            self.sounds.play("warning")
+        self._beeping = beeping
+
+    def refuse(self, text: str, near=None) -> None:
+        self.sounds.play("refusal")
+        super().refuse(text, near)
 
 class _Cancel:
     """What ``call_later`` hands back: something with ``cancel()``, like asyncio's handles."""
@@ -526,9 +561,7 @@ class _Screens(dict):
             return False
         del self[name]
         self.manager.remove_widget(screen)
-        transition = self.manager.transition
-        if transition.screen_out is screen:  # the finished transition would hold it all evening
-            transition.screen_out = transition.screen_in
+        release_left_screen(self.manager, screen)  # the finished transition would hold it all evening
         return True
 
     def __contains__(self, name) -> bool:

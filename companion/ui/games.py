@@ -15,7 +15,9 @@ from typing import Any
 from companion.core.errors import BankerError
 from companion.core.model import player_names_checked
 from companion.paths import GAME_SUFFIX, list_games
+from companion.core.money import Currency
 from companion.rules import load_pack, pack_names, resolve_options
+from companion.rules.pack import option_specs
 
 from .colours import PLAYER_COLOURS, next_free_colour
 
@@ -62,8 +64,12 @@ DELETED = "deleted"
 
 def delete_game(path: str | Path) -> Path:
     """Take a game out of the games list by moving it (and SQLite's side files) into the folder's
-    ``deleted`` folder; returns where it went. The banker can move it back by hand."""
+    ``deleted`` folder; returns where it went. The banker can move it back by hand. Its phones file
+    (``<game>.phones``: the phones' sign-in codes, secrets, not history) is deleted: a deleted game's
+    codes sign nobody in, and a game moved back hands out new ones."""
     path = Path(path)
+    for side in ("", "-wal", "-shm", "-journal"):
+        path.with_name(path.name + ".phones" + side).unlink(missing_ok=True)
     keep = path.parent / DELETED
     keep.mkdir(exist_ok=True)
     target = keep / path.name
@@ -112,11 +118,16 @@ def pack_choices() -> list[dict[str, Any]]:
             choices.append({"name": name, "title": name, "family": "", "options": [], "problem": str(e)})
             continue
         options = []
-        for key, spec in pack.get("options", {}).items():
+        specs = option_specs(pack)
+        own = pack.get("options", {})
+        for key, spec in [*own.items(), *((k, v) for k, v in specs.items() if k not in own)]:  # the pack's own first
             default = spec["default"]
             kind = "bool" if isinstance(default, bool) else "amount" if isinstance(default, int) else "text"
-            options.append({"key": key, "default": default, "help": spec.get("help", ""), "kind": kind,
-                            "label": key.replace("_", " ").capitalize()})
+            # an amount is shown the pack's way ("37.7M", "$1,500"), and read back the same way
+            shown = (Currency.from_pack(pack).format(default) if kind == "amount"
+                     else "" if kind == "bool" else str(default))
+            options.append({"key": key, "default": default, "default_text": shown, "help": spec.get("help", ""),
+                            "kind": kind, "label": key.replace("_", " ").capitalize()})
         players = pack.get("players", {})
         choices.append({
             "name": name,
@@ -136,7 +147,7 @@ def game_file_name(folder: Path, pack: str, now: _dt.datetime | None = None) -> 
     stem = f"{re.sub(r'[^a-z0-9-]+', '-', pack.lower()).strip('-') or 'game'}-{now:%Y-%m-%d-%H%M}"
     path = Path(folder) / f"{stem}{GAME_SUFFIX}"
     n = 2
-    while path.exists():
+    while path.exists() or path.with_name(path.name + ".backups").exists():  # a deleted game's backups stay its own
         path = Path(folder) / f"{stem}-{n}{GAME_SUFFIX}"
         n += 1
     return path

@@ -88,6 +88,7 @@ def form_view(desk: Desk, form: ActionForm, field: str, value: Any) -> dict[str,
         "so_far": so_far(desk, form),
         "who": who_row(desk.state(), form, field),
         "help": for_people(spec.says),
+        "note": f.note_on(desk.table, form.values),  # who judges a Quiz Card round, from the rule
         "typed": not schema_form.renders(schema),
         "rows": [],
         "sentence": "",

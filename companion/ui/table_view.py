@@ -78,6 +78,9 @@ def table_view(state: dict, specs: dict, *, undo_text: str | None = None,
     over = state.get("over")
     if over:
         turn_text = f"Game over: {over.get('winner') or 'nobody'} wins"
+        # a finished game opens with its buttons greyed, each saying why (Undo still goes back into it)
+        closed = "the game is over: Undo goes back into it, History and More show how it went"
+        common = [{**b, "refused": closed} for b in common]
     else:
         turn_text = f"Turn {state['turn']['number']}: {turn} to play" if turn else "Nobody is left in the game"
     return {

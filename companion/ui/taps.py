@@ -43,7 +43,8 @@ class Taps:
         if self.root is None or self.stopped or desk is not self.desk:
             return
         screen = self.screens.get(self.manager.current)
-        show_done(self.layer, text, screen.note_y() if screen is not None else None)
+        note = show_done(self.layer, text, screen.note_y() if screen is not None else None)
+        note.screen = self.manager.current  # it goes when another screen is shown
 
     def on_desk(self, _app, _desk) -> None:
         """Another game (or none) on the table: the note of money moved in the last one goes with it."""
@@ -101,7 +102,7 @@ class Taps:
         if form.action == "auction" and form.values.get("deed") and field is not None:
             self.open_auction(form.values["deed"])  # one auction screen, wherever it starts
             return None
-        if form.action == "trade" and field is not None and field.name not in flows.ACTING_FIELDS:
+        if form.action == "trade" and field is not None and not flows.acts(field):
             self.screens["trade"].start(form.values.get("a") or self.player_to_play() or "")
             self.show("trade")
             return None
@@ -121,7 +122,10 @@ class Taps:
                 self.show("ask")
             return None
         if form.action in flows.DESTRUCTIVE:
-            self.confirm(flows.destructive_question(form, self.desk.account_name), spec.label,
+            found, _why = self.desk.preview(form.as_action())
+            sums = flows.every_sum(found.postings, self.desk.account_name, self.desk.fmt) if found else []
+            sentence = found.summary if found else ""
+            self.confirm(flows.destructive_question(form, self.desk.account_name, sums, sentence), spec.label,
                          lambda: self._finish(form, near))
             return None
         return self._finish(form, near)

@@ -8,6 +8,8 @@ glibc gives each thread that allocates its own arena (up to eight per core), and
 pages stay with it: the app's threads (the asyncio loop, the ledger's housekeeping, zeroconf, the
 GL driver's) would each keep a few MB that no other thread can reuse. :func:`limit_arenas`, called
 before the window and those threads start, makes them share two.
+
+What Kivy itself keeps of a screen let go is worked around in :mod:`companion.ui.kivy_fixes`.
 """
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ import ctypes
 import ctypes.util
 import gc
 
-__all__ = ["give_back", "collect_young", "forget_last_text_box", "limit_arenas", "ARENAS", "WHOLE_EVERY"]
+__all__ = ["give_back", "collect_young", "limit_arenas", "ARENAS", "WHOLE_EVERY"]
 
 #: Every so many pauses the collector walks the whole heap again, settled part included, so nothing
 #: settled that has since become garbage outlives a few pauses.
@@ -74,24 +76,3 @@ def give_back(settle: bool = False, whole: bool = False) -> int:
     if _TRIM is not None:
         _TRIM(0)
     return found
-
-
-def forget_last_text_box() -> bool:
-    """Drop the text box Kivy's ``TextInput`` keeps after it has left the window; True if one was.
-
-    ``TextInput._adjust_viewport`` is a ``@triggered`` method: the decorator keeps the arguments of its
-    last call in a closure shared by the class, so the last text box that scrolled its text (and,
-    through its parents, the whole screen it was on) would live for the rest of the run."""
-    from kivy.uix.textinput import TextInput
-
-    trigger = TextInput._adjust_viewport
-    names = trigger.__code__.co_freevars
-    if "_args" not in names or trigger.__closure__ is None:
-        return False  # a Kivy that keeps nothing there
-    held = trigger.__closure__[names.index("_args")].cell_contents
-    box = held[0] if held else None
-    if box is None or box.get_root_window() is not None:
-        return False
-    trigger.cancel()  # nothing is left to scroll on a box off the window
-    held.clear()
-    return True

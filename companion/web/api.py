@@ -14,6 +14,7 @@ POST /api/v1/requests/{id}/approve             banker      apply it (a transfer 
 POST /api/v1/requests/{id}/decline             banker      refuse it, with a reason for the phone
 POST /api/v1/actions                           banker      any action, as ``companion do`` takes it
 GET  /api/v1/log                               banker      log entries after ``?after=N``
+GET  /api/v1/story                             any         the whole game in words, newest first
 GET  /api/v1/players/{name}/join               banker      the player's join link
 GET  /api/v1/players/{name}/qr.svg             banker      the join link as a QR code
 POST /api/v1/players/{name}/revoke             banker      withdraw the player's link, make a new one
@@ -39,6 +40,7 @@ from . import sse
 from .desk import dumps_safe
 from .intake import read_json
 from .openapi import openapi_document
+from .problems import PROBLEMS_PATH, by_kind
 from .security import DESK, caller, refuse
 
 __all__ = ["routes", "outcome_json", "JOIN_URL", "read_json"]
@@ -81,7 +83,7 @@ async def get_events(request: web.Request) -> web.StreamResponse:
     desk = request.app[DESK]
     key = holder.key
     if desk.streams[key] >= desk.limits.streams_per_pass:
-        raise refuse(429, "too many live pages open for this link; close one")
+        raise refuse(429, "too many live pages open for this link; close one", kind="too-many-live-pages")
     desk.streams[key] += 1
     try:
         return await sse.stream(request, desk.hub, lambda: desk.live_page(holder))
@@ -106,7 +108,19 @@ async def list_requests(request: web.Request) -> web.Response:
 @routes.get("/api/v1/openapi.json")
 async def openapi(request: web.Request) -> web.Response:
     desk = request.app[DESK]
-    return _json(openapi_document(desk.cookie_name, desk.banker.actions()))
+    rules = desk.banker.rules
+    return _json(openapi_document(desk.cookie_name, desk.banker.actions(), family=rules.family,
+                                  deed_fields=rules.extras.get("deed_fields", {})))
+
+
+@routes.get(PROBLEMS_PATH + "{kind}")
+async def problem_type(request: web.Request) -> web.Response:
+    """What one kind of refusal means: the ``type`` of a problem, dereferenced (RFC 9457)."""
+    try:
+        found = by_kind(request.match_info["kind"])
+    except KeyError:
+        raise refuse(404, "there is no such kind of problem", kind="not-found") from None
+    return _json(found.as_json())
 
 
 # -- players ---------------------------------------------------------------------------------------
@@ -114,7 +128,7 @@ async def openapi(request: web.Request) -> web.Response:
 async def ask(request: web.Request) -> web.Response:
     holder = caller(request)
     if holder.role != "player":
-        raise refuse(403, "the banker moves money with actions, not requests")
+        raise refuse(403, "the banker moves money with actions, not requests", kind="wrong-role")
     body = await read_json(request, allowed={"to", "amount", "memo", "id", "from"})
     desk = request.app[DESK]
     if "from" in body:
@@ -123,11 +137,14 @@ async def ask(request: web.Request) -> web.Response:
         except (BadAction, UnknownName):
             payer = None
         if payer != holder.player:
-            raise refuse(403, "a phone can only offer to pay from its own player's cash")
-    if not desk.asks.allow(holder.player):  # asking and cancelling in a loop wakes every phone
-        raise refuse(429, "you have asked the banker many times just now; wait a minute",
-                     Retry_After=str(desk.asks.retry_after(holder.player)))
+            raise refuse(403, "a phone can only offer to pay from its own player's cash", kind="not-yours")
+    if desk.asks.blocked(holder.player):  # asking and cancelling in a loop wakes every phone
+        raise refuse(429, "you have asked the banker many times just now; wait a minute, then ask again",
+                     kind="too-many-asks", Retry_After=str(desk.asks.retry_after(holder.player)))
+    before = desk.requests.changes
     made = desk.requests.ask(holder.player, body.get("to"), body.get("amount"), body.get("memo", ""), body.get("id"))
+    if desk.requests.changes != before:  # only a request made counts: not a refused one, not a retried id
+        desk.asks.allow(holder.player)
     return _json({"request": made.as_json(desk.banker.currency)}, status=201)
 
 
@@ -139,9 +156,9 @@ async def cancel(request: web.Request) -> web.Response:
     try:
         done = desk.requests.cancel(request.match_info["id"], holder.player)
     except LookupError:
-        raise refuse(404, "no such request") from None
+        raise refuse(404, "no such request", kind="no-such-request") from None
     except PermissionError as e:
-        raise refuse(403, str(e)) from None
+        raise refuse(403, str(e), kind="not-yours") from None
     return _json({"request": done.as_json(desk.banker.currency)})
 
 
@@ -157,7 +174,7 @@ async def approve(request: web.Request) -> web.Response:
     except LookupError as e:
         if isinstance(e, UnknownName):
             raise
-        raise refuse(404, "no such request") from None
+        raise refuse(404, "no such request", kind="no-such-request") from None
     return _json({"request": desk.requests.get(request_id).as_json(desk.banker.currency), "outcome": outcome_json(outcome)})
 
 
@@ -171,7 +188,7 @@ async def decline(request: web.Request) -> web.Response:
     except LookupError as e:
         if isinstance(e, UnknownName):
             raise
-        raise refuse(404, "no such request") from None
+        raise refuse(404, "no such request", kind="no-such-request") from None
     return _json({"request": done.as_json(desk.banker.currency)})
 
 
@@ -206,11 +223,17 @@ async def log(request: web.Request) -> web.Response:
     return _json({"version": desk.banker.version, "entries": entries})
 
 
+@routes.get("/api/v1/story")
+async def story(request: web.Request) -> web.Response:
+    holder = caller(request)
+    return _json({"version": request.app[DESK].banker.version, "lines": request.app[DESK].whole_story(holder)})
+
+
 def _named_player(request: web.Request) -> str:
     try:
         return find_player(request.app[DESK].banker.table, request.match_info["name"], active=False)
     except (BadAction, UnknownName):
-        raise refuse(404, "there is no player of that name in this game") from None
+        raise refuse(404, "there is no player of that name in this game", kind="no-such-player") from None
 
 
 @routes.get("/api/v1/players/{name}/join")

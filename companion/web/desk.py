@@ -18,9 +18,10 @@ from collections import Counter
 
 from companion.views import public_state
 
-from .chronicle import Chronicle
+from .chronicle import Chronicle, whole_story
 from .jsontext import dumps_safe, safe_text, with_members
 from .limits import Guessing, Limits
+from .plays import Plays
 from .requests import PaymentRequests, requests_allowed
 from .roleview import DEFAULT_PUBLIC, banker_view, player_view
 from .sidecar import open_sidecar
@@ -58,7 +59,10 @@ class PhoneDesk:
         self._con = open_sidecar(banker.path)
         self.tokens = JoinTokens(self._con)
         self.requests = PaymentRequests(self._con, banker)
+        self.plays = Plays(self._con, banker)
+        self.play_budget = self.limits.plays()  # a player's phone cannot flood the table
         self.chronicle = Chronicle(banker)
+        self._whole: tuple | None = None
         self.hub = Broadcast()
         self.streams: Counter[str] = Counter()
         digest = hashlib.sha256(str(banker.path.resolve()).encode()).hexdigest()[:10]
@@ -80,7 +84,8 @@ class PhoneDesk:
             return
         if self.chronicle.seq != self.banker.version:
             self.chronicle.rebuild()  # reopened after a while: catch up with the log
-        self._unsubscribe = [self.banker.subscribe(self._on_outcome), self.requests.subscribe(self._on_request)]
+        self._unsubscribe = [self.banker.subscribe(self._on_outcome), self.requests.subscribe(self._on_request),
+                             self.plays.subscribe(self._on_request)]
         self.hub.closed = False
         self.hub.bump()
 
@@ -173,19 +178,28 @@ class PhoneDesk:
             self._pages[key] = cached
         return cached
 
+    def _undo_text(self) -> str | None:
+        """What the banker's Undo button says, as on the touchscreen: "Undo: <the action>"."""
+        entry = self.banker.next_undo()
+        return f"Undo: {entry.summary}" if entry else None
+
     def page_data(self, holder: Pass, *, whole: bool = True) -> dict:
         """The holder's page as data. ``whole=False``: a player's page without its chart and story
         (but the chart's first point), which :meth:`page` splices in as the chronicle wrote them."""
         state = self.state()
         if holder.role == "banker":
-            return banker_view(
+            view = banker_view(
                 state,
                 log=self.chronicle.log_lines(),
                 pending=self._requests("pending"),
                 answered=self._requests("recent", 8),
+                deed_fields=self.banker.rules.extras.get("deed_fields"),
+                undo_text=self._undo_text(),
             )
+            view["plays"] = self.plays.banker_page()
+            return view
         public = self.banker.rules.extras.get("phone_public", DEFAULT_PUBLIC)
-        return player_view(
+        view = player_view(
             state,
             holder.player,
             worth=self.chronicle.worth_of(holder.player) if whole else self.chronicle.first_worth(holder.player),
@@ -193,7 +207,22 @@ class PhoneDesk:
             requests=self._requests("of_player", holder.player, 6),
             can_request=requests_allowed(self.banker.table),
             public=public,
+            deed_fields=self.banker.rules.extras.get("deed_fields"),
         )
+        view["plays"] = self.plays.page(holder.player)
+        return view
+
+    def whole_story(self, holder: Pass) -> list[dict]:
+        """The whole game in words for the holder: a player's own story with turns, or every log
+        summary for the banker; newest first, worked out once per game version."""
+        key = (holder.role, holder.player, self.banker.version)
+        if self._whole is None or self._whole[0] != key:
+            if holder.role == "player":
+                lines = whole_story(self.banker, holder.player)
+            else:
+                lines = [{"seq": e.seq, "text": e.summary, "kind": e.kind} for e in reversed(self.banker.log())]
+            self._whole = (key, lines)
+        return self._whole[1]
 
     def message(self, holder: Pass) -> bytes:
         """The holder's page as a whole ``state`` event, made once per change for every stream of
@@ -214,7 +243,9 @@ class PhoneDesk:
         key = (which, *args)
         if key not in self._asked:
             currency = self.banker.currency
-            self._asked[key] = [r.as_json(currency) for r in getattr(self.requests, which)(*args)]
+            held = self.requests.held
+            self._asked[key] = [{**r.as_json(currency), "held": held[r.id]} if r.id in held else r.as_json(currency)
+                                for r in getattr(self.requests, which)(*args)]
         return self._asked[key]
 
     def live_page(self, holder: Pass) -> tuple[bytes | None, str | None]:

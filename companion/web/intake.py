@@ -29,21 +29,28 @@ BODY_TIMEOUT = web.AppKey("body_seconds", float)  # the app's own setting (Limit
 
 
 class Refusal(Exception):
-    """A request the server will not serve: an HTTP status and one line saying why.
+    """A request the server will not serve: an HTTP status, one line saying why, and the kind of refusal
+    (:mod:`companion.web.problems`; None: the most general one of the status).
 
     ``close``: end the connection after answering (a client that stopped sending mid-body).
     """
 
-    def __init__(self, status: int, message: str, headers: dict[str, str] | None = None, *, close: bool = False) -> None:
+    def __init__(self, status: int, message: str, headers: dict[str, str] | None = None, *, close: bool = False,
+                 kind: str | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
         self.headers = headers or {}
         self.close = close
+        self.kind = kind
 
 
-def refuse(status: int, message: str, **headers: str) -> Refusal:
-    return Refusal(status, message, {k.replace("_", "-"): v for k, v in headers.items()})
+def refuse(status: int, message: str, *, kind: str | None = None, **headers: str) -> Refusal:
+    """A refusal of a declared ``kind`` (its status must be the kind's; ValueError otherwise)."""
+    from .problems import for_status
+
+    for_status(status, kind)  # a kind nobody declared, or declared with another status, is a bug here
+    return Refusal(status, message, {k.replace("_", "-"): v for k, v in headers.items()}, kind=kind)
 
 
 def decode(raw: bytes) -> object:
@@ -52,7 +59,7 @@ def decode(raw: bytes) -> object:
     try:
         return load_json(raw)
     except BadAction as e:
-        raise refuse(400, str(e)) from None
+        raise refuse(400, str(e), kind="not-json") from None
 
 
 async def read_json(request: web.Request, *, allowed: set[str] | None, empty_ok: bool = False) -> dict:
@@ -69,12 +76,12 @@ async def read_json(request: web.Request, *, allowed: set[str] | None, empty_ok:
             async with asyncio.timeout(request.app.get(BODY_TIMEOUT, BODY_SECONDS)):
                 raw = await request.read()
         except TimeoutError:
-            raise Refusal(408, "the body did not arrive in time", close=True) from None
+            raise Refusal(408, "the body did not arrive in time", close=True, kind="body-timeout") from None
     if not raw.strip() and empty_ok:
         return {}
     body = decode(raw)
     if not isinstance(body, dict):
-        raise refuse(400, "the body is a JSON object")
+        raise refuse(400, "the body is a JSON object", kind="not-json")
     if allowed is not None:
         extra = sorted(set(body) - allowed)
         if extra:

@@ -113,6 +113,8 @@ class Limits:
     banker_rate: float = 100.0
     asks_burst: int = 6  # payment requests a player may make at once, cancelled or not ...
     asks_per_minute: float = 6.0  # ... and per minute after that
+    plays_burst: int = 20  # actions a player's phone may commit or approve at once ...
+    plays_per_minute: float = 20.0  # ... and per minute after that: a phone cannot flood the table
     streams_per_pass: int = 16  # live streams open at once per token
     request_bytes: int = 16 * 1024  # largest request body (client_max_size)
     header_seconds: float = 10.0  # a connection that has not sent a whole request head by then is closed
@@ -128,6 +130,10 @@ class Limits:
             Limiter(self.player_burst, self.player_rate, self.clock),
             Limiter(self.banker_burst, self.banker_rate, self.clock),
         )
+
+    def plays(self) -> Limiter:
+        """Players' own actions per player: every commit and approval counts, refused or not."""
+        return Limiter(self.plays_burst, self.plays_per_minute / 60, self.clock)
 
     def asks(self) -> Limiter:
         """Payment requests per player: every ask counts, whatever becomes of it."""

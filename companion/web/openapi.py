@@ -1,11 +1,17 @@
 """The OpenAPI 3.0 description of ``/api/v1``, served at ``/api/v1/openapi.json``.
 
 Written as data next to the handlers so a test can hold the two together: every route the app has is
-described here, and nothing else (see tests/web/test_openapi.py; schemathesis fuzzes it).
+described here, and nothing else (see tests/web/test_openapi.py; schemathesis fuzzes it). Every refusal is
+an RFC 9457 problem (``application/problem+json``) whose ``type`` is one of the kinds of its status
+(:mod:`companion.web.problems`). Served for a game, the document carries that game's own actions, one
+schema each with a discriminator on ``action``, and its family's own deed.
 """
 from __future__ import annotations
 
 import copy
+from typing import Any
+
+from .problems import MEDIA_TYPE, PROBLEMS, PROBLEMS_PATH
 
 __all__ = ["OPENAPI", "openapi_document"]
 
@@ -14,8 +20,23 @@ def _ref(name: str) -> dict:
     return {"$ref": f"#/components/schemas/{name}"}
 
 
+def _problem_schema(status: int) -> dict:
+    """A problem of one status: its ``type`` is one of that status's kinds."""
+    types = sorted(p.type for p in PROBLEMS.values() if p.status == status)
+    return {"allOf": [_ref("Problem"), {"type": "object", "properties": {
+        "type": {"type": "string", "enum": types}, "status": {"type": "integer", "enum": [status]}}}]}
+
+
+class _Error(dict):
+    """A refusal's response, made into a problem of its status once the status is known (:func:`_op`)."""
+
+
 def _error(text: str) -> dict:
-    return {"description": text, "content": {"application/json": {"schema": _ref("Error")}}}
+    return _Error(description=text)
+
+
+def _problem_response(status: str, text: str) -> dict:
+    return {"description": text, "content": {MEDIA_TYPE: {"schema": _problem_schema(int(status))}}}
 
 
 def _ok(schema: dict, text: str = "OK") -> dict:
@@ -54,6 +75,8 @@ def _op(summary: str, responses: dict, *, body: dict | None = None, params: list
         op["security"] = []
     for more in extra:
         op["responses"].update(more)
+    op["responses"] = {code: _problem_response(code, r["description"]) if isinstance(r, _Error) else r
+                       for code, r in op["responses"].items()}
     return op
 
 
@@ -61,13 +84,25 @@ _NULL_INT = {"type": "integer", "nullable": True}
 _NULL_STR = {"type": "string", "nullable": True}
 
 SCHEMAS = {
-    "Error": {"type": "object", "required": ["error"], "properties": {"error": {"type": "string"}}},
+    "Problem": {
+        "type": "object", "required": ["type", "title", "status", "detail"],
+        "description": "RFC 9457 problem details: branch on `type`, show `detail` to people",
+        "properties": {
+            "type": {"type": "string", "description": f"the kind of refusal, `{PROBLEMS_PATH}<kind>` (docs/api.md)"},
+            "title": {"type": "string", "description": "what every refusal of this kind means"},
+            "status": {"type": "integer"},
+            "detail": {"type": "string", "description": "why this request was refused, in one line for people"},
+        },
+    },
+    "ProblemType": {"type": "object", "required": ["type", "title", "status"],
+                    "properties": {"type": {"type": "string"}, "title": {"type": "string"},
+                                   "status": {"type": "integer"}}},
     "Money": {"type": "object", "required": ["amount", "amount_text"],
               "properties": {"amount": {"type": "integer"}, "amount_text": {"type": "string"}}},
-    "Deed": {"type": "object", "required": ["name", "group", "mortgaged", "houses", "hotel", "marks"],
+    "Deed": {"type": "object", "required": ["name", "group", "kind", "marks"],
+             "description": "a deed on a phone's page; served for a game, its family's own fields too",
              "properties": {"name": {"type": "string"}, "group": {"type": "string"}, "kind": {"type": "string"},
-                            "mortgaged": {"type": "boolean"}, "houses": {"type": "integer"},
-                            "hotel": {"type": "boolean"}, "marks": {"type": "array", "items": {"type": "string"}}}},
+                            "marks": {"type": "array", "items": {"type": "string"}}}},
     "Loan": {"type": "object", "required": ["text"],
              "properties": {"text": {"type": "string"}, "amount": _NULL_INT, "amount_text": {"type": "string"},
                             "due_turn": _NULL_INT, "turns_left": _NULL_INT, "overdue": {"type": "boolean"},
@@ -84,8 +119,12 @@ SCHEMAS = {
             "memo": {"type": "string"},
             "status": {"type": "string", "enum": ["pending", "approved", "declined", "cancelled"]},
             "reason": {"type": "string"}, "created": {"type": "string"}, "decided": _NULL_STR, "seq": _NULL_INT,
+            "held": {"type": "string", "description": "on a page: why the banker's approval was refused (it still waits)"},
         },
     },
+    "StoryLine": {"type": "object", "required": ["seq", "text"],
+                  "properties": {"seq": {"type": "integer"}, "text": {"type": "string"}, "change": {"type": "integer"},
+                                 "change_text": {"type": "string"}, "turn": _NULL_INT, "kind": {"type": "string"}}},
     "NewRequest": {
         "type": "object", "required": ["to", "amount"], "additionalProperties": False,
         "properties": {
@@ -157,6 +196,11 @@ SCHEMAS = {
 
 PATHS = {
     "/api/v1/openapi.json": {"get": _op("This document", {"200": _ok({"type": "object"})}, public=True)},
+    PROBLEMS_PATH + "{kind}": {"get": _op(
+        "What one kind of refusal means: a problem's `type`, dereferenced",
+        {"200": _ok(_ref("ProblemType")), "404": _error("no such kind of problem")},
+        params=[{"name": "kind", "in": "path", "required": True,
+                 "schema": {"type": "string", "minLength": 1, "maxLength": 40}}], public=True)},
     "/api/v1/state": {"get": _op("The caller's page: a player's own view, or the banker's",
                                  {"200": _ok({"oneOf": [_ref("PlayerPage"), _ref("BankerPage")]})})},
     "/api/v1/events": {"get": _op(
@@ -203,6 +247,10 @@ PATHS = {
         params=[{"name": "after", "in": "query", "schema": {"type": "integer", "minimum": 0, "maximum": 2**63 - 1}},
                 {"name": "limit", "in": "query", "schema": {"type": "integer", "minimum": 1, "maximum": 500}}],
         extra=(_ROLE,))},
+    "/api/v1/story": {"get": _op(
+        "The whole game in words, newest first: a player's own story with turns, every log line for the banker",
+        {"200": _ok({"type": "object", "required": ["version", "lines"],
+                     "properties": {"version": {"type": "integer"}, "lines": {"type": "array", "items": _ref("StoryLine")}}})})},
     "/api/v1/players/{name}/join": {"get": _op(
         "A player's join link (banker)", {"200": _ok(_ref("Join")), "404": _error("no such player")},
         params=[_NAME], extra=(_ROLE,))},
@@ -217,7 +265,63 @@ PATHS = {
         body=_ref("Empty"), params=[_NAME], extra=(_BODY,))},
 }
 
-OPENAPI = {
+# -- players' own actions (companion/web/plays.py) ---------------------------------------------------
+_PLAY = {"type": "object", "required": ["id", "player", "action", "summary", "status", "waiting_for"],
+         "properties": {"id": {"type": "string"}, "player": {"type": "string"}, "action": {"type": "string"},
+                        "summary": {"type": "string", "description": "the sentence the log will hold"},
+                        "waiting_for": {"type": "array", "items": {"type": "string"},
+                                        "description": "players, or \"banker\", still to approve"},
+                        "approved": {"type": "array", "items": {"type": "string"}},
+                        "status": {"type": "string", "enum": ["waiting", "done", "declined", "expired", "refused", "cancelled"]},
+                        "reason": {"type": "string"}, "seq": _NULL_INT, "seconds_left": {"type": "integer"}}}
+_PLAYED = {"type": "object", "required": ["play"], "properties": {
+    "play": _PLAY, "seq": {"type": "integer"}, "summary": {"type": "string"}, "repeated": {"type": "boolean"}}}
+_VALUES = {"type": "object", "description": "the action's fields chosen so far (docs/actions.md); the phone's own "
+                                            "player fills the acting field"}
+_PLAY_REFUSED = {"404": _error("no such action waiting"),
+                 "409": _error("a rule refuses it now, the table changed, or it was already answered")}
+PATHS.update({
+    "/api/v1/plays": {
+        "get": _op("A player's actions: what they may start, their own, those waiting for their approval; "
+                   "for the banker, every waiting one and the pause", {"200": _ok({"type": "object"})}),
+        "post": _op("A player commits an action from their phone: done at once when only their own money moves, "
+                    "else it waits for the approvals it needs",
+                    {"201": _ok(_PLAYED, "done"), "202": _ok(_PLAYED, "waiting for approval"),
+                     "409": _error("a rule refuses it, phones are paused or off, or the table changed")},
+                    body={"type": "object", "required": ["action", "id"], "additionalProperties": False,
+                          "properties": {"action": {"type": "string", "maxLength": 40}, "values": _VALUES,
+                                         "id": {"type": "string", "minLength": 1, "maxLength": 40},
+                                         "seen": {"type": "string", "maxLength": 300,
+                                                  "description": "the sentence on the button that was tapped"}}},
+                    extra=(_BODY,)),
+    },
+    "/api/v1/plays/form": {"post": _op(
+        "An action being put together: its fields with the rule's choices, and once complete its sentence and "
+        "who approves",
+        {"200": _ok({"type": "object", "required": ["action", "fields", "ready"]}),
+         "409": _error("the acting field names another player")},
+        body={"type": "object", "required": ["action"], "additionalProperties": False,
+              "properties": {"action": {"type": "string", "maxLength": 40}, "values": _VALUES}}, extra=(_BODY,))},
+    "/api/v1/plays/{id}/approve": {"post": _op(
+        "A player whose money it takes, or the banker, approves; the last approval commits it",
+        {"200": _ok(_PLAYED, "approved; others still to approve"), "201": _ok(_PLAYED, "approved and done"),
+         **_PLAY_REFUSED},
+        body={"type": "object", "additionalProperties": False, "properties": {"seen": {"type": "string", "maxLength": 300}}},
+        params=[_ID], extra=(_BODY,))},
+    "/api/v1/plays/{id}/decline": {"post": _op(
+        "An approver says no, with an optional reason for the asker's phone",
+        {"200": _ok(_PLAYED), **_PLAY_REFUSED}, body=_ref("Decline"), params=[_ID], extra=(_BODY,))},
+    "/api/v1/plays/{id}/cancel": {"post": _op(
+        "A player withdraws their own waiting action",
+        {"200": _ok(_PLAYED), **_PLAY_REFUSED}, body=_ref("Empty"), params=[_ID], extra=(_BODY,))},
+    "/api/v1/plays/pause": {"post": _op(
+        "The banker pauses (or resumes) every phone's actions",
+        {"200": _ok({"type": "object", "required": ["paused"], "properties": {"paused": {"type": "boolean"}}})},
+        body={"type": "object", "required": ["paused"], "additionalProperties": False,
+              "properties": {"paused": {"type": "boolean"}}}, extra=(_BODY,))},
+})
+
+OPENAPI: dict[str, Any] = {
     "openapi": "3.0.3",
     "info": {
         "title": "Table Banker phones API",
@@ -255,17 +359,37 @@ def _openapi_30(schema):
     return schema
 
 
-def openapi_document(cookie_name: str, actions=()) -> dict:
+def _action_schema_name(action: str) -> str:
+    return "Action_" + action
+
+
+def openapi_document(cookie_name: str, actions=(), *, family: str | None = None,
+                     deed_fields: dict | None = None) -> dict:
     """The document with this game's cookie name filled in and, given the game's declared actions
-    (:meth:`companion.service.Banker.actions`), each action's own body schema, so a client - and the
-    fuzzer in the tests - knows every field each action takes."""
+    (:meth:`companion.service.Banker.actions`), each action's own body schema under a discriminator on
+    ``action``, so a client - and the fuzzer in the tests - knows every field each action takes; given the
+    game's family and what its deeds hold (``rules.extras["deed_fields"]``), the family's own deed."""
     doc = copy.deepcopy(OPENAPI)
     doc["components"]["securitySchemes"]["cookie"]["name"] = cookie_name
+    schemas = doc["components"]["schemas"]
     if actions:
         from companion.core.contract import json_schema
 
-        doc["components"]["schemas"]["Action"] = {
-            "oneOf": [_openapi_30(json_schema(spec)) for spec in actions] + [_STEPS],
+        mapping = {}
+        for spec in actions:
+            name = _action_schema_name(spec.name)
+            schemas[name] = _openapi_30(json_schema(spec))
+            mapping[spec.name] = f"#/components/schemas/{name}"
+        schemas["Steps"] = _STEPS
+        mapping.update(undo="#/components/schemas/Steps", redo="#/components/schemas/Steps")
+        schemas["Action"] = {
+            "oneOf": [{"$ref": ref} for ref in dict.fromkeys(mapping.values())],
+            "discriminator": {"propertyName": "action", "mapping": mapping},
             "description": "one of this game's actions, as `companion do` takes it (docs/actions.md)",
         }
+    if family is not None:
+        deed = schemas["Deed"]
+        own = {name: {k: v for k, v in schema.items() if k != "default"} for name, schema in (deed_fields or {}).items()}
+        schemas["Deed"] = {**deed, "description": f"a deed of a {family} game on a phone's page",
+                           "required": [*deed["required"], *own], "properties": {**deed["properties"], **own}}
     return doc

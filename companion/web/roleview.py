@@ -8,7 +8,7 @@ fields "cash", "deeds", "worth"). Pots are public. The banker sees everything.
 """
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping
 
 from companion.core.money import Currency
 from companion.views import deed_marks
@@ -23,19 +23,31 @@ def _currency(state: dict) -> Currency:
     return Currency(cur.get("symbol", "$"), cur.get("style", "plain"))
 
 
-def deed_line(deed: dict) -> dict[str, Any]:
-    """A deed for a phone: name, colour group, and its marks ("mortgaged", "3 houses", "hotel")."""
-    marks = deed_marks(deed)
-    houses = deed.get("houses")
-    return {
+def _typed(schema: dict, value: Any) -> Any:
+    """A deed's state value as its declared JSON type says, else the declared default."""
+    kind = schema.get("type")
+    if kind == "boolean":
+        return bool(value) if value is not None else schema.get("default", False)
+    if kind == "integer":
+        return value if isinstance(value, int) and not isinstance(value, bool) else schema.get("default", 0)
+    if kind == "string":
+        return value if isinstance(value, str) else schema.get("default")
+    return value if value is not None else schema.get("default")
+
+
+def deed_line(deed: dict, fields: Mapping[str, dict] | None = None) -> dict[str, Any]:
+    """A deed for a phone: name, colour group, kind, its marks ("mortgaged", "3 houses", "level 2") and
+    what its family says a deed holds (``rules.extras["deed_fields"]``: houses and a hotel for a street,
+    a level for a park), each always present."""
+    line = {
         "name": deed["name"],
         "group": deed.get("group", ""),
         "kind": deed.get("kind", ""),
-        "mortgaged": bool(deed.get("mortgaged")),
-        "houses": houses if isinstance(houses, int) and not isinstance(houses, bool) else 0,
-        "hotel": bool(deed.get("hotel")),
-        "marks": marks,
+        "marks": deed_marks(deed),
     }
+    for name, schema in (fields or {}).items():
+        line[name] = _typed(schema, deed.get(name))
+    return line
 
 
 def _whole(value: Any) -> int | None:
@@ -79,9 +91,9 @@ def loan_line(loan: Any, currency: Currency, turn: int) -> dict[str, Any]:
     }
 
 
-def _deeds_of(state: dict, name: str) -> list[dict]:
+def _deeds_of(state: dict, name: str, fields: Mapping[str, dict] | None) -> list[dict]:
     owned = {d["name"]: d for d in state["deeds"] if d.get("owner") == name}
-    return [deed_line(owned[n]) for n in owned]
+    return [deed_line(owned[n], fields) for n in owned]
 
 
 def _common(state: dict) -> dict[str, Any]:
@@ -106,8 +118,10 @@ def player_view(
     requests: Iterable[dict],
     can_request: bool,
     public: Iterable[str] = DEFAULT_PUBLIC,
+    deed_fields: Mapping[str, dict] | None = None,
 ) -> dict[str, Any]:
-    """The page of player ``me``: their money in full, the others as the rules make public."""
+    """The page of player ``me``: their money in full, the others as the rules make public; each deed
+    with the ``deed_fields`` its family declares."""
     currency = _currency(state)
     public = set(public)
     mine = next(p for p in state["players"] if p["name"] == me)
@@ -138,7 +152,7 @@ def player_view(
             "bankrupt": mine["bankrupt"],
             "in_jail": mine["in_jail"],
             "turns_to_miss": mine.get("turns_to_miss", 0),
-            "deeds": _deeds_of(state, me),
+            "deeds": _deeds_of(state, me, deed_fields),
             "loans": [loan_line(l, currency, state["turn"]["number"]) for l in mine.get("loans", [])],
             "worth_series": worth,
             "worth_start_text": currency.format(worth[0][1]) if worth else "",
@@ -151,7 +165,8 @@ def player_view(
     }
 
 
-def banker_view(state: dict, *, log: list[dict], pending: Iterable[dict], answered: Iterable[dict]) -> dict[str, Any]:
+def banker_view(state: dict, *, log: list[dict], pending: Iterable[dict], answered: Iterable[dict],
+                deed_fields: Mapping[str, dict] | None = None, undo_text: str | None = None) -> dict[str, Any]:
     """The banker's page: every player in full, the requests waiting, the latest log lines."""
     currency = _currency(state)
     players = []
@@ -160,7 +175,7 @@ def banker_view(state: dict, *, log: list[dict], pending: Iterable[dict], answer
             "name": p["name"], "colour": p["colour"], "cash": p["cash"], "cash_text": p["cash_text"],
             "worth": p["net_worth"], "worth_text": currency.format(p["net_worth"]),
             "bankrupt": p["bankrupt"], "in_jail": p["in_jail"], "to_play": p["name"] == state["turn"]["player"],
-            "deeds": _deeds_of(state, p["name"]), "deed_count": len(p["deeds"]),
+            "deeds": _deeds_of(state, p["name"], deed_fields), "deed_count": len(p["deeds"]),
             "loans": [loan_line(l, currency, state["turn"]["number"]) for l in p.get("loans", [])],
         })
     return {
@@ -170,6 +185,7 @@ def banker_view(state: dict, *, log: list[dict], pending: Iterable[dict], answer
         "pending": list(pending),
         "answered": list(answered),
         "log": log,
+        "undo_text": undo_text,
         "bank": state.get("bank", {}),
         "stock": state.get("stock", {}),
     }

@@ -3,8 +3,10 @@
 In order, for every request (:func:`guard`; one middleware rather than one per check, since every
 layer costs every request, the phones' live pages and the banker's actions alike):
 
-1. error pages - every refusal below (and aiohttp's own 404/405/413) becomes a short JSON body
-   ``{"error": "one line"}`` under ``/api/``, plain text elsewhere. Nothing echoes the request back.
+1. error pages - every refusal below (and aiohttp's own 404/405/413) becomes RFC 9457 problem details
+   under ``/api/`` (``application/problem+json``: a stable ``type`` for its kind, ``title``, ``status``
+   and a one-line ``detail``; :mod:`companion.web.problems`), plain text elsewhere. Nothing echoes the
+   request back.
 2. :func:`host_check` - the Host header must name this Pi (its LAN address, its ``.local`` name,
    localhost, 127.0.0.1); anything else is a DNS-rebinding attempt and gets **421**.
    :func:`~companion.web.intake.well_formed` - the path and query hold only storable text (**400**).
@@ -25,13 +27,13 @@ Content-Security-Policy (no inline script or style, no framing), ``no-referrer``
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 
 from aiohttp import web
 
 from companion.core.errors import BankerError
 
+from . import problems
 from .desk import PhoneDesk
 from .intake import Refusal, refuse, status_of, well_formed
 from .lan import host_of
@@ -64,13 +66,17 @@ CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self';
        "object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 _PUBLIC_API = frozenset({"/api/v1/openapi.json"})
+_PUBLIC_PREFIXES = (problems.PROBLEMS_PATH,)  # what each kind of refusal means
 
 
-def problem(request: web.Request, status: int, message: str, headers: dict[str, str] | None = None) -> web.Response:
-    """The response for a refusal: JSON under /api/, plain text elsewhere."""
+def problem(request: web.Request, status: int, message: str, headers: dict[str, str] | None = None, *,
+            kind: str | None = None, error: BankerError | None = None) -> web.Response:
+    """The response for a refusal: problem details under /api/ (of ``kind``, or of the kind ``error``'s
+    class declares, else the most general kind of ``status``), plain text elsewhere."""
     if request.path.startswith("/api/"):
-        return web.Response(status=status, body=json.dumps({"error": message}).encode(),
-                            content_type="application/json", headers=headers)
+        found = problems.for_error(error, status) if error is not None else problems.for_status(status, kind)
+        return web.Response(status=status, body=problems.body(found, message, status),
+                            content_type=problems.MEDIA_TYPE, headers=headers)
     return web.Response(status=status, text=message + "\n", content_type="text/plain", headers=headers)
 
 
@@ -91,7 +97,7 @@ async def guard(request: web.Request, handler):
         authenticate(request)
         return await handler(request)
     except Refusal as r:
-        response = problem(request, r.status, r.message, r.headers)
+        response = problem(request, r.status, r.message, r.headers, kind=r.kind)
         if r.close:  # answer, then hang up at once rather than wait for the rest of the body
             response.force_close()
             await response.prepare(request)
@@ -100,7 +106,7 @@ async def guard(request: web.Request, handler):
         return response
     except BankerError as e:  # the game refused: its own status, its own one line
         status, headers = status_of(e)
-        return problem(request, status, str(e), headers)
+        return problem(request, status, str(e), headers, error=e)
     except web.HTTPException as e:
         if e.status < 400:
             raise
@@ -110,13 +116,13 @@ async def guard(request: web.Request, handler):
         raise
     except Exception:  # a bug: say so briefly, keep the details in the log, never in the answer
         log.exception("unexpected error serving %s %s", request.method, request.path)
-        return problem(request, 500, "unexpected error on the table's server (details in its log)")
+        return problem(request, 500, "unexpected error on the table's server (details in its log)", kind="server-fault")
 
 
 def host_check(request: web.Request) -> None:
     host = host_of(request.headers.get("Host"))
     if host is None or host not in request.app[HOSTS]:
-        raise refuse(421, "this server answers only to the table's own address")
+        raise refuse(421, "this server answers only to the table's own address", kind="wrong-host")
 
 
 def _own_origin(request: web.Request) -> str:
@@ -128,14 +134,14 @@ def csrf_check(request: web.Request) -> None:
         return
     site = request.headers.get("Sec-Fetch-Site")
     if site is not None and site not in ("same-origin", "none"):
-        raise refuse(403, "cross-site requests are refused")
+        raise refuse(403, "cross-site requests are refused", kind="cross-origin")
     origin = request.headers.get("Origin")
     if origin is not None and origin.lower().rstrip("/") != _own_origin(request):
-        raise refuse(403, "cross-origin requests are refused")
+        raise refuse(403, "cross-origin requests are refused", kind="cross-origin")
     if origin is None and "Authorization" not in request.headers:
-        raise refuse(403, "a change needs the Origin header of this page")
+        raise refuse(403, "a change needs the Origin header of this page", kind="cross-origin")
     if request.content_type != "application/json":
-        raise refuse(415, "send JSON (Content-Type: application/json)")
+        raise refuse(415, "send JSON (Content-Type: application/json)", kind="not-json-content")
 
 
 def _presented(request: web.Request, desk: PhoneDesk) -> tuple[str | None, str]:
@@ -148,7 +154,7 @@ def _presented(request: web.Request, desk: PhoneDesk) -> tuple[str | None, str]:
 
 def authenticate(request: web.Request) -> None:
     request[PASS] = None
-    if not request.path.startswith("/api/") or request.path in _PUBLIC_API:
+    if not request.path.startswith("/api/") or request.path in _PUBLIC_API or request.path.startswith(_PUBLIC_PREFIXES):
         return
     desk = request.app[DESK]
     token, via = _presented(request, desk)
@@ -157,7 +163,8 @@ def authenticate(request: web.Request) -> None:
     address = request.remote or "unknown"
     wait = desk.guessing.wait(address)
     if wait is not None:
-        raise refuse(429, "too many wrong links from this device; wait a minute", Retry_After=str(wait))
+        raise refuse(429, "too many wrong links from this device; wait a minute", kind="too-many-wrong-links",
+                     Retry_After=str(wait))
     holder = desk.authorise(token)
     if holder is None:
         known = desk.tokens.check(token)
@@ -171,11 +178,11 @@ def authenticate(request: web.Request) -> None:
         headers = {}
         if via == "cookie":
             headers["Set-Cookie"] = f"{desk.cookie_name}=; Max-Age=0; Path=/; HttpOnly; SameSite=Strict"
-        raise Refusal(401, reason or "this link is not valid", headers)
+        raise Refusal(401, reason or "this link is not valid", headers, kind="link-not-valid")
     limiter = desk.banker_calls if holder.role == "banker" else desk.player_calls
     key = f"{holder.role}:{holder.player or ''}"
     if not limiter.allow(key):
-        raise refuse(429, "too many requests; slow down", Retry_After=str(limiter.retry_after(key)))
+        raise refuse(429, "too many requests; slow down", kind="too-many-requests", Retry_After=str(limiter.retry_after(key)))
     request[PASS] = holder
     request[VIA] = via
 
@@ -184,9 +191,10 @@ def caller(request: web.Request, role: str | None = None):
     """The request's pass, or a 401/403 refusal; ``role`` restricts to "player" or "banker"."""
     holder = request.get(PASS)
     if holder is None:
-        raise refuse(401, "scan your code on the banker's screen to join this table")
+        raise refuse(401, "scan your code on the banker's screen to join this table", kind="not-joined")
     if role is not None and holder.role != role:
-        raise refuse(403, "only the banker may do that" if role == "banker" else "only a player's phone may do that")
+        raise refuse(403, "only the banker may do that" if role == "banker" else "only a player's phone may do that",
+                     kind="wrong-role")
     return holder
 
 

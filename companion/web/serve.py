@@ -21,9 +21,14 @@ __all__ = ["add_parser", "serve"]
 
 def add_parser(subparsers) -> None:
     """Register ``serve`` on the ``companion`` command's subparsers."""
-    s = subparsers.add_parser("serve", help="serve the players' phone pages for a game (no touchscreen)")
-    s.add_argument("game")
-    s.add_argument("--data", help="folder of games and the touchscreen's settings (default: $COMPANION_DATA or "
+    s = subparsers.add_parser(
+        "serve", help="serve the players' phone pages for a game (no touchscreen)",
+        description="Serve the players' phone pages for a game, without the touchscreen; prints the banker's and "
+                    "each player's link and serves until Ctrl-C.",
+        epilog="example:\n  companion serve friday.game --host 127.0.0.1 --port 8080",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    s.add_argument("game", help="the game file (relative to --data when that is given)")
+    s.add_argument("--data", default=argparse.SUPPRESS, help="folder of games and the touchscreen's settings (default: $COMPANION_DATA or "
                                   "the user data folder)")
     s.add_argument("--host", help="address to listen on (default: the settings' host, else every interface)")
     s.add_argument("--port", type=int, help="port (default: the settings' port, else 8080; 0 picks a free one)")

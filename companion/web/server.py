@@ -128,6 +128,7 @@ class PhoneServer:
         self.desk = PhoneDesk(banker, limits=limits)
         self.tokens = self.desk.tokens
         self.requests = self.desk.requests
+        self.plays = self.desk.plays
         self.app = build_app(self.desk, hosts=allowed_hosts(self.lan_address, host, tuple(extra_hosts)),
                              join_url=self.join_url)
         self._runner: web.AppRunner | None = None

@@ -220,3 +220,14 @@ def test_the_command_says_why_in_one_line_and_exits_1(tmp_path):
     done = run_module("backup", "--stick", str(tmp_path / "no stick here"), env_data=tmp_path)
     assert done.returncode == 1
     assert done.stderr.strip().splitlines() == [f"companion: {tmp_path / 'no stick here'} is not there: is the stick plugged in?"]
+
+
+def test_the_command_answers_json_for_programs(games, stick):
+    import json
+
+    done = run_module("backup", "--stick", str(stick.path), "--json", env_data=games)
+    assert done.returncode == 0, done.stderr
+    copied = json.loads(done.stdout)
+    assert copied["games"] == {"friday night.game": 3, "sunday.game": 2} and copied["said"].startswith("Copied 2 games")
+    listed = json.loads(run_module("--json", "list", "--stick", str(stick.path), env_data=games).stdout)
+    assert [b["folder"] for b in listed] == [copied["folder"]] and listed[0]["games"] == copied["games"]

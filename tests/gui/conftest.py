@@ -18,6 +18,7 @@ os.environ.setdefault("KIVY_NO_ARGS", "1")
 os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
 os.environ.setdefault("KIVY_NO_FILELOG", "1")
 os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="kivy-home-"))
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")  # the touchscreen's sounds play to a dummy device, never a real one
 
 
 @pytest.fixture

@@ -34,10 +34,10 @@ async def test_a_refused_action_says_why_in_one_line_and_changes_nothing(phones)
     ):
         r = await banker.post("/api/v1/actions", action)
         assert r.status == status
-        error = (await r.json())["error"]
+        error = (await r.json())["detail"]
         assert words in error and "\n" not in error
     r = await banker.post("/api/v1/actions", data="[1, 2")
-    assert r.status == 400 and "not valid JSON" in (await r.json())["error"]
+    assert r.status == 400 and "not valid JSON" in (await r.json())["detail"]
     assert phones.table.banker.version == 1
 
 
@@ -97,7 +97,7 @@ async def test_the_banker_declines_with_a_reason_that_reaches_the_phone(phones):
 async def test_a_player_withdraws_a_request_and_cannot_ask_for_more_than_they_have(phones):
     bob = await phones.phone("Bob")
     r = await bob.ask("Ann", 2000)
-    assert r.status == 409 and "you have $1,500" in (await r.json())["error"]
+    assert r.status == 409 and "you have $1,500" in (await r.json())["detail"]
     assert (await bob.ask("Bob", 5)).status == 409
     assert (await bob.ask("Zed", 5)).status == 409
     assert (await bob.ask("Ann", 0)).status == 400
@@ -115,7 +115,7 @@ async def test_three_waiting_requests_are_enough(phones):
     for i in range(3):
         assert (await ann.ask("Bob", 1 + i)).status == 201
     r = await ann.ask("Bob", 9)
-    assert r.status == 409 and "3 requests waiting" in (await r.json())["error"]
+    assert r.status == 409 and "3 requests waiting" in (await r.json())["detail"]
 
 
 @ASYNC
@@ -135,7 +135,7 @@ async def test_a_game_can_turn_phone_requests_off(new_game, tmp_path, aiohttp_se
         await ann.join("Ann")
         assert (await ann.page())["can_request"] is False
         r = await ann.ask("Bob", 5)
-        assert r.status == 409 and "turned off" in (await r.json())["error"]
+        assert r.status == 409 and "turned off" in (await r.json())["detail"]
         assert server.requests.pending() == []
     finally:
         server.close()
@@ -185,7 +185,7 @@ async def test_the_openapi_document_describes_exactly_the_api_routes(phones):
 async def test_a_body_nested_too_deeply_is_refused_not_crashed_on(phones):
     banker = await phones.phone("banker")
     r = await banker.post("/api/v1/actions", data="[" * 5_000 + "]" * 5_000)
-    assert r.status == 400 and "nested" in (await r.json())["error"]
+    assert r.status == 400 and "nested" in (await r.json())["detail"]
 
 
 @ASYNC
@@ -194,4 +194,6 @@ async def test_an_unexpected_error_is_a_short_500_without_details(phones, monkey
     monkeypatch.setattr(phones.table.banker, "do", lambda action: 1 / 0)
     r = await banker.post("/api/v1/actions", {"action": "salary", "player": "Ann"})
     assert r.status == 500
-    assert (await r.json()) == {"error": "unexpected error on the table's server (details in its log)"}
+    assert r.content_type == "application/problem+json"
+    assert (await r.json()) == {"type": "/api/v1/problems/server-fault", "title": "Unexpected error on the table's server",
+                                "status": 500, "detail": "unexpected error on the table's server (details in its log)"}

@@ -49,7 +49,7 @@ async def test_a_withdrawn_link_stops_working_on_the_phone_that_already_joined(p
     assert phones.server.revoke("Bob") is True
     r = await phone.get("/api/v1/state")
     assert r.status == 401
-    assert "withdrawn" in (await r.json())["error"]
+    assert "withdrawn" in (await r.json())["detail"]
     assert "Max-Age=0" in r.headers["Set-Cookie"]  # the phone forgets the dead cookie
     new = phones.server.join_url("Bob")
     assert new != old
@@ -64,7 +64,7 @@ async def test_player_links_expire_when_the_game_ends_but_the_banker_keeps_the_t
     banker = await phones.phone("banker")
     phones.table.do("end_game")
     r = await ann.get("/api/v1/state")
-    assert r.status == 401 and "game is over" in (await r.json())["error"]
+    assert r.status == 401 and "game is over" in (await r.json())["detail"]
     late = await phones.phone()
     r = await late.join("Cy")
     assert r.status == 403 and "game is over" in (await r.text()).lower()

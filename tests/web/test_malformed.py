@@ -18,7 +18,7 @@ LONE = '"\\ud800"'  # a lone surrogate, as JSON text: valid JSON, not storable t
 
 async def refused(response, *statuses: int) -> str:
     assert response.status in statuses, (response.status, await response.text())
-    error = (await response.json())["error"]
+    error = (await response.json())["detail"]
     assert "\n" not in error and error
     return error
 

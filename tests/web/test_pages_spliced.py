@@ -37,13 +37,18 @@ def whole_page(desk: PhoneDesk, holder) -> dict:
     if holder.role == "banker":
         page = banker_view(state, log=chronicle.log_lines(),
                            pending=[r.as_json(currency) for r in desk.requests.pending()],
-                           answered=[r.as_json(currency) for r in desk.requests.recent(8)])
+                           answered=[r.as_json(currency) for r in desk.requests.recent(8)],
+                           deed_fields=banker.rules.extras.get("deed_fields"),
+                           undo_text=f"Undo: {banker.next_undo().summary}" if banker.can_undo else None)
+        page["plays"] = desk.plays.banker_page()
     else:
         page = player_view(state, holder.player, worth=chronicle.worth_of(holder.player),
                            story=chronicle.story_of(holder.player),
                            requests=[r.as_json(currency) for r in desk.requests.of_player(holder.player, 6)],
                            can_request=requests_allowed(banker.table),
-                           public=banker.rules.extras.get("phone_public", DEFAULT_PUBLIC))
+                           public=banker.rules.extras.get("phone_public", DEFAULT_PUBLIC),
+                           deed_fields=banker.rules.extras.get("deed_fields"))
+        page["plays"] = desk.plays.page(holder.player)
     return json.loads(json.dumps(page))
 
 

@@ -20,7 +20,7 @@ async def test_ann_asking_and_cancelling_in_a_loop_is_stopped_after_six_asks(pho
         rid = (await r.json())["request"]["id"]
         assert (await ann.post(f"/api/v1/requests/{rid}/cancel", {})).status == 200
     r = await ann.ask("Bob", 5, "once more")
-    assert r.status == 429 and "wait a minute" in (await r.json())["error"]
+    assert r.status == 429 and "wait a minute" in (await r.json())["detail"]
     assert int(r.headers["Retry-After"]) >= 1
     bob = await phone("Bob")
     assert (await bob.ask("Ann", 5, "Bob still may")).status == 201  # Ann's budget is hers alone

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from kivy.factory import Factory
-from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
+from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
 
 
 from ..amount_view import amount_field, amount_view
@@ -24,6 +24,7 @@ class AmountScreen(BankScreen):
     ready = BooleanProperty(False)
     warning = BooleanProperty(False)
     has_sides = BooleanProperty(False)
+    side_rows = NumericProperty(0)  # rows of tiles above the keypad (who acts, from, to)
 
     def ask(self, form) -> None:
         """Start entering the amount of ``form`` (fields already filled stay as they are)."""
@@ -48,6 +49,7 @@ class AmountScreen(BankScreen):
         self._show_keys(view["keys"], view["quick"])
         self._show_sides(view["sides"])
         self.has_sides = bool(view["sides"])
+        self.side_rows = len(view["sides"])
 
     def _show_keys(self, keys: list[str], quick: list[dict]) -> None:
         signature = (tuple(keys), tuple(q["amount"] for q in quick))

@@ -25,6 +25,7 @@ class AskScreen(BankScreen):
     show_all = BooleanProperty(False)
     hidden = StringProperty("")
     help = StringProperty("")  # "4 more the rules refuse now" when refused answers are hidden
+    both_ways = BooleanProperty(False)  # each candidate asked both ways (lift now or keep), then Done
 
     def ask(self, form, field: str) -> None:
         """A new question: its answers from the top of the list."""
@@ -45,10 +46,13 @@ class AskScreen(BankScreen):
         self.help = view["help"]
         self._show_who(view["who"])
         self._show_filled(view["shown"])
-        shown, refused = on_show(view["choices"], self.show_all)
+        self.both_ways = view["kind"] == "both_ways"
+        # asked both ways, the two answers of a candidate stay side by side, refused or not
+        shown, refused = (view["choices"], 0) if self.both_ways else on_show(view["choices"], self.show_all)
         self.hidden = f"Show {refused} more (not possible now)" if refused else ""
         grid = self.ids.choices
-        grid.cols = 4 if view["kind"] == "deed" else (6 if view["kind"] in ("dice", "count") else 3)
+        grid.cols = (2 if self.both_ways else 4 if view["kind"] == "deed"
+                     else 6 if view["kind"] in ("dice", "count") else 3)
         shape = [(r["value"], r["label"], *((c["player"] for c in r["others"]) if "others" in r else ()))
                  for r in shown]
         self._rows = shown  # the answers still to make are made with what they mean now
@@ -99,6 +103,10 @@ class AskScreen(BankScreen):
         tile.text = row["label"]
         tile.value = row["value"]
         tile.name = f"choice-{row['value']}"
+        if self.both_ways:  # the candidate, then what this way costs, on up to three lines
+            value, inside = row["value"]
+            tile.name = f"{'in' if inside else 'out'}-{value}"
+            tile.max_lines, tile.height = 3, self.app.u * 96
         tile.bind(on_release=self.choose)
         self._mean_now(tile, row)
         return tile
@@ -128,6 +136,7 @@ class AskScreen(BankScreen):
         tile.detail = str(row.get("detail") or "")
         tile.colour = list(row["colour"])
         tile.refused = row["refused"] or ""
+        tile.selected = bool(row.get("selected"))
         chips = getattr(answer, "chips", None)
         if chips is None:
             return
@@ -216,7 +225,17 @@ class AskScreen(BankScreen):
         if tile.refused:
             self.app.refuse(tile.refused, tile)
             return
+        if self.both_ways:  # one candidate in or out of the list; Done goes on
+            value, inside = tile.value
+            listed = [v for v in self.form.values.get(self.field) or [] if v != value] + [value] * inside
+            self.form = self.form.fill(self.field, listed)
+            self.refresh()
+            return
         self.app.run_flow(self.form.fill(self.field, tile.value), tile)
+
+    def both_ways_done(self, tap) -> None:
+        """Every candidate answered both ways (left out unless chosen in): on to the confirming step."""
+        self.app.run_flow(self.form.fill(self.field, list(self.form.values.get(self.field) or [])), tap)
 
     def type_done(self, tap) -> None:
         text = " ".join(self.ids.entry.text.split())

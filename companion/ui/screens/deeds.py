@@ -5,8 +5,8 @@ from __future__ import annotations
 from kivy.factory import Factory
 from kivy.properties import DictProperty, StringProperty
 
-from ..deeds_view import deed_card, deeds_view
-from ..flows import ActionForm, acting_field
+from ..deeds_view import deed_card, deed_to_show, deeds_view
+from ..flows import ActionForm, acting_field, acting_role
 from . import BankScreen
 
 __all__ = ["DeedsScreen"]
@@ -20,9 +20,8 @@ class DeedsScreen(BankScreen):
     def look_at(self, player: str) -> None:
         """Show this player's deeds (looking never changes who acts)."""
         self.whose = player
-        owned = [n for n, d in self.desk.table["deeds"].items() if d.get("owner") == player] if self.desk else []
-        if owned and self.deed not in owned:
-            self.deed = owned[0]
+        if self.desk is not None:
+            self.deed = deed_to_show(self.desk.table, player or None, self.deed)
 
     def open_deed(self, name: str) -> None:
         self.deed = name
@@ -32,13 +31,14 @@ class DeedsScreen(BankScreen):
         if self.desk is None:
             return
         state = self.desk.state()
-        if self.deed not in self.desk.table["deeds"]:
-            self.deed = next(iter(self.desk.table["deeds"]), "")
         if self.whose and self.whose not in state["active"]:
             self.whose = ""
+        if self.deed not in self.desk.table["deeds"] or (not self.deed and not self.whose):
+            self.deed = deed_to_show(self.desk.table, self.whose or None, self.deed)
         self._show_players(state)
         self._show_board(deeds_view(self.desk, self.deed, whose=self.whose or None))
-        self._show_card(deed_card(self.desk, self.deed, self.app.player_to_play()) if self.deed else {})
+        self._show_card(deed_card(self.desk, self.deed, self.app.player_to_play()) if self.deed
+                        else {"owner_text": f"{self.whose} owns no deeds yet"})
 
     def _show_players(self, state: dict) -> None:
         box = self.ids.players
@@ -113,7 +113,8 @@ class DeedsScreen(BankScreen):
             return
         spec = self.desk.specs[act["action"]]
         form = ActionForm(act["action"], dict(act["values"]), id=f"ui-{self.desk.version}-{act['action']}-{self.deed}",
-                          button=act["action"], back="deeds", actor=acting_field(spec))
+                          button=act["action"], back="deeds", actor=acting_field(spec),
+                          actor_role=acting_role(spec))
         self.app.run_flow(form, tap)
 
     def trade(self, tap) -> None:

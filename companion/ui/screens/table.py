@@ -80,11 +80,18 @@ class TableScreen(BankScreen):
     def _show_buttons(self, buttons: list[dict]) -> None:
         grid = self.ids.buttons
         names = [b["name"] for b in buttons] + ["more"]
-        if [w.name for w in reversed(grid.children)] == names:
+        shape = (names, [b.get("refused") for b in buttons])
+        if getattr(grid, "shape", None) == shape:
             return
+        grid.shape = shape
         grid.clear_widgets()
         for b in buttons:
-            tap = Factory.Tap(text=b["label"], name=b["name"], kind="accent" if b["name"] == "next_turn" else "button")
+            refused = b.get("refused") or ""
+            kind = "disabled" if refused else "accent" if b["name"] == "next_turn" else "button"
+            tap = Factory.Tap(text=b["label"], name=b["name"], kind=kind)
+            tap.refused = refused  # a finished game's buttons: greyed, a tap says why
+            if refused:
+                tap.color = self.app.c["disabled_text"]
             tap.bind(on_release=self.press)
             grid.add_widget(tap)
         more = Factory.Tap(text="More...", name="more")
@@ -98,6 +105,9 @@ class TableScreen(BankScreen):
         self.app.look_at(tile.name)
 
     def press(self, tap) -> None:
+        if getattr(tap, "refused", ""):
+            self.app.refuse(tap.refused, tap)
+            return
         if tap.name == "build" and self.desk is not None and flows.spins_first(self.desk.specs):
             start_build(self.app, tap)  # Build, then the district: the spinner turns in between
             return
