@@ -13,7 +13,6 @@ from __future__ import annotations
 import datetime as _dt
 import functools
 import itertools
-import json
 import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,8 +34,10 @@ __all__ = ["Banker", "Outcome", "GlanceAtGame", "glance", "SNAPSHOT_EVERY", "WAT
 
 SNAPSHOT_EVERY = 200
 
-#: How often the adapters call :meth:`Banker.refresh` to see what other programs wrote: well inside
-#: the 100 ms a player notices, and nearly free when nothing changed (one ``PRAGMA data_version``).
+#: How often an adapter that polls calls :meth:`Banker.refresh` to see what other programs wrote: well
+#: inside the 100 ms a player notices, and nearly free when nothing changed (one ``PRAGMA data_version``).
+#: The touchscreen polls; the phones' server looks only when the kernel reports a write to the game
+#: (:mod:`companion.web.watch`), and polls at this pace only where it cannot.
 WATCH_SECONDS = 0.05
 
 Clock = Callable[[], str]

@@ -1,7 +1,7 @@
 """City Life, round by round: every money rule of the basic and the advanced rules as the banker meets it."""
 import pytest
 
-from companion.core.errors import BadAction, NotEnoughMoney, Refused
+from companion.core.errors import BadAction
 from companion.views import state_json
 
 

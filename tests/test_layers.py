@@ -1,6 +1,8 @@
 """The core is pure: importing it loads no GUI, GPIO, web or discovery module."""
+import ast
 import subprocess
 import sys
+from pathlib import Path
 
 
 def test_importing_the_core_loads_no_adapter():
@@ -14,9 +16,6 @@ def test_importing_the_core_loads_no_adapter():
 
 
 # -- one way through: adapters meet only through the Banker ---------------------------------------------
-import ast
-from pathlib import Path
-
 PACKAGE = Path(__file__).resolve().parent.parent / "companion"
 #: The adapters and the modules each is made of: none imports another, none reaches the game file itself.
 #: The phones' side includes its zeroconf advertisement; the GPIO side its hw-check walk-through. Wiring

@@ -68,8 +68,8 @@ __all__ = [
     "MAX_INT",
 ]
 
-Table = dict
-Partial = dict
+Table = dict[str, Any]
+Partial = dict[str, Any]
 #: A condition on the table and the fields chosen so far.
 When = Callable[[Table, Partial], bool]
 
@@ -146,7 +146,7 @@ class Field:
     #: For amounts: whether 0 is a legal value.
     allow_zero: bool = False
     #: For structured fields: the JSON schema of the value.
-    schema: dict | None = None
+    schema: dict[str, Any] | None = None
     #: For choices: other spellings of a value (the trading unit's face "4" is the railroad).
     aliases: tuple[tuple[Any, Any], ...] = ()
     #: For a field that corrects something on the table (a card's printed values): what it holds now,
@@ -207,21 +207,21 @@ class ActionSpec:
     name: str
     says: str
     fields: tuple[Field, ...]
-    handler: Callable
+    handler: Callable[..., Any]
     label: str = ""
     group: str = "money"
     #: Whether this game's options offer the action at all (City Life's Bank loans belong to its advanced
     #: rules): ``offered(table) -> bool``; None offers it in every game of the family. An action a game
     #: does not offer is left out of :meth:`Banker.actions`, so no screen shows it; sent anyway, the
     #: rule refuses it with its reason.
-    offered: Callable | None = None
+    offered: Callable[..., Any] | None = None
     #: The rule that binds the action to its player's own turn, in the project's words ("building is done
     #: during the builder's own turn"); empty: the rulebook lets it happen at any time. The engine refuses
     #: a bound action whose ``turn_field`` names anyone but the player whose turn it is, with this reason.
     own_turn: str = ""
     turn_field: str = "player"
 
-    def offered_in(self, table: dict) -> bool:
+    def offered_in(self, table: dict[str, Any]) -> bool:
         return self.offered is None or bool(self.offered(table))
 
     @property
@@ -236,7 +236,7 @@ class ActionSpec:
     def summary(self) -> str:  # the name the first adapters used
         return self.says
 
-    def worded(self, names: dict) -> "ActionSpec":
+    def worded(self, names: dict[str, Any]) -> "ActionSpec":
         """This action in one game's own words: "{jail}" in a label or sentence becomes the pack's name for
         it ("Bondage", "Night"); a word the pack does not name stays as written."""
         if "{" not in self.label and "{" not in self.says:
@@ -262,7 +262,7 @@ def acting_field(spec: ActionSpec) -> Field | None:
     return next((f for f in role_fields(spec, *OWN_ROLES) if f.required), None)
 
 
-class _Words(dict):
+class _Words(dict[str, Any]):
     def __missing__(self, key: str) -> str:
         return key
 
@@ -276,7 +276,7 @@ class Posting:
     amount: int
     memo: str = ""
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         """The posting in the events' words: ``from``, ``to``, ``amount``, ``memo``."""
         return {"from": self.payer, "to": self.payee, "amount": self.amount, "memo": self.memo}
 
@@ -285,11 +285,11 @@ class Posting:
 class Preview:
     """What an action would do, decided by the same rule as the real thing, nothing committed."""
 
-    action: dict
+    action: dict[str, Any]
     summary: str
-    events: tuple
+    events: tuple[Any, ...]
     postings: tuple[Posting, ...]
-    table: dict = _dc_field(repr=False, compare=False)
+    table: dict[str, Any] = _dc_field(repr=False, compare=False)
 
     def moved(self, account: str) -> int:
         """The net change of ``account``'s balance (negative when it pays)."""
@@ -371,7 +371,7 @@ def yesno(name: str, says: str, **kw: Any) -> Field:
     return Field(name, "yesno", says, **kw)
 
 
-def structured(name: str, says: str, schema: dict, **kw: Any) -> Field:
+def structured(name: str, says: str, schema: dict[str, Any], **kw: Any) -> Field:
     return Field(name, "structured", says, schema=schema, **kw)
 
 
@@ -509,7 +509,7 @@ def _choice(f: Field, table: Table, value: Any, partial: Partial) -> Any:
 def _structured(f: Field, value: Any) -> Any:
     want = (f.schema or {}).get("type", "object")
     kinds = {"object": dict, "array": list}
-    if not isinstance(value, kinds.get(want, (dict, list))):
+    if not isinstance(value, (dict, list)) or not isinstance(value, kinds.get(want, (dict, list))):
         raise BadAction(f"{f.name} must be a JSON {want}, not {shown(value)}")
     if len(value) > 64:
         raise BadAction(f"{f.name} has {len(value)} entries; at most 64 are allowed")
@@ -561,7 +561,7 @@ def parse_value(f: Field, table: Table, value: Any, partial: Partial | None = No
     raise AssertionError(f"unknown kind {kind!r}")  # pragma: no cover - a declaration bug
 
 
-def parse(spec: ActionSpec, table: Table, raw: dict) -> dict:
+def parse(spec: ActionSpec, table: Table, raw: dict[str, Any]) -> dict[str, Any]:
     """The action with every field typed and canonical: the one validation layer of the product.
 
     Unknown fields and missing required ones are refused by name; absent optional fields stay absent so the
@@ -572,7 +572,7 @@ def parse(spec: ActionSpec, table: Table, raw: dict) -> dict:
     if unknown:
         takes = ", ".join(f.name for f in spec.fields) or "nothing"
         raise BadAction(f"{spec.name} does not take {', '.join(shown(k) for k in unknown[:5])} (it takes {takes})")
-    out: dict = {"action": spec.name}
+    out: dict[str, Any] = {"action": spec.name}
     if "id" in raw:
         out["id"] = raw["id"]
     if "by" in raw:  # the player whose phone started it: kept in the log, shown on the touchscreen
@@ -588,9 +588,9 @@ def parse(spec: ActionSpec, table: Table, raw: dict) -> dict:
     return out
 
 
-def parse_partial(spec: ActionSpec, table: Table, partial: dict) -> dict:
+def parse_partial(spec: ActionSpec, table: Table, partial: dict[str, Any]) -> dict[str, Any]:
     """The fields chosen so far, typed where they can be (a screen's half-made action)."""
-    out = {}
+    out: dict[str, Any] = {}
     for f in spec.fields:
         if partial.get(f.name) is None:
             continue
@@ -602,13 +602,13 @@ def parse_partial(spec: ActionSpec, table: Table, partial: dict) -> dict:
 
 
 # -- screens: what to ask next, and what may be chosen ---------------------------------------------
-def current(spec: ActionSpec, table: Table, field: str, partial: dict) -> Any:
+def current(spec: ActionSpec, table: Table, field: str, partial: dict[str, Any]) -> Any:
     """What ``field``'s subject holds now on the table (a card's printed values), given the fields
     chosen so far; None when the field declares nothing or what it depends on is not chosen yet."""
     return spec.field(field).current_value(table, parse_partial(spec, table, partial))
 
 
-def next_field(spec: ActionSpec, table: Table, partial: dict) -> Field | None:
+def next_field(spec: ActionSpec, table: Table, partial: dict[str, Any]) -> Field | None:
     """The next field to ask, in declared order; ``None`` when the action is ready to confirm."""
     typed = parse_partial(spec, table, partial)
     for f in spec.fields:
@@ -617,10 +617,10 @@ def next_field(spec: ActionSpec, table: Table, partial: dict) -> Field | None:
     return None
 
 
-def _candidates(f: Field, table: Table, partial: dict) -> list[tuple[Any, str]]:
+def _candidates(f: Field, table: Table, partial: dict[str, Any]) -> list[tuple[Any, str]]:
     kind = f.kind
     if kind == "player":
-        rows = [(p, p) for p in active_players(table)]
+        rows: list[tuple[Any, str]] = [(p, p) for p in active_players(table)]
     elif kind == "account":
         rows = [(BANK, "Bank"), *((p, p) for p in active_players(table))]
         rows += [(pot_account(name), rec.get("label", name.title())) for name, rec in table["pots"].items()
@@ -647,7 +647,7 @@ def _candidates(f: Field, table: Table, partial: dict) -> list[tuple[Any, str]]:
     return rows
 
 
-def choices(rules: "Rules", table: Table, name: str, field_name: str, partial: dict) -> list[Choice]:
+def choices(rules: "Rules", table: Table, name: str, field_name: str, partial: dict[str, Any]) -> list[Choice]:
     """Every candidate value of ``field_name``, each judged by the rule itself on this table.
 
     When the action is complete with a value, the value is tried (the same decision as the real action,
@@ -693,7 +693,7 @@ class InOrOut:
     listed: bool
 
 
-def in_or_out(rules: "Rules", table: Table, name: str, field_name: str, partial: dict) -> list[InOrOut]:
+def in_or_out(rules: "Rules", table: Table, name: str, field_name: str, partial: dict[str, Any]) -> list[InOrOut]:
     """Every candidate of a list field that declares ``in_or_out``, with both answers decided by the rule
     itself (refused ones greyed with the rule's reason, accepted ones with their preview), each worded by
     the rule ("Lift now: Ann pays $220", "Keep it mortgaged: Ann pays the 10% now, $20")."""
@@ -735,7 +735,7 @@ def _detail(p: Preview, table: Table) -> str:
     return f"{account_name(first)} pays {fmt(-net if net < 0 else p.postings[0].amount)}"
 
 
-def preview(rules: "Rules", table: Table, action: dict) -> Preview:
+def preview(rules: "Rules", table: Table, action: dict[str, Any]) -> Preview:
     """What ``action`` would do on ``table``: the very decision :meth:`Banker.do` commits, uncommitted."""
     from .engine import decide_full
 
@@ -743,10 +743,10 @@ def preview(rules: "Rules", table: Table, action: dict) -> Preview:
 
 
 # -- describing: OpenAPI and docs ------------------------------------------------------------------
-def field_schema(f: Field) -> dict:
+def field_schema(f: Field) -> dict[str, Any]:
     """The JSON schema of one field's value."""
     kind = f.kind
-    base: dict
+    base: dict[str, Any]
     if kind in ("player", "deed", "pot"):
         base = {"type": "string", "minLength": 1, "maxLength": 120}
     elif kind == "account":
@@ -774,7 +774,7 @@ def field_schema(f: Field) -> dict:
     return {**base, "description": f.says}
 
 
-def json_schema(spec: ActionSpec) -> dict:
+def json_schema(spec: ActionSpec) -> dict[str, Any]:
     """The JSON schema of an action's body, as a phone or the command line sends it."""
     props = {"action": {"const": spec.name},
              "id": {"type": "string", "minLength": 1, "maxLength": 100, "description": "any text naming this one action, so a retry applies it once"},

@@ -19,9 +19,9 @@ These helpers read it; only :mod:`companion.core.events` builds new tables.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, Iterable
+from typing import Any, Iterable, cast
 
-from .errors import BadAction, UnknownName
+from .errors import BadAction, Refused, UnknownName
 from .text import clean_name, clean_text, look_keys, name_key, shown
 
 __all__ = [
@@ -67,7 +67,7 @@ NAME_LEN = 24
 DEFAULT_PLAYERS = (2, 8)
 
 
-def player_range(pack: dict) -> tuple[int, int]:
+def player_range(pack: dict[str, Any]) -> tuple[int, int]:
     """The fewest and the most players a game of this pack takes (the pack's ``players = [2, 6]``)."""
     low, high = pack.get("players", DEFAULT_PLAYERS)
     return int(low), int(high)
@@ -95,9 +95,9 @@ def player_names_checked(names: Iterable[object]) -> list[str]:
     return order
 
 
-def new_table(pack: dict, players: Iterable[dict], options: dict) -> Table:
+def new_table(pack: dict[str, Any], players: Iterable[dict[str, Any]], options: dict[str, Any]) -> Table:
     """A table before any money moved: every account at zero, every deed with the bank."""
-    records: dict[str, dict] = {}
+    records: dict[str, dict[str, Any]] = {}
     people = list(players)
     order = player_names_checked(p.get("name") for p in people)
     taken = [c for c in (p.get("colour") for p in people) if c]
@@ -120,7 +120,7 @@ def new_table(pack: dict, players: Iterable[dict], options: dict) -> Table:
         pots[pot["name"]] = {k: v for k, v in pot.items() if k != "name"}
         pots[pot["name"]].setdefault("label", pot["name"].title())
         accounts[pot_account(pot["name"])] = 0
-    deeds = {name: {} for name in pack.get("cards", {})}
+    deeds: dict[str, dict[str, Any]] = {name: {} for name in pack.get("cards", {})}
     return {
         "schema": SCHEMA,
         "pack": pack,
@@ -235,12 +235,12 @@ def account_name(account: str) -> str:
 
 
 def cash(table: Table, account: str) -> int:
-    return table["accounts"].get(account, 0)
+    return cast("int", table["accounts"].get(account, 0))
 
 
-def card(table: Table, deed: str) -> dict:
+def card(table: Table, deed: str) -> dict[str, Any]:
     """The printed card of a deed (price, rents, ...), as corrected by the banker."""
-    return table["pack"]["cards"][deed]
+    return cast("dict[str, Any]", table["pack"]["cards"][deed])
 
 
 def current_player(table: Table) -> str | None:
@@ -249,3 +249,11 @@ def current_player(table: Table) -> str | None:
         return None
     name = table["order"][table["turn"]["index"] % len(table["order"])]
     return name if name in active else active[0]
+
+
+def playing(table: Table) -> str:
+    """The player whose turn it is; refused when nobody is left in the game."""
+    now = current_player(table)
+    if now is None:
+        raise Refused("nobody is left in the game")
+    return now

@@ -6,7 +6,7 @@ the place's name (the pack's ``names.jail``), the actions' names, where the fine
 """
 from __future__ import annotations
 
-from typing import Callable
+from typing import Any, Callable, cast
 
 from companion.core import contract as c
 from companion.core.engine import Registry, Tx
@@ -18,7 +18,7 @@ __all__ = ["jail_actions", "place_name"]
 
 def place_name(tx: Tx) -> str:
     """What this game calls jail ("jail", "Bondage", "Night")."""
-    return tx.table["pack"].get("names", {}).get("jail", "jail")
+    return cast("str", tx.table["pack"].get("names", {}).get("jail", "jail"))
 
 
 def jail_actions(
@@ -38,7 +38,7 @@ def jail_actions(
 
     @actions.action(go, c.player(), label="Go to {jail}", group="turn",
                     says="The player is sent to {jail} (no salary on the way).")
-    def go_in(tx: Tx, a: dict) -> str:
+    def go_in(tx: Tx, a: dict[str, Any]) -> str:
         player = find_player(tx.table, a["player"])
         why = spared(tx, player)
         if why:
@@ -50,7 +50,7 @@ def jail_actions(
 
     @actions.action(pay, c.player(only=_inside), label="Pay to leave {jail}", group="turn",
                     says="A player in {jail} pays the fine to come out.", own_turn=fine_on_own_turn)
-    def pay_out(tx: Tx, a: dict) -> str:
+    def pay_out(tx: Tx, a: dict[str, Any]) -> str:
         player = find_player(tx.table, a["player"])
         if not tx.table["players"][player]["in_jail"]:
             raise Refused(f"{player} is not in {place_name(tx)}")
@@ -61,7 +61,7 @@ def jail_actions(
 
     @actions.action(leave, c.player(only=_inside), label="Leave {jail} free", group="turn",
                     says=f"A player in {{jail}} comes out without paying ({freed_by}).")
-    def come_out(tx: Tx, a: dict) -> str:
+    def come_out(tx: Tx, a: dict[str, Any]) -> str:
         player = find_player(tx.table, a["player"])
         if not tx.table["players"][player]["in_jail"]:
             raise Refused(f"{player} is not in {place_name(tx)}")
@@ -71,5 +71,5 @@ def jail_actions(
     return actions
 
 
-def _inside(table: dict, partial: dict) -> list[str]:
+def _inside(table: dict[str, Any], partial: dict[str, Any]) -> list[str]:
     return [p for p, rec in table["players"].items() if rec.get("in_jail") and not rec["bankrupt"]]

@@ -15,10 +15,12 @@ import math
 import random
 from bisect import bisect_right
 from dataclasses import dataclass
-from typing import Any, Callable, NamedTuple
+from typing import Any, Callable, NamedTuple, TypeVar
 
 from .events import Bid, UnitEvent, TimerStarted, CancelAsked, BidRecorded, TimerEnded, SpinStarted, SpinStopped, PressRefused, TurnPassed, UndoPressed, UndoDone, UndoConfirmAsked, ClockStarted, ClockRanOut, Outputs
 from .settings import EPSILON, FACES, _FACE_TEXT, BidRefused, TradingUnitSettings
+
+_Event = TypeVar("_Event", bound=UnitEvent)
 
 
 class _Signal(NamedTuple):
@@ -84,7 +86,7 @@ class TradingUnit:
         self._listeners.append(listener)
         return lambda: self._listeners.remove(listener) if listener in self._listeners else None
 
-    def _emit(self, event: UnitEvent) -> UnitEvent:
+    def _emit(self, event: _Event) -> _Event:
         if isinstance(event, PressRefused):
             self._notice = (event.reason, event.at + self.settings.notice_seconds)
         for listener in list(self._listeners):

@@ -23,6 +23,16 @@ __all__ = ["Taps"]
 class Taps:
     """Needs ``desk``, ``screens``, ``manager``, ``layer``, ``stopped``, ``show`` and ``to_table`` from the App."""
 
+    # What the App provides (declared for the type checker; the App sets them).
+    desk: Any
+    root: Any
+    screens: Any
+    manager: Any
+    layer: Any
+    stopped: bool
+    show: Callable[..., Any]
+    open_auction: Callable[..., Any]
+
     # -- taps --------------------------------------------------------------------------------------
     def act(self, action: dict, near=None) -> Result:
         """Do an action; on refusal show the reason next to ``near`` (the tapped widget)."""

@@ -2,8 +2,8 @@
 
 Built once from the log (the opening table folded through every entry) and then kept up to date from
 the Banker's committed outcomes, one entry at a time; if an entry is ever missed (another process
-wrote several), it rebuilds from the log. Worth is the rule family's own count (``rules.worth``),
-worked out once per entry here and read by the pages too (:meth:`Chronicle.worth_now`). Each story
+wrote several), it rebuilds from the log. Worth is the rule family's own count, counted once per
+entry by :func:`companion.views.worth` and shared with the state the pages and the touchscreen read. Each story
 line and each chart point is also written as JSON text once, when it is made, so the pages splice
 them instead of encoding them again after every action.
 """
@@ -14,6 +14,7 @@ from functools import lru_cache
 
 from companion.core import engine
 from companion.core.money import Currency
+from companion.views import worth as worth_at
 
 from .jsontext import array, safe_text
 from .roleview import signed
@@ -117,8 +118,9 @@ class Chronicle:
         words = [*self.table["order"], *memos, *(" ".join(m.split()) for m in memos)]
         words = [w for w in words if not w.isascii()]  # only these can turn their neighbours round
         turn = _turn_of(self.table)
+        counted = worth_at(self.table, rules)
         for name in self.table["order"]:
-            worth = int(rules.worth(self.table, name))
+            worth = counted[name]
             if entry.kind == "undo" and entry.target is not None:
                 _drop_point(self.worth[name], self.worth_json[name], entry.target)  # the chart shows what stands
             else:

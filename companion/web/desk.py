@@ -28,7 +28,7 @@ from .sidecar import open_sidecar
 from .sse import Broadcast, sse_message
 from .tokens import WITHDRAWN, JoinTokens, Pass
 
-__all__ = ["PhoneDesk", "dumps_safe", "dumps_player_page"]
+__all__ = ["PhoneDesk", "dumps_player_page", "dumps_safe"]
 
 #: The parts of a player's page (under ``me``) that the chronicle writes as JSON text once.
 SPLICED = ("worth_series", "story")
@@ -141,13 +141,12 @@ class PhoneDesk:
 
     # -- pages -------------------------------------------------------------------------------------
     def state(self) -> dict:
-        """The public state of the game at the current generation (:func:`companion.views.public_state`),
-        with the worth the chronicle counted for the same entry."""
+        """The public state of the game at the current generation (:func:`companion.views.public_state`;
+        its worth is the count the chronicle made for the same entry, :func:`companion.views.worth`)."""
         self._refresh_cache()
         if self._state is None:
-            banker, chronicle = self.banker, self.chronicle
-            worth = chronicle.worth_now() if chronicle.seq == banker.version else None
-            self._state = public_state(banker.table, banker.rules, banker.version, worth=worth)
+            banker = self.banker
+            self._state = public_state(banker.table, banker.rules, banker.version)
         return self._state
 
     def _refresh_cache(self) -> None:

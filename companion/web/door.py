@@ -92,8 +92,8 @@ class Door:
             self._gone(handler)
             lost(handler, exc)
 
-        server.connection_made = connection_made
-        server.connection_lost = connection_lost
+        server.connection_made = connection_made  # type: ignore[method-assign]  # the door wraps this server's
+        server.connection_lost = connection_lost  # type: ignore[method-assign]
 
     @web.middleware
     async def middleware(self, request: web.Request, handler):

@@ -159,7 +159,9 @@ class Plays:
         # Read once, kept until they change: every phone's page asks for them after every action.
         self._earliest: float | None = None  # when the oldest waiting play was made (inf: none waits)
         self._paused: bool | None = None
-        self._offered: tuple[int, list[contract.ActionSpec]] | None = None
+        self._offered: tuple[dict, dict, list[contract.ActionSpec]] | None = None
+        self._rows_key = -1  # the plays' rows each page shows, read once per change of the plays
+        self._rows_of: dict[str, tuple[list[Play], list[Play]]] = {}
         self._pages: dict[str, dict[str, Any]] = {}
         self._pages_key: tuple = ()
 
@@ -209,10 +211,14 @@ class Plays:
     def offered(self) -> list[contract.ActionSpec]:
         """The actions a player may start from a phone: those with a field a player's own phone fills,
         outside the game's own housekeeping (corrections, the end of the game, bankruptcy)."""
-        version = self.banker.version
-        if self._offered is None or self._offered[0] != version:
-            self._offered = (version, [s for s in self.banker.actions() if s.group != "game" and own_field(s) is not None])
-        return self._offered[1]
+        # what is offered follows the pack's words and the game's options only: worked out again when
+        # either changes (a table shares both with the one before it until then), not after every action
+        table = self.banker.table
+        kept = self._offered
+        if kept is None or kept[0] is not table["pack"] or kept[1] is not table["options"]:
+            kept = self._offered = (table["pack"], table["options"],
+                                    [s for s in self.banker.actions() if s.group != "game" and own_field(s) is not None])
+        return kept[2]
 
     def _spec(self, name: object) -> tuple[contract.ActionSpec, contract.Field]:
         for spec in self.offered():
@@ -331,12 +337,23 @@ class Plays:
         made = self._pages.get(player)
         if made is None:
             now = self.clock()
+            mine, to_approve = self._rows_for(player)
             made = self._pages[player] = {
                 "why_not": self.why_not(player),
                 "offered": [{"name": s.name, "label": s.label} for s in self.offered()],
-                "mine": [p.as_json(now) for p in self.of_player(player)],
-                "to_approve": [p.as_json(now) for p in self.for_approval(player)]}
+                "mine": [p.as_json(now) for p in mine],
+                "to_approve": [p.as_json(now) for p in to_approve]}
         return made
+
+    def _rows_for(self, player: str) -> tuple[list[Play], list[Play]]:
+        """A player's own latest plays and those waiting for their approval, read from the phones file
+        once per change of the plays (every write here counts a change), not once per game action."""
+        if self._rows_key != self.changes:
+            self._rows_of, self._rows_key = {}, self.changes
+        rows = self._rows_of.get(player)
+        if rows is None:
+            rows = self._rows_of[player] = (self.of_player(player), self.for_approval(player))
+        return rows
 
     def banker_page(self) -> dict[str, Any]:
         now = self.clock()

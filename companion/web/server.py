@@ -16,10 +16,10 @@ Usage, on the app's asyncio loop (the same loop that runs Kivy and owns the Bank
 QR images: :mod:`companion.qr` (``qr_png(server.join_url("Ann"))`` for a Kivy texture).
 
 Threading: every method runs on the app's loop; nothing here starts a thread. Phones follow the
-game through the Banker's subscriptions; with ``poll_interval`` the server also calls
-``banker.refresh()`` that often, so actions written by another process (``companion do``) reach the
-phones too. Tokens and requests live in ``<game>.phones`` beside the game file, so QR codes survive
-a restart.
+game through the Banker's subscriptions; with ``watch=True`` the server also watches the game file
+(:mod:`companion.web.watch`: the kernel's file notifications on Linux, an adaptive poll elsewhere),
+so actions written by another process (``companion do``) reach the phones too. Tokens and requests
+live in ``<game>.phones`` beside the game file, so QR codes survive a restart.
 """
 from __future__ import annotations
 
@@ -29,18 +29,20 @@ import ipaddress
 import logging
 import os
 import socket
-from typing import Sequence
+from collections.abc import Callable, Sequence
 
 from aiohttp import web
 
 from companion.core.model import find_player
+from companion.service import WATCH_SECONDS
 
 from .app import DOOR, build_app
 from .desk import PhoneDesk
 from .lan import allowed_hosts, lan_ipv4
 from .limits import Limits
+from .watch import GameWatch
 
-__all__ = ["PhoneServer", "link_host", "announce_on", "EVERY_INTERFACE"]
+__all__ = ["EVERY_INTERFACE", "PhoneServer", "announce_on", "link_host"]
 
 log = logging.getLogger(__name__)
 
@@ -90,6 +92,15 @@ def _deepen_queue(site: web.TCPSite, backlog: int) -> None:
             same.listen(backlog)
 
 
+def _nudging(watch: GameWatch):
+    """A middleware that has the polling watch look before each request (and keep its fast pace)."""
+    @web.middleware
+    async def nudge(request: web.Request, handler):
+        watch.nudge()
+        return await handler(request)
+    return nudge
+
+
 class PhoneServer:
     """The players' phone server for one open game.
 
@@ -101,6 +112,9 @@ class PhoneServer:
     ``host``'s interface, on every interface for 0.0.0.0, and nowhere for a loopback address - unless
     ``interfaces`` names them (tests announce on ``["127.0.0.1"]``).
     ``extra_hosts``: more Host names to accept (a DNS name the table's router gives the Pi).
+    ``watch``: pick up what other programs write to the game (:mod:`companion.web.watch`);
+    ``poll_interval`` (seconds): watch too, and poll at that pace where the kernel cannot tell
+    (default :data:`companion.service.WATCH_SECONDS`).
     """
 
     def __init__(
@@ -114,6 +128,7 @@ class PhoneServer:
         table_name: str | None = None,
         lan_address: str | None = None,
         extra_hosts: Sequence[str] = (),
+        watch: bool = False,
         poll_interval: float | None = None,
         limits: Limits | None = None,
     ) -> None:
@@ -124,17 +139,21 @@ class PhoneServer:
         self.interfaces = list(interfaces) if interfaces else None
         self.table_name = table_name
         self.lan_address = link_host(host, lan_address)
-        self.poll_interval = poll_interval
+        self.watch: GameWatch | None = None
+        if watch or poll_interval:
+            self.watch = GameWatch(banker.refresh, banker.path, fast=poll_interval or WATCH_SECONDS)
         self.desk = PhoneDesk(banker, limits=limits)
         self.tokens = self.desk.tokens
         self.requests = self.desk.requests
         self.plays = self.desk.plays
         self.app = build_app(self.desk, hosts=allowed_hosts(self.lan_address, host, tuple(extra_hosts)),
                              join_url=self.join_url)
+        if self.watch is not None and not self.watch.kernel:
+            self.app.middlewares.append(_nudging(self.watch))  # polling: a phone's request looks first
         self._runner: web.AppRunner | None = None
         self._advert = None
         self._advert_task: asyncio.Task | None = None
-        self._poller: asyncio.Task | None = None
+        self._own_commits: Callable[[], None] | None = None
 
     # -- running -----------------------------------------------------------------------------------
     async def start(self) -> None:
@@ -156,8 +175,9 @@ class PhoneServer:
             raise
         self._runner = runner
         self.port = runner.addresses[0][1]
-        if self.poll_interval:
-            self._poller = asyncio.create_task(self._poll(self.poll_interval))
+        if self.watch is not None:
+            self._own_commits = self.banker.subscribe(self.watch.own_commit)
+            self.watch.start()
         where = announce_on(self.host, self.interfaces)
         if self.advertise and where is not None:
             from companion.discovery import Advertisement
@@ -175,11 +195,11 @@ class PhoneServer:
 
     async def stop(self) -> None:
         """Say goodbye on zeroconf, end every live stream, stop listening. Safe to call twice."""
-        if self._poller is not None:
-            self._poller.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._poller
-            self._poller = None
+        if self.watch is not None:
+            self.watch.stop()
+        if self._own_commits is not None:
+            self._own_commits()
+            self._own_commits = None
         if self._advert_task is not None:
             task, self._advert_task = self._advert_task, None
             with contextlib.suppress(Exception):
@@ -188,14 +208,6 @@ class PhoneServer:
         runner, self._runner = self._runner, None
         if runner is not None:
             await runner.cleanup()
-
-    async def _poll(self, every: float) -> None:
-        while True:
-            await asyncio.sleep(every)
-            try:
-                self.banker.refresh()
-            except Exception:  # a busy or briefly locked file: try again next tick
-                log.exception("could not pick up changes to the game")
 
     # -- links -------------------------------------------------------------------------------------
     @property
@@ -222,5 +234,7 @@ class PhoneServer:
         return done
 
     def close(self) -> None:
-        """Release the phones file (after :meth:`stop`)."""
+        """Release the phones file and the watch's notifications (after :meth:`stop`)."""
+        if self.watch is not None:
+            self.watch.stop()
         self.desk.close_file()

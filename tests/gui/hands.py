@@ -151,8 +151,9 @@ class Hands:
         self.taps += 1
         return w
 
-    #: How long a tap waits for its widget to appear.
-    patience = 0.6
+    #: How long a tap waits for its widget to appear (found at once when it is there; a loaded machine
+    #: may take seconds to lay out a screen just shown).
+    patience = 10.0
 
     def _press(self, w) -> None:
         raise NotImplementedError
@@ -218,16 +219,21 @@ class Hands:
         parent = self._list_of(w)
         if parent is None:
             return False
+        def shown() -> bool:
+            x, y = w.to_window(*w.center)
+            left, bottom = parent.to_window(parent.x, parent.y)
+            return left <= x <= left + parent.width and bottom <= y <= bottom + parent.height
+
         for _ in range(30):  # until the button's centre is inside the list's visible part (layout may move it)
+            if shown():
+                break  # a list scrolled when it need not be springs back, and a touch on a moving list only stops it
             parent.scroll_to(w, padding=10, animate=False)
             for effect in (parent.effect_x, parent.effect_y):
                 if effect is not None:
                     effect.velocity = 0  # no momentum left from the jump: the touch must not stop a scroll
             self.pump(2)
-            x, y = w.to_window(*w.center)
-            left, bottom = parent.to_window(parent.x, parent.y)
-            if left <= x <= left + parent.width and bottom <= y <= bottom + parent.height:
-                break
+        effects = [e for e in (parent.effect_x, parent.effect_y) if e is not None]
+        self.until("the list to come to rest", lambda: all(abs(e.velocity) < 1 for e in effects), 5.0)
         self._settled(w)
         return True
 
@@ -251,13 +257,33 @@ class SimulatedHands(Hands):
     """Touches made in Python and sent through the window (so what is on top really gets them)."""
 
     def _press(self, w) -> None:
-        from kivy.tests.common import UnitTestTouch
-
         from companion.ui.widgets import Tap
 
         x, y = self._settled(w)
         scrolled = self._list_of(w) is not None
         Tap.forget_last()  # these touches come faster than a person's: the double-tap guard is tested on its own
+        answered: list[bool] = []
+        listens = "on_release" in w.events() and not w.disabled
+
+        def heard(*_) -> None:
+            answered.append(True)
+
+        if listens:
+            w.fbind("on_release", heard)
+        try:
+            self._touch(w, x, y, scrolled)
+            if listens:  # a list hands a quick tap's lift on after a delay (Kivy's ScrollView, 0.2 s): wait for it
+                try:
+                    self.until(f"{w.name or w.text!r} to answer the tap", lambda: bool(answered), 5.0)
+                except TapLost:
+                    pass  # something on top took it (a box): what the test asserts next says whether that was right
+        finally:
+            if listens:
+                w.funbind("on_release", heard)
+
+    def _touch(self, w, x: float, y: float, scrolled: bool) -> None:
+        from kivy.tests.common import UnitTestTouch
+
         touch = UnitTestTouch(x, y)
         touch.touch_down()
         if scrolled:
@@ -269,7 +295,7 @@ class SimulatedHands(Hands):
                            lambda: getattr(w, "state", "down") == "down", 3.0)
             except TapLost:
                 touch.touch_up()
-                raise NotOnScreen(f"the list never handed the touch to {w.name or w.text!r} (at {x:.0f},{y:.0f})")
+                raise NotOnScreen(f"the list never handed the touch to {w.name or w.text!r} (at {x:.0f},{y:.0f})") from None
         else:
             self.pump(1)
         touch.touch_up()
@@ -379,7 +405,7 @@ class PointerHands(Hands):
             self.pointer.keys("ctrl+a", "BackSpace")
             self.until("the field to empty", lambda: widget.text == "", 5.0)
         self.pointer.type(text)
-        self.until(f"the field to read {text!r}", lambda: widget.text == text, 10.0)
+        self.until(f"the field to read {text!r}", lambda: widget.text == text, 60.0)  # xdotool types slowly on a busy machine
         widget.focus = False
         self.turn()
 

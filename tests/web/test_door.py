@@ -14,7 +14,6 @@ import socket
 import time
 import urllib.request
 
-import pytest
 
 from companion.web.app import DOOR
 from companion.web.door import Door

@@ -286,3 +286,28 @@ async def test_every_other_refusal_says_why_and_leaves_the_game_as_it_was(phones
     table.do("end_game")
     status, data = await play(ann, "buy", deed="Park Place")
     assert status in (401, 409)  # the game is over: the link says so, or the rule does
+
+
+@ASYNC
+async def test_after_bob_pays_cy_at_the_table_the_phones_pages_read_no_plays_again(phones):
+    """Ann asks for her salary from her phone (it waits for the banker); then Bob pays Cy $20 at the
+    table. Every phone's page is made again for the payment, but the plays did not change: nothing is
+    read from the phones file, and Ann's ask still shows on her page."""
+    ann = await phones.phone("Ann")
+    _, data = await play(ann, "salary", status=202)
+    assert data["play"]["status"] == "waiting"
+    desk = phones.server.desk
+    for who in ("Ann", "Bob", "Cy"):
+        desk.plays.page(who)  # the pages as the phones last saw them
+    reads = []
+    desk.plays.con.set_trace_callback(lambda sql: reads.append(sql) if sql.lstrip().upper().startswith("SELECT") else None)
+    try:
+        phones.table.do("transfer", **{"from": "Bob", "to": "Cy", "amount": 20})
+        pages = {who: desk.plays.page(who) for who in ("Ann", "Bob", "Cy")}
+    finally:
+        desk.plays.con.set_trace_callback(None)
+    assert reads == []
+    assert [p["id"] for p in pages["Ann"]["mine"]][:1] == [data["play"]["id"]]
+    assert pages["Ann"]["mine"][0]["status"] == "waiting" and pages["Bob"]["mine"] == []
+    listed = await (await ann.get("/api/v1/plays")).json()
+    assert listed["mine"][0]["id"] == data["play"]["id"]
