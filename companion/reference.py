@@ -55,6 +55,8 @@ def _when(f: Field) -> str:
 
 def _action(spec: ActionSpec) -> list[str]:
     lines = [f"### `{spec.name}`: {spec.label}", "", spec.says, ""]
+    if spec.own_turn:
+        lines += [f"Only on the `{spec.turn_field}`'s own turn: {spec.own_turn}.", ""]
     if not spec.fields:
         return lines + ["No fields.", ""]
     lines += ["| Field | Kind | Asked | Limits | Meaning |", "| --- | --- | --- | --- | --- |"]

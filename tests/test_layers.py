@@ -104,6 +104,22 @@ def test_nothing_outside_the_rules_learns_from_an_error_s_words():
     assert not problems, f"declare what an adapter needs instead of reading error text: {problems}"
 
 
+#: What the core may import besides the standard library: Unicode's confusables data (pure data, read on the
+#: first name checked), for look-alike names (docs/architecture.md, "The core").
+CORE_MAY_IMPORT = {"homoglyph"}
+
+
+def test_the_core_imports_the_standard_library_and_unicodes_data_only():
+    problems = []
+    for path in _modules("companion.core"):
+        for imported in _imports(path):
+            top = imported.split(".")[0]
+            ours = imported == "companion.core" or imported.startswith("companion.core.")
+            if not (ours or top == "__future__" or top in sys.stdlib_module_names or top in CORE_MAY_IMPORT):
+                problems.append(f"{path.relative_to(PACKAGE.parent)} imports {imported}")
+    assert not problems, problems
+
+
 # -- roles are declared, never guessed from a field's name ------------------------------------------------
 def _role_field_names() -> set[str]:
     """The names of every player and account field any family declares (each with its role)."""

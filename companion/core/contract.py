@@ -216,6 +216,11 @@ class ActionSpec:
     #: does not offer is left out of :meth:`Banker.actions`, so no screen shows it; sent anyway, the
     #: rule refuses it with its reason.
     offered: Callable[..., Any] | None = None
+    #: The rule that binds the action to its player's own turn, in the project's words ("building is done
+    #: during the builder's own turn"); empty: the rulebook lets it happen at any time. The engine refuses
+    #: a bound action whose ``turn_field`` names anyone but the player whose turn it is, with this reason.
+    own_turn: str = ""
+    turn_field: str = "player"
 
     def offered_in(self, table: dict[str, Any]) -> bool:
         return self.offered is None or bool(self.offered(table))

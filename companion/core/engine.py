@@ -13,11 +13,11 @@ from typing import Any, Callable, Iterable, Iterator
 from . import events as ev
 from .contract import ActionSpec, Field, Posting, Preview, parse
 from .errors import BadAction, NotEnoughMoney, Refused
-from .model import BANK, Table, active_players, cash, pot_seed
+from .model import BANK, Table, active_players, cash, current_player, pot_seed
 from .money import Currency
 from .text import shown
 
-__all__ = ["Tx", "Rules", "Registry", "Handler", "decide", "decide_full", "start", "fold", "ranking", "may_be_empty"]
+__all__ = ["Tx", "Rules", "Registry", "Handler", "decide", "decide_full", "require_own_turn", "start", "fold", "ranking", "may_be_empty"]
 
 Handler = Callable[["Tx", dict[str, Any]], str]
 
@@ -32,7 +32,9 @@ class Registry:
         def rent(tx, a): ...
 
     ``offered=`` names the game options an action needs (``offered=is_advanced``): a game without them
-    does not list it among its actions.
+    does not list it among its actions. ``own_turn=`` is the rulebook's reason when the action belongs to
+    its player's own turn (``turn_field`` names that player, "player" unless told): the engine checks it
+    for every family in one place, before the rule itself runs.
     """
 
     def __init__(self, *parts: "Registry") -> None:
@@ -41,15 +43,19 @@ class Registry:
             self.specs.update(part.specs)
 
     def action(self, name: str, *fields: Field, says: str | None = None, label: str = "", group: str = "money",
-               offered: Callable[[Table], bool] | None = None) -> Callable[[Handler], Handler]:
+               offered: Callable[[Table], bool] | None = None, own_turn: str = "",
+               turn_field: str = "player") -> Callable[[Handler], Handler]:
         names = [f.name for f in fields]
         if len(set(names)) != len(names):  # pragma: no cover - a declaration bug
             raise AssertionError(f"{name} declares a field twice")
+        if own_turn and turn_field not in names:  # pragma: no cover - a declaration bug
+            raise AssertionError(f"{name} is bound to the turn of {turn_field!r}, which it does not declare")
 
         def register(fn: Handler) -> Handler:
             first_paragraph = (fn.__doc__ or "").strip().split("\n\n")[0]
             sentence = says or " ".join(first_paragraph.split())
-            self.specs[name] = ActionSpec(name, sentence, tuple(fields), fn, label or _label(name), group, offered)
+            self.specs[name] = ActionSpec(name, sentence, tuple(fields), fn, label or _label(name), group, offered,
+                                          own_turn, turn_field)
             return fn
 
         return register
@@ -175,6 +181,8 @@ def decide_full(table: Table, action: dict[str, Any], rules: Rules) -> Preview:
     typed = parse(spec, table, action)
     if table.get("over") and spec.name not in ("end_game",):
         raise Refused("the game is over; undo to go back into it")
+    if spec.own_turn:
+        require_own_turn(table, spec, typed)
     tx = Tx(table, rules)
     text = spec.handler(tx, typed)
     if not tx.events and not getattr(spec.handler, "may_be_empty", False):
@@ -182,6 +190,17 @@ def decide_full(table: Table, action: dict[str, Any], rules: Rules) -> Preview:
     check_conservation(tx.table)
     postings = tuple(Posting(e["from"], e["to"], e["amount"], e.get("memo", "")) for e in tx.events if e["type"] == "Paid")
     return Preview(typed, text, tuple(tx.events), postings, tx.table)
+
+
+def require_own_turn(table: Table, spec: ActionSpec, typed: dict[str, Any]) -> None:
+    """Refuse an action the rulebook binds to its player's own turn when it is someone else's turn.
+
+    The one place every family's "during your turn" is checked; the banker may still do it for the
+    player whose turn it is."""
+    who = typed.get(spec.turn_field)
+    now = current_player(table)
+    if isinstance(who, str) and now is not None and who != now:
+        raise Refused(f"it is {now}'s turn, not {who}'s: {spec.own_turn}")
 
 
 def decide(table: Table, action: dict[str, Any], rules: Rules) -> tuple[list[dict[str, Any]], str]:

@@ -13,7 +13,7 @@ from typing import Any, cast
 from companion.core import contract as c
 from companion.core.engine import Registry, Tx
 from companion.core.errors import BadAction, Refused
-from companion.core.model import BANK, card, cash, current_player, find_deed, find_player
+from companion.core.model import BANK, card, cash, find_deed, find_player
 
 from . import city_districts as cd
 
@@ -58,14 +58,11 @@ def describe_spin(spin: dict[str, Any]) -> str:
 
 
 @BUILDING.action("spin", c.player(), c.choice("result", "Where the spinner stopped", FACES, aliases=((4, "railroad"), ("4", "railroad"))),
-                 label="Spin", group="deeds")
+                 label="Spin", group="deeds", own_turn="the build spinner is pressed by the player whose turn it is, once a roll")
 def spin(tx: Tx, a: dict[str, Any]) -> str:
     """Record where the build spinner stopped for the player whose turn it is (once a roll: after a
     double the player rolls again and may build again, so the spinner turns again)."""
     player = find_player(tx.table, a["player"])
-    now = current_player(tx.table)
-    if player != now:
-        raise Refused(f"it is {now}'s turn: only {now} can spin the build spinner now")
     result = a["result"]
     if isinstance(result, bool) or not isinstance(result, (int, str)) or _key(result) not in _FACES:
         raise BadAction(f"result is 1, 2, 3 or \"railroad\", not {result!r}")
@@ -87,14 +84,12 @@ def _key(result: int | str) -> int | str:
     return result.strip().lower() if isinstance(result, str) else result
 
 
-@BUILDING.action("double", c.player(says="Who rolled a double"), label="Rolled a double", group="turn")
+@BUILDING.action("double", c.player(says="Who rolled a double"), label="Rolled a double", group="turn",
+                 own_turn="only the player whose turn it is rolls the dice")
 def double(tx: Tx, a: dict[str, Any]) -> str:
     """The player whose turn it is rolled a double: after this roll's landing and building they roll
     again in the same turn, and may spin and build again. A third double in a row sends them to jail."""
     player = find_player(tx.table, a["player"])
-    now = current_player(tx.table)
-    if player != now:
-        raise Refused(f"it is {now}'s turn: only {now} rolls now")
     if tx.table["players"][player].get("in_jail"):
         raise Refused(f"{player} is in jail: a double gets {player} out (leave_jail), and the turn ends there")
     roll = roll_of(tx.table)
@@ -108,7 +103,9 @@ def double(tx: Tx, a: dict[str, Any]) -> str:
 
 
 @BUILDING.action("build", c.player(role="owner"), c.deed(only=_own_districts), c.choice("building", "What to build", BUILDINGS),
-                 c.count("count", "How many blocks", 1, 3, required=False), label="Build", group="deeds")
+                 c.count("count", "How many blocks", 1, 3, required=False), label="Build", group="deeds",
+                 own_turn="building on one's districts (blocks, a railroad, a stadium, a skyscraper or the Tower) "
+                          "is done during one's own turn")
 def build(tx: Tx, a: dict[str, Any]) -> str:
     """Build blocks, a railroad, a stadium, a skyscraper or the Monopoly Tower on a district.
 
@@ -245,7 +242,8 @@ def _planning_building(table: dict[str, Any], name: object) -> tuple[str, str]:
 @BUILDING.action("planning_permission", c.player(role="owner"), c.deed(),
                  c.choice("building", "Which bonus building or hazard", options_from=_planning_options,
                           resolve=lambda table, value: _planning_building(table, value)[1]),
-                 label="Planning permission", group="deeds")
+                 label="Planning permission", group="deeds",
+                 own_turn="planning permission is used by the player who landed on it, in that turn")
 def planning_permission(tx: Tx, a: dict[str, Any]) -> str:
     """Planning permission: a free bonus building or hazard goes on a district.
 
@@ -270,7 +268,8 @@ def planning_permission(tx: Tx, a: dict[str, Any]) -> str:
     return f"{player} built a {name} on {deed}: no hazard can go there"
 
 
-@BUILDING.action("remove_hazard", c.player(role="owner"), c.deed(), label="Remove a hazard", group="deeds")
+@BUILDING.action("remove_hazard", c.player(role="owner"), c.deed(), label="Remove a hazard", group="deeds",
+                 own_turn="a hazard is removed by its district's owner during the owner's own turn")
 def remove_hazard(tx: Tx, a: dict[str, Any]) -> str:
     """The district's owner pays the bank to take a hazard away (a fixed sum per block of the hazard)."""
     player = find_player(tx.table, a["player"])

@@ -12,7 +12,7 @@ from typing import Any
 from companion.core import contract as c
 from companion.core.engine import Tx
 from companion.core.errors import BadAction, NotEnoughMoney, Refused
-from companion.core.model import BANK, Table, card, cash, current_player, find_account, find_player
+from companion.core.model import BANK, Table, card, cash, find_account, find_player
 
 from .city_life_bank import (
     CITY, LOTTERY, PROPERTY_OF_PLAYER, _property_value, amount_of, find_property, is_advanced, mortgage_index,
@@ -144,13 +144,12 @@ def sell(tx: Tx, a: dict[str, Any]) -> str:
 
 @CITY.action("exchange", c.player(role="owner"), c.deed("tower", "Which of the player's Towers", only=_own_towers, resolve=_property_value),
              c.deed("house", "Which unsold House", only=_unsold_houses, resolve=_property_value),
-             label="Exchange a Tower", group="deeds")
+             label="Exchange a Tower", group="deeds",
+             own_turn="a Tower is exchanged for an unsold House only on its proprietor's own turn")
 def exchange(tx: Tx, a: dict[str, Any]) -> str:
     """On the proprietor's turn: a Tower goes back to the Bank for an unsold House (no price changes
     hands; the advanced rules charge $200 Capital Gains and $200 Land Transfer Tax)."""
     player = find_player(tx.table, a["player"])
-    if current_player(tx.table) != player:
-        raise Refused(f"{player} may exchange a Tower only on {player}'s own turn")
     tower = find_property(tx.table, a["tower"])
     house = find_property(tx.table, a["house"])
     if card(tx.table, tower)["kind"] != "tower" or card(tx.table, house)["kind"] != "house":

@@ -16,7 +16,7 @@ from dataclasses import replace
 from companion.core import contract as c
 from companion.core.engine import Tx, ranking
 from companion.core.errors import BadAction, Refused
-from companion.core.model import BANK, Table, active_players, card, cash, current_player, find_player, pot_seed
+from companion.core.model import BANK, Table, active_players, card, cash, find_player, pot_seed
 
 from . import turns
 from .city_life_bank import CITY, LOTTERY, _property_value, amount_of, could_raise, find_property, is_advanced, properties_of, shares_of
@@ -143,7 +143,8 @@ _STOP = {"school": ": land there next", "museum": ": land there for its quiz"}
                      when=lambda table, partial: _landing(table, partial) == "school" and is_advanced(table)),
              c.deed("house", "Which House", required=False, when=_needs_house, only=_house_options, resolve=_property_value),
              c.structured("then", "What happened on the squares it led to, in order", THEN, required=False),
-             label="Land on a square", group="money")
+             label="Land on a square", group="money",
+             own_turn="only the player whose turn it is moves and lands on a square")
 def land(tx: Tx, a: dict[str, Any]) -> str:
     """The player's piece lands on a square: its money happens (choices and die rolls as fields).
 
@@ -151,8 +152,6 @@ def land(tx: Tx, a: dict[str, Any]) -> str:
     answered right, the Museum's School choice) is followed in the same action when ``then`` gives that
     square's fields (one object per square, in order); each step is said in the log."""
     player = find_player(tx.table, a["player"])
-    if current_player(tx.table) != player:
-        raise Refused(f"it is {current_player(tx.table)}'s turn, not {player}'s")
     if tx.table["players"][player].get("in_jail"):
         raise Refused(f"{player} is in Jail: roll for a six (leave_jail) or end the turn")
     path = _follow(tx.table, whole_number(a["square"], "square", 1, 100))

@@ -10,8 +10,8 @@ from typing import Any
 
 from companion.core import contract as c
 from companion.core.engine import Tx
-from companion.core.errors import BadAction, NotEnoughMoney, Refused
-from companion.core.model import active_players, cash, current_player, playing, find_player
+from companion.core.errors import BadAction, NotEnoughMoney
+from companion.core.model import active_players, cash, playing, find_player
 
 from . import turns
 from .city_life_bank import CITY, amount_of, collect_due, has_assets, sell_hint
@@ -84,12 +84,10 @@ def jail(tx: Tx, a: dict[str, Any]) -> str:
     return f"{player} went to Jail for {n} turn{'s' if n > 1 else ''}"
 
 
-@CITY.action("leave_jail", c.player(), label="Leave Jail", group="turn")
+@CITY.action("leave_jail", c.player(), label="Leave Jail", group="turn",
+             own_turn="a jailed player rolls for a six on their own turn")
 def leave_jail(tx: Tx, a: dict[str, Any]) -> str:
     """The jailed player rolled a six on a jail turn: out of Jail at once, and this turn is played."""
     player = find_player(tx.table, a["player"])
-    now = current_player(tx.table)
-    if now != player and tx.table["players"][player].get("in_jail"):
-        raise Refused(f"{player} rolls for a six on {player}'s own turn; it is {now}'s turn")
     left = turns.release_from_jail(tx, player)
     return f"{player} rolled a six and left Jail ({left} jail turn{'s' if left != 1 else ''} spared)"

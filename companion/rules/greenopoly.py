@@ -45,7 +45,8 @@ def _spared(tx: Tx, player: str) -> str | None:
 
 #: Night is the property game's jail under its own name, with its own fine, sparing some characters.
 NIGHT = jail_actions("night", "night_fine", "leave_night", fine=_night_fine, spared=_spared,
-                     freed_by="doubles, or a torch card")
+                     freed_by="doubles, or a torch card",
+                     fine_on_own_turn="the Night fine is paid before rolling, on one of the player's own turns in Night")
 
 #: Greenopoly: the property game's deeds with parks improved by infrastructure instead of houses, characters,
 #: Night instead of jail, and its own salary, centre of the board and end of game below.

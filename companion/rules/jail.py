@@ -30,8 +30,10 @@ def jail_actions(
     fine_to: Callable[[Tx], str] = lambda tx: BANK,
     spared: Callable[[Tx, str], str | None] = lambda tx, player: None,
     freed_by: str = "doubles, or a get-out card",
+    fine_on_own_turn: str = "",
 ) -> Registry:
-    """The three jail actions under the given names; ``spared`` returns why a player is not sent, or None."""
+    """The three jail actions under the given names; ``spared`` returns why a player is not sent, or None;
+    ``fine_on_own_turn``: the rulebook's reason when the fine is paid only on the prisoner's own turn."""
     actions = Registry()
 
     @actions.action(go, c.player(), label="Go to {jail}", group="turn",
@@ -47,7 +49,7 @@ def jail_actions(
         return f"{player} went to {place_name(tx)}"
 
     @actions.action(pay, c.player(only=_inside), label="Pay to leave {jail}", group="turn",
-                    says="A player in {jail} pays the fine to come out.")
+                    says="A player in {jail} pays the fine to come out.", own_turn=fine_on_own_turn)
     def pay_out(tx: Tx, a: dict[str, Any]) -> str:
         player = find_player(tx.table, a["player"])
         if not tx.table["players"][player]["in_jail"]:

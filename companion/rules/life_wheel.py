@@ -120,7 +120,8 @@ def spin(tx: Tx, a: dict[str, Any]) -> str:
 
 @LIFE.action("lucky_day", c.player(), SPECULATE,
              c.dice("spin", "The number spun", 1, 10, required=False, when=lambda table, partial: bool(partial.get("speculate"))),
-             label="Lucky Day", group="money")
+             label="Lucky Day", group="money",
+             own_turn="a Lucky Day is collected, or speculated, in the turn its player lands on it")
 def lucky_day(tx: Tx, a: dict[str, Any]) -> str:
     """A Lucky Day: $10,000, or speculate both $5,000 bills on two numbers for $150,000 on the spin."""
     player = in_play(tx, a["player"])
@@ -152,7 +153,8 @@ def lucky_day(tx: Tx, a: dict[str, Any]) -> str:
     return _joined(text, lucky_fee(tx, player, number))
 
 
-@LIFE.action("play_market", c.player(), c.dice("spin", "The number spun", 1, 10), label="Play the market", group="money")
+@LIFE.action("play_market", c.player(), c.dice("spin", "The number spun", 1, 10), label="Play the market", group="money",
+             own_turn="a stockholder plays the market in the turn they land in or pass a market space")
 @may_be_empty
 def play_market(tx: Tx, a: dict[str, Any]) -> str:
     """A stockholder plays the market: 1-3 pay $25,000, 4-6 nothing, 7-10 collect $50,000."""

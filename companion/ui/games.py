@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.core.errors import BankerError
+from companion.core.model import player_names_checked
 from companion.paths import GAME_SUFFIX, list_games
 from companion.core.money import Currency
 from companion.rules import load_pack, pack_names, resolve_options
@@ -229,15 +230,10 @@ class NewGame:
             return "choose a game"
         if not MIN_PLAYERS <= len(self.players) <= MAX_PLAYERS:
             return f"a game here has {MIN_PLAYERS} to {MAX_PLAYERS} players"
-        seen: set[str] = set()
-        for name in self.names():
-            if len(name) > 24:
-                return f"the name {name[:24]!r}... is longer than 24 characters"
-            if name.casefold() in {"bank", "banker", "all", "everyone"} or name.casefold().startswith("pot:"):
-                return f"{name!r} cannot be a player's name: it names the bank or a pot"
-            if name.casefold() in seen:
-                return f"two players are called {name!r}"
-            seen.add(name.casefold())
+        try:
+            player_names_checked(self.names())  # the table's own rule for names, before a file is made
+        except BankerError as e:
+            return str(e)
         try:
             resolve_options(load_pack(self.pack), self.options)
         except BankerError as e:

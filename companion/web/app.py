@@ -72,9 +72,10 @@ async def join(request: web.Request) -> web.StreamResponse:
     """A QR code's link: a valid token becomes the phone's cookie; the token leaves the URL."""
     desk = request.app[DESK]
     address = request.remote or "unknown"
-    if desk.bad_tokens.blocked(address):
+    wait = desk.guessing.wait(address)
+    if wait is not None:
         raise refuse(429, "Too many wrong links from this device. Wait a minute and scan again.", kind="too-many-wrong-links",
-                     Retry_After=str(desk.bad_tokens.retry_after(address)))
+                     Retry_After=str(wait))
     token = request.match_info["token"]
     holder = desk.authorise(token)
     if holder is None:
@@ -84,7 +85,7 @@ async def join(request: web.Request) -> web.StreamResponse:
         elif desk.tokens.withdrawn(token):
             reason = "The banker withdrew this link; a new code replaces it."
         else:
-            desk.bad_tokens.allow(address)  # a guess: counted against this device
+            desk.guessing.wrong(address)  # a guess: counted against this device, this game and all
             reason = "It is not a link to this game."
         return web.Response(status=403, text=_BAD_LINK.format(reason=html.escape(reason)),
                             content_type="text/html", headers={"Cache-Control": "no-store"})

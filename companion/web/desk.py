@@ -20,7 +20,7 @@ from companion.views import public_state
 
 from .chronicle import Chronicle, whole_story
 from .jsontext import dumps_safe, safe_text, with_members
-from .limits import Limits
+from .limits import Guessing, Limits
 from .plays import Plays
 from .requests import PaymentRequests, requests_allowed
 from .roleview import DEFAULT_PUBLIC, banker_view, player_view
@@ -53,7 +53,8 @@ class PhoneDesk:
     def __init__(self, banker, *, limits: Limits | None = None) -> None:
         self.banker = banker
         self.limits = limits or Limits()
-        self.bad_tokens, self.player_calls, self.banker_calls = self.limits.make()
+        self.player_calls, self.banker_calls = self.limits.make()
+        self.guessing = Guessing(self.limits)
         self.asks = self.limits.asks()
         self._con = open_sidecar(banker.path)
         self.tokens = JoinTokens(self._con)

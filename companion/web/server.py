@@ -27,6 +27,8 @@ import asyncio
 import contextlib
 import ipaddress
 import logging
+import os
+import socket
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
@@ -50,6 +52,10 @@ log = logging.getLogger(__name__)
 
 EVERY_INTERFACE = ("", "0.0.0.0", "::")
 BACKLOG = 1024
+#: Connections taken off the accept queue in one go (asyncio takes the listen backlog's number of them per
+#: wake-up, and makes each a transport and a task before anything else runs): a flood's burst is taken in
+#: small bites, so the open pages' updates and the Banker's poll run between them.
+ACCEPT_BATCH = 32
 
 
 def link_host(host: str | None, lan_address: str | None = None) -> str:
@@ -79,6 +85,15 @@ def _report_advert(task: asyncio.Task) -> None:
     if not task.cancelled() and task.exception() is not None:
         log.warning("the table could not be announced by zeroconf (phones can still scan the codes): %s",
                     task.exception())
+
+
+def _deepen_queue(site: web.TCPSite, backlog: int) -> None:
+    """Give the listening sockets a deep accept queue while asyncio keeps taking :data:`ACCEPT_BATCH`
+    connections at a time (it uses one number for both; listening again changes only the queue)."""
+    server = getattr(site, "_server", None)  # the asyncio server aiohttp made; if it moved, the queue stays short
+    for listening in getattr(server, "sockets", None) or ():
+        with contextlib.suppress(OSError), socket.socket(fileno=os.dup(listening.fileno())) as same:
+            same.listen(backlog)
 
 
 def _nudging(watch: GameWatch):
@@ -157,8 +172,9 @@ class PhoneServer:
         try:
             # a deep accept queue: a guest's flood of connections is accepted and turned away by the door
             # instead of filling the queue and making a phone's connection wait for a SYN retry
-            site = web.TCPSite(runner, self.host, self.port, reuse_address=True, backlog=BACKLOG)
+            site = web.TCPSite(runner, self.host, self.port, reuse_address=True, backlog=ACCEPT_BATCH)
             await site.start()
+            _deepen_queue(site, BACKLOG)
         except BaseException:
             await runner.cleanup()
             raise
