@@ -14,6 +14,7 @@ import datetime as _dt
 import functools
 import itertools
 import sqlite3
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -85,10 +86,12 @@ class _History:
             self.undo.append(seq)
             self.redo.clear()
         elif kind == "undo":
+            assert target is not None, "an undo names what it takes back"
             self.undo.pop()
             self.redo.append(target)
             self.undone.add(self.first(target))
         elif kind == "redo":
+            assert target is not None, "a redo names what it re-applies"
             self.redo.pop()
             self.undo.append(seq)
             self.origin[seq] = self.first(target)
@@ -124,7 +127,7 @@ class Banker:
         cls,
         path: str | Path,
         rules: str | dict,
-        players: list[str | dict],
+        players: Sequence[str | dict],
         options: dict[str, Any] | None = None,
         **kwargs: Any,
     ) -> "Banker":

@@ -150,6 +150,7 @@ class TradingUnit:
         if reason:
             self._refuse(now, "bid", reason)
             raise BidRefused(reason)
+        assert self._timer is not None  # no running auction was refused above
         bid = Bid(bidder, int(amount), now)
         self._timer.bids.append(bid)
         return self._emit(BidRecorded(now, bid))
@@ -177,6 +178,7 @@ class TradingUnit:
     def _end_timer(self, at: float, outcome: str | None) -> TimerEnded:
         """Stop the timer; an auction without a given outcome is sold or had no bids."""
         timer, self._timer = self._timer, None
+        assert timer is not None, "only a running timer ends"
         if self._request_is("confirm_cancel"):
             self._request = None
         best = timer.bids[-1] if timer.bids and outcome != "cancelled" else None
@@ -292,6 +294,7 @@ class TradingUnit:
         return found
 
     def _stop_spin(self, at: float) -> None:
+        assert self._spin is not None, "only a turning spinner stops"
         self._spin.stopped = True
         self._spins.append(SpinStopped(at, self._spin.turn, self._spin.face))
         self._emit(self._spins[-1])

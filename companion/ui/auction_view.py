@@ -37,8 +37,8 @@ def auction_view(desk: Desk, lot: str, bidder: str | None, amount: int | None, u
     state = desk.state()
     deed = next((d for d in state["deeds"] if d["name"] == lot), None)
     running = bool(unit and unit.get("mode") == "auction")
-    best_bidder = unit.get("bidder") if running else None
-    best_bid = unit.get("bid") if running else None
+    best_bidder = unit.get("bidder") if running and unit else None
+    best_bid = unit.get("bid") if running and unit else None
     bidders = []
     for row in account_choices(state, accounts=False):
         row["selected"] = row["value"] == bidder
@@ -61,7 +61,7 @@ def auction_view(desk: Desk, lot: str, bidder: str | None, amount: int | None, u
         "owned": bool(deed and deed.get("owner")),
         "bidders": bidders,
         "amount_text": desk.fmt(amount or 0),
-        "best_text": (f"Highest: {best_bidder} {desk.fmt(best_bid)}" if best_bidder else "No bids yet") if running else "",
+        "best_text": (f"Highest: {best_bidder} {desk.fmt(best_bid)}" if best_bidder and best_bid is not None else "No bids yet") if running else "",
         "running": running,
         "sold_text": f"Sold to {winner} for {desk.fmt(price)}" if winner and price else "Sold: choose a bidder and a bid",
         "ready": bool(deed and winner and price and not deed.get("owner")),

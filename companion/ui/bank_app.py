@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import signal
 import logging
 from pathlib import Path
 from typing import Any, Callable
 
 from kivy.app import App
-from kivy.clock import Clock
+from kivy.clock import Clock, ClockEvent
 from kivy.core.window import Window
 from kivy.factory import Factory
 from kivy.lang import Builder
@@ -104,7 +105,7 @@ class TableBankerApp(Taps, App):
     desk = ObjectProperty(None, allownone=True)
     last_text = StringProperty("")  # the last thing done, in words
 
-    def __init__(self, *, game: str | Path | None = None, data: str | Path | None = None,
+    def __init__(self, *, game: str | os.PathLike | None = None, data: str | os.PathLike | None = None,
                  settings: UiSettings | None = None, phone_server: Callable[..., Any] | None = None,
                  board_opener: Callable[..., Any] | None = None, settle_heap: bool = False,
                  **kwargs: Any) -> None:
@@ -115,15 +116,15 @@ class TableBankerApp(Taps, App):
         self._unsubscribe: Callable[[], None] | None = None
         self._poll_event = None
         self._refresh_trigger = None
-        self._let_go_trigger = None
-        self._tidy_trigger = None
-        self._collect_trigger = None
-        self._sight_trigger = None
+        self._let_go_trigger: ClockEvent | None = None
+        self._tidy_trigger: ClockEvent | None = None
+        self._collect_trigger: ClockEvent | None = None
+        self._sight_trigger: ClockEvent | None = None
         self.tidied, self.tidy_ms = 0, 0.0  # tidy-ups done, and how long the last one took
         self._unsettled = False  # whether the settled heap may hold garbage (a game was closed since)
         self.settle_heap = settle_heap  # this process is the app's alone: see on_start
         self.stopped = False  # shut down: nothing more is drawn
-        self.screens: dict[str, Any] = {}  # built lazily once the window exists (see build)
+        self.screens = _Screens(None)  # built lazily once the window exists (see build)
         self.unit_link: UnitLink | None = None
         self.board_opener = board_opener  # the hardware adapter's open_board, from the composition root
         self.phones = Phones(self.settings_store, server_factory=phone_server, advertise=self.settings_store.advertise)
@@ -293,9 +294,10 @@ class TableBankerApp(Taps, App):
             else:
                 waiting = True  # still leaving the window: try again next frame
         if waiting:
-            self._let_go_trigger()
+            if self._let_go_trigger is not None:
+                self._let_go_trigger()
         else:
-            if forget_last_text_box() or let_go:
+            if (forget_last_text_box() or let_go) and self._collect_trigger is not None:
                 self._collect_trigger()  # one collection for a burst of screens, once they are drawn
             self._tidy_later()
 
@@ -491,12 +493,12 @@ class TableBankerApp(Taps, App):
             return
         if self.manager.current == "unit":
             return
-        link = self.unit_link
-        if isinstance(event, UndoConfirmAsked):
+        link = self.unit_link  # the unit's own events: its link is open
+        if isinstance(event, UndoConfirmAsked) and link is not None:
             what = self.desk.undo_text() if self.desk is not None else None
             self.confirm(f"Undo: {what}?" if what else "Undo the last action?", "Undo",
                          lambda: link.unit.confirm_undo(link.clock()), on_no=lambda: link.unit.dismiss(link.clock()))
-        elif isinstance(event, CancelAsked):
+        elif isinstance(event, CancelAsked) and link is not None:
             self.confirm(f"Cancel the {event.purpose}? No bid wins.", f"Cancel the {event.purpose}",
                          lambda: link.unit.confirm_cancel(link.clock()), on_no=lambda: link.unit.dismiss(link.clock()))
         elif isinstance(event, PressRefused) and event.button in ("auction", "build"):
@@ -549,10 +551,10 @@ class _Screens(dict):
 
     def __init__(self, manager) -> None:
         super().__init__()
-        self.manager = manager
+        self.manager = manager  # None until the window exists: no screen is made before
 
     def __missing__(self, name: str):
-        if name not in SCREENS:
+        if name not in SCREENS or self.manager is None:
             raise KeyError(name)
         screen = _screen_class(SCREENS[name])(name=name)
         self[name] = screen

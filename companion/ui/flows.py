@@ -292,9 +292,9 @@ def with_spin(form: ActionForm, spin: dict | None) -> ActionForm:
     chose industrial or another building), shown as a row the banker can change."""
     left = spin_left(spin)
     form = replace(form, shown=("building", "count"))
-    if left is None:
+    if spin is None or left is None:
         return form.fill("building", form.values.get("building") or "residential")
-    if spin["result"] == "railroad":  # built or not: the rule says what is left of it
+    if spin["result"] == "railroad" or isinstance(left, str):  # built or not: the rule says what is left of it
         return replace(form.fill("building", "railroad").clear("count"), allowance=0)
     building = form.values.get("building")
     building = building if building in BLOCKS or (building and building != "railroad") else "residential"

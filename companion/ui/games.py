@@ -110,14 +110,14 @@ def saved_games(folder: Path, limit: int = 20) -> list[dict[str, Any]]:
 
 def pack_choices() -> list[dict[str, Any]]:
     """Every pack installed, with its title, family and options (default, help, kind) for the form."""
-    choices = []
+    choices: list[dict[str, Any]] = []
     for name in pack_names():
         try:
             pack = load_pack(name)
         except BankerError as e:
             choices.append({"name": name, "title": name, "family": "", "options": [], "problem": str(e)})
             continue
-        options = []
+        options: list[dict[str, Any]] = []
         specs = option_specs(pack)
         own = pack.get("options", {})
         for key, spec in [*own.items(), *((k, v) for k, v in specs.items() if k not in own)]:  # the pack's own first

@@ -124,7 +124,7 @@ def form_view(desk: Desk, form: ActionForm, field: str, value: Any) -> dict[str,
     elif not last:
         sentence = "Next"
     else:
-        sentence = _upper(preview.summary if preview is not None else refused)
+        sentence = _upper(preview.summary if preview is not None else refused or "")
     if empty and not f.required and lacking is None and (not last or preview is not None):
         none = schema.get("x-none") or "None"
         sentence = f"{none}: {sentence}" if last else f"{none}. Next"

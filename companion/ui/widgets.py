@@ -88,7 +88,7 @@ class Aimed:
         self._stamp()  # grown under the finger (the Undo bar, once Redo gives back its half)
 
     def on_opacity(self, widget, opacity) -> None:
-        super().on_opacity(widget, opacity)  # the canvas's own opacity
+        super().on_opacity(widget, opacity)  # type: ignore[misc]  # the Kivy widget after this mixin has it: the canvas's opacity
         if opacity:
             self._stamp()
 
@@ -197,6 +197,7 @@ class Figure(Label):
     at the smallest."""
 
     base_size = NumericProperty(40)
+    font_size: float  # Label's own property (Kivy has no type stubs)
 
     @staticmethod
     def _u() -> float:

@@ -30,6 +30,8 @@ game file is busy.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from aiohttp import web
 
 from companion.core.errors import BadAction, UnknownName
@@ -48,7 +50,7 @@ __all__ = ["routes", "outcome_json", "JOIN_URL", "read_json"]
 routes = web.RouteTableDef()
 
 #: The app's function ``player -> join URL`` (set by the server, which knows its address and port).
-JOIN_URL = web.AppKey("join_url", object)
+JOIN_URL = web.AppKey[Callable[[str], str]]("join_url")
 
 
 def _json(data, status: int = 200) -> web.Response:
@@ -175,7 +177,9 @@ async def approve(request: web.Request) -> web.Response:
         if isinstance(e, UnknownName):
             raise
         raise refuse(404, "no such request", kind="no-such-request") from None
-    return _json({"request": desk.requests.get(request_id).as_json(desk.banker.currency), "outcome": outcome_json(outcome)})
+    approved = desk.requests.get(request_id)
+    assert approved is not None, "an approved request stays on record"
+    return _json({"request": approved.as_json(desk.banker.currency), "outcome": outcome_json(outcome)})
 
 
 @routes.post("/api/v1/requests/{id}/decline")

@@ -91,8 +91,8 @@ class Chronicle:
         self._thinned: dict[str, tuple] = {}
         self._series_text: dict[str, tuple] = {}
         self._story_text: dict[str, tuple] = {}
-        self._pack = None
-        self._currency = None
+        self._pack: dict | None = None
+        self._currency: Currency | None = None
         for entry in banker.log():
             self._see(entry)
 
@@ -135,7 +135,7 @@ class Chronicle:
         self.summaries.append({"seq": entry.seq, "text": summary, "kind": entry.kind})
 
     def _currency_of(self, pack: dict) -> Currency:
-        if pack is not self._pack:  # the pack changes only when the banker corrects it
+        if pack is not self._pack or self._currency is None:  # the pack changes only when the banker corrects it
             self._pack, self._currency = pack, Currency.from_pack(pack)
         return self._currency
 

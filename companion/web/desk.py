@@ -43,7 +43,7 @@ def dumps_player_page(page: dict, series: str, story: str | None = None) -> byte
     for key in SPLICED:
         if parts[key] is not None:
             me.pop(key, None)
-    me_text = with_members(safe_text(me), ((k, parts[k]) for k in SPLICED if parts[k] is not None))
+    me_text = with_members(safe_text(me), ((k, text) for k in SPLICED if (text := parts[k]) is not None))
     return with_members(safe_text(page), [("me", me_text)]).encode("ascii")
 
 
@@ -168,9 +168,10 @@ class PhoneDesk:
         cached = self._pages.get(key)
         if cached is None:
             if holder.role == "player":
-                chronicle = self.chronicle
-                body = dumps_player_page(self.page_data(holder, whole=False), chronicle.worth_series_json(holder.player),
-                                         chronicle.story_json(holder.player))
+                chronicle, player = self.chronicle, holder.player
+                assert player is not None, "a player's pass names the player"
+                body = dumps_player_page(self.page_data(holder, whole=False), chronicle.worth_series_json(player),
+                                         chronicle.story_json(player))
             else:
                 body = dumps_safe(self.page_data(holder))
             cached = (body, self.banker.version)
@@ -198,17 +199,19 @@ class PhoneDesk:
             view["plays"] = self.plays.banker_page()
             return view
         public = self.banker.rules.extras.get("phone_public", DEFAULT_PUBLIC)
+        player = holder.player
+        assert player is not None, "a player's pass names the player"
         view = player_view(
             state,
-            holder.player,
-            worth=self.chronicle.worth_of(holder.player) if whole else self.chronicle.first_worth(holder.player),
-            story=self.chronicle.story_of(holder.player) if whole else (),
+            player,
+            worth=self.chronicle.worth_of(player) if whole else self.chronicle.first_worth(player),
+            story=self.chronicle.story_of(player) if whole else [],
             requests=self._requests("of_player", holder.player, 6),
             can_request=requests_allowed(self.banker.table),
             public=public,
             deed_fields=self.banker.rules.extras.get("deed_fields"),
         )
-        view["plays"] = self.plays.page(holder.player)
+        view["plays"] = self.plays.page(player)
         return view
 
     def whole_story(self, holder: Pass) -> list[dict]:
@@ -217,6 +220,7 @@ class PhoneDesk:
         key = (holder.role, holder.player, self.banker.version)
         if self._whole is None or self._whole[0] != key:
             if holder.role == "player":
+                assert holder.player is not None, "a player's pass names the player"
                 lines = whole_story(self.banker, holder.player)
             else:
                 lines = [{"seq": e.seq, "text": e.summary, "kind": e.kind} for e in reversed(self.banker.log())]

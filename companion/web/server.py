@@ -30,6 +30,7 @@ import logging
 import os
 import socket
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from aiohttp import web
 
@@ -41,6 +42,9 @@ from .desk import PhoneDesk
 from .lan import allowed_hosts, lan_ipv4
 from .limits import Limits
 from .watch import GameWatch
+
+if TYPE_CHECKING:  # zeroconf is imported only when the server advertises
+    from companion.discovery import Advertisement
 
 __all__ = ["EVERY_INTERFACE", "PhoneServer", "announce_on", "link_host"]
 
@@ -151,7 +155,7 @@ class PhoneServer:
         if self.watch is not None and not self.watch.kernel:
             self.app.middlewares.append(_nudging(self.watch))  # polling: a phone's request looks first
         self._runner: web.AppRunner | None = None
-        self._advert = None
+        self._advert: Advertisement | None = None
         self._advert_task: asyncio.Task | None = None
         self._own_commits: Callable[[], None] | None = None
 
@@ -163,6 +167,7 @@ class PhoneServer:
         runner = web.AppRunner(self.app, shutdown_timeout=3.0, handler_cancellation=True, access_log=None,
                                keepalive_timeout=self.desk.limits.header_seconds)
         await runner.setup()
+        assert runner.server is not None, "a runner set up has its server"
         self.app[DOOR].watch(runner.server)
         try:
             # a deep accept queue: a guest's flood of connections is accepted and turned away by the door
@@ -188,7 +193,7 @@ class PhoneServer:
 
     async def advertised(self) -> str | None:
         """Wait until the zeroconf announcement is out; the registered service name (None if off)."""
-        if self._advert_task is None:
+        if self._advert_task is None or self._advert is None:
             return None
         await self._advert_task
         return self._advert.name
@@ -204,7 +209,8 @@ class PhoneServer:
             task, self._advert_task = self._advert_task, None
             with contextlib.suppress(Exception):
                 await task
-            await self._advert.stop()
+            if self._advert is not None:
+                await self._advert.stop()
         runner, self._runner = self._runner, None
         if runner is not None:
             await runner.cleanup()

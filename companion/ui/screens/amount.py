@@ -35,7 +35,7 @@ class AmountScreen(BankScreen):
         if field and form.values.get(field):
             self.keypad = self.keypad.set(int(form.values[field]))
             self.form = form.clear(field)
-        self._keys_for = None
+        self._keys_for: tuple[tuple[str, ...], tuple[int, ...]] | None = None
 
     def refresh(self) -> None:
         if self.form is None or self.desk is None:

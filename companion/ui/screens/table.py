@@ -78,8 +78,8 @@ class TableScreen(BankScreen):
                 tile.bind(on_release=self.select)
                 grid.add_widget(tile)
             grid.cols = 3 if len(tiles) > 4 else 2
-        for widget, tile in zip(reversed(grid.children), tiles):
-            widget.show(tile)
+        for widget, player in zip(reversed(grid.children), tiles):
+            widget.show(player)
 
     def _show_buttons(self, buttons: list[dict]) -> None:
         grid = self.ids.buttons
