@@ -45,7 +45,10 @@ def own_screen() -> subprocess.Popen | None:
     read, write = os.pipe()
     server = subprocess.Popen(
         [xvfb, "-displayfd", str(write), "-screen", "0", "1280x800x24", "-nolisten", "tcp", "-noreset"],
-        pass_fds=(write,), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        pass_fds=(write,),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
         preexec_fn=_die_with_parent,  # safe here: no threads yet, the session has not started
     )
     os.close(write)
@@ -82,8 +85,11 @@ TESTS = Path(__file__).resolve().parent
 def spread_modules() -> set[str]:
     """The test modules marked ``spread`` (``pytestmark`` naming ``pytest.mark.spread``), as node ids."""
     root = TESTS.parent
-    return {path.relative_to(root).as_posix() for path in TESTS.rglob("test_*.py")
-            if "pytest.mark.spread" in path.read_text(encoding="utf-8")}
+    return {
+        path.relative_to(root).as_posix()
+        for path in TESTS.rglob("test_*.py")
+        if "pytest.mark.spread" in path.read_text(encoding="utf-8")
+    }
 
 
 @pytest.hookimpl(optionalhook=True)
