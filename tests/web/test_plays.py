@@ -55,7 +55,7 @@ async def test_bob_lands_on_boardwalk_and_pays_ann_from_his_phone_with_one_tap(p
     deed = next(x for x in f["fields"] if x["asked"])
     assert deed["name"] == "deed"
     boardwalk = next(c for c in deed["choices"] if c["value"] == "Boardwalk")
-    assert boardwalk["possible"] and boardwalk["detail"] == "Bob pays $50"
+    assert boardwalk["possible"] and boardwalk["detail"] == "Bob pays Ann $50"
     f = await form(bob, "rent", deed="Boardwalk")
     assert f["ready"] and f["preview"] == "Bob paid Ann $50 rent for Boardwalk" and f["approval"] == []
     status, data = await play(bob, "rent", deed="Boardwalk", seen=f["preview"])
