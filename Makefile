@@ -4,6 +4,8 @@
 #               (when run as root), and runs the whole suite under a virtual screen
 #   make pi-check  (as root) proves the Raspberry Pi appliance on arm64 under qemu: a Bookworm arm64
 #               root, deploy/install.sh into it, the kiosk's first screen (see docs/raspberry-pi.md)
+#   make pi-vm-check  (as root, after pi-check) boots that root as a whole arm64 machine under
+#               qemu-system-aarch64: KMS/DRM, touch through the kernel, GPIO lines (docs/raspberry-pi.md)
 PYTHON ?= python3
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
@@ -13,7 +15,7 @@ GAME   ?=
 TEST_DEBS := xvfb xauth xdotool chromium libgl1 libgl1-mesa-dri libegl1 libmtdev1 fonts-dejavu-core shellcheck systemd util-linux git
 PYTEST_ARGS ?=
 
-.PHONY: run test bench system-deps clean pi-check
+.PHONY: run test bench system-deps clean pi-check pi-vm-check
 
 $(VENV)/.app: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -51,6 +53,9 @@ bench: $(VENV)/.test system-deps
 
 pi-check:
 	bash deploy/pi-check.sh
+
+pi-vm-check:
+	bash deploy/pi-vm-check.sh
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis artifacts
