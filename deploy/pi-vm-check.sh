@@ -151,6 +151,11 @@ kernel_root() {
     say "copying the installed root"
     cp -a --reflink=auto "$INSTALLED" "$tmp"
     rm -f "$tmp/.complete"
+    # The initramfs holds only what the machine needs to reach its disk: made under emulation, the
+    # usual one (every storage and network driver) takes many minutes on a busy machine.
+    install -D -m 0644 /dev/stdin "$tmp/etc/initramfs-tools/conf.d/pi-vm-check.conf" <<<'MODULES=list'
+    install -d "$tmp/etc/initramfs-tools"
+    printf '%s\n' virtio_pci virtio_blk ext4 >>"$tmp/etc/initramfs-tools/modules"
     say "installing ${KERNEL_PACKAGES[*]} into it (apt in the chroot; the initramfs is made under emulation)"
     if ! in_root_mounts "$tmp" "${NICE[@]}" chroot "$tmp" /bin/sh -c "
             apt-get -o DPkg::Lock::Timeout=600 update -qq &&
@@ -160,7 +165,6 @@ kernel_root() {
         die "the kernel did not install"
     fi
     if [ ! -e "$tmp/vmlinuz" ] || [ ! -e "$tmp/initrd.img" ]; then die "no /vmlinuz or /initrd.img in the root"; fi
-    find "$tmp/lib/modules" -name 'gpio-sim.ko*' | grep -q . || die "the kernel has no gpio-sim module"
     like_raspberry_pi_os "$tmp"
     touch "$tmp/.complete"
     rm -rf --one-file-system "$CACHE"/root-*
@@ -190,6 +194,49 @@ EOF
     printf '127.0.0.1\tlocalhost\n127.0.1.1\traspberrypi\n' >"$root/etc/hosts"
     # The root file system, as the Pi's /etc/fstab has it (the kernel mounts it read-write).
     printf '/dev/vda  /  ext4  defaults,noatime  0  1\n' >"$root/etc/fstab"
+}
+
+# -- 3b. gpio-sim ---------------------------------------------------------------------------------------
+# Debian's arm64 kernels (bookworm's 6.1 and bookworm-backports' 6.12) are built without gpio-sim
+# and without gpio-mockup. The module is built here from the same kernel's source (the Debian
+# archive's linux-source package) against its headers, in a builder root of its own (a copy of
+# pi-check's bare root), and kept in the cache by kernel version. It is the check's stand-in
+# hardware, put into the check's copy only.
+GPIO_SIM=""
+build_gpio_sim() {
+    local kver base builder log series
+    kver=$(readlink "$VMROOT/vmlinuz")
+    kver=${kver#boot/vmlinuz-}
+    GPIO_SIM=$CACHE/gpio-sim-$kver.ko
+    if [ -s "$GPIO_SIM" ]; then say "reusing $GPIO_SIM"; return 0; fi
+    base=$PI_CACHE/base-${INSTALLED#*/installed-}
+    base=${base%-*}
+    [ -f "$base/.complete" ] || die "no bare root $base to build gpio-sim in"
+    series=${kver%.*}
+    series=${series%.*}
+    builder=$CACHE/.builder
+    log=$CACHE/gpio-sim.log
+    rm -rf --one-file-system "$builder"
+    cp -a --reflink=auto "$base" "$builder"
+    cp /etc/resolv.conf "$builder/etc/resolv.conf"
+    say "building gpio-sim for $kver from linux-source-$series (under emulation)"
+    if ! in_root_mounts "$builder" "${NICE[@]}" chroot "$builder" /bin/sh -c "
+            set -e
+            apt-get -o DPkg::Lock::Timeout=600 update -qq
+            DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+                linux-headers-$kver linux-source-$series gcc make xz-utils
+            mkdir -p /tmp/gpio-sim && cd /tmp/gpio-sim
+            tar -xf /usr/src/linux-source-$series.tar.xz --strip-components=3 \
+                linux-source-$series/drivers/gpio/gpio-sim.c linux-source-$series/drivers/gpio/gpiolib.h
+            echo 'obj-m := gpio-sim.o' >Kbuild
+            make -C /usr/src/linux-headers-$kver M=/tmp/gpio-sim modules" >"$log" 2>&1; then
+        tail -n 30 "$log" >&2
+        die "gpio-sim did not build"
+    fi
+    cp "$builder/tmp/gpio-sim/gpio-sim.ko" "$GPIO_SIM.partial"
+    mv "$GPIO_SIM.partial" "$GPIO_SIM"
+    rm -rf --one-file-system "$builder"
+    say "built $GPIO_SIM"
 }
 
 # -- 4. install this checkout ----------------------------------------------------------------------------
@@ -224,6 +271,11 @@ install_this_checkout() {
 set_the_table() {
     local root=$WORK/root tool=/usr/local/lib/pi-vm-check
     install -d "$root$tool"
+    local kver
+    kver=$(basename "$GPIO_SIM" .ko)
+    kver=${kver#gpio-sim-}
+    install -D -m 0644 "$GPIO_SIM" "$root/lib/modules/$kver/updates/gpio-sim.ko"
+    chroot "$root" depmod "$kver"
     # The header's GPIO lines: gpio-sim, before the kiosk starts (on a Pi the chip is there from boot).
     install -m 0755 /dev/stdin "$root$tool/header-lines" <<'EOF'
 #!/bin/sh
@@ -258,13 +310,14 @@ EOF
     # The control channel: one shell command a line from the host, one answer a line back.
     install -m 0755 /dev/stdin "$root$tool/agent" <<'EOF'
 #!/bin/bash
-# pi-vm-check only: runs each line the host sends on the virtio port tb.ctl; answers "STATUS BASE64".
+# pi-vm-check only: runs each line "ID COMMAND" the host sends on the virtio port tb.ctl and
+# answers "ID STATUS BASE64-OF-THE-OUTPUT".
 port=/dev/virtio-ports/tb.ctl
 while [ ! -e "$port" ]; do sleep 0.5; done
 exec 3<>"$port"
-while IFS= read -r line <&3; do
-    out=$(bash -c "$line" 2>&1) && status=0 || status=$?
-    printf '%s %s\n' "$status" "$(printf '%s' "$out" | base64 -w0)" >&3
+while IFS=' ' read -r id line <&3; do
+    out=$(bash -c "$line" 2>&1 </dev/null 3>&-) && status=0 || status=$?
+    printf '%s %s %s\n' "$id" "$status" "$(printf '%s' "$out" | base64 -w0)" >&3
 done
 EOF
     install -m 0644 /dev/stdin "$root/etc/systemd/system/pi-vm-check-agent.service" <<'EOF'
@@ -368,6 +421,7 @@ main() {
     stage tools need_tools
     stage root find_the_installed_root
     stage kernel kernel_root
+    stage gpio-sim build_gpio_sim
     stage install install_this_checkout
     stage table set_the_table
     stage image make_the_image

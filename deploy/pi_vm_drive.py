@@ -151,18 +151,28 @@ class Guest:
         self.path, self.alive = path, alive
         self.sock: socket.socket | None = None
         self.buffer = b""
+        self.asked = 0
 
     def _connect(self) -> None:
         self.sock = socket.socket(socket.AF_UNIX)
         self.sock.connect(str(self.path))
 
     def run(self, command: str, timeout: float = 120) -> tuple[int, str]:
+        """Run ``command`` in the guest: (exit status, output). Answers to earlier commands that
+        timed out (or pings sent before the guest listened) are told apart by their number."""
         if self.sock is None:
             self._connect()
         assert self.sock is not None
-        self.sock.sendall(command.encode() + b"\n")
+        self.asked += 1
+        ask = str(self.asked)
+        self.sock.sendall(f"{ask} {command}\n".encode())
         until = time.monotonic() + timeout
-        while b"\n" not in self.buffer:
+        while True:
+            while b"\n" in self.buffer:
+                line, self.buffer = self.buffer.split(b"\n", 1)
+                number, status, out = (line.decode(errors="replace").split(" ") + ["", ""])[:3]
+                if number == ask:
+                    return int(status), base64.b64decode(out).decode(errors="replace")
             self.sock.settimeout(max(0.1, min(2.0, until - time.monotonic())))
             try:
                 chunk = self.sock.recv(65536)
@@ -174,9 +184,6 @@ class Guest:
                 self.buffer += chunk
             elif time.monotonic() > until or not self.alive():
                 raise TimeoutError(command)
-        line, self.buffer = self.buffer.split(b"\n", 1)
-        status, _, out = line.decode().partition(" ")
-        return int(status), base64.b64decode(out).decode(errors="replace")
 
     def out(self, command: str, timeout: float = 120) -> str:
         status, out = self.run(command, timeout)
@@ -191,7 +198,7 @@ class Guest:
                 if self.run("true", timeout=5)[0] == 0:
                     return
             except TimeoutError:
-                self.buffer = b""
+                pass
             except OSError:
                 self.sock = None
                 time.sleep(1)
