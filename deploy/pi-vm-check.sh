@@ -227,8 +227,15 @@ build_gpio_sim() {
                 linux-headers-$kver linux-source-$series gcc make xz-utils
             mkdir -p /tmp/gpio-sim && cd /tmp/gpio-sim
             tar -xf /usr/src/linux-source-$series.tar.xz --strip-components=3 \
-                linux-source-$series/drivers/gpio/gpio-sim.c linux-source-$series/drivers/gpio/gpiolib.h
-            echo 'obj-m := gpio-sim.o' >Kbuild
+                linux-source-$series/drivers/gpio/gpio-sim.c linux-source-$series/drivers/gpio/gpiolib.h \
+                linux-source-$series/kernel/irq/irq_sim.c
+            mv gpio-sim.c gpio-sim-main.c
+            # gpio-sim's interrupts come from the kernel's irq_sim, which Debian does not build either.
+            if grep -q '^CONFIG_IRQ_SIM=y' /usr/src/linux-headers-$kver/.config; then
+                printf 'obj-m := gpio-sim.o\ngpio-sim-y := gpio-sim-main.o\n' >Kbuild
+            else
+                printf 'obj-m := gpio-sim.o\ngpio-sim-y := gpio-sim-main.o irq_sim.o\n' >Kbuild
+            fi
             make -C /usr/src/linux-headers-$kver M=/tmp/gpio-sim modules" >"$log" 2>&1; then
         tail -n 30 "$log" >&2
         die "gpio-sim did not build"
@@ -281,6 +288,8 @@ set_the_table() {
 #!/bin/sh
 # pi-vm-check only: a gpio-sim chip of 58 lines (the BCM2711's) standing in for the 40-pin header.
 set -e
+modprobe configfs
+mountpoint -q /sys/kernel/config || mount -t configfs configfs /sys/kernel/config
 modprobe gpio-sim
 sim=/sys/kernel/config/gpio-sim/pi-header
 mkdir -p "$sim/bank0"
