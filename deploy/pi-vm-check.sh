@@ -212,8 +212,7 @@ build_gpio_sim() {
     base=$PI_CACHE/base-${INSTALLED#*/installed-}
     base=${base%-*}
     [ -f "$base/.complete" ] || die "no bare root $base to build gpio-sim in"
-    series=${kver%.*}
-    series=${series%.*}
+    series=$(printf '%s' "$kver" | cut -d. -f1,2)  # 6.1.0-50-arm64: linux-source-6.1
     builder=$CACHE/.builder
     log=$CACHE/gpio-sim.log
     rm -rf --one-file-system "$builder"
