@@ -284,6 +284,7 @@ class Check:
         until("the kiosk holding /dev/dri/card0", lambda: "/dev/dri/card0" in self.fds_of_kiosk() or self._unit_failed(), 600, 2)
         look, previous = self.work / "look.ppm", None
         deadline = time.monotonic() + 600
+        told = time.monotonic()
         while True:
             self._unit_failed()
             self.monitor.screen(look)
@@ -291,6 +292,10 @@ class Check:
             if ppm_colours(look) > 4 and data == previous:
                 break
             previous = data
+            if time.monotonic() > told + 120:  # what the kiosk is doing meanwhile, for the reader
+                told = time.monotonic()
+                last = self.guest.run("journalctl -b -u table-banker.service -o cat | tail -n 1")[1].strip()
+                say(f"  waiting for the first screen ({told - self.began:.0f} s): {last[-200:]}")
             if time.monotonic() > deadline:
                 raise CheckFailed("no steady first screen within 600 s of the kiosk opening the screen")
             time.sleep(1.5)
@@ -412,9 +417,22 @@ class Check:
             self.touch()
             self.gpio()
             self.stop()
+        except CheckFailed:
+            self.keep_the_journal()
+            raise
         finally:
             (self.out / "summary.txt").write_text("\n".join(self.summary) + "\n")
             self.power_off()
+
+    def keep_the_journal(self) -> None:
+        """After a failed check: the boot's journal and the screen as they are, for the reader."""
+        try:
+            journal = self.guest.run("journalctl -b -o short-monotonic --no-pager", timeout=120)[1]
+            (self.out / "journal.txt").write_text(journal)
+            say(f"the guest's journal: {self.out / 'journal.txt'}")
+            self.monitor.screen(self.out / "screen-at-failure.png", "png")
+        except (OSError, CheckFailed) as e:
+            say(f"the guest's journal could not be read: {e}")
 
 
 def main(argv: list[str]) -> int:
