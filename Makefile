@@ -1,7 +1,10 @@
 # Table Banker. Two commands do all the set-up on a fresh machine:
 #   make run    creates .venv, installs the app, starts the touchscreen app
 #   make test   creates .venv with the test extras, installs the Debian packages the suite needs
-#               (when run as root), and runs the whole suite under a virtual screen
+#               (when run as root), runs `make lint`, then the whole suite on JOBS processes (each
+#               with a virtual screen of its own), and prints the ten slowest tests
+#   make check  lint and the fast part of the suite (no test marked slow, gui or browser)
+#   make lint   ruff (lint, and the format check) and mypy, configured in pyproject.toml
 #   make pi-check  (as root) proves the Raspberry Pi appliance on arm64 under qemu: a Bookworm arm64
 #               root, deploy/install.sh into it, the kiosk's first screen (see docs/raspberry-pi.md)
 #   make pi-vm-check  (as root, after pi-check) boots that root as a whole arm64 machine under
@@ -14,8 +17,15 @@ GAME   ?=
 # Mesa's software OpenGL for Kivy, fonts, shellcheck and systemd-analyze for the deploy checks.
 TEST_DEBS := xvfb xauth xdotool chromium libgl1 libgl1-mesa-dri libegl1 libmtdev1 fonts-dejavu-core shellcheck systemd util-linux git
 PYTEST_ARGS ?=
+# Test processes (pytest-xdist). The GUI evenings wait at a person's pace between taps, so one more
+# process than cores keeps both cores busy.
+JOBS ?= 3
+PYTEST := $(PY) -m pytest -q -n $(JOBS)
 
-.PHONY: run test bench system-deps clean pi-check pi-vm-check
+SEED   ?= 1
+TAPS   ?= 2000
+
+.PHONY: run test check lint bench monkey system-deps clean pi-check pi-vm-check
 
 $(VENV)/.app: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -41,14 +51,25 @@ system-deps:
 	  fi; \
 	fi
 
-test: $(VENV)/.test system-deps
-	@if command -v xvfb-run >/dev/null 2>&1; then \
-	  xvfb-run -a -s "-screen 0 1280x800x24" $(PY) -m pytest -q $(PYTEST_ARGS); \
-	else \
-	  $(PY) -m pytest -q $(PYTEST_ARGS); \
-	fi
+lint: $(VENV)/.test
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
 
+# Each test process starts its own Xvfb (tests/conftest.py), so no xvfb-run here.
+test: $(VENV)/.test system-deps lint
+	$(PYTEST) --durations=10 $(PYTEST_ARGS)
+
+check: $(VENV)/.test lint
+	$(PYTEST) -m "not slow and not gui and not browser" $(PYTEST_ARGS)
+
+# A long random walk with the real pointer over every family (tests/gui/monkey.py): make monkey SEED=7 TAPS=5000
+monkey: $(VENV)/.test system-deps
+	MONKEY_SEED=$(SEED) MONKEY_TAPS=$(TAPS) xvfb-run -a -s "-screen 0 1280x800x24" $(PY) -m pytest -q tests/gui/test_monkey.py $(PYTEST_ARGS)
+
+# make bench: every benchmark (about 9 minutes on a desktop; longer on a Pi); games go to the system temp
 bench: $(VENV)/.test system-deps
+	@echo "Running every benchmark: this takes about 9 minutes (longer on a Pi or a busy machine)."
 	xvfb-run -a -s "-screen 0 1280x800x24" $(PY) benchmarks/run.py
 
 pi-check:

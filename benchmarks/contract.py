@@ -4,6 +4,11 @@ A touchscreen list of deeds runs the rule once per deed (28 in a classic game) s
 its rent or why not. This prints the time of one such list and of one preview, each as a ratio to one plain
 decision of the same action measured in the same run, on a mid-game table (every deed owned, some built).
 
+``views_after_action``: what the views cost after one action when the touchscreen and the phones both
+follow the game in one process (as ``companion run`` with its phones' server): the phones' chronicle
+takes the entry in, the phones' state and the touchscreen's whole state are made; the time per action
+and how many times a player's worth was counted (``worth_counts_per_action``; 4 players).
+
     .venv/bin/python benchmarks/contract.py
 """
 from __future__ import annotations
@@ -41,6 +46,38 @@ def mid_game(folder: Path) -> Banker:
     return b
 
 
+def views_after_action(b: Banker, actions: int = 200) -> tuple[list[float], float]:
+    """(seconds per action for the views, worth counts per action) with the phones and the touchscreen watching."""
+    from companion.views import state_json
+    from companion.web.desk import PhoneDesk
+
+    desk = PhoneDesk(b)
+    counts = [0]
+    family_worth = b.rules.worth
+
+    def counted(table, name):
+        counts[0] += 1
+        return family_worth(table, name)
+
+    b.rules.worth = counted
+    players = b.table["order"]
+    samples = []
+    try:
+        for i in range(actions):
+            # the action itself is not timed: only the views after it
+            outcome = b.do({"action": "transfer", "from": players[i % 3], "to": players[(i + 1) % 3], "amount": 1})
+            start = time.perf_counter()
+            desk.chronicle.see(outcome.entry)
+            desk.hub.bump()
+            desk.state()
+            state_json(b.table, b.rules, b.version)
+            samples.append(time.perf_counter() - start)
+        return samples, counts[0] / actions
+    finally:
+        b.rules.worth = family_worth
+        desk.close_file()
+
+
 def main() -> int:
     with tempfile.TemporaryDirectory() as folder:
         b = mid_game(Path(folder))
@@ -54,6 +91,9 @@ def main() -> int:
             print(json.dumps({"figure": name, "p50": round(statistics.median(samples) * 1000, 3),
                               "ratio_to_one_decide": round(statistics.median(samples) / base, 2),
                               **({"candidates": candidates} if name.startswith("choices") else {})}))
+        views, worth_counts = views_after_action(b)
+        print(json.dumps({"figure": "views_after_action", "p50_ms": round(statistics.median(views) * 1000, 3),
+                          "worth_counts_per_action": worth_counts, "players": len(b.table["order"])}))
         b.close()
     return 0
 

@@ -120,7 +120,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--actions", type=int, default=3000)
     ap.add_argument("--sizes", default="1000,10000,100000")
     args = ap.parse_args(argv)
-    with tempfile.TemporaryDirectory(dir=Path(__file__).resolve().parent.parent) as tmp:
+    with tempfile.TemporaryDirectory(prefix="table-banker-bench-") as tmp:  # under the system temp, never in the checkout
         folder = Path(tmp)
         runs = (("FULL", time.perf_counter, "action_latency"), ("OFF", time.thread_time, "action_cpu"))
         for synchronous, clock, prefix in runs:

@@ -17,14 +17,21 @@ process of their own, measured the same way in the same run:
   action than the echo, which pushes every action to every stream.
 * ``served_under_half_open`` - ``GET /api/v1/state`` for a player while a guest on another address
   holds 200 half-open connections: the median and worst of 20 requests.
+* ``idle_cpu`` - the table's server with 12 phones connected and nothing happening for
+  ``--idle-seconds``: its process's CPU time over that time, as a share of one core (target 0.1%).
+  The server watches the game file for other programs' writes as ``companion serve`` does (it does
+  in every figure here).
 * ``page_bytes`` / ``page_requests`` - everything the phone page loads, against the 50 KB budget.
+* ``play_to_every_phone_p50`` / ``_p99`` / ``_max`` - players' own actions: each of the three players
+  pays the next from their own phone (``POST /api/v1/plays``, the phone's tap approving it), and the
+  time from its COMMIT to the moment every one of the 12 phones had parsed its page; target 100 ms.
 
 Both servers settle their heap once they listen, before any phone connects, as ``companion serve``
 does (:mod:`companion.heap`: collect start-up's garbage, then freeze what is left): otherwise a full
 collection walks every object start-up made (48 ms in one go, measured) inside the measured actions
 and holds all 12 phones for one action. Frozen, the same collection takes about 1 ms.
 
-    python benchmarks/phones.py [--actions 400] [--gap-ms 110]
+    python benchmarks/phones.py [--actions 400] [--gap-ms 110] [--idle-seconds 20] [--idle-only]
     PHONES_PROFILE=/tmp/table.prof python benchmarks/phones.py   # cProfile the table's server process
 """
 from __future__ import annotations
@@ -77,22 +84,33 @@ async def _commands(answer) -> None:
 
 
 async def serve_table(folder: str) -> None:
-    from companion.service import Banker
+    from companion.service import WATCH_SECONDS, Banker
     from companion.web.limits import Limits
     from companion.web.server import PhoneServer
 
     banker = Banker.create(Path(folder) / "bench.game", "classic", list(PLAYERS), backup_every=0)
     committed: dict[int, float] = {}
     banker.subscribe(lambda outcome: committed.__setitem__(outcome.version, time.monotonic()))
-    wanted = {"banker_burst": 100_000, "banker_rate": 100_000, "connections_per_address": 1000}
+    wanted = {"banker_burst": 100_000, "banker_rate": 100_000, "connections_per_address": 1000,
+              "plays_burst": 100_000, "plays_per_minute": 6_000_000, "player_burst": 100_000, "player_rate": 100_000}
     roomy = Limits(**{k: v for k, v in wanted.items() if k in Limits.__dataclass_fields__})  # older builds too
-    server = PhoneServer(banker, "127.0.0.1", 0, advertise=False, lan_address="127.0.0.1", limits=roomy)
+    # watching the game file for other programs' writes, as `companion serve` does (older builds: a 50 ms poll)
+    server = PhoneServer(banker, "127.0.0.1", 0, advertise=False, lan_address="127.0.0.1", limits=roomy,
+                         poll_interval=WATCH_SECONDS)
     await server.start()
     tokens = {p: server.tokens.for_player(p) for p in PLAYERS} | {"banker": server.tokens.for_banker()}
     size = len(server.desk.page(server.desk.authorise(tokens["Ann"]))[0])
     settle()  # as `companion serve` does once it listens (see the module's docstring)
     print(json.dumps({"port": server.port, "tokens": tokens, "size": size}), flush=True)
-    await _commands(lambda c: time.process_time() if c == "cpu" else committed)
+    def answer(command: str):
+        if command == "cpu":
+            return time.process_time()
+        if command == "watch":  # what the watch did, where the build counts it
+            watch = getattr(server, "watch", None)
+            return {"looks": watch.looks, "wakeups": watch.wakeups, "kernel": watch.kernel} if watch else {}
+        return committed
+
+    await _commands(answer)
     await server.stop()
     server.close()
     banker.close()
@@ -175,8 +193,10 @@ async def listen(session, url: str, headers: dict, arrivals: dict, key: int, rea
                     return
 
 
-async def round_of_actions(child: Child, actions: int, gap: float, first: int = 1) -> tuple[float, list[float]]:
-    """(server CPU seconds per action, commit-to-phone samples) for one server whose version is ``first``."""
+async def round_of_actions(child: Child, actions: int, gap: float, first: int = 1, *,
+                           from_phones: bool = False) -> tuple[float, list[float]]:
+    """(server CPU seconds per action, commit-to-phone samples) for one server whose version is ``first``;
+    ``from_phones``: each action is a player's own, posted from their phone."""
     port, tokens = child.hello["port"], child.hello["tokens"]
     base = f"http://127.0.0.1:{port}"
     arrivals: dict = {}
@@ -192,7 +212,12 @@ async def round_of_actions(child: Child, actions: int, gap: float, first: int = 
         cpu = child.ask("cpu")
         for i in range(actions):
             action = {"action": "transfer", "from": PLAYERS[i % 3], "to": PLAYERS[(i + 1) % 3], "amount": 1}
-            async with session.post(f"{base}/api/v1/actions", json=action, headers=banker) as r:
+            url, headers = f"{base}/api/v1/actions", banker
+            if from_phones:
+                url = f"{base}/api/v1/plays"
+                headers = {"Authorization": "Bearer " + tokens[PLAYERS[i % 3]]}
+                action = {"action": "transfer", "values": {"to": PLAYERS[(i + 1) % 3], "amount": 1}, "id": f"bench-{first}-{i}"}
+            async with session.post(url, json=action, headers=headers) as r:
                 assert r.status == 201, await r.text()
             await asyncio.sleep(gap)
         await asyncio.wait_for(asyncio.gather(*phones), 30)
@@ -200,6 +225,27 @@ async def round_of_actions(child: Child, actions: int, gap: float, first: int = 
     committed = {int(k): v for k, v in child.ask("commits").items() if int(k) > first}
     samples = [arrivals[(k, v)] - committed[v] for (k, v) in arrivals if v in committed]
     return cpu / actions, samples
+
+
+async def idle_cpu(child: Child, seconds: float) -> tuple[float, dict, dict]:
+    """(server CPU seconds, the watch's counts before, after) over ``seconds`` with 12 phones
+    connected and nothing happening."""
+    port, tokens = child.hello["port"], child.hello["tokens"]
+    arrivals: dict = {}
+    async with aiohttp.ClientSession(trust_env=False, connector=aiohttp.TCPConnector(limit=0)) as session:
+        readies = [asyncio.Event() for _ in range(PHONES)]
+        phones = [asyncio.create_task(listen(session, f"http://127.0.0.1:{port}/api/v1/events",
+                                             {"Authorization": "Bearer " + tokens[PLAYERS[i % 3]]},
+                                             arrivals, i, readies[i], 1 << 30)) for i in range(PHONES)]
+        await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), 10)
+        await asyncio.sleep(1.0)  # the first pages' work is done
+        before, cpu = child.ask("watch"), child.ask("cpu")
+        await asyncio.sleep(seconds)
+        cpu, after = child.ask("cpu") - cpu, child.ask("watch")
+        for phone in phones:
+            phone.cancel()
+        await asyncio.gather(*phones, return_exceptions=True)
+    return cpu, before, after
 
 
 def half_open(port: int, count: int) -> list[socket.socket]:
@@ -268,14 +314,29 @@ async def page_weight(folder: Path) -> tuple[int, int, int]:
     return raw, packed, requests - 1  # the join link itself is one visit's redirect, not page weight
 
 
+def emit_idle(args, idle: float, watched: dict, watched_after: dict) -> None:
+    share = idle / args.idle_seconds * 100
+    emit(figure="idle_cpu", percent_of_core=round(share, 4), cpu_ms=round(idle * 1000, 2), seconds=args.idle_seconds,
+         target_percent=0.1, ratio=round(share / 0.1, 2), phones=PHONES,
+         looks=(watched_after.get("looks", 0) - watched.get("looks", 0)) if watched else None,
+         kernel=watched_after.get("kernel"))
+
+
 async def main(args) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         table = Child("--serve-table", tmp)
         try:
+            idle, watched, watched_after = await idle_cpu(table, args.idle_seconds)
+            if args.idle_only:
+                emit_idle(args, idle, watched, watched_after)
+                return
             cpu, samples = await round_of_actions(table, args.actions, args.gap_ms / 1000)
             burst_cpu, _ = await round_of_actions(table, args.actions, 0.0, first=1 + args.actions)
             waits = await served_under_half_open(table)
+            plays_count = max(30, args.actions // 4)
+            _, played = await round_of_actions(table, plays_count, args.gap_ms / 1000, first=1 + 2 * args.actions,
+                                               from_phones=True)
         finally:
             table.close()
         echo = Child("--serve-echo", str(table.hello["size"]))
@@ -284,6 +345,7 @@ async def main(args) -> None:
             echo_burst_cpu, _ = await round_of_actions(echo, args.actions, 0.0, first=1 + args.actions)
         finally:
             echo.close()
+        emit_idle(args, idle, watched, watched_after)
         emit(figure="cpu_per_action", ms=round(cpu * 1000, 3), baseline_ms=round(echo_cpu * 1000, 3),
              ratio=round(cpu / echo_cpu, 2) if echo_cpu else None, phones=PHONES, actions=args.actions,
              baseline="bare aiohttp SSE echo: read the action, push the same size to the same 12 streams")
@@ -300,6 +362,11 @@ async def main(args) -> None:
              baseline_ms=round(statistics.mean(floor) * 1000, 3))
         emit(figure="served_under_half_open", p50_ms=round(statistics.median(waits) * 1000, 3),
              max_ms=round(max(waits) * 1000, 3), held=200, target_ms=100)
+        for name, p in (("p50", 50), ("p99", 99)):
+            emit(figure=f"play_to_every_phone_{name}", ms=round(percentile(played, p) * 1000, 3), target_ms=100,
+                 phones=PHONES, actions=plays_count, samples=len(played),
+                 baseline="a player's own action from their phone, commit to each of 12 phones")
+        emit(figure="play_to_every_phone_max", ms=round(max(played) * 1000, 3), target_ms=100)
         emit(figure="player_page_json_bytes", bytes=table.hello["size"])
         raw, packed, requests = await page_weight(folder)
         emit(figure="page_bytes", bytes=raw, gzip_bytes=packed, baseline_bytes=50 * 1024,
@@ -311,6 +378,8 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--actions", type=int, default=400)
     parser.add_argument("--gap-ms", type=float, default=110.0)
+    parser.add_argument("--idle-seconds", type=float, default=20.0)
+    parser.add_argument("--idle-only", action="store_true", help="measure the idle server only")
     parser.add_argument("--serve-table", metavar="FOLDER", help=argparse.SUPPRESS)
     parser.add_argument("--serve-echo", type=int, metavar="SIZE", help=argparse.SUPPRESS)
     options = parser.parse_args()

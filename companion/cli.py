@@ -16,12 +16,13 @@ import json
 import re
 import sqlite3
 import sys
-from pathlib import Path
 from collections.abc import Sequence
+from pathlib import Path
 from typing import NoReturn
 
 from .core.contract import load_json
 from .core.errors import BadAction, BankerError, GameFileError, Refused
+from .core.money import Currency
 
 __all__ = ["build_parser", "main", "version"]
 
@@ -272,6 +273,23 @@ def cmd_export(args) -> int:
     return 0
 
 
+_MONEY_KEY = re.compile(r"(cash|price|rent|cost|tax|wages|fine|salary|fee|mortgage|loan|amount|bonus|payday|value)",
+                        re.IGNORECASE)
+
+
+def shown(key: str, value: object, currency) -> str:
+    """A card's or an option's value for a ``key=value`` line: sums of money in the pack's own style where
+    it writes money short (``price=₩2.6M``, ``rent=[₩150K, ₩300K]``, which ``--set`` reads back), else JSON."""
+    def money(v: object) -> bool:
+        return isinstance(v, int) and not isinstance(v, bool)
+    if currency.style == "short" and _MONEY_KEY.search(key):
+        if money(value):
+            return currency.format(value)
+        if isinstance(value, list) and value and all(money(v) for v in value):
+            return "[" + ", ".join(currency.format(v) for v in value) + "]"
+    return json.dumps(value, ensure_ascii=False)
+
+
 def cmd_rules(args) -> int:
     from .rules import load_pack, pack_names
     from .rules.pack import option_specs
@@ -283,7 +301,9 @@ def cmd_rules(args) -> int:
         return 0
     for pack in packs:
         name = pack["name"]
-        options = ", ".join(f"{k}={v['default']}" for k, v in option_specs(pack).items())
+        currency = Currency.from_pack(pack)
+        options = ", ".join(f"{k}={v['default'] if isinstance(v['default'], bool) else shown(k, v['default'], currency)}"
+                            for k, v in option_specs(pack).items())
         print(f"{name:<16} {pack.get('title', name)}" + (f"  [options: {options}]" if options else ""))
     return 0
 
@@ -307,9 +327,10 @@ def cmd_deeds(args) -> int:
         if args.json:
             print(json.dumps([{"name": n, **c, **b.table["deeds"][n]} for n, c in cards.items()], ensure_ascii=False))
             return 0
+        currency = b.currency
         for name, c in cards.items():
             state = b.table["deeds"][name]
-            printed = " ".join(f"{k}={json.dumps(v)}" for k, v in c.items() if k != "group")
+            printed = " ".join(f"{k}={shown(k, v, currency)}" for k, v in c.items() if k != "group")
             print(f"{name:<24} {c.get('group', ''):<12} owner={state.get('owner') or 'bank'} {printed}")
     return 0
 

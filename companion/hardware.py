@@ -17,6 +17,7 @@ import logging
 import tomllib
 import warnings
 from dataclasses import dataclass, fields
+from importlib.resources import files
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
@@ -24,8 +25,8 @@ from companion.trading_unit import TradingUnit, UnitEvent
 
 log = logging.getLogger(__name__)
 
-PINS_FILE = Path(__file__).resolve().parent.parent / "hw" / "pins.toml"
-"""The pin map shipped with the project."""
+PINS_FILE = Path(str(files("companion") / "hw" / "pins.toml")).resolve()
+"""The pin map shipped with the project: package data (companion/hw links to the checkout's hw/)."""
 
 BUTTONS = ("auction", "build", "next_turn", "undo")
 """The unit's buttons, in the order a person meets them."""

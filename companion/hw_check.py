@@ -16,6 +16,9 @@ from typing import Any, Callable
 from companion.hardware import BUTTONS, BoardDevices, PinMap, load_pins
 from companion.trading_unit import TradingUnitSettings
 
+WITHOUT_A_PI = "GPIOZERO_PIN_FACTORY=mock GPIOZERO_MOCK_PIN_CLASS=mockpwmpin companion hw-check --dry-run"
+"""How to try the check on a computer without GPIO: gpiozero's mock pins, with PWM for the light and buzzer."""
+
 LABELS = {"auction": "AUCTION", "build": "BUILD", "next_turn": "NEXT TURN", "undo": "UNDO"}
 """What each button is called on the box."""
 
@@ -23,7 +26,8 @@ LABELS = {"auction": "AUCTION", "build": "BUILD", "next_turn": "NEXT TURN", "und
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="companion hw-check",
                                      description="Check the trading unit's buttons, red light and buzzer.",
-                                     epilog="example:\n  companion hw-check --dry-run",
+                                     epilog="example:\n  companion hw-check --dry-run\n\n"
+                                            f"without a Pi (gpiozero's mock pins):\n  {WITHOUT_A_PI}",
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--pins", help="pin map file (default: hw/pins.toml)")
     parser.add_argument("--buzzer", choices=("active", "passive"), help="override the buzzer kind")
@@ -41,12 +45,13 @@ def main(argv: list[str] | None = None, *, input: Callable[[str], str] = input,
         pins = load_pins(args.pins, {"buzzer_kind": args.buzzer} if args.buzzer else None)
         devices = BoardDevices(pins, pin_factory=pin_factory)
     except Exception as error:  # no gpiozero, no GPIO, pin busy, bad pin map
-        output(f"Cannot open the trading unit's pins: {type(error).__name__}: {error}")
+        output(f"Cannot open the trading unit's pins: {type(error).__name__}: {reason_of(error)}")
         if args.dry_run:
             output("The app will run with the on-screen trading unit only, as it does wherever the pins "
                    "cannot be opened.")
         output("Is this a Raspberry Pi, is another program (or the running app) using the pins, "
                "and does hw/pins.toml match the wiring (hw/wiring.md)?")
+        output(f"To try the check without a Pi: {WITHOUT_A_PI}")
         return 2
     if args.dry_run:
         output("The trading unit's pins open; the app will use the buttons, the red light and the buzzer:")
@@ -72,6 +77,18 @@ def main(argv: list[str] | None = None, *, input: Callable[[str], str] = input,
     for part, ok in results.items():
         output(f"  {part:<18} {'works' if ok else 'NOT WORKING: check its wiring in hw/wiring.md'}")
     return 0 if all(results.values()) else 1
+
+
+def reason_of(error: BaseException) -> str:
+    """An error's reason in words, never empty: its message, else what its kind of error means."""
+    text = str(error).strip()
+    if text:
+        return text
+    for kind in type(error).__mro__:
+        doc = (kind.__doc__ or "").strip()
+        if doc and kind not in (Exception, BaseException, object):
+            return doc.splitlines()[0].rstrip(".")
+    return "no reason given"
 
 
 def _check_button(devices: BoardDevices, name: str, timeout: float,

@@ -56,7 +56,7 @@ def qr_png(data: str, *, box: int = 10) -> bytes:
     size = len(matrix)
     img = Image.new("1", (size, size), 1)
     img.putdata([0 if dark else 1 for row in matrix for dark in row])
-    img = img.resize((size * box, size * box), Image.NEAREST)
+    img = img.resize((size * box, size * box), Image.Resampling.NEAREST)
     out = io.BytesIO()
     img.save(out, format="PNG", optimize=True)
     return out.getvalue()

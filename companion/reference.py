@@ -8,7 +8,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from .core.contract import KINDS, ActionSpec, Field
+from .core.contract import KINDS, ROLES, ActionSpec, Field
 from .rules import load_pack, pack_names, rules_for
 
 __all__ = ["families", "reference_markdown", "write", "MARKER"]
@@ -55,17 +55,24 @@ def _when(f: Field) -> str:
 
 def _action(spec: ActionSpec) -> list[str]:
     lines = [f"### `{spec.name}`: {spec.label}", "", spec.says, ""]
+    if spec.own_turn:
+        lines += [f"Only on the `{spec.turn_field}`'s own turn: {spec.own_turn}.", ""]
     if not spec.fields:
         return lines + ["No fields.", ""]
     lines += ["| Field | Kind | Asked | Limits | Meaning |", "| --- | --- | --- | --- | --- |"]
     for f in spec.fields:
-        lines.append(f"| `{f.name}` | {f.kind} | {_when(f)} | {_limits(f)} | {f.says} |")
+        role = f" (role: {f.role})" if f.role else ""
+        lines.append(f"| `{f.name}` | {f.kind}{role} | {_when(f)} | {_limits(f)} | {f.says} |")
     return lines + [""]
 
 
 def reference_markdown() -> str:
     lines = [MARKER, "", "## Kinds of field", "", "| Kind | What it takes |", "| --- | --- |"]
     lines += [f"| {kind} | {what} |" for kind, what in KINDS.items()]
+    lines += ["", "## Roles of player fields", "",
+              "A player or account field declares what it stands for; screens and phones read the role, never the name.", "",
+              "| Role | Meaning |", "| --- | --- |"]
+    lines += [f"| {role or '(none)'} | {what} |" for role, what in ROLES.items()]
     lines.append("")
     for family, (packs, specs) in families().items():
         lines += [f"## The {family} family", "", "Played by: " + ", ".join(packs) + ".", ""]

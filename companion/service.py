@@ -13,8 +13,8 @@ from __future__ import annotations
 import datetime as _dt
 import functools
 import itertools
-import json
 import sqlite3
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -35,8 +35,10 @@ __all__ = ["Banker", "Outcome", "GlanceAtGame", "glance", "SNAPSHOT_EVERY", "WAT
 
 SNAPSHOT_EVERY = 200
 
-#: How often the adapters call :meth:`Banker.refresh` to see what other programs wrote: well inside
-#: the 100 ms a player notices, and nearly free when nothing changed (one ``PRAGMA data_version``).
+#: How often an adapter that polls calls :meth:`Banker.refresh` to see what other programs wrote: well
+#: inside the 100 ms a player notices, and nearly free when nothing changed (one ``PRAGMA data_version``).
+#: The touchscreen polls; the phones' server looks only when the kernel reports a write to the game
+#: (:mod:`companion.web.watch`), and polls at this pace only where it cannot.
 WATCH_SECONDS = 0.05
 
 Clock = Callable[[], str]
@@ -84,10 +86,12 @@ class _History:
             self.undo.append(seq)
             self.redo.clear()
         elif kind == "undo":
+            assert target is not None, "an undo names what it takes back"
             self.undo.pop()
             self.redo.append(target)
             self.undone.add(self.first(target))
         elif kind == "redo":
+            assert target is not None, "a redo names what it re-applies"
             self.redo.pop()
             self.undo.append(seq)
             self.origin[seq] = self.first(target)
@@ -123,7 +127,7 @@ class Banker:
         cls,
         path: str | Path,
         rules: str | dict,
-        players: list[str | dict],
+        players: Sequence[str | dict],
         options: dict[str, Any] | None = None,
         **kwargs: Any,
     ) -> "Banker":
@@ -465,6 +469,11 @@ class Banker:
     def choices(self, name: str, field: str, partial: dict) -> list[contract.Choice]:
         """Every candidate value of one field on the table as it stands, each judged by the rule itself."""
         return contract.choices(self.rules, self.table, name, field, partial)
+
+    def in_or_out(self, name: str, field: str, partial: dict) -> list[contract.InOrOut]:
+        """Each candidate of a list field asked both ways (a mortgage lifted now or kept), each way judged
+        by the rule itself on the table as it stands."""
+        return contract.in_or_out(self.rules, self.table, name, field, partial)
 
     def preview(self, action: dict) -> contract.Preview:
         """What ``action`` would do now: the same decision :meth:`do` commits, nothing written."""

@@ -25,6 +25,7 @@ class UiSettings:
 
     theme: str = "dark"
     sound: bool = True
+    volume: int = 80  # the touchscreen's sounds, 0 to 100
     host: str = "0.0.0.0"  # where the phones' server listens: every interface on the Pi
     port: int = 8080
     phones: bool = True  # start the phones' server with the app (when it is installed)
@@ -64,6 +65,8 @@ class UiSettings:
         if key == "port" and (isinstance(value, bool) or not isinstance(value, int)
                               or not (value == 0 or 1024 <= value <= 65535)):
             raise ValueError("the port is a number from 1024 to 65535 (0: any free port)")
+        if key == "volume" and (isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 100):
+            raise ValueError("the volume is a whole number from 0 to 100")
         if key == "pins" and not isinstance(value, dict):
             raise ValueError("pins are a table of part names and BCM numbers")
         if key not in {f.name for f in fields(self)}:

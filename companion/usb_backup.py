@@ -150,7 +150,7 @@ def sticks_from_mounts(mounts: str, roots: Iterable[str] = STICK_ROOTS,
 
 
 def _labels(by_label: Path = Path("/dev/disk/by-label")) -> dict[str, str]:
-    labels = {}
+    labels: dict[str, str] = {}
     try:
         entries = list(by_label.iterdir())
     except OSError:

@@ -5,40 +5,62 @@ describes the game the same way.
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from .core.engine import Rules
 from .core.model import BANK, active_players, cash, current_player, pot_account, pot_enabled
 from .core.money import Currency
 
-__all__ = ["state_json", "public_state", "state_text", "deed_marks"]
+__all__ = ["deed_marks", "public_state", "state_json", "state_text", "worth"]
+
+#: How many tables' worth counts are kept (the newest, and the few a caught-up batch folded through).
+WORTH_KEPT = 4
+_worth_counted: dict[int, tuple[dict, Rules, dict[str, int]]] = {}
 
 
-def state_json(table: dict, rules: Rules, version: int, *, worth: Mapping[str, int] | None = None) -> dict[str, Any]:
+def worth(table: dict, rules: Rules) -> Mapping[str, int]:
+    """Each player's worth at ``table`` (the family's own count, ``rules.worth``), counted once per table.
+
+    A table is never changed in place (each entry folds into a new one), so the count is kept with the
+    table it belongs to and shared by everyone who asks after the same entry: the state below (the
+    touchscreen's and the phones'), and the phones' chronicle of worth over time. Read-only: do not
+    change the mapping returned."""
+    kept = _worth_counted.get(id(table))
+    if kept is not None and kept[0] is table and kept[1] is rules:
+        return kept[2]
+    counted = {name: int(rules.worth(table, name)) for name in table["order"]}
+    if len(_worth_counted) >= WORTH_KEPT:
+        del _worth_counted[next(iter(_worth_counted))]  # the oldest
+    _worth_counted[id(table)] = (table, rules, counted)  # held, so its id cannot be reused meanwhile
+    return counted
+
+
+def state_json(table: dict, rules: Rules, version: int) -> dict[str, Any]:
     """The whole state: rules, turn, players (cash, deeds, loans, worth), pots, every deed's card with
-    its state and marks, version. ``worth``: each player's worth if already counted (else counted here)."""
-    return _state(table, rules, version, worth, every_card=True)
+    its state and marks, version."""
+    return _state(table, rules, version, every_card=True)
 
 
 #: What a deed line needs of a deed's card (the rest of the card is the same all game long).
 DEED_CARD_KEYS = ("group", "kind")
 
 
-def public_state(table: dict, rules: Rules, version: int, *, worth: Mapping[str, int] | None = None) -> dict[str, Any]:
+def public_state(table: dict, rules: Rules, version: int) -> dict[str, Any]:
     """:func:`state_json` without the cards: its ``deeds`` are the owned deeds only, each with its
     name, group, kind, state and marks, in board order. What a phone's page is made of after every action: the
     cards' prices and rents never change, and an unowned deed is on no one's page."""
-    return _state(table, rules, version, worth, every_card=False)
+    return _state(table, rules, version, every_card=False)
 
 
-def _state(table: dict, rules: Rules, version: int, worth: Mapping[str, int] | None, *,
-           every_card: bool) -> dict[str, Any]:
+def _state(table: dict, rules: Rules, version: int, *, every_card: bool) -> dict[str, Any]:
     """The state, with every deed's whole card (``every_card``) or the owned deeds' lines only."""
     pack = table["pack"]
     currency = Currency.from_pack(pack)
     player_extra = rules.extras.get("player_view")
     order = table["order"]
     cards = pack["cards"]
+    worth_now = worth(table, rules)
     owned: dict[str, list[str]] = {name: [] for name in order}
     deeds = []
     for name, c in cards.items():  # one pass, in board order: who owns what, and each deed's line
@@ -60,7 +82,7 @@ def _state(table: dict, rules: Rules, version: int, worth: Mapping[str, int] | N
             "cash_text": currency.format(money),
             "deeds": owned[name],
             "loans": record.get("loans", []),
-            "net_worth": worth[name] if worth is not None and name in worth else rules.worth(table, name),
+            "net_worth": worth_now[name],
             "bankrupt": record["bankrupt"],
             "in_jail": record.get("in_jail", False),
             "turns": record.get("turns", 0),

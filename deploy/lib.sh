@@ -173,14 +173,29 @@ tree_modes() {
 
 # copy_tree SOURCE DEST: a copy of a checkout for the Pi: the app, its layouts, pin map, docs and these
 # scripts; no version control, environments, caches, games, tests or benchmarks.
+# From a git checkout only the files git tracks go (never a benchmark's or an editor's leftovers, which
+# may change while they are read); from a folder without git, everything but the list below.
+COPY_EXCLUDES=(--exclude=./.git --exclude=./.venv --exclude=./venv --exclude=__pycache__ --exclude='*.pyc'
+    --exclude='*.egg-info' --exclude=./build --exclude=./.pytest_cache --exclude=./.hypothesis
+    --exclude=./artifacts --exclude='*.game' --exclude='*.game-wal' --exclude='*.game-shm'
+    --exclude='*.game.backups' --exclude=./.ci --exclude=./tests --exclude=./benchmarks)
 copy_tree() {
     mkdir -p "$2"
-    tar -C "$1" -cf - \
-        --exclude=./.git --exclude=./.venv --exclude=./venv --exclude=__pycache__ --exclude='*.pyc' \
-        --exclude='*.egg-info' --exclude=./build --exclude=./.pytest_cache --exclude=./.hypothesis \
-        --exclude=./artifacts --exclude='*.game' --exclude='*.game-wal' --exclude='*.game-shm' \
-        --exclude='*.game.backups' --exclude=./.ci --exclude=./tests --exclude=./benchmarks \
-        . | tar -C "$2" -xf - --no-same-owner
+    if [ -e "$1/.git" ] && command -v git >/dev/null 2>&1 && git -C "$1" rev-parse --git-dir >/dev/null 2>&1; then
+        git -C "$1" ls-files -z --cached | tracked_present "$1" |
+            tar -C "$1" -cf - "${COPY_EXCLUDES[@]}" --null --no-recursion --verbatim-files-from -T - |
+            tar -C "$2" -xf - --no-same-owner
+    else
+        tar -C "$1" -cf - "${COPY_EXCLUDES[@]}" . | tar -C "$2" -xf - --no-same-owner
+    fi
+}
+
+# tracked_present DIR: of the NUL-separated paths on stdin, those that exist in DIR, as ./path
+tracked_present() {
+    local path
+    while IFS= read -r -d '' path; do
+        if [ -f "$1/$path" ] || [ -L "$1/$path" ]; then printf './%s\0' "$path"; fi
+    done
 }
 
 # conf_get FILE KEY: a KEY=value line of a simple settings file (no shell evaluation).

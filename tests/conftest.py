@@ -1,5 +1,9 @@
+import ctypes
 import os
-import sys
+import shutil
+import signal
+import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -26,10 +30,86 @@ def new_game(tmp_path):
         t.close()
 
 
+def _die_with_parent() -> None:
+    """In the child, before exec: the kernel ends it when the test process ends, however that ends."""
+    ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+
+
+def own_screen() -> subprocess.Popen | None:
+    """A virtual screen (Xvfb) of this test process's own, its number chosen by the server
+    (``-displayfd``); DISPLAY is set to it before anything imports Kivy. Each pytest-xdist worker has
+    one, so the real-pointer tests of two workers never move the same pointer. None without Xvfb."""
+    xvfb = shutil.which("Xvfb")
+    if xvfb is None:
+        return None
+    read, write = os.pipe()
+    server = subprocess.Popen(
+        [xvfb, "-displayfd", str(write), "-screen", "0", "1280x800x24", "-nolisten", "tcp", "-noreset"],
+        pass_fds=(write,), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        preexec_fn=_die_with_parent,  # safe here: no threads yet, the session has not started
+    )
+    os.close(write)
+    with os.fdopen(read) as told:
+        number = told.readline().strip()  # written once the server accepts connections
+    if not number:
+        server.kill()
+        return None
+    os.environ["DISPLAY"] = f":{number}"
+    os.environ.pop("XAUTHORITY", None)  # our server has no cookie: it takes local connections
+    return server
+
+
+def pytest_configure(config):
+    """Under pytest-xdist every worker gets its own screen; a single process without DISPLAY gets one too."""
+    distributing = bool(config.getoption("numprocesses", default=None))  # the controller runs no test
+    if os.environ.get("PYTEST_XDIST_WORKER") or not (os.environ.get("DISPLAY") or distributing):
+        config._own_screen = own_screen()
+
+
+def pytest_unconfigure(config):
+    server = getattr(config, "_own_screen", None)
+    if server is not None:
+        server.terminate()
+        try:
+            server.wait(10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+
+
+TESTS = Path(__file__).resolve().parent
+
+
+def spread_modules() -> set[str]:
+    """The test modules marked ``spread`` (``pytestmark`` naming ``pytest.mark.spread``), as node ids."""
+    root = TESTS.parent
+    return {path.relative_to(root).as_posix() for path in TESTS.rglob("test_*.py")
+            if "pytest.mark.spread" in path.read_text(encoding="utf-8")}
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """Under pytest-xdist a module's tests run in one process, in order, sharing its module fixtures (one
+    app per module), unless the module is marked ``spread``: then each test goes wherever a process is
+    free. (The scheduler runs where nothing is collected, so it reads the marks from the modules' text.)"""
+    from xdist.scheduler import LoadScopeScheduling
+
+    spread = spread_modules()
+
+    class ByModule(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            module = nodeid.split("::")[0]
+            return nodeid if module in spread else module
+
+    return ByModule(config, log)
+
+
 def pytest_collection_modifyitems(config, items):
-    """GUI and browser tests skip on a developer's machine without a display or Chromium, never on CI."""
+    """GUI and browser tests skip on a developer's machine without a display or Chromium, never on CI.
+    Modules holding a test marked ``slow`` run first, so no long test starts last."""
     have_display = bool(os.environ.get("DISPLAY"))
     have_chromium = os.path.exists("/usr/bin/chromium")
+    slow_files = {item.nodeid.split("::")[0] for item in items if item.get_closest_marker("slow")}
+    items.sort(key=lambda item: item.nodeid.split("::")[0] not in slow_files)  # stable: order kept within
     for item in items:
         if "gui" in item.keywords and not have_display:
             if ON_CI:

@@ -1,7 +1,7 @@
 """City Life, round by round: every money rule of the basic and the advanced rules as the banker meets it."""
 import pytest
 
-from companion.core.errors import BadAction, NotEnoughMoney, Refused
+from companion.core.errors import BadAction
 from companion.views import state_json
 
 
@@ -56,7 +56,7 @@ def test_each_player_starts_with_7000_and_the_bank_puts_1000_in_the_lottery(t):
 
 
 def test_only_the_player_whose_turn_it_is_lands(t):
-    assert t.refused("land", player="Bob", square=3) == "it is Ann's turn, not Bob's"
+    assert t.refused("land", player="Bob", square=3) == "it is Ann's turn, not Bob's: only the player whose turn it is moves and lands on a square"
 
 
 # -- basic squares ---------------------------------------------------------------------------------
@@ -439,7 +439,7 @@ def test_a_sale_to_a_player_needs_the_agreed_price(t):
 def test_a_tower_is_exchanged_for_an_unsold_house_on_the_owners_turn(t):
     own(t, "Ann", 61)
     turn_of(t, "Bob")
-    assert t.refused("exchange", player="Ann", tower=61, house=4) == "Ann may exchange a Tower only on Ann's own turn"
+    assert t.refused("exchange", player="Ann", tower=61, house=4) == "it is Bob's turn, not Ann's: a Tower is exchanged for an unsold House only on its proprietor's own turn"
     turn_of(t, "Ann")
     t.do("exchange", player="Ann", tower=61, house=4)
     assert t.owner("House 4") == "Ann" and t.owner("Tower 61") is None and t.cash("Ann") == 2000
@@ -473,7 +473,7 @@ def test_advanced_dollar_sign_pays_300_and_100_a_share_to_every_shareholder(adv)
     assert adv.cash("Ann") == 7300 - 1000
     adv.do("next_turn")
     out = land(adv, "Bob", 6)
-    assert out.endswith("Bob collected $300; Ann $200 dividend; Bob may buy Bank shares (buy_shares)")
+    assert out.endswith("Bob collected $300; Ann $200 dividend; Bob may buy Bank shares")
     assert adv.cash("Ann") == 6500 and adv.cash("Bob") == 7300
 
 

@@ -274,8 +274,10 @@ def test_trade_cash_for_deeds(t):
 def test_a_mortgaged_deed_changing_hands_costs_its_new_owner_ten_percent(t):
     t.give("Ann", "Boardwalk")
     t.do("mortgage", player="Ann", deed="Boardwalk")
-    t.do("trade", a="Ann", b="Bob", give={"deeds": ["Boardwalk"]}, get={"cash": 100})
+    out = t.do("trade", a="Ann", b="Bob", give={"deeds": ["Boardwalk"]}, get={"cash": 100})
     assert t.cash("Bob") == 1500 - 100 - 20
+    # the sentence says all Bob paid, the bank's 10% too
+    assert out.summary == "Trade: Ann gave Boardwalk; Bob gave $100; Bob paid $20 interest on mortgaged Boardwalk"
     t.do("unmortgage", player="Bob", deed="Boardwalk")  # and the full 10% again when lifted later
     assert t.cash("Bob") == 1500 - 100 - 20 - 220
 
@@ -283,8 +285,9 @@ def test_a_mortgaged_deed_changing_hands_costs_its_new_owner_ten_percent(t):
 def test_a_mortgaged_deed_may_be_lifted_at_once_in_the_trade(t):
     t.give("Ann", "Boardwalk")
     t.do("mortgage", player="Ann", deed="Boardwalk")
-    t.do("trade", a="Ann", b="Bob", give={"deeds": ["Boardwalk"]}, lift=["Boardwalk"])
+    out = t.do("trade", a="Ann", b="Bob", give={"deeds": ["Boardwalk"]}, lift=["Boardwalk"])
     assert t.cash("Bob") == 1500 - 220 and not t.deed("Boardwalk")["mortgaged"]
+    assert out.summary == "Trade: Ann gave Boardwalk; Bob lifted the mortgage on Boardwalk for $220"
 
 
 def test_no_trade_while_the_group_has_buildings(t):
@@ -408,6 +411,38 @@ def test_a_creditor_may_lift_a_bankrupts_mortgage_at_once_for_110_percent_in_all
     assert t.cash("Ann") == ann - 55 and not t.deed("Oriental Avenue")["mortgaged"]
     assert "Ann lifted the mortgage on Oriental Avenue for $55" in out.summary
     assert "is not mortgaged" in t.refused("unmortgage", player="Ann", deed="Oriental Avenue")
+
+
+def test_each_mortgaged_deed_a_creditor_receives_is_offered_lifted_now_or_kept_with_its_cost(t):
+    """Bob goes bankrupt to Ann with Boardwalk and Oriental Avenue mortgaged: the contract offers each
+    both ways, worded with what Ann pays the bank, each way decided by the rule itself."""
+
+    t.give("Bob", "Boardwalk", "Oriental Avenue")
+    for deed in ("Boardwalk", "Oriental Avenue"):
+        t.do("mortgage", player="Bob", deed=deed)
+    partial = {"player": "Bob", "creditor": "Ann", "lift": ["Boardwalk"]}
+    rows = {r.value: r for r in t.banker.in_or_out("bankrupt", "lift", partial)}
+    assert set(rows) == {"Boardwalk", "Oriental Avenue"}
+    board, oriental = rows["Boardwalk"], rows["Oriental Avenue"]
+    assert board.listed and not oriental.listed
+    assert (board.inside.label, board.outside.label) == (
+        "Lift now: Ann pays $220", "Keep it mortgaged: Ann pays the 10% now, $20")
+    assert oriental.inside.label == "Lift now: Ann pays $55"
+    # each way is the whole bankruptcy decided with the rest of the list as chosen
+    assert board.outside.preview.action["lift"] == [] and oriental.inside.preview.action["lift"] == [
+        "Boardwalk", "Oriental Avenue"]
+    assert board.inside.preview.moved("Ann") == oriental.outside.preview.moved("Ann")
+
+
+def test_a_creditor_short_of_the_lifting_price_is_offered_only_to_keep_the_mortgage(t):
+    t.give("Bob", "Boardwalk")
+    t.do("mortgage", player="Bob", deed="Boardwalk")
+    t.do("transfer", **{"from": "Bob", "to": "bank", "amount": t.cash("Bob")})
+    t.do("transfer", **{"from": "Cy", "to": "bank", "amount": 1400})  # Cy holds $100
+
+    [row] = t.banker.in_or_out("bankrupt", "lift", {"player": "Bob", "creditor": "Cy"})
+    assert not row.inside.possible and "not the $220 it takes to lift Boardwalk" in row.inside.why_not
+    assert row.outside.possible and row.outside.preview.moved("Cy") == -20
 
 
 def test_a_bankruptcy_is_recorded_even_when_the_creditor_cannot_pay_the_interest(t):

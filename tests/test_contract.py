@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from companion.core import contract
 from companion.core.errors import BankerError
 from companion.reference import MARKER, families, page
-from companion.rules import load_pack, pack_names, rules_for
+from companion.rules import pack_names
 from companion.service import Banker
 
 from .test_docs import DOCS
@@ -28,7 +28,7 @@ def new_game(tmp_path, rules: str, name: str = "contract.game") -> Banker:
 
 # -- the declarations ----------------------------------------------------------------------------------
 def test_every_action_of_every_family_is_declared_with_typed_fields():
-    for family, (_, specs) in families().items():
+    for _, specs in families().values():
         for spec in specs:
             assert spec.label and spec.group in {"money", "deeds", "loans", "turn", "game"}, spec.name
             for f in spec.fields:
@@ -59,7 +59,7 @@ def test_every_action_has_a_json_schema_that_names_its_required_fields():
         for spec in specs:
             schema = contract.json_schema(spec)
             assert schema["required"] == ["action", *spec.required]
-            assert set(schema["properties"]) == {"action", "id", *(f.name for f in spec.fields)}
+            assert set(schema["properties"]) == {*contract.META, *(f.name for f in spec.fields)}
             assert schema["additionalProperties"] is False
 
 

@@ -125,7 +125,10 @@ def test_undo_walks_back_to_the_start_but_not_past_it(game):
 
 def test_undo_of_a_redo_and_redo_again(game):
     with Banker.open(game) as b:
-        b.undo(); b.redo(); b.undo(); b.redo()
+        b.undo()
+        b.redo()
+        b.undo()
+        b.redo()
         assert b.table["deeds"]["Boardwalk"]["owner"] == "Ann"
         assert b.verify() == []
 

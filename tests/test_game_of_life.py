@@ -67,7 +67,7 @@ def test_professions_are_for_the_college_road(t):
 
 def test_no_pay_day_before_a_road_is_chosen(new_game):
     t = new_game("game-of-life", "Ann", "Bob")
-    assert t.refused("pay_day", player="Ann") == "Ann has not chosen the business or the college road yet (career)"
+    assert t.refused("pay_day", player="Ann") == "Ann has not chosen the business or the college road yet: record it with Choose a career"
 
 
 def test_the_road_is_chosen_once(t):

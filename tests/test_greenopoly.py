@@ -65,7 +65,7 @@ def test_passing_go_then_a_card_back_to_go_pays_the_salary_twice(t):
 def test_no_salary_before_the_character_is_recorded(new_game):
     t = new_game("greenopoly", "Ann", "Bob")
     assert t.refused("salary", player="Ann") == (
-        "Ann has no character card yet: record the card they drew with choose_character")
+        "Ann has no character card yet: record the card they drew with Choose a character")
 
 
 def test_each_character_card_is_in_one_hand(t, new_game):

@@ -13,7 +13,8 @@ class Seat:
 def test_start_up_is_frozen_and_an_evenings_cycle_is_still_freed():
     try:
         frozen = settle()
-        assert frozen == gc.get_freeze_count() > 0
+        # at least what settle froze (a thread an earlier test left may freeze its own garbage meanwhile)
+        assert gc.get_freeze_count() >= frozen > 0
         seat = Seat()
         seat.me = seat
         gone = weakref.ref(seat)

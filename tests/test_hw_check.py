@@ -104,3 +104,18 @@ def test_no_answer_stops_the_check(factory):
     person = Person(factory)
     assert main([], input=silent, output=person.output, pin_factory=factory) == 1
     assert factory.pin(LIGHT).state == 0.0
+
+
+def test_mock_pins_without_pwm_give_a_reason_and_say_how_to_try_it_without_a_pi():
+    person = Person(MockFactory())  # gpiozero's default mock pins cannot drive the light and buzzer with PWM
+    assert main(["--dry-run"], input=person.input, output=person.output, pin_factory=MockFactory()) == 2
+    first = person.lines[0]
+    assert first.startswith("Cannot open the trading unit's pins: PinPWMUnsupported: ") and not first.endswith(": ")
+    assert "GPIOZERO_PIN_FACTORY=mock GPIOZERO_MOCK_PIN_CLASS=mockpwmpin companion hw-check" in person.text
+
+
+def test_the_way_to_try_it_without_a_pi_works_as_written(monkeypatch):
+    monkeypatch.setenv("GPIOZERO_MOCK_PIN_CLASS", "mockpwmpin")
+    person = Person(None)
+    assert main(["--dry-run"], input=person.input, output=person.output, pin_factory=MockFactory()) == 0
+    assert "The trading unit's pins open" in person.lines[0]

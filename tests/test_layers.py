@@ -1,6 +1,8 @@
 """The core is pure: importing it loads no GUI, GPIO, web or discovery module."""
+import ast
 import subprocess
 import sys
+from pathlib import Path
 
 
 def test_importing_the_core_loads_no_adapter():
@@ -14,9 +16,6 @@ def test_importing_the_core_loads_no_adapter():
 
 
 # -- one way through: adapters meet only through the Banker ---------------------------------------------
-import ast
-from pathlib import Path
-
 PACKAGE = Path(__file__).resolve().parent.parent / "companion"
 #: The adapters and the modules each is made of: none imports another, none reaches the game file itself.
 #: The phones' side includes its zeroconf advertisement; the GPIO side its hw-check walk-through. Wiring
@@ -103,3 +102,100 @@ def test_nothing_outside_the_rules_learns_from_an_error_s_words():
             if isinstance(node, ast.ExceptHandler):
                 problems += [f"{rel}:{line}" for line in _reads_error_words(node)]
     assert not problems, f"declare what an adapter needs instead of reading error text: {problems}"
+
+
+#: What the core may import besides the standard library: Unicode's confusables data (pure data, read on the
+#: first name checked), for look-alike names (docs/architecture.md, "The core").
+CORE_MAY_IMPORT = {"homoglyph"}
+
+
+def test_the_core_imports_the_standard_library_and_unicodes_data_only():
+    problems = []
+    for path in _modules("companion.core"):
+        for imported in _imports(path):
+            top = imported.split(".")[0]
+            ours = imported == "companion.core" or imported.startswith("companion.core.")
+            if not (ours or top == "__future__" or top in sys.stdlib_module_names or top in CORE_MAY_IMPORT):
+                problems.append(f"{path.relative_to(PACKAGE.parent)} imports {imported}")
+    assert not problems, problems
+
+
+# -- roles are declared, never guessed from a field's name ------------------------------------------------
+def _role_field_names() -> set[str]:
+    """The names of every player and account field any family declares (each with its role)."""
+    from companion.rules import load_pack, pack_names, rules_for
+
+    names = set()
+    for pack in pack_names():
+        for spec in rules_for(load_pack(pack)).registry:
+            names.update(f.name for f in spec.fields if f.kind in ("player", "account"))
+    return names
+
+
+def _constants(node: ast.AST) -> list[str]:
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return [node.value]
+    if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+        return [e.value for e in node.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)]
+    return []
+
+
+def _guesses(tree: ast.AST, names: set[str]) -> list[int]:
+    """Lines that decide something about a field from its name: ``f.name == "payer"``,
+    ``form.actor in ("player", "from")``, a label looked up by the name, or a list of player-field names kept to compare with."""
+    lines = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Compare):
+            sides = [node.left, *node.comparators]
+            if any(isinstance(s, ast.Attribute) and s.attr in ("name", "actor") for s in sides) and any(
+                    set(_constants(s)) & names for s in sides):
+                lines.append(node.lineno)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get" \
+                and isinstance(node.func.value, ast.Dict):
+            keys = [k.value for k in node.func.value.keys if isinstance(k, ast.Constant)]
+            if len(set(keys) & names) >= 2 and node.args and isinstance(node.args[0], ast.Attribute) \
+                    and node.args[0].attr in ("name", "actor"):
+                lines.append(node.lineno)
+        if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
+            listed = _constants(node.value) if isinstance(node.value, (ast.Tuple, ast.List, ast.Set)) else []
+            if len(set(listed) & names) >= 2 and set(listed) <= names | {"bank"}:
+                lines.append(node.lineno)
+    return lines
+
+
+def test_no_code_outside_the_rules_guesses_a_role_from_a_field_s_name():
+    names = _role_field_names()
+    problems = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        rel = path.relative_to(PACKAGE)
+        if rel.parts[0] == "rules":
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        problems += [f"{rel}:{line}" for line in sorted(_guesses(tree, names))]
+    assert not problems, f"read the field's declared role (contract.ROLES) instead of its name: {problems}"
+
+
+def test_the_check_catches_the_guesses_it_is_meant_to():
+    names = {"player", "payer", "from", "a", "winner"}
+    guessing = ast.parse('ACTING = ("player", "payer", "from", "a")\n'
+                         'def f(spec):\n    return [x for x in spec.fields if x.name != "winner"]\n'
+                         'def g(form):\n    return form.actor in ("from", "payer")\n'
+                         'def h(form):\n    return {"from": "Who pays", "a": "Who offers"}.get(form.actor, "Who")\n')
+    assert sorted(_guesses(guessing, names)) == [1, 3, 5, 7]
+    reading = ast.parse('def f(spec):\n    return [x for x in spec.fields if x.role == "payer"]\n')
+    assert _guesses(reading, names) == []
+
+
+def test_every_player_and_account_field_declares_a_known_role():
+    from companion.core.contract import ROLES, acting_field
+    from companion.rules import load_pack, pack_names, rules_for
+
+    for pack in pack_names():
+        for spec in rules_for(load_pack(pack)).registry:
+            for f in spec.fields:
+                assert f.role in ROLES, (pack, spec.name, f.name)
+                if f.kind not in ("player", "account"):
+                    assert f.role == "", (pack, spec.name, f.name)
+            acting = acting_field(spec)
+            if acting is not None:
+                assert acting.kind in ("player", "account")

@@ -149,6 +149,7 @@ def test_undo_and_redo_always_name_the_action_itself(game):
         assert b.undo().summary == "Undone: Ann collected $200 salary"
 
 
+@pytest.mark.slow
 def test_the_snapshot_waits_for_a_pause_in_the_taps(tmp_path):
     """A long evening: the table is saved as a snapshot every few hundred entries, but not inside a tap's
     commit; it is written once the taps pause (here: when the game is flushed), and opening uses it."""

@@ -56,7 +56,7 @@ def test_sums_show_as_the_notes_read_and_odd_sums_in_whole_units(t):
     and a sum that is no round number of thousands in plain units, never rounded."""
     fmt = t.banker.fmt
     assert [fmt(1_500 * K), fmt(225 * M), fmt(1_250 * K), fmt(10 * K)] == ["₩1.5M", "₩225M", "₩1.25M", "₩10K"]
-    assert fmt(1_234 * K) == "₩1,234K"
+    assert fmt(1_234 * K) == "₩1.234M" and fmt(37_575 * K) == "₩37.575M"  # millions in one style, never 37,575K
     assert fmt(M + 1) == "₩1,000,001" and fmt(224_960_100) == "₩224,960,100"
 
 
@@ -114,7 +114,8 @@ def test_no_blocks_without_a_spin_and_one_spin_a_turn(t):
     t.do("spin", player="Ann", result=1)
     assert t.refused("spin", player="Ann", result=3) == (
         "Ann already spun on turn 1 (1 block (1 left)): the spinner turns once a roll, and again only after a double")
-    assert t.refused("spin", player="Bob", result=2) == "it is Ann's turn: only Ann can spin the build spinner now"
+    assert t.refused("spin", player="Bob", result=2) == (
+        "it is Ann's turn, not Bob's: the build spinner is pressed by the player whose turn it is, once a roll")
 
 
 def test_a_double_means_another_roll_and_another_spin_in_the_same_turn(t):
@@ -129,7 +130,7 @@ def test_a_double_means_another_roll_and_another_spin_in_the_same_turn(t):
     t.do("build", player="Ann", deed="Mill Lane", building="residential", count=2)
     assert t.deed("Mill Lane")["residential"] == 3
     assert "again only after a double" in t.refused("spin", player="Ann", result=3)
-    assert t.refused("double", player="Bob") == "it is Ann's turn: only Ann rolls now"
+    assert t.refused("double", player="Bob") == "it is Ann's turn, not Bob's: only the player whose turn it is rolls the dice"
     t.do("double", player="Ann")
     out = t.do("double", player="Ann")
     assert out.summary == "Ann rolled a third double in a row and goes to jail; the turn ends"
@@ -203,7 +204,9 @@ def test_the_rulebook_rent_example_power_station_and_skyscraper(t):
     put_up(t, "Ann", "Central Quay", "industrial", 4)
     t.do("rent", payer="Cy", deed="Central Quay")
     assert t.cash("Cy") == START - 5_250_000  # all 6 blocks count while no hazard stands
+    turn_of(t, "Bob")
     t.do("planning_permission", player="Bob", deed="Central Quay", building="power station")
+    turn_of(t, "Ann")
     t.do("build", player="Ann", deed="Harbor Heights", building="skyscraper")
     bob, ann = t.cash("Bob"), t.cash("Ann")
     out = t.do("rent", payer="Bob", deed="Central Quay")
@@ -216,6 +219,7 @@ def test_land_rent_when_no_blocks_count(t):
     t.do("rent", payer="Bob", deed="Central Quay")
     assert t.cash("Bob") == START - 300 * K
     put_up(t, "Ann", "Central Quay", "residential", 2)
+    turn_of(t, "Cy")
     t.do("planning_permission", player="Cy", deed="Central Quay", building="rubbish dump")
     t.do("rent", payer="Bob", deed="Central Quay")
     assert t.cash("Bob") == START - 2 * 300 * K
@@ -373,15 +377,17 @@ def test_bonus_buildings_and_hazards_keep_each_other_out(t):
     t.give("Ann", "Mill Lane")
     t.give("Bob", "Brick Row")
     t.do("planning_permission", player="Ann", deed="Mill Lane", building="school")
-    assert t.refused("planning_permission", player="Bob", deed="Mill Lane", building="prison") == (
-        "Mill Lane has a school: bonus buildings keep hazards out")
     assert t.refused("planning_permission", player="Ann", deed="Brick Row", building="park") == (
         "a bonus building goes on Ann's own district or an unowned one, and Brick Row belongs to Bob")
+    t.do("planning_permission", player="Ann", deed="Brick Row", building="sewage plant")
+    turn_of(t, "Bob")
+    assert t.refused("planning_permission", player="Bob", deed="Mill Lane", building="prison") == (
+        "Mill Lane has a school: bonus buildings keep hazards out")
     assert t.refused("planning_permission", player="Bob", deed="Brick Row", building="prison") == (
         "a hazard goes on another player's district or an unowned one, not on Bob's own Brick Row")
-    t.do("planning_permission", player="Ann", deed="Brick Row", building="sewage plant")
     assert t.refused("planning_permission", player="Bob", deed="Brick Row", building="water tower") == (
         "Brick Row has a sewage plant: hazards keep bonus buildings out")
+    turn_of(t, "Cy")
     t.do("planning_permission", player="Cy", deed="Old Mint", building="wind farm")  # unowned: either kind
     assert t.total() == 0 and all(t.cash(p) == START - 600 * K * (p == "Ann") - 700 * K * (p == "Bob")
                                   for p in ("Ann", "Bob", "Cy"))
@@ -389,8 +395,10 @@ def test_bonus_buildings_and_hazards_keep_each_other_out(t):
 
 def test_removing_a_prison_costs_2m(t):
     t.give("Ann", "Mill Lane")
+    turn_of(t, "Bob")
     t.do("planning_permission", player="Bob", deed="Mill Lane", building="prison")
     assert t.refused("remove_hazard", player="Bob", deed="Mill Lane") == "Mill Lane belongs to Ann, not Bob"
+    turn_of(t, "Ann")
     out = t.do("remove_hazard", player="Ann", deed="Mill Lane")
     assert out.summary == "Ann paid ₩2M to remove the prison (4 blocks) from Mill Lane"
     assert t.cash("Ann") == START - 600 * K - 2 * M and "hazard" not in t.deed("Mill Lane")
@@ -452,6 +460,7 @@ def test_bankrupt_to_the_bank_returns_districts_for_auction_with_the_mortgage_ca
 def test_the_richest_by_cash_plus_rent_values_wins_the_timed_game(t):
     green_group(t, "Bob")
     t.give("Ann", "Mill Lane")
+    turn_of(t, "Bob")
     t.do("build", player="Bob", deed="Old Town", building="skyscraper")
     t.do("mortgage", player="Bob", deed="Harbor Heights")
     out = t.do("end_game", reason="the hour is up")
@@ -520,7 +529,7 @@ def test_companion_deeds_lists_and_corrects_city_cards(tmp_path, capsys):
     capsys.readouterr()
     assert main(["deeds", game]) == 0
     listing = capsys.readouterr().out
-    assert "Central Quay" in listing and "land_rent=300000" in listing and "owner=Ann" in listing
+    assert "Central Quay" in listing and "land_rent=\u20a9300K" in listing and "owner=Ann" in listing  # the notes' style
     assert main(["deeds", game, "--set", "Central Quay", "land_rent=250K", "stand_in=false"]) == 0
     assert "corrected Central Quay" in capsys.readouterr().out
     assert main(["deeds", game, "--set", "Central Quay", "rent=[1,2]"]) == 2

@@ -84,7 +84,10 @@ def test_every_pack_is_offered_with_its_options(tmp_path):
     choices = pack_choices()
     assert [c["name"] for c in choices] == pack_names()
     classic = next(c for c in choices if c["name"] == "classic")
-    assert {o["key"]: o["kind"] for o in classic["options"]} == {"free_parking": "bool", "free_parking_seed": "amount"}
+    assert {o["key"]: o["kind"] for o in classic["options"]} == {
+        "free_parking": "bool", "free_parking_seed": "amount",
+        "phone_requests": "bool", "phone_actions": "bool", "trust_table": "bool"}  # the pack's own, then every game's
+    assert [o["key"] for o in classic["options"]][:2] == ["free_parking", "free_parking_seed"]
     assert all(o["help"] for o in classic["options"])
 
 
@@ -199,7 +202,7 @@ def test_a_utility_rent_asks_for_the_dice_it_needs(desk):
     assert [c["value"] for c in view["choices"]] == list(range(2, 13))
     assert all(c["refused"] is None for c in view["choices"])
     seven = next(c for c in view["choices"] if c["value"] == 7)
-    assert seven["preview"] == "Bob paid Ann $28 rent for Electric Company" and seven["detail"] == "Bob pays $28"
+    assert seven["preview"] == "Bob paid Ann $28 rent for Electric Company" and seven["detail"] == "Bob pays Ann $28"
 
 
 # -- the chooser -------------------------------------------------------------------------------------
@@ -251,7 +254,7 @@ def test_the_rent_list_shows_what_each_deed_charges_this_payer(desk):
     do(desk, "mortgage", player="Ann", deed="Boardwalk")
     form = flows.start_flow("rent", desk.specs, player="Bob")
     rows = {c["value"]: c for c in ask_view(desk, form, "deed")["choices"]}
-    assert rows["Baltic Avenue"]["detail"] == "Bob pays $4" and rows["Baltic Avenue"]["preview"] == "Bob paid Ann $4 rent for Baltic Avenue"
+    assert rows["Baltic Avenue"]["detail"] == "Bob pays Ann $4" and rows["Baltic Avenue"]["preview"] == "Bob paid Ann $4 rent for Baltic Avenue"
     assert rows["Boardwalk"]["refused"] and "mortgaged" in rows["Boardwalk"]["refused"]
 
 
@@ -325,7 +328,8 @@ def test_boardwalk_with_a_hotel_charges_2000_and_cannot_be_mortgaged(desk):
     assert rent_now(desk, "Boardwalk") == "Rent now: $2,000 from Bob"
     card = deed_card(desk, "Boardwalk")
     acts = {a["text"]: a for a in card["actions"]}
-    assert acts["Rent (Bob)"]["preview"] == "Bob paid Ann $2,000 rent for Boardwalk"
+    # the button says who pays whom how much before its one tap (the law of the banker's screen)
+    assert acts["Rent: Bob pays Ann $2,000"]["preview"] == "Bob paid Ann $2,000 rent for Boardwalk"
     assert acts["Mortgage"]["refused"] == "sell the buildings on the dark blue group before mortgaging Boardwalk"
     assert acts["Buy"]["refused"] == "Boardwalk already belongs to Ann"
     assert acts["Build: Hotel"]["refused"]
@@ -337,7 +341,7 @@ def test_a_bank_deed_offers_buying_and_auction(desk):
     do(desk, "next_turn")
     card = deed_card(desk, "Park Place")
     live = [a["text"] for a in card["actions"] if a["refused"] is None]
-    assert "Buy (Bob)" in live and "Auction" in live  # the player to play buys it
+    assert "Buy: Bob pays $350" in live and "Auction" in live  # the player to play buys it, at its price
     assert card["owner_text"] == "Owned by the bank" and rent_now(desk, "Park Place") == ""
 
 
@@ -371,7 +375,7 @@ def test_a_mortgage_shows_what_lifting_it_costs(desk):
     do(desk, "mortgage", player="Bob", deed="Reading Railroad")
     view = loans_view(desk)
     assert [(m["player"], m["text"], m["lift_text"]) for m in view["mortgages"]] == \
-        [("Bob", "Reading Railroad is mortgaged", "Lift for $110")]
+        [("Bob", "Reading Railroad is mortgaged", "Lift: Bob pays $110")]
     assert view["empty_text"] == ""
 
 
@@ -405,6 +409,41 @@ def test_worth_is_kept_up_to_date_by_folding_only_new_entries(desk):
     assert len(history.update(desk.banker)["Ann"]) == 1
     do(desk, "salary", player="Ann")
     assert history.update(desk.banker)["Ann"] == [1500, 1700]
+
+
+def test_the_chart_leaves_out_what_was_undone_and_puts_back_what_was_redone(desk):
+    """Ann buys Boardwalk by mistake (undone), then collects salary; Bob's salary is undone and redone:
+    the chart shows the game as played, never Boardwalk's $400 dip."""
+    history = WorthHistory()
+    do(desk, "transfer", **{"from": "Ann", "to": "bank", "amount": 400})
+    assert desk.undo().ok
+    do(desk, "salary", player="Ann")
+    do(desk, "salary", player="Bob")
+    assert desk.undo().ok and desk.redo().ok
+    series = history.update(desk.banker)
+    assert series["Ann"] == [1500, 1700, 1700]
+    assert series["Bob"] == [1500, 1500, 1700]
+    assert WorthHistory().update(desk.banker) == series  # the same whether folded at once or bit by bit
+
+
+def test_a_finished_game_opens_with_its_buttons_greyed_saying_why(desk):
+    do(desk, "end_game")
+    view = table_view(desk.state(), desk.specs, undo_text=desk.undo_text())
+    assert view["over"] and view["buttons"]
+    assert all(b["refused"].startswith("the game is over: Undo goes back into it") for b in view["buttons"])
+    assert view["can_undo"]  # Undo stays: it goes back into the game
+    assert desk.undo().ok
+    view = table_view(desk.state(), desk.specs)
+    assert not any(b.get("refused") for b in view["buttons"])
+
+
+def test_a_player_without_deeds_is_shown_no_other_deed(desk):
+    from companion.ui.deeds_view import deed_to_show
+
+    do(desk, "buy", player="Ann", deed="Boardwalk")
+    assert deed_to_show(desk.table, "Cy", "Mediterranean Avenue") == ""  # Cy owns none: no bank deed's card
+    assert deed_to_show(desk.table, "Ann", "Mediterranean Avenue") == "Boardwalk"
+    assert deed_to_show(desk.table, None, "Park Place") == "Park Place"
 
 
 def test_a_long_series_is_sampled_keeping_both_ends():
@@ -637,12 +676,12 @@ def test_the_touchscreen_does_not_import_the_phones_adapter():
     assert out.stdout.strip() == "[]"
 
 
-def test_a_tile_shows_the_houses_and_hotels_the_family_puts_on_the_players_deeds(desk):
+def test_a_tile_counts_the_deeds_built_on_in_a_line_that_always_fits(desk):
     do(desk, "buy", player="Ann", deed="Mediterranean Avenue")
     do(desk, "buy", player="Ann", deed="Baltic Avenue")
     do(desk, "build", player="Ann", deed="Baltic Avenue")
     ann = table_view(desk.state(), desk.specs)["players"][0]
-    assert ann["deeds_text"] == "2 deeds: Baltic 1 house"
+    assert ann["deeds_text"] == "2 deeds\n1 built on"
 
 
 def test_a_finished_game_says_who_won_and_a_deleted_one_is_kept_aside(tmp_path):
@@ -655,6 +694,18 @@ def test_a_finished_game_says_who_won_and_a_deleted_one_is_kept_aside(tmp_path):
     kept = delete_game(tmp_path / "friday.game")
     assert not (tmp_path / "friday.game").exists() and kept == tmp_path / "deleted" / "friday.game"
     assert saved_games(tmp_path) == [] and describe_game(kept)["winner"] == "Ann"
+
+
+def test_deleting_a_game_deletes_its_phones_codes_too(tmp_path):
+    from companion.ui.games import delete_game
+    from companion.web.sidecar import open_sidecar, sidecar_path
+
+    Banker.create(tmp_path / "sunday.game", "classic", ["Ann", "Bob"], {}, backup_every=0).close()
+    open_sidecar(tmp_path / "sunday.game").close()
+    assert sidecar_path(tmp_path / "sunday.game").exists()
+    delete_game(tmp_path / "sunday.game")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["deleted"]
+    assert sorted(p.name for p in (tmp_path / "deleted").iterdir()) == ["sunday.game"]
 
 
 def test_a_new_game_can_start_with_the_same_players_as_last_time(tmp_path):
@@ -846,6 +897,7 @@ def test_the_quiz_form_leaves_out_the_judge(tmp_path):
         form = flows.start_flow("quiz", d.specs, player="Ann")
         view = form_view(d, form, "answers", {})
         assert [r["label"] for r in view["rows"]] == ["Ann", "Bob"]  # Cy, before Ann, is the Judge
+        assert view["note"] == "Cy is the Judge (the player before Ann): Cy asks, checks the answers and does not answer"
         assert view["sentence"] == "Nothing chosen yet" and not view["ready"]
     finally:
         d.close()
@@ -853,6 +905,7 @@ def test_the_quiz_form_leaves_out_the_judge(tmp_path):
     try:
         view = form_view(basic, flows.start_flow("quiz", basic.specs, player="Ann"), "answers", {"Ann": 1})
         assert [r["label"] for r in view["rows"]] == ["Ann"]  # basic rules: only the player who rolled
+        assert view["note"] == "Another player reads the card and checks the answers; only Ann, who rolled, answers"
         assert view["sentence"] == "Quiz Card round for Ann's roll of 3: Ann $300"
     finally:
         basic.close()
@@ -1000,7 +1053,7 @@ def test_bobs_boardwalk_with_2_houses_says_ann_pays_600_and_offers_cy_and_dee_60
         do(four, "build", player="Bob", deed=deed)
     form = flows.start_flow("rent", four.specs, player=player_to_play(four.state()))
     boardwalk = next(r for r in ask_view(four, form, "deed")["choices"] if r["value"] == "Boardwalk")
-    assert boardwalk["detail"] == "Ann pays $600" and boardwalk["refused"] is None
+    assert boardwalk["detail"] == "Ann pays Bob $600" and boardwalk["refused"] is None
     assert [(c["player"], c["amount"], c["refused"]) for c in boardwalk["others"]] == [("Cy", "$600", None), ("Dee", "$600", None)]
     assert boardwalk["others"][0]["preview"] == "Cy paid Bob $600 rent for Boardwalk"
     assert form.values["payer"] == "Ann"  # looking at the chips changes nobody's turn to pay
@@ -1015,6 +1068,22 @@ def test_anns_own_baltic_is_greyed_for_her_and_offered_to_the_others(four):
     assert [(c["player"], c["amount"]) for c in rows["Baltic Avenue"]["others"]] == [("Bob", "$4"), ("Cy", "$4"), ("Dee", "$4")]
     shown, hidden = on_show(list(rows.values()), show_all=False)
     assert [r["value"] for r in shown] == ["Baltic Avenue", "Boardwalk"] and hidden == 0
+
+
+def test_show_more_keeps_the_tiles_on_show_in_their_places(desk):
+    """Bob owns Boardwalk, Ann Baltic Avenue: Rent for Cy shows Boardwalk and Baltic first; the deeds
+    nobody owns (refused) come after them when asked for, never between."""
+    do(desk, "buy", player="Ann", deed="Baltic Avenue")
+    do(desk, "buy", player="Bob", deed="Boardwalk")
+    rows = [{"value": "Mediterranean Avenue", "refused": "nobody owns it", "others": []},
+            {"value": "Baltic Avenue", "refused": None, "others": []},
+            {"value": "Park Place", "refused": "nobody owns it", "others": []},
+            {"value": "Boardwalk", "refused": None, "others": []}]
+    shown, hidden = on_show(rows, show_all=False)
+    assert [r["value"] for r in shown] == ["Baltic Avenue", "Boardwalk"] and hidden == 2
+    every, hidden = on_show(rows, show_all=True)
+    assert [r["value"] for r in every] == ["Baltic Avenue", "Boardwalk", "Mediterranean Avenue", "Park Place"]
+    assert hidden == 0
 
 
 def test_dee_short_of_600_has_her_chip_greyed_with_the_rules_reason(four):
@@ -1055,3 +1124,38 @@ def test_a_city_life_house_card_offers_a_tower_exchange_for_that_house(tmp_path)
     exchange = next(a for a in deed_card(city, "House 4")["actions"] if a["action"] == "exchange")
     assert exchange["values"].get("house") == "House 4" and "tower" not in exchange["values"]
     city.close()
+
+
+def test_a_chosen_bidder_starts_from_the_highest_bid_plus_the_smallest_step(desk):
+    from companion.ui.auction_view import auction_view, opening_bid
+
+    assert opening_bid(desk, None) == (0, "")
+    assert opening_bid(desk, 220) == (221, "the highest $220 + $1")
+    view = auction_view(desk, "Boardwalk", "Ann", 221, None, "the highest $220 + $1")
+    assert view["price_text"] == "Ann starts at the highest $220 + $1"
+    assert view["amount_text"] == "$221" and view["bid_text"] == "Record: Ann bids $221"
+
+
+def test_bob_bankrupt_to_ann_asks_each_mortgage_both_ways_and_the_confirm_lists_every_sum(desk):
+    from companion.ui.ask_view import ask_view
+
+    for deed in ("Boardwalk", "Baltic Avenue"):
+        do(desk, "buy", player="Bob", deed=deed)
+        do(desk, "mortgage", player="Bob", deed=deed)
+    form = flows.ActionForm("bankrupt", {"player": "Bob", "creditor": "Ann"}, actor="player")
+    view = ask_view(desk, form, "lift")
+    assert view["kind"] == "both_ways" and view["title"] == "Bankrupt: lift each mortgage now, or keep it?"
+    rows = {r["value"]: r for r in view["choices"]}
+    assert rows[("Boardwalk", True)]["label"] == "Boardwalk\nLift now: Ann pays $220"
+    assert rows[("Boardwalk", False)]["label"] == "Boardwalk\nKeep it mortgaged: Ann pays the 10% now, $20"
+    assert rows[("Boardwalk", False)]["selected"] and not rows[("Boardwalk", True)]["selected"]
+    form = form.fill("lift", ["Boardwalk"])
+    found, _ = desk.preview(form.as_action())
+    sums = flows.every_sum(found.postings, desk.account_name, desk.fmt)
+    bob = desk.table["accounts"]["Bob"]
+    assert sums == [f"Bob pays Ann ${bob:,}",
+                    "Ann pays the bank $223: $3 interest on mortgaged Baltic Avenue, $220 lifting the mortgage on Boardwalk"]
+    question = flows.destructive_question(form, desk.account_name, sums, found.summary)
+    assert question.startswith(f"Bob went bankrupt to Ann, handing over ${bob:,}; Ann paid $3 interest on "
+                               "mortgaged Baltic Avenue; Ann lifted the mortgage on Boardwalk for $220.\n")
+    assert all(line in question for line in sums) and "Bob leaves the game. Are you sure?" in question

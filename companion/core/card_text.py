@@ -25,7 +25,7 @@ def _flag(key: str, value: Any) -> bool:
     raise BadAction(f"{key} is true or false, not {value!r}")
 
 
-def _items(key: str, value: Any) -> list:
+def _items(key: str, value: Any) -> list[Any]:
     if isinstance(value, list):
         return value
     if not isinstance(value, str):

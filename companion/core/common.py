@@ -1,10 +1,12 @@
 """Actions every game has: moving money, the turn, pots, and the end of the game."""
 from __future__ import annotations
 
+from typing import Any
+
 from . import contract as c
 from .engine import Registry, Tx, may_be_empty, ranking
 from .errors import BadAction, Refused
-from .model import BANK, account_name, pot_seed, active_players, cash, current_player, find_account, find_player, find_pot, pot_account
+from .model import BANK, account_name, pot_seed, active_players, cash, playing, find_account, find_player, find_pot, pot_account
 
 __all__ = ["COMMON", "MONEY", "POTS", "TURNS", "GAME", "CARD_VALUES", "advance_turn", "declare_out"]
 
@@ -21,20 +23,20 @@ CARD_VALUES = {"type": "object", "maxProperties": 16,
                                                   {"type": "array", "maxItems": 16, "items": {"type": ["integer", "string"]}}]}}
 
 
-def _not_payer(table: dict, partial: dict) -> list[str]:
+def _not_payer(table: dict[str, Any], partial: dict[str, Any]) -> list[str]:
     """Everyone but the account already paying: nobody pays themself."""
     accounts = [BANK, *active_players(table), *(pot_account(p) for p in table["pots"])]
     return [a for a in accounts if a != partial.get("from")]
 
 
-def _memo(a: dict, default: str = "") -> str:
+def _memo(a: dict[str, Any], default: str = "") -> str:
     """The memo the contract has already cleaned, or the action's own default."""
     return a.get("memo") or default
 
 
-@MONEY.action("transfer", c.account("from", "Who pays"), c.account("to", "Who receives", only=_not_payer), c.amount(),
+@MONEY.action("transfer", c.account("from", "Who pays", role="payer"), c.account("to", "Who receives", role="payee", only=_not_payer), c.amount(),
                c.text(), label="Transfer", group="money")
-def transfer(tx: Tx, a: dict) -> str:
+def transfer(tx: Tx, a: dict[str, Any]) -> str:
     """Move money between the bank, players and pots."""
     payer = find_account(tx.table, a["from"])
     payee = find_account(tx.table, a["to"])
@@ -50,7 +52,7 @@ def transfer(tx: Tx, a: dict) -> str:
 
 @MONEY.action("collect_from_all", c.player(says="Who collects"), c.amount(says="From each player"), c.text(),
                label="Collect from all", group="money")
-def collect_from_all(tx: Tx, a: dict) -> str:
+def collect_from_all(tx: Tx, a: dict[str, Any]) -> str:
     """Every other player pays the player the same sum (a birthday, a card); each pays what they can
     and the log says who fell short (they settle it with the player as the table agrees)."""
     player = find_player(tx.table, a["player"])
@@ -76,7 +78,7 @@ def collect_from_all(tx: Tx, a: dict) -> str:
 
 @MONEY.action("pay_to_all", c.player(says="Who pays"), c.amount(says="To each player"), c.text(),
                label="Pay everyone", group="money")
-def pay_to_all(tx: Tx, a: dict) -> str:
+def pay_to_all(tx: Tx, a: dict[str, Any]) -> str:
     """The player pays every other player the same sum."""
     player = find_player(tx.table, a["player"])
     amount = tx.amount(a["amount"])
@@ -93,7 +95,7 @@ def pay_to_all(tx: Tx, a: dict) -> str:
 
 
 @POTS.action("win_pot", c.player(says="Who wins the pot"), c.pot(), label="Win a pot", group="money")
-def win_pot(tx: Tx, a: dict) -> str:
+def win_pot(tx: Tx, a: dict[str, Any]) -> str:
     """A player takes everything in a pot (free parking, the lottery, the centre)."""
     player = find_player(tx.table, a["player"])
     pot = find_pot(tx.table, a["pot"])
@@ -114,7 +116,7 @@ def advance_turn(tx: Tx) -> str:
     if not active:
         raise Refused("nobody is left in the game")
     order = tx.table["order"]
-    now = current_player(tx.table)
+    now = playing(tx.table)
     tx.set(["players", now, "turns"], tx.table["players"][now]["turns"] + 1)
     index = order.index(now)
     skipped = []
@@ -139,14 +141,14 @@ def advance_turn(tx: Tx) -> str:
 
 
 @TURNS.action("next_turn", label="Next turn", group="turn")
-def next_turn(tx: Tx, a: dict) -> str:
+def next_turn(tx: Tx, a: dict[str, Any]) -> str:
     """The current player's turn ends and the next player in the game plays."""
     return advance_turn(tx)
 
 
 @TURNS.action("miss_turns", c.player(), c.count("turns", "How many turns", 1, 20), c.text(), label="Miss turns",
                group="turn")
-def miss_turns(tx: Tx, a: dict) -> str:
+def miss_turns(tx: Tx, a: dict[str, Any]) -> str:
     """The player must miss some turns (jail, a construction zone): counted, not played."""
     player = find_player(tx.table, a["player"])
     turns = a["turns"]
@@ -169,12 +171,12 @@ def declare_out(tx: Tx, player: str) -> None:
         tx.set(["over"], {"winner": left[0], "reason": "last player standing", "ranking": ranking(tx.table, tx.rules)})
 
 
-def game_started(table: dict) -> bool:
+def game_started(table: dict[str, Any]) -> bool:
     """Whether play has begun: a deed has an owner, or the first turn has ended."""
     return table["turn"]["number"] > 1 or any(state.get("owner") for state in table["deeds"].values())
 
 
-def printed_card(table: dict, partial: dict) -> dict:
+def printed_card(table: dict[str, Any], partial: dict[str, Any]) -> dict[str, Any]:
     """The chosen deed's card as it reads now: what a correction starts from."""
     from .model import find_deed
 
@@ -184,7 +186,7 @@ def printed_card(table: dict, partial: dict) -> dict:
 @GAME.action("correct_card", c.deed(), c.structured("values", "The card's values to correct", CARD_VALUES,
                                                     current=printed_card),
              label="Correct a card", group="game")
-def correct_card(tx: Tx, a: dict) -> str:
+def correct_card(tx: Tx, a: dict[str, Any]) -> str:
     """The banker corrects a deed's printed values to match the card on the table (money already moved
     stays). Money is typed the pack's way ("110K", "[6K, 30K]"); a deed's group is fixed once play begins."""
     from .card_text import card_value, shown
@@ -215,7 +217,7 @@ def correct_card(tx: Tx, a: dict) -> str:
 
 @GAME.action("end_game", c.text("reason", "Why the game ends"), label="End the game", group="game")
 @may_be_empty
-def end_game(tx: Tx, a: dict) -> str:
+def end_game(tx: Tx, a: dict[str, Any]) -> str:
     """End the game now (a timed game): the richest player by the pack's count wins."""
     if tx.table.get("over"):
         raise Refused("the game is already over")

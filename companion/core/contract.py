@@ -30,6 +30,8 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = [
     "KINDS",
+    "ROLES",
+    "OWN_ROLES",
     "Field",
     "ActionSpec",
     "Choice",
@@ -53,8 +55,13 @@ __all__ = [
     "current",
     "next_field",
     "choices",
+    "InOrOut",
+    "in_or_out",
     "preview",
+    "money_words",
     "json_schema",
+    "acting_field",
+    "role_fields",
     "load_json",
     "check_json",
     "MAX_JSON",
@@ -62,8 +69,8 @@ __all__ = [
     "MAX_INT",
 ]
 
-Table = dict
-Partial = dict
+Table = dict[str, Any]
+Partial = dict[str, Any]
 #: A condition on the table and the fields chosen so far.
 When = Callable[[Table, Partial], bool]
 
@@ -84,6 +91,23 @@ KINDS = {
     "structured": "a JSON object or list described by its own schema",
 }
 
+#: What a player or account field stands for in its action, for every adapter that fills or labels it:
+#: the touchscreen prefills the acting field with the player to play, a phone fills it with its own player
+#: (and never lets a player choose another as the payer), the deed card puts the owner on their deed.
+ROLES = {
+    "actor": "the player who acts (the one to play)",
+    "payer": "the player whose money the action takes (who also acts)",
+    "payee": "who receives the money",
+    "owner": "the player whose deeds the action works on (who also acts)",
+    "": "another player or account the action names (a trade's other side, a victim)",
+}
+#: The roles that say who acts: a phone fills them with its own player.
+OWN_ROLES = ("actor", "payer", "owner")
+
+#: Keys every action may carry beside its fields: its name, an id that makes a retry apply it once, and
+#: who started it from their own phone.
+META = ("action", "id", "by")
+
 #: The largest action body, in characters, and the deepest nesting of JSON, read anywhere.
 MAX_JSON = 64 * 1024
 MAX_DEPTH = 16
@@ -99,6 +123,8 @@ class Field:
     kind: str
     says: str
     required: bool = True
+    #: For a player or account: what it stands for in the action (a key of :data:`ROLES`).
+    role: str = ""
     default: Any = None
     low: int | None = None
     high: int | None = None
@@ -121,12 +147,20 @@ class Field:
     #: For amounts: whether 0 is a legal value.
     allow_zero: bool = False
     #: For structured fields: the JSON schema of the value.
-    schema: dict | None = None
+    schema: dict[str, Any] | None = None
     #: For choices: other spellings of a value (the trading unit's face "4" is the railroad).
     aliases: tuple[tuple[Any, Any], ...] = ()
     #: For a field that corrects something on the table (a card's printed values): what it holds now,
     #: ``(table, partial) -> value``, so a screen starts from it and sends only what differs.
     current: Callable[[Table, Partial], Any] | None = None
+    #: For a list of deeds where each candidate is either in or out, both with a cost (a mortgage lifted
+    #: now, or kept with its interest paid): the words for each, from the rule,
+    #: ``(table, partial, value, included) -> "Lift now: Ann pays $220"``. Screens then ask each
+    #: candidate both ways (see :func:`in_or_out`) instead of picking some.
+    in_or_out: Callable[[Table, Partial, Any, bool], str] | None = None
+    #: A line for people about this field on this table, shown where it is asked ("Cy judges this
+    #: round: the player before Ann"): ``(table, partial) -> str``.
+    note: Callable[[Table, Partial], str] | None = None
 
     def asked(self, table: Table, partial: Partial) -> bool:
         """Whether a screen should ask for this field now."""
@@ -138,6 +172,15 @@ class Field:
             return bool(self.when(table, partial))
         except (BankerError, KeyError, TypeError, ValueError):
             return False
+
+    def note_on(self, table: Table, partial: Partial) -> str:
+        """The field's line for people on this table ("" when it declares none or cannot say yet)."""
+        if self.note is None:
+            return ""
+        try:
+            return str(self.note(table, partial) or "")
+        except (BankerError, KeyError, TypeError, ValueError):
+            return ""
 
     def current_value(self, table: Table, partial: Partial) -> Any:
         """What the field's subject holds now on this table (None when it declares nothing, or the
@@ -165,16 +208,21 @@ class ActionSpec:
     name: str
     says: str
     fields: tuple[Field, ...]
-    handler: Callable
+    handler: Callable[..., Any]
     label: str = ""
     group: str = "money"
     #: Whether this game's options offer the action at all (City Life's Bank loans belong to its advanced
     #: rules): ``offered(table) -> bool``; None offers it in every game of the family. An action a game
     #: does not offer is left out of :meth:`Banker.actions`, so no screen shows it; sent anyway, the
     #: rule refuses it with its reason.
-    offered: Callable | None = None
+    offered: Callable[..., Any] | None = None
+    #: The rule that binds the action to its player's own turn, in the project's words ("building is done
+    #: during the builder's own turn"); empty: the rulebook lets it happen at any time. The engine refuses
+    #: a bound action whose ``turn_field`` names anyone but the player whose turn it is, with this reason.
+    own_turn: str = ""
+    turn_field: str = "player"
 
-    def offered_in(self, table: dict) -> bool:
+    def offered_in(self, table: dict[str, Any]) -> bool:
         return self.offered is None or bool(self.offered(table))
 
     @property
@@ -189,7 +237,7 @@ class ActionSpec:
     def summary(self) -> str:  # the name the first adapters used
         return self.says
 
-    def worded(self, names: dict) -> "ActionSpec":
+    def worded(self, names: dict[str, Any]) -> "ActionSpec":
         """This action in one game's own words: "{jail}" in a label or sentence becomes the pack's name for
         it ("Bondage", "Night"); a word the pack does not name stays as written."""
         if "{" not in self.label and "{" not in self.says:
@@ -204,7 +252,18 @@ class ActionSpec:
         raise BadAction(f"{self.name} has no field {shown(name)}; its fields are {', '.join(f.name for f in self.fields) or 'none'}")
 
 
-class _Words(dict):
+def role_fields(spec: ActionSpec, *roles: str) -> list[Field]:
+    """An action's player and account fields with one of ``roles``, in declared order."""
+    return [f for f in spec.fields if f.kind in ("player", "account") and f.role in roles]
+
+
+def acting_field(spec: ActionSpec) -> Field | None:
+    """The required field that says who acts (the player to play on the touchscreen, a phone's own
+    player), or None when nobody acts in this action (the next turn, the end of the game)."""
+    return next((f for f in role_fields(spec, *OWN_ROLES) if f.required), None)
+
+
+class _Words(dict[str, Any]):
     def __missing__(self, key: str) -> str:
         return key
 
@@ -218,7 +277,7 @@ class Posting:
     amount: int
     memo: str = ""
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         """The posting in the events' words: ``from``, ``to``, ``amount``, ``memo``."""
         return {"from": self.payer, "to": self.payee, "amount": self.amount, "memo": self.memo}
 
@@ -227,11 +286,11 @@ class Posting:
 class Preview:
     """What an action would do, decided by the same rule as the real thing, nothing committed."""
 
-    action: dict
+    action: dict[str, Any]
     summary: str
-    events: tuple
+    events: tuple[Any, ...]
     postings: tuple[Posting, ...]
-    table: dict = _dc_field(repr=False, compare=False)
+    table: dict[str, Any] = _dc_field(repr=False, compare=False)
 
     def moved(self, account: str) -> int:
         """The net change of ``account``'s balance (negative when it pays)."""
@@ -253,12 +312,18 @@ class Choice:
 
 
 # -- declaring fields --------------------------------------------------------------------------------
-def player(name: str = "player", says: str = "Which player", **kw: Any) -> Field:
-    return Field(name, "player", says, **kw)
+def player(name: str = "player", says: str = "Which player", role: str = "actor", **kw: Any) -> Field:
+    """A player field; by default the player who acts (declare ``role`` otherwise: "payer", "owner",
+    or "" for another player the action names)."""
+    if role not in ROLES:
+        raise ValueError(f"unknown role {role!r}")
+    return Field(name, "player", says, role=role, **kw)
 
 
-def account(name: str, says: str, **kw: Any) -> Field:
-    return Field(name, "account", says, **kw)
+def account(name: str, says: str, role: str = "", **kw: Any) -> Field:
+    if role not in ROLES:
+        raise ValueError(f"unknown role {role!r}")
+    return Field(name, "account", says, role=role, **kw)
 
 
 def deed(name: str = "deed", says: str = "Which deed", **kw: Any) -> Field:
@@ -307,7 +372,7 @@ def yesno(name: str, says: str, **kw: Any) -> Field:
     return Field(name, "yesno", says, **kw)
 
 
-def structured(name: str, says: str, schema: dict, **kw: Any) -> Field:
+def structured(name: str, says: str, schema: dict[str, Any], **kw: Any) -> Field:
     return Field(name, "structured", says, schema=schema, **kw)
 
 
@@ -445,7 +510,7 @@ def _choice(f: Field, table: Table, value: Any, partial: Partial) -> Any:
 def _structured(f: Field, value: Any) -> Any:
     want = (f.schema or {}).get("type", "object")
     kinds = {"object": dict, "array": list}
-    if not isinstance(value, kinds.get(want, (dict, list))):
+    if not isinstance(value, (dict, list)) or not isinstance(value, kinds.get(want, (dict, list))):
         raise BadAction(f"{f.name} must be a JSON {want}, not {shown(value)}")
     if len(value) > 64:
         raise BadAction(f"{f.name} has {len(value)} entries; at most 64 are allowed")
@@ -480,7 +545,9 @@ def parse_value(f: Field, table: Table, value: Any, partial: Partial | None = No
         n = Currency.from_pack(table["pack"]).parse(value)
         if n < 0 or (n == 0 and not f.allow_zero):
             shown_n = Currency.from_pack(table["pack"]).format(n)
-            raise BadAction(f"{f.name} must be {'zero or more' if f.allow_zero else 'more than zero'}, not {shown_n}")
+            # the field's name in words ("per hotel"): a screen shows it, and the API's callers know the field
+            what = f.name.replace("_", " ")
+            raise BadAction(f"{what} must be {'zero or more' if f.allow_zero else 'more than zero'}, not {shown_n}")
         return n
     if kind in ("count", "dice", "square"):
         return _whole(f, value)
@@ -495,20 +562,22 @@ def parse_value(f: Field, table: Table, value: Any, partial: Partial | None = No
     raise AssertionError(f"unknown kind {kind!r}")  # pragma: no cover - a declaration bug
 
 
-def parse(spec: ActionSpec, table: Table, raw: dict) -> dict:
+def parse(spec: ActionSpec, table: Table, raw: dict[str, Any]) -> dict[str, Any]:
     """The action with every field typed and canonical: the one validation layer of the product.
 
     Unknown fields and missing required ones are refused by name; absent optional fields stay absent so the
     rule applies its own default.
     """
     known = {f.name for f in spec.fields}
-    unknown = sorted(k for k in raw if k not in known and k not in ("action", "id"))
+    unknown = sorted(k for k in raw if k not in known and k not in META)
     if unknown:
         takes = ", ".join(f.name for f in spec.fields) or "nothing"
         raise BadAction(f"{spec.name} does not take {', '.join(shown(k) for k in unknown[:5])} (it takes {takes})")
-    out: dict = {"action": spec.name}
+    out: dict[str, Any] = {"action": spec.name}
     if "id" in raw:
         out["id"] = raw["id"]
+    if "by" in raw:  # the player whose phone started it: kept in the log, shown on the touchscreen
+        out["by"] = find_player(table, raw["by"], active=False)
     missing = [f.name for f in spec.fields if f.required and raw.get(f.name) is None]
     if missing:
         raise BadAction(f"{spec.name} needs {', '.join(missing)}")
@@ -520,9 +589,9 @@ def parse(spec: ActionSpec, table: Table, raw: dict) -> dict:
     return out
 
 
-def parse_partial(spec: ActionSpec, table: Table, partial: dict) -> dict:
+def parse_partial(spec: ActionSpec, table: Table, partial: dict[str, Any]) -> dict[str, Any]:
     """The fields chosen so far, typed where they can be (a screen's half-made action)."""
-    out = {}
+    out: dict[str, Any] = {}
     for f in spec.fields:
         if partial.get(f.name) is None:
             continue
@@ -534,13 +603,13 @@ def parse_partial(spec: ActionSpec, table: Table, partial: dict) -> dict:
 
 
 # -- screens: what to ask next, and what may be chosen ---------------------------------------------
-def current(spec: ActionSpec, table: Table, field: str, partial: dict) -> Any:
+def current(spec: ActionSpec, table: Table, field: str, partial: dict[str, Any]) -> Any:
     """What ``field``'s subject holds now on the table (a card's printed values), given the fields
     chosen so far; None when the field declares nothing or what it depends on is not chosen yet."""
     return spec.field(field).current_value(table, parse_partial(spec, table, partial))
 
 
-def next_field(spec: ActionSpec, table: Table, partial: dict) -> Field | None:
+def next_field(spec: ActionSpec, table: Table, partial: dict[str, Any]) -> Field | None:
     """The next field to ask, in declared order; ``None`` when the action is ready to confirm."""
     typed = parse_partial(spec, table, partial)
     for f in spec.fields:
@@ -549,10 +618,10 @@ def next_field(spec: ActionSpec, table: Table, partial: dict) -> Field | None:
     return None
 
 
-def _candidates(f: Field, table: Table, partial: dict) -> list[tuple[Any, str]]:
+def _candidates(f: Field, table: Table, partial: dict[str, Any]) -> list[tuple[Any, str]]:
     kind = f.kind
     if kind == "player":
-        rows = [(p, p) for p in active_players(table)]
+        rows: list[tuple[Any, str]] = [(p, p) for p in active_players(table)]
     elif kind == "account":
         rows = [(BANK, "Bank"), *((p, p) for p in active_players(table))]
         rows += [(pot_account(name), rec.get("label", name.title())) for name, rec in table["pots"].items()
@@ -579,7 +648,7 @@ def _candidates(f: Field, table: Table, partial: dict) -> list[tuple[Any, str]]:
     return rows
 
 
-def choices(rules: "Rules", table: Table, name: str, field_name: str, partial: dict) -> list[Choice]:
+def choices(rules: "Rules", table: Table, name: str, field_name: str, partial: dict[str, Any]) -> list[Choice]:
     """Every candidate value of ``field_name``, each judged by the rule itself on this table.
 
     When the action is complete with a value, the value is tried (the same decision as the real action,
@@ -613,17 +682,81 @@ def choices(rules: "Rules", table: Table, name: str, field_name: str, partial: d
     return out
 
 
+@dataclass(frozen=True)
+class InOrOut:
+    """One candidate of a list field asked both ways: ``inside`` (listed) and ``outside`` (left out),
+    each a Choice decided with the rest of the list as chosen so far."""
+
+    value: Any
+    label: str
+    inside: Choice
+    outside: Choice
+    listed: bool
+
+
+def in_or_out(rules: "Rules", table: Table, name: str, field_name: str, partial: dict[str, Any]) -> list[InOrOut]:
+    """Every candidate of a list field that declares ``in_or_out``, with both answers decided by the rule
+    itself (refused ones greyed with the rule's reason, accepted ones with their preview), each worded by
+    the rule ("Lift now: Ann pays $220", "Keep it mortgaged: Ann pays the 10% now, $20")."""
+    from .engine import decide_full
+
+    spec = rules.registry.spec(name)
+    f = spec.field(field_name)
+    if f.in_or_out is None:
+        raise BadAction(f"{name}'s {field_name} is not asked in or out")
+    typed = parse_partial(spec, table, partial)
+    chosen = list(typed.pop(field_name, None) or [])
+    out = []
+    for value, label in _candidates(f, table, typed):
+        pair = []
+        for inside in (True, False):
+            listed = [v for v in chosen if v != value] + [value] * inside
+            trial = {**typed, field_name: listed}
+            words = f.in_or_out(table, typed, value, inside)
+            if next_field(spec, table, trial) is not None:
+                pair.append(Choice(inside, words))
+                continue
+            try:
+                p = decide_full(table, {"action": name, **trial}, rules)
+            except BankerError as e:
+                pair.append(Choice(inside, words, False, str(e)))
+                continue
+            pair.append(Choice(inside, words, True, None, _detail(p, table), p))
+        out.append(InOrOut(value, label, pair[0], pair[1], value in chosen))
+    return out
+
+
 def _detail(p: Preview, table: Table) -> str:
-    """A few words on the money a choice moves: "Bob pays $22", "the bank pays $200", "moves no money"."""
-    if not p.postings:
-        return "moves no money"
+    """A few words on the money a choice moves: "Bob pays Ann $22", "Ann pays $350", "moves no money"."""
+    return money_words(p, table)
+
+
+def money_words(p: Preview, table: Table) -> str:
+    """Who pays whom how much in a preview, in few words, from its postings: "Bob pays Ann $22",
+    "Ann pays $350" (to the bank), "Ann gets $30" (from the bank), or each player's net sum when more
+    than two sides move ("Dan pays $610, Ann gets $390, the bank gets $220"); "moves no money" when none does.
+    What a button says before its tap (the law of the banker's screen), from the rule's own decision."""
     fmt = Currency.from_pack(table["pack"]).format
-    first = p.postings[0].payer
-    net = p.moved(first)
-    return f"{account_name(first)} pays {fmt(-net if net < 0 else p.postings[0].amount)}"
+    nets = {a: p.moved(a) for a in dict.fromkeys([x for q in p.postings for x in (q.payer, q.payee)])}
+    nets = {a: n for a, n in nets.items() if n}
+    if not nets:
+        return "moves no money"
+    payers = [a for a, n in nets.items() if n < 0]
+    payees = [a for a, n in nets.items() if n > 0]
+    if len(payers) == 1 and len(payees) == 1:
+        payer, payee = payers[0], payees[0]
+        amount = fmt(nets[payee])
+        if payee == BANK:
+            return f"{account_name(payer)} pays {amount}"
+        if payer == BANK:
+            return f"{account_name(payee)} gets {amount}"
+        return f"{account_name(payer)} pays {account_name(payee)} {amount}"
+    said = [f"{account_name(a)} pays {fmt(-n)}" for a, n in nets.items() if n < 0]
+    said += [f"{account_name(a)} gets {fmt(n)}" for a, n in nets.items() if n > 0]
+    return ", ".join(said)
 
 
-def preview(rules: "Rules", table: Table, action: dict) -> Preview:
+def preview(rules: "Rules", table: Table, action: dict[str, Any]) -> Preview:
     """What ``action`` would do on ``table``: the very decision :meth:`Banker.do` commits, uncommitted."""
     from .engine import decide_full
 
@@ -631,10 +764,10 @@ def preview(rules: "Rules", table: Table, action: dict) -> Preview:
 
 
 # -- describing: OpenAPI and docs ------------------------------------------------------------------
-def field_schema(f: Field) -> dict:
+def field_schema(f: Field) -> dict[str, Any]:
     """The JSON schema of one field's value."""
     kind = f.kind
-    base: dict
+    base: dict[str, Any]
     if kind in ("player", "deed", "pot"):
         base = {"type": "string", "minLength": 1, "maxLength": 120}
     elif kind == "account":
@@ -662,10 +795,11 @@ def field_schema(f: Field) -> dict:
     return {**base, "description": f.says}
 
 
-def json_schema(spec: ActionSpec) -> dict:
+def json_schema(spec: ActionSpec) -> dict[str, Any]:
     """The JSON schema of an action's body, as a phone or the command line sends it."""
     props = {"action": {"const": spec.name},
-             "id": {"type": "string", "minLength": 1, "maxLength": 100, "description": "any text naming this one action, so a retry applies it once"}}
+             "id": {"type": "string", "minLength": 1, "maxLength": 100, "description": "any text naming this one action, so a retry applies it once"},
+             "by": {"type": "string", "minLength": 1, "maxLength": 120, "description": "the player whose own phone started this action"}}
     for f in spec.fields:
         props[f.name] = field_schema(f)
     return {

@@ -8,18 +8,18 @@ the action happens. The core knows no family: families plug in, as plugins do in
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Iterator
 
 from . import events as ev
 from .contract import ActionSpec, Field, Posting, Preview, parse
 from .errors import BadAction, NotEnoughMoney, Refused
-from .model import BANK, Table, active_players, cash, pot_seed
+from .model import BANK, Table, active_players, cash, current_player, pot_seed
 from .money import Currency
 from .text import shown
 
-__all__ = ["Tx", "Rules", "Registry", "Handler", "decide", "decide_full", "start", "fold", "ranking", "may_be_empty"]
+__all__ = ["Tx", "Rules", "Registry", "Handler", "decide", "decide_full", "require_own_turn", "start", "fold", "ranking", "may_be_empty"]
 
-Handler = Callable[["Tx", dict], str]
+Handler = Callable[["Tx", dict[str, Any]], str]
 
 
 class Registry:
@@ -32,7 +32,9 @@ class Registry:
         def rent(tx, a): ...
 
     ``offered=`` names the game options an action needs (``offered=is_advanced``): a game without them
-    does not list it among its actions.
+    does not list it among its actions. ``own_turn=`` is the rulebook's reason when the action belongs to
+    its player's own turn (``turn_field`` names that player, "player" unless told): the engine checks it
+    for every family in one place, before the rule itself runs.
     """
 
     def __init__(self, *parts: "Registry") -> None:
@@ -41,15 +43,19 @@ class Registry:
             self.specs.update(part.specs)
 
     def action(self, name: str, *fields: Field, says: str | None = None, label: str = "", group: str = "money",
-               offered: Callable[[Table], bool] | None = None):
+               offered: Callable[[Table], bool] | None = None, own_turn: str = "",
+               turn_field: str = "player") -> Callable[[Handler], Handler]:
         names = [f.name for f in fields]
         if len(set(names)) != len(names):  # pragma: no cover - a declaration bug
             raise AssertionError(f"{name} declares a field twice")
+        if own_turn and turn_field not in names:  # pragma: no cover - a declaration bug
+            raise AssertionError(f"{name} is bound to the turn of {turn_field!r}, which it does not declare")
 
         def register(fn: Handler) -> Handler:
             first_paragraph = (fn.__doc__ or "").strip().split("\n\n")[0]
             sentence = says or " ".join(first_paragraph.split())
-            self.specs[name] = ActionSpec(name, sentence, tuple(fields), fn, label or _label(name), group, offered)
+            self.specs[name] = ActionSpec(name, sentence, tuple(fields), fn, label or _label(name), group, offered,
+                                          own_turn, turn_field)
             return fn
 
         return register
@@ -60,7 +66,7 @@ class Registry:
             raise BadAction(f"unknown action {shown(name)}")
         return found
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[ActionSpec]:
         return iter(self.specs.values())
 
 
@@ -76,11 +82,11 @@ class Rules:
     registry: Registry
     could_raise: Callable[[Table, str], int] = lambda table, player: 0
     worth: Callable[[Table, str], int] = lambda table, player: cash(table, player)
-    check_card: Callable[[str, dict], None] = lambda name, card: None
+    check_card: Callable[[str, dict[str, Any]], None] = lambda name, card: None
     #: How a deed's state is said on screens and phones, in the family's words ("3 houses", "level 2").
     marks: Callable[[Table, str], list[str]] = lambda table, deed: ["mortgaged"] if table["deeds"][deed].get("mortgaged") else []
     opening: Callable[["Tx"], str] | None = None
-    extras: dict = field(default_factory=dict)
+    extras: dict[str, Any] = field(default_factory=dict)
 
 
 class Tx:
@@ -89,7 +95,7 @@ class Tx:
     def __init__(self, table: Table, rules: Rules) -> None:
         self.table = table
         self.rules = rules
-        self.events: list[dict] = []
+        self.events: list[dict[str, Any]] = []
         self.currency = Currency.from_pack(table["pack"])
 
     # -- reading -----------------------------------------------------------------------------------
@@ -117,7 +123,7 @@ class Tx:
         return n
 
     # -- writing -----------------------------------------------------------------------------------
-    def record(self, event: dict) -> None:
+    def record(self, event: dict[str, Any]) -> None:
         self.table = ev.apply(self.table, event)
         self.events.append(event)
 
@@ -157,7 +163,7 @@ class Tx:
             self.record(ev.changed(path, old, new))
 
 
-def decide_full(table: Table, action: dict, rules: Rules) -> Preview:
+def decide_full(table: Table, action: dict[str, Any], rules: Rules) -> Preview:
     """Decide ``action`` on ``table``: its events, its sentence and the table after them, nothing committed.
 
     The action is read through the contract first (:func:`companion.core.contract.parse`). Raises
@@ -175,6 +181,8 @@ def decide_full(table: Table, action: dict, rules: Rules) -> Preview:
     typed = parse(spec, table, action)
     if table.get("over") and spec.name not in ("end_game",):
         raise Refused("the game is over; undo to go back into it")
+    if spec.own_turn:
+        require_own_turn(table, spec, typed)
     tx = Tx(table, rules)
     text = spec.handler(tx, typed)
     if not tx.events and not getattr(spec.handler, "may_be_empty", False):
@@ -184,7 +192,18 @@ def decide_full(table: Table, action: dict, rules: Rules) -> Preview:
     return Preview(typed, text, tuple(tx.events), postings, tx.table)
 
 
-def decide(table: Table, action: dict, rules: Rules) -> tuple[list[dict], str]:
+def require_own_turn(table: Table, spec: ActionSpec, typed: dict[str, Any]) -> None:
+    """Refuse an action the rulebook binds to its player's own turn when it is someone else's turn.
+
+    The one place every family's "during your turn" is checked; the banker may still do it for the
+    player whose turn it is."""
+    who = typed.get(spec.turn_field)
+    now = current_player(table)
+    if isinstance(who, str) and now is not None and who != now:
+        raise Refused(f"it is {now}'s turn, not {who}'s: {spec.own_turn}")
+
+
+def decide(table: Table, action: dict[str, Any], rules: Rules) -> tuple[list[dict[str, Any]], str]:
     """The events that ``action`` makes on ``table`` under ``rules``, and a sentence for the log."""
     p = decide_full(table, action, rules)
     return list(p.events), p.summary
@@ -205,7 +224,7 @@ def check_conservation(table: Table) -> None:
             raise AssertionError(f"{account} would hold {balance}")
 
 
-def start(table: Table, rules: Rules) -> tuple[list[dict], str]:
+def start(table: Table, rules: Rules) -> tuple[list[dict[str, Any]], str]:
     """The events that open a game: by default every player receives the pack's starting cash."""
     tx = Tx(table, rules)
     if rules.opening is not None:
@@ -223,12 +242,13 @@ def start(table: Table, rules: Rules) -> tuple[list[dict], str]:
     return tx.events, text
 
 
-def fold(table: Table, events: Iterable[dict]) -> Table:
+def fold(table: Table, events: Iterable[dict[str, Any]]) -> Table:
     return ev.apply_all(table, events)
 
 
-def ranking(table: Table, rules: Rules) -> list[dict]:
+def ranking(table: Table, rules: Rules) -> list[dict[str, Any]]:
     """Players by worth, richest first (bankrupt players last, in the order they went out)."""
-    rows = [{"player": p, "worth": rules.worth(table, p), "cash": cash(table, p)} for p in active_players(table)]
+    rows: list[dict[str, Any]] = [{"player": p, "worth": rules.worth(table, p), "cash": cash(table, p)}
+                                  for p in active_players(table)]
     rows.sort(key=lambda r: (-r["worth"], -r["cash"]))
     return rows

@@ -59,7 +59,7 @@ def apply_all(table: Table, events: Iterable[Event]) -> Table:
     return table
 
 
-def _set(node: dict, path: list, old: Any, new: Any) -> dict:
+def _set(node: dict[str, Any], path: list[Any], old: Any, new: Any) -> dict[str, Any]:
     key = path[0]
     copy = dict(node)
     if len(path) == 1:

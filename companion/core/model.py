@@ -18,15 +18,17 @@ These helpers read it; only :mod:`companion.core.events` builds new tables.
 """
 from __future__ import annotations
 
-from typing import Any, Iterable
+from functools import lru_cache
+from typing import Any, Iterable, cast
 
-from .errors import BadAction, UnknownName
-from .text import clean_name, clean_text, name_key, shown
+from .errors import BadAction, Refused, UnknownName
+from .text import clean_name, clean_text, look_keys, name_key, shown
 
 __all__ = [
     "BANK",
     "SCHEMA",
     "new_table",
+    "player_names_checked",
     "pot_account",
     "player_names",
     "active_players",
@@ -65,36 +67,49 @@ NAME_LEN = 24
 DEFAULT_PLAYERS = (2, 8)
 
 
-def player_range(pack: dict) -> tuple[int, int]:
+def player_range(pack: dict[str, Any]) -> tuple[int, int]:
     """The fewest and the most players a game of this pack takes (the pack's ``players = [2, 6]``)."""
     low, high = pack.get("players", DEFAULT_PLAYERS)
     return int(low), int(high)
 
 
-def new_table(pack: dict, players: Iterable[dict], options: dict) -> Table:
-    """A table before any money moved: every account at zero, every deed with the bank."""
-    records: dict[str, dict] = {}
+def player_names_checked(names: Iterable[object]) -> list[str]:
+    """The players' names as the table will hold them, or a :class:`BadAction` saying why one cannot sit:
+    no invisible characters, not the bank's or a pot's name, and no two names that read the same
+    (the same letters in another case, another alphabet or look-alike ones: :func:`look_keys`)."""
+    seated: dict[tuple[str, str], str] = {}  # each look key of a seated name -> that name
     order: list[str] = []
-    keys: set[str] = set()
-    people = list(players)
-    taken = [c for c in (p.get("colour") for p in people) if c]
-    for p in people:
-        name = clean_name(p.get("name"), "a player's name", NAME_LEN)
-        key = name_key(name)
-        if key in RESERVED or key.startswith("pot:") or key.startswith("pot "):
+    for raw in names:
+        name = clean_name(raw, "a player's name", NAME_LEN)
+        looks = look_keys(name)
+        if _reserved(looks):
             raise BadAction(f"{shown(name)} cannot be a player's name (it names the bank or a pot)")
-        if key in keys:
+        twin = next((seated[k] for k in looks if k in seated), None)
+        if twin is not None and name_key(twin) == name_key(name):
             raise BadAction(f"two players are called {shown(name)}")
+        if twin is not None:
+            raise BadAction(f"{shown(name)} looks just like {shown(twin)} on the screens (the same letters in "
+                            f"another alphabet, or look-alike ones); choose a name that reads differently")
+        seated.update(dict.fromkeys(looks, name))
+        order.append(name)
+    return order
+
+
+def new_table(pack: dict[str, Any], players: Iterable[dict[str, Any]], options: dict[str, Any]) -> Table:
+    """A table before any money moved: every account at zero, every deed with the bank."""
+    records: dict[str, dict[str, Any]] = {}
+    people = list(players)
+    order = player_names_checked(p.get("name") for p in people)
+    taken = [c for c in (p.get("colour") for p in people) if c]
+    for p, name in zip(people, order):
         colour = p.get("colour") or ""
         if colour:
             colour = clean_text(colour, "a colour", 16).casefold()
             if colour not in COLOURS:
                 raise BadAction(f"{shown(colour)} is not a player colour (choose {', '.join(COLOURS)})")
         else:
-            colour = next((c for c in COLOURS if c not in taken), COLOURS[len(order) % len(COLOURS)])
+            colour = next((c for c in COLOURS if c not in taken), COLOURS[len(records) % len(COLOURS)])
             taken.append(colour)
-        keys.add(key)
-        order.append(name)
         records[name] = {"colour": colour, "bankrupt": False, "in_jail": False, "turns": 0, "missed": 0}
     low, high = player_range(pack)
     if not low <= len(order) <= high:
@@ -105,7 +120,7 @@ def new_table(pack: dict, players: Iterable[dict], options: dict) -> Table:
         pots[pot["name"]] = {k: v for k, v in pot.items() if k != "name"}
         pots[pot["name"]].setdefault("label", pot["name"].title())
         accounts[pot_account(pot["name"])] = 0
-    deeds = {name: {} for name in pack.get("cards", {})}
+    deeds: dict[str, dict[str, Any]] = {name: {} for name in pack.get("cards", {})}
     return {
         "schema": SCHEMA,
         "pack": pack,
@@ -119,6 +134,21 @@ def new_table(pack: dict, players: Iterable[dict], options: dict) -> Table:
         "pots": pots,
         "over": None,
     }
+
+
+def _reserved(looks: frozenset[tuple[str, str]]) -> bool:
+    """Whether a name with these look keys names, or looks like, the bank or a pot ("pot:..." and "pot ...")."""
+    names, prefixes = _reserved_looks()
+    return bool(looks & names) or any(kind == k and key.startswith(p) for kind, key in looks for k, p in prefixes)
+
+
+@lru_cache(maxsize=1)
+def _reserved_looks() -> tuple[frozenset[tuple[str, str]], tuple[tuple[str, str], ...]]:
+    spellings = [f(w) for w in RESERVED for f in (str.lower, str.title, str.upper)]
+    names = frozenset(k for word in spellings for k in look_keys(word))
+    prefixes = tuple(k for word in ("pot:", "Pot:", "POT:") for k in look_keys(word))
+    prefixes += tuple((kind, key + " ") for word in ("pot", "Pot", "POT") for kind, key in look_keys(word))
+    return names, prefixes
 
 
 def pot_seed(table: Table, pot: str) -> int:
@@ -205,12 +235,12 @@ def account_name(account: str) -> str:
 
 
 def cash(table: Table, account: str) -> int:
-    return table["accounts"].get(account, 0)
+    return cast("int", table["accounts"].get(account, 0))
 
 
-def card(table: Table, deed: str) -> dict:
+def card(table: Table, deed: str) -> dict[str, Any]:
     """The printed card of a deed (price, rents, ...), as corrected by the banker."""
-    return table["pack"]["cards"][deed]
+    return cast("dict[str, Any]", table["pack"]["cards"][deed])
 
 
 def current_player(table: Table) -> str | None:
@@ -219,3 +249,11 @@ def current_player(table: Table) -> str | None:
         return None
     name = table["order"][table["turn"]["index"] % len(table["order"])]
     return name if name in active else active[0]
+
+
+def playing(table: Table) -> str:
+    """The player whose turn it is; refused when nobody is left in the game."""
+    now = current_player(table)
+    if now is None:
+        raise Refused("nobody is left in the game")
+    return now

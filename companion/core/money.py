@@ -8,9 +8,11 @@ A shown sum is never rounded.
 """
 from __future__ import annotations
 
+from typing import Any
+
 import re
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 
 from .errors import BadAction
 
@@ -39,7 +41,7 @@ class Currency:
     places: int = 2
 
     @classmethod
-    def from_pack(cls, pack: dict) -> "Currency":
+    def from_pack(cls, pack: dict[str, Any]) -> "Currency":
         cur = pack.get("currency", {})
         places = cur.get("places", 2)
         if isinstance(places, bool) or not isinstance(places, int) or not 0 <= places <= 6:

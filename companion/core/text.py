@@ -13,14 +13,20 @@ hands it here. Text is refused, never silently cut or repaired:
 Names are matched by :func:`name_key`: Unicode NFKC, then case folding, then NFKC again, so "Straße" and
 "STRASSE" (or "Bank" and its full-width spelling) are the same name whether the table is checking for twins,
 for a reserved name, or looking a name up.
+
+Names are held to more than other text, since a name is how people tell each other apart on every screen:
+:func:`clean_name` refuses format and other invisible (default-ignorable) characters, and two names are
+twins when :func:`look_keys` shares a key between them: the same :func:`name_key`, or the same confusable
+skeleton (Unicode UTS #39, :mod:`companion.core.lookalike`), as the Cyrillic "Аnn" has with "Ann".
 """
 from __future__ import annotations
 
 import unicodedata
 
 from .errors import BadAction
+from .lookalike import invisible, skeleton
 
-__all__ = ["clean_text", "clean_name", "check_token", "name_key", "shown", "BIDI_CONTROLS"]
+__all__ = ["clean_text", "clean_name", "check_token", "name_key", "look_keys", "shown", "BIDI_CONTROLS"]
 
 #: Embedding, override and isolate controls: they reorder the text around them.
 BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
@@ -73,8 +79,14 @@ def check_token(value: object, what: str, max_len: int) -> str:
 
 
 def clean_name(value: object, what: str, max_len: int) -> str:
-    """A name for a player or a deed: clean text that shows at least one visible character."""
+    """A name for a player: clean text that shows at least one visible character and holds no invisible one."""
     text = clean_text(value, what, max_len, allow_empty=False)
+    for c in text:
+        kind = invisible(c)
+        if kind is not None:
+            described = unicodedata.name(c, "").lower()
+            raise BadAction(f"{what} {shown(text)} holds {kind} nobody can see (U+{ord(c):04X}"
+                            f"{', ' + described if described else ''}); a name must show every character it has")
     if not any(unicodedata.category(c)[0] in "LNPS" for c in text):
         raise BadAction(f"{what} {shown(text)} has no visible characters")
     return text
@@ -84,3 +96,14 @@ def name_key(name: str) -> str:
     """The form two names are compared in: equal keys are the same name to the table."""
     folded = unicodedata.normalize("NFKC", " ".join(name.split())).casefold()
     return unicodedata.normalize("NFKC", folded)
+
+
+def look_keys(name: str) -> frozenset[tuple[str, str]]:
+    """The forms in which two names could be taken for each other: two names sharing any are twins.
+
+    The same :func:`name_key` ("ann" and "ANN"), or the same confusable skeleton as written ("AI" with a
+    capital i and "Al") or case-folded ("Аnn" with a Cyrillic A and "ann").
+    """
+    written = unicodedata.normalize("NFKC", " ".join(name.split()))
+    key = name_key(name)
+    return frozenset({("same", key), ("looks", skeleton(written)), ("looks folded", skeleton(key))})

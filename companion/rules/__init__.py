@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from typing import Callable
+from typing import Any, Callable
 
 from companion.core.engine import Rules
 
@@ -16,10 +16,10 @@ from .pack import CARD_CHECKS, load_pack, normalise_pack, pack_names, resolve_op
 
 __all__ = ["FAMILIES", "rules_for", "load_pack", "normalise_pack", "pack_names", "resolve_options", "CARD_CHECKS"]
 
-FAMILIES: dict[str, Callable[[dict], Rules]] = {}
+FAMILIES: dict[str, Callable[[dict[str, Any]], Rules]] = {}
 
 
-def rules_for(pack: dict) -> Rules:
+def rules_for(pack: dict[str, Any]) -> Rules:
     return FAMILIES[pack["family"]](pack)
 
 

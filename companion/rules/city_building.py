@@ -8,10 +8,12 @@ bought outside the spinner's allowance, and none of them counts towards a distri
 """
 from __future__ import annotations
 
+from typing import Any, cast
+
 from companion.core import contract as c
 from companion.core.engine import Registry, Tx
 from companion.core.errors import BadAction, Refused
-from companion.core.model import BANK, card, cash, current_player, find_deed, find_player
+from companion.core.model import BANK, card, cash, find_deed, find_player
 
 from . import city_districts as cd
 
@@ -19,36 +21,36 @@ __all__ = ["BUILDING", "spin_of", "roll_of", "describe_spin"]
 
 BUILDING = Registry()
 
-_FACES = {1: 1, 2: 2, 3: 3, "1": 1, "2": 2, "3": 3, 4: "railroad", "4": "railroad", "railroad": "railroad"}
+_FACES: dict[int | str, int | str] = {1: 1, 2: 2, 3: 3, "1": 1, "2": 2, "3": 3, 4: "railroad", "4": "railroad", "railroad": "railroad"}
 _KINDS = ("residential", "industrial", "railroad", "stadium", "skyscraper", "tower")
 FACES = ((1, "1 block"), (2, "2 blocks"), (3, "3 blocks"), ("railroad", "A railroad"))
 BUILDINGS = (("residential", "Residential blocks"), ("industrial", "Industrial blocks"), ("railroad", "A railroad"),
              ("stadium", "A stadium"), ("skyscraper", "A skyscraper"), ("tower", "The Monopoly Tower"))
 
 
-def _own_districts(table: dict, partial: dict) -> list[str]:
+def _own_districts(table: dict[str, Any], partial: dict[str, Any]) -> list[str]:
     return [n for n, rec in table["deeds"].items() if rec.get("owner") == partial.get("player")]
 
 
-def _planning_options(table: dict, partial: dict) -> list[tuple[str, str]]:
+def _planning_options(table: dict[str, Any], partial: dict[str, Any]) -> list[tuple[str, str]]:
     planning = table["pack"]["planning"]
     return [(b, f"{b} (bonus)") for b in planning["bonus"]] + [(h, f"{h} (hazard)") for h in planning["hazards"]]
 
 
-def roll_of(table: dict) -> int:
+def roll_of(table: dict[str, Any]) -> int:
     """Which roll of the turn is being played: 1, then 2 and 3 after doubles."""
-    return table["turn"].get("roll", 1)
+    return cast("int", table["turn"].get("roll", 1))
 
 
-def spin_of(table: dict, player: str) -> dict | None:
+def spin_of(table: dict[str, Any], player: str) -> dict[str, Any] | None:
     """The player's latest spin in the turn being played, or None if they have not spun this turn."""
     spin = table["turn"].get("spin")
     if spin and spin["player"] == player and spin["turn"] == table["turn"]["number"]:
-        return spin
+        return cast("dict[str, Any] | None", spin)
     return None
 
 
-def describe_spin(spin: dict) -> str:
+def describe_spin(spin: dict[str, Any]) -> str:
     if spin["result"] == "railroad":
         return "a railroad" + (" (built)" if spin["used"] else "")
     left = spin["result"] - spin["used"]
@@ -56,14 +58,11 @@ def describe_spin(spin: dict) -> str:
 
 
 @BUILDING.action("spin", c.player(), c.choice("result", "Where the spinner stopped", FACES, aliases=((4, "railroad"), ("4", "railroad"))),
-                 label="Spin", group="deeds")
-def spin(tx: Tx, a: dict) -> str:
+                 label="Spin", group="deeds", own_turn="the build spinner is pressed by the player whose turn it is, once a roll")
+def spin(tx: Tx, a: dict[str, Any]) -> str:
     """Record where the build spinner stopped for the player whose turn it is (once a roll: after a
     double the player rolls again and may build again, so the spinner turns again)."""
     player = find_player(tx.table, a["player"])
-    now = current_player(tx.table)
-    if player != now:
-        raise Refused(f"it is {now}'s turn: only {now} can spin the build spinner now")
     result = a["result"]
     if isinstance(result, bool) or not isinstance(result, (int, str)) or _key(result) not in _FACES:
         raise BadAction(f"result is 1, 2, 3 or \"railroad\", not {result!r}")
@@ -78,21 +77,19 @@ def spin(tx: Tx, a: dict) -> str:
                               **({"roll": roll} if roll > 1 else {})})
     if face == "railroad":
         return f"{player} spun a railroad: one free railroad on any district this turn, but no blocks"
-    return f"{player} spun {face}: up to {face} block{'s' if face > 1 else ''} this turn"
+    return f"{player} spun {face}: up to {face} block{'s' if face != 1 else ''} this turn"
 
 
 def _key(result: int | str) -> int | str:
     return result.strip().lower() if isinstance(result, str) else result
 
 
-@BUILDING.action("double", c.player(says="Who rolled a double"), label="Rolled a double", group="turn")
-def double(tx: Tx, a: dict) -> str:
+@BUILDING.action("double", c.player(says="Who rolled a double"), label="Rolled a double", group="turn",
+                 own_turn="only the player whose turn it is rolls the dice")
+def double(tx: Tx, a: dict[str, Any]) -> str:
     """The player whose turn it is rolled a double: after this roll's landing and building they roll
     again in the same turn, and may spin and build again. A third double in a row sends them to jail."""
     player = find_player(tx.table, a["player"])
-    now = current_player(tx.table)
-    if player != now:
-        raise Refused(f"it is {now}'s turn: only {now} rolls now")
     if tx.table["players"][player].get("in_jail"):
         raise Refused(f"{player} is in jail: a double gets {player} out (leave_jail), and the turn ends there")
     roll = roll_of(tx.table)
@@ -105,9 +102,11 @@ def double(tx: Tx, a: dict) -> str:
     return f"{player} rolled a double: another roll this turn, and the spinner may turn again"
 
 
-@BUILDING.action("build", c.player(), c.deed(only=_own_districts), c.choice("building", "What to build", BUILDINGS),
-                 c.count("count", "How many blocks", 1, 3, required=False), label="Build", group="deeds")
-def build(tx: Tx, a: dict) -> str:
+@BUILDING.action("build", c.player(role="owner"), c.deed(only=_own_districts), c.choice("building", "What to build", BUILDINGS),
+                 c.count("count", "How many blocks", 1, 3, required=False), label="Build", group="deeds",
+                 own_turn="building on one's districts (blocks, a railroad, a stadium, a skyscraper or the Tower) "
+                          "is done during one's own turn")
+def build(tx: Tx, a: dict[str, Any]) -> str:
     """Build blocks, a railroad, a stadium, a skyscraper or the Monopoly Tower on a district.
 
     Residential and industrial blocks and the free railroad draw on this turn's spin; the others
@@ -129,14 +128,14 @@ def build(tx: Tx, a: dict) -> str:
     return {"stadium": _stadium, "skyscraper": _skyscraper, "tower": _tower}[kind](tx, player, deed)
 
 
-def _count(a: dict) -> int:
+def _count(a: dict[str, Any]) -> int:
     n = a.get("count", 1)
     if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 3:
         raise BadAction(f"count must be a whole number of blocks from 1 to 3, not {n!r}")
     return n
 
 
-def _allowance(tx: Tx, player: str) -> dict:
+def _allowance(tx: Tx, player: str) -> dict[str, Any]:
     spin = spin_of(tx.table, player)
     if spin is None:
         raise Refused(f"{player} has not spun the build spinner this turn: spin first")
@@ -225,7 +224,7 @@ def _tower(tx: Tx, player: str, deed: str) -> str:
     return f"{player} built the Monopoly Tower on {deed} for {tx.fmt(cost)}: rent doubles on all {player}'s districts"
 
 
-def _planning_building(table: dict, name: object) -> tuple[str, str]:
+def _planning_building(table: dict[str, Any], name: object) -> tuple[str, str]:
     """("bonus" or "hazard", the canonical name) of a planning-permission building."""
     planning = table["pack"]["planning"]
     if isinstance(name, str):
@@ -240,11 +239,12 @@ def _planning_building(table: dict, name: object) -> tuple[str, str]:
     raise BadAction(f"building is one of {', '.join(every)}, not {name!r}")
 
 
-@BUILDING.action("planning_permission", c.player(), c.deed(),
+@BUILDING.action("planning_permission", c.player(role="owner"), c.deed(),
                  c.choice("building", "Which bonus building or hazard", options_from=_planning_options,
                           resolve=lambda table, value: _planning_building(table, value)[1]),
-                 label="Planning permission", group="deeds")
-def planning_permission(tx: Tx, a: dict) -> str:
+                 label="Planning permission", group="deeds",
+                 own_turn="planning permission is used by the player who landed on it, in that turn")
+def planning_permission(tx: Tx, a: dict[str, Any]) -> str:
     """Planning permission: a free bonus building or hazard goes on a district.
 
     A bonus building goes on the player's own or an unowned district, a hazard on another player's or
@@ -268,8 +268,9 @@ def planning_permission(tx: Tx, a: dict) -> str:
     return f"{player} built a {name} on {deed}: no hazard can go there"
 
 
-@BUILDING.action("remove_hazard", c.player(), c.deed(), label="Remove a hazard", group="deeds")
-def remove_hazard(tx: Tx, a: dict) -> str:
+@BUILDING.action("remove_hazard", c.player(role="owner"), c.deed(), label="Remove a hazard", group="deeds",
+                 own_turn="a hazard is removed by its district's owner during the owner's own turn")
+def remove_hazard(tx: Tx, a: dict[str, Any]) -> str:
     """The district's owner pays the bank to take a hazard away (a fixed sum per block of the hazard)."""
     player = find_player(tx.table, a["player"])
     deed = find_deed(tx.table, a["deed"])

@@ -12,6 +12,8 @@ The rent value is both what a visitor pays and what the district is worth at the
 """
 from __future__ import annotations
 
+from typing import Any, cast
+
 from companion.core.errors import BadAction
 from companion.core.model import Table, card, cash
 
@@ -62,7 +64,7 @@ def marks(table: Table, deed: str) -> list[str]:
 
 
 def group_of(table: Table, deed: str) -> str:
-    return card(table, deed)["group"]
+    return cast("str", card(table, deed)["group"])
 
 
 def group_deeds(table: Table, group: str) -> list[str]:
@@ -86,14 +88,14 @@ def complete_groups(table: Table, player: str) -> list[str]:
 def blocks(table: Table, deed: str) -> int:
     """Residential plus industrial blocks standing on the district (the 8-block limit counts these)."""
     state = table["deeds"][deed]
-    return state.get("residential", 0) + state.get("industrial", 0)
+    return cast("int", state.get("residential", 0) + state.get("industrial", 0))
 
 
 def counted_blocks(table: Table, deed: str) -> int:
     """Blocks that count for rent: residential blocks are worthless while a hazard stands there."""
     state = table["deeds"][deed]
     residential = 0 if state.get("hazard") else state.get("residential", 0)
-    return residential + state.get("industrial", 0)
+    return cast("int", residential + state.get("industrial", 0))
 
 
 def rent_doubled(table: Table, deed: str) -> bool:
@@ -116,7 +118,7 @@ def rent_value(table: Table, deed: str) -> int:
     c = card(table, deed)
     n = counted_blocks(table, deed)
     base = c["land_rent"] if n == 0 else c["rent"][n - 1]
-    return base * 2 if rent_doubled(table, deed) else base
+    return cast("int", base * 2 if rent_doubled(table, deed) else base)
 
 
 def stadiums_of(table: Table, player: str) -> int:
@@ -142,7 +144,7 @@ def _whole_positive(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value > 0
 
 
-def check_card(name: str, c: dict) -> None:
+def check_card(name: str, c: dict[str, Any]) -> None:
     """Refuse a district card whose values cannot be right (at load, and when the banker corrects one)."""
     unknown = sorted(set(c) - _KNOWN_KEYS)
     if unknown:

@@ -11,6 +11,8 @@ the due dates.
 """
 from __future__ import annotations
 
+from typing import Any, cast
+
 from companion.core.engine import Rules
 from companion.core.errors import BadAction
 from companion.core.model import Table, card, cash
@@ -36,10 +38,10 @@ def worth(table: Table, player: str) -> int:
     record = table["players"][player]
     owed = sum(d["amount"] for d in record.get("debts", [])) + sum(e["amount"] for e in record.get("owes", []))
     held = sum(card(table, d)["price"] for d in properties_of(table, player))
-    return cash(table, player) + shares_of(table, player) * amount_of(table, "share_price") + held - owed
+    return cast("int", cash(table, player) + shares_of(table, player) * amount_of(table, "share_price") + held - owed)
 
 
-def player_view(table: Table, player: str) -> dict:
+def player_view(table: Table, player: str) -> dict[str, Any]:
     """What the touchscreen and phones show for a City Life player, beyond cash and deeds."""
     record = table["players"][player]
     fmt = Currency.from_pack(table["pack"]).format
@@ -60,7 +62,7 @@ def player_view(table: Table, player: str) -> dict:
     }
 
 
-def check_card(name: str, c: dict) -> None:
+def check_card(name: str, c: dict[str, Any]) -> None:
     """Refuse a House or Tower card whose values cannot be right."""
     if c.get("kind") not in ("house", "tower"):
         raise BadAction(f"{name}: kind is house or tower, not {c.get('kind')!r}")
@@ -86,7 +88,7 @@ AMOUNTS = (
 BOARD = ("dollar_sign", "advance", "school_next")
 
 
-def check_pack(pack: dict) -> None:
+def check_pack(pack: dict[str, Any]) -> None:
     """Refuse a pack (say, an edited copy) that lacks a sum, the board, or the lottery pot."""
     amounts = pack.get("amounts", {})
     for key in AMOUNTS:
@@ -102,7 +104,7 @@ def check_pack(pack: dict) -> None:
         raise BadAction(f"{pack.get('name')}: City Life needs the lottery pot")
 
 
-def rules(pack: dict) -> Rules:
+def rules(pack: dict[str, Any]) -> Rules:
     check_pack(pack)
     return Rules(
         family=FAMILY,

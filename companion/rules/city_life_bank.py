@@ -7,6 +7,8 @@ misses the turns.
 """
 from __future__ import annotations
 
+from typing import Any, Callable, cast
+
 from companion.core import contract as c
 from companion.core.common import COMMON
 from companion.core.engine import Registry, Tx
@@ -28,11 +30,11 @@ def _property_value(table: Table, value: object) -> str:
     return find_property(table, value)
 
 
-def _own_properties(table: Table, partial: dict) -> list[str]:
+def _own_properties(table: Table, partial: dict[str, Any]) -> list[str]:
     return [d for d, s in table["deeds"].items() if s.get("owner") == partial.get("player")]
 
 
-def _debts(table: Table, partial: dict) -> list[tuple[str, str]]:
+def _debts(table: Table, partial: dict[str, Any]) -> list[tuple[str, str]]:
     player = partial.get("player")
     rows = []
     for debt in table["players"].get(player, {}).get("debts", []):
@@ -55,7 +57,7 @@ LOTTERY = pot_account("lottery")
 
 # -- reading the pack and the table -----------------------------------------------------------------
 def amount_of(table: Table, key: str) -> int:
-    return table["pack"]["amounts"][key]
+    return cast("int", table["pack"]["amounts"][key])
 
 
 def is_advanced(table: Table) -> bool:
@@ -75,7 +77,7 @@ def find_property(table: Table, value: object) -> str:
         number = int(value)
         for name, c in table["pack"]["cards"].items():
             if c["square"] == number:
-                return name
+                return cast("str", name)
         raise Refused(f"square {number} is not a City Life House or Tower")
     return find_deed(table, value)
 
@@ -85,7 +87,7 @@ def properties_of(table: Table, player: str) -> list[str]:
 
 
 def shares_of(table: Table, player: str) -> int:
-    return table["players"][player].get("shares", 0)
+    return cast("int", table["players"][player].get("shares", 0))
 
 
 def mortgage_index(table: Table, player: str, deed: str) -> int | None:
@@ -104,7 +106,7 @@ def bank_value(table: Table, deed: str) -> int:
     index = mortgage_index(table, owner, deed) if owner else None
     if index is not None:
         value -= table["players"][owner]["debts"][index]["amount"]
-    return max(value, 0)
+    return cast("int", max(value, 0))
 
 
 def could_raise(table: Table, player: str) -> int:
@@ -117,7 +119,7 @@ def has_assets(table: Table, player: str) -> bool:
     return bool(shares_of(table, player) or properties_of(table, player))
 
 
-def sell_hint(table: Table, player: str, fmt, to: str | None = None) -> str:
+def sell_hint(table: Table, player: str, fmt: Callable[[int], str], to: str | None = None) -> str:
     things = "Bank shares or property" if shares_of(table, player) else "property"
     buyers = f"to {to} at the purchase price, to other players" if to else "to other players"
     return f"sell {things} first ({buyers}, or to the Bank for {fmt(could_raise(table, player))})"
@@ -212,7 +214,7 @@ def collect_due(tx: Tx, player: str) -> list[str]:
 
 # -- actions ----------------------------------------------------------------------------------------
 @CITY.action("borrow", c.player(), label="Bank loan", group="loans", offered=is_advanced)
-def borrow(tx: Tx, a: dict) -> str:
+def borrow(tx: Tx, a: dict[str, Any]) -> str:
     """Advanced: a Bank loan of $1,000, to be repaid with its $200 cost within 7 counted turns."""
     need_advanced(tx, "Bank loans")
     player = find_player(tx.table, a["player"])
@@ -227,8 +229,8 @@ def borrow(tx: Tx, a: dict) -> str:
     return f"{player} borrowed {tx.fmt(loan)} from the Bank: {tx.fmt(loan + cost)} due in {n} turns"
 
 
-@CITY.action("mortgage", c.player(), PROPERTY_OF_PLAYER, label="Mortgage", group="loans", offered=is_advanced)
-def mortgage(tx: Tx, a: dict) -> str:
+@CITY.action("mortgage", c.player(role="owner"), PROPERTY_OF_PLAYER, label="Mortgage", group="loans", offered=is_advanced)
+def mortgage(tx: Tx, a: dict[str, Any]) -> str:
     """Advanced: the Bank lends $400 on a House or $2,000 on a Tower, repaid with its cost in 7 turns."""
     need_advanced(tx, "Bank mortgages")
     player = find_player(tx.table, a["player"])
@@ -252,7 +254,7 @@ def mortgage(tx: Tx, a: dict) -> str:
                                            resolve=lambda table, value: _debt_name(table, value)),
              label="Repay", group="loans",
              says="Repay a Bank loan or a mortgage, with its cost.")
-def repay(tx: Tx, a: dict) -> str:
+def repay(tx: Tx, a: dict[str, Any]) -> str:
     """Repay a Bank loan or a mortgage (``debt``: "loan" or the mortgaged square) with its cost.
 
     A debt that has fallen due, owed by a player with too little cash and nothing left to sell, ends

@@ -7,28 +7,39 @@ to the City Life Lottery; a fine the player cannot pay is owed until they have s
 """
 from __future__ import annotations
 
+from typing import Any
+
 from companion.core import contract as c
 from companion.core.engine import Tx
 from companion.core.errors import BadAction, Refused
-from companion.core.model import BANK, Table, active_players, current_player, find_player
+from companion.core.model import BANK, Table, active_players, current_player, playing, find_player
 
 from .city_life_bank import CITY, amount_of, is_advanced
 from .city_life_debts import charge
 
 
-def _answering(table: Table, partial: dict) -> list[str]:
+def _answering(table: Table, partial: dict[str, Any]) -> list[str]:
     """Who may answer a Quiz Card: the player who rolled (basic rules), or everyone but the Judge."""
     if not is_advanced(table):
-        return [current_player(table)]
+        return [playing(table)]
     judge = judge_of(table)
     return [p for p in active_players(table) if p != judge]
+
+
+def _who_judges(table: Table, partial: dict[str, Any]) -> str:
+    """Who reads the questions and judges the answers, said where the answers are asked."""
+    player = current_player(table)
+    if not is_advanced(table):
+        return f"Another player reads the card and checks the answers; only {player}, who rolled, answers"
+    judge = judge_of(table)
+    return f"{judge} is the Judge (the player before {player}): {judge} asks, checks the answers and does not answer"
 
 
 #: A Quiz Card round: each player who answered, with how many answers they got right.
 ANSWERS = c.structured("answers", "Correct answers by player", {
     "type": "object", "maxProperties": 8, "propertyNames": {"x-kind": "player"},
     "additionalProperties": {"type": "integer", "minimum": 0, "maximum": 20, "x-maximum": "quiz_questions"}},
-    only=_answering)
+    only=_answering, note=_who_judges)
 
 __all__ = ["whole_number", "judge_of", "pay_quiz"]
 
@@ -46,7 +57,7 @@ def judge_of(table: Table) -> str | None:
     active = active_players(table)
     if len(active) < 2:
         return None
-    return active[active.index(current_player(table)) - 1]
+    return active[active.index(playing(table)) - 1]
 
 
 def pay_quiz(tx: Tx, answers: object, *, only: str | None) -> tuple[str, dict[str, int]]:
@@ -75,7 +86,7 @@ def pay_quiz(tx: Tx, answers: object, *, only: str | None) -> tuple[str, dict[st
 
 
 @CITY.action("quiz", ANSWERS, label="Quiz card", group="money")
-def quiz(tx: Tx, a: dict) -> str:
+def quiz(tx: Tx, a: dict[str, Any]) -> str:
     """A Quiz Card round (a roll of 3): $300 tax free for each correct answer, per player."""
     player = current_player(tx.table)
     text, counts = pay_quiz(tx, a["answers"], only=None if is_advanced(tx.table) else player)
@@ -87,7 +98,7 @@ def quiz(tx: Tx, a: dict) -> str:
 @CITY.action("violation", c.player(), c.amount("fine", "The card's fine", required=False),
              c.amount("award", "The card's award", required=False), c.count("demerits", "Demerit points", 1, 15, required=False),
              label="Traffic violation", group="money")
-def violation(tx: Tx, a: dict) -> str:
+def violation(tx: Tx, a: dict[str, Any]) -> str:
     """A Traffic Violation card: its fine to the Lottery, its award from the Bank, its demerit points."""
     player = find_player(tx.table, a["player"])
     if all(a.get(k) is None for k in ("fine", "award", "demerits")):

@@ -17,6 +17,8 @@ player whose turn it is still owes something they could sell to pay.
 """
 from __future__ import annotations
 
+from typing import Any, Callable
+
 from companion.core import contract as c
 from companion.core.engine import Tx
 from companion.core.errors import NotEnoughMoney, Refused
@@ -34,7 +36,7 @@ def who(account: str) -> str:
     return "the Lottery" if account == LOTTERY else account
 
 
-def _pay(tx: Tx, player: str, entry: dict, amount: int) -> None:
+def _pay(tx: Tx, player: str, entry: dict[str, Any], amount: int) -> None:
     """Pay ``amount`` of the entry; a proprietor pays the Capital Gains Tax on what they received."""
     tx.pay(player, entry["to"], amount, entry["memo"])
     if entry.get("tax"):
@@ -42,7 +44,7 @@ def _pay(tx: Tx, player: str, entry: dict, amount: int) -> None:
         tx.pay(entry["to"], LOTTERY, tax, f"Capital Gains Tax on the {entry['memo']}")
 
 
-def _broke(tx: Tx, player: str, entry: dict) -> str:
+def _broke(tx: Tx, player: str, entry: dict[str, Any]) -> str:
     """Nothing left to sell: the rulebook's outcome for this charge."""
     have = cash(tx.table, player)
     what = f"the {tx.fmt(entry['amount'])} {entry['memo']}"
@@ -66,7 +68,7 @@ def _broke(tx: Tx, player: str, entry: dict) -> str:
             f"{n} turn{'s' if n != 1 else ''}{where} for the {tx.fmt(owed)} still owed")
 
 
-def _owed_text(tx: Tx, player: str, entry: dict) -> str:
+def _owed_text(tx: Tx, player: str, entry: dict[str, Any]) -> str:
     to = entry["to"] if entry["to"] != LOTTERY else None
     return (f"{player} has {tx.fmt(cash(tx.table, player))} but owes {who(entry['to'])} {tx.fmt(entry['amount'])} "
             f"for the {entry['memo']}: " + sell_hint(tx.table, player, tx.fmt, to) + ", then settle")
@@ -111,14 +113,14 @@ def settle_owed(tx: Tx, player: str, *, strict: bool) -> list[str]:
     return notes
 
 
-def owed_view(table: dict, player: str, fmt) -> list[dict]:
+def owed_view(table: dict[str, Any], player: str, fmt: Callable[[int], str]) -> list[dict[str, Any]]:
     return [{"to": who(e["to"]), "amount": e["amount"], "amount_text": fmt(e["amount"]), "memo": e["memo"],
              "text": f"owes {who(e['to'])} {fmt(e['amount'])} for the {e['memo']}"}
             for e in table["players"][player].get("owes", [])]
 
 
 @CITY.action("settle", c.player(), label="Settle debts", group="loans")
-def settle(tx: Tx, a: dict) -> str:
+def settle(tx: Tx, a: dict[str, Any]) -> str:
     """Pay what the player owes for a square or card once they have sold enough (or, with nothing left
     to sell, meet it with missed turns as the rulebook says)."""
     player = find_player(tx.table, a["player"])

@@ -7,10 +7,12 @@ Life Lottery (never the Bank); a mortgaged property's mortgage is repaid out of 
 """
 from __future__ import annotations
 
+from typing import Any
+
 from companion.core import contract as c
 from companion.core.engine import Tx
 from companion.core.errors import BadAction, NotEnoughMoney, Refused
-from companion.core.model import BANK, Table, card, cash, current_player, find_account, find_player
+from companion.core.model import BANK, Table, card, cash, find_account, find_player
 
 from .city_life_bank import (
     CITY, LOTTERY, PROPERTY_OF_PLAYER, _property_value, amount_of, find_property, is_advanced, mortgage_index,
@@ -32,7 +34,7 @@ def unsold(table: Table, kind: str) -> list[str]:
     return sorted(names, key=lambda d: table["pack"]["cards"][d]["square"])
 
 
-def take_property(tx: Tx, player: str, deed: str) -> None:
+def take_property(tx: Tx, player: str | None, deed: str) -> None:
     tx.set(["deeds", deed, "owner"], player)
 
 
@@ -40,34 +42,34 @@ def _tax(tx: Tx, deed: str, key: str) -> int:
     return card(tx.table, deed)[key] if is_advanced(tx.table) else 0
 
 
-def _for_sale(table: Table, partial: dict) -> list[str]:
+def _for_sale(table: Table, partial: dict[str, Any]) -> list[str]:
     return [d for d, s in table["deeds"].items() if s.get("owner") is None]
 
 
-def _own_towers(table: Table, partial: dict) -> list[str]:
+def _own_towers(table: Table, partial: dict[str, Any]) -> list[str]:
     return [d for d, s in table["deeds"].items() if s.get("owner") == partial.get("player") and card(table, d)["kind"] == "tower"]
 
 
-def _unsold_houses(table: Table, partial: dict) -> list[str]:
+def _unsold_houses(table: Table, partial: dict[str, Any]) -> list[str]:
     return [d for d, s in table["deeds"].items() if s.get("owner") is None and card(table, d)["kind"] == "house"]
 
 
-def _buyers(table: Table, partial: dict) -> list[str]:
+def _buyers(table: Table, partial: dict[str, Any]) -> list[str]:
     return [BANK, *(p for p in table["order"] if not table["players"][p]["bankrupt"] and p != partial.get("player"))]
 
 
-def _to_player(table: Table, partial: dict) -> bool:
+def _to_player(table: Table, partial: dict[str, Any]) -> bool:
     return partial.get("to") not in (None, BANK)
 
 
-def _count(a: dict, most: int) -> int:
+def _count(a: dict[str, Any], most: int) -> int:
     n = a.get("count", 1)
     if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= most:
         raise BadAction(f"count must be a whole number from 1 to {most}, not {n!r}")
     return n
 
 
-def _buyer(tx: Tx, a: dict, seller: str) -> str:
+def _buyer(tx: Tx, a: dict[str, Any], seller: str) -> str:
     buyer = find_account(tx.table, a.get("to", BANK))
     if buyer == seller:
         raise Refused(f"{seller} cannot sell to {seller}")
@@ -81,7 +83,7 @@ def _buyer(tx: Tx, a: dict, seller: str) -> str:
 
 
 @CITY.action("buy", c.player(), c.deed(only=_for_sale, resolve=_property_value), label="Buy", group="deeds")
-def buy(tx: Tx, a: dict) -> str:
+def buy(tx: Tx, a: dict[str, Any]) -> str:
     """Buy the unsold House or Tower the player has just landed on from the Bank."""
     player = find_player(tx.table, a["player"])
     deed = find_property(tx.table, a["deed"])
@@ -102,11 +104,11 @@ def buy(tx: Tx, a: dict) -> str:
     return f"{player} bought {deed} for {tx.fmt(c['price'])}{tax}"
 
 
-@CITY.action("sell", c.player(), PROPERTY_OF_PLAYER, c.account("to", "Who buys", required=False, only=_buyers),
+@CITY.action("sell", c.player(role="owner"), PROPERTY_OF_PLAYER, c.account("to", "Who buys", role="", required=False, only=_buyers),
              c.amount("price", "The agreed price", required=False, allow_zero=True, when=_to_player),
              label="Sell", group="deeds",
              says="Sell a House or Tower to the Bank at its purchase price, or to a player at the agreed price.")
-def sell(tx: Tx, a: dict) -> str:
+def sell(tx: Tx, a: dict[str, Any]) -> str:
     """Sell a House or Tower to the Bank at its purchase price, or to a player (``to``) at ``price``."""
     seller = find_player(tx.table, a["player"])
     deed = find_property(tx.table, a["deed"])
@@ -140,15 +142,14 @@ def sell(tx: Tx, a: dict) -> str:
     return f"{seller} sold {deed} to {to} for {tx.fmt(price)}" + "".join(f"; {t}" for t in taxes) + note
 
 
-@CITY.action("exchange", c.player(), c.deed("tower", "Which of the player's Towers", only=_own_towers, resolve=_property_value),
+@CITY.action("exchange", c.player(role="owner"), c.deed("tower", "Which of the player's Towers", only=_own_towers, resolve=_property_value),
              c.deed("house", "Which unsold House", only=_unsold_houses, resolve=_property_value),
-             label="Exchange a Tower", group="deeds")
-def exchange(tx: Tx, a: dict) -> str:
+             label="Exchange a Tower", group="deeds",
+             own_turn="a Tower is exchanged for an unsold House only on its proprietor's own turn")
+def exchange(tx: Tx, a: dict[str, Any]) -> str:
     """On the proprietor's turn: a Tower goes back to the Bank for an unsold House (no price changes
     hands; the advanced rules charge $200 Capital Gains and $200 Land Transfer Tax)."""
     player = find_player(tx.table, a["player"])
-    if current_player(tx.table) != player:
-        raise Refused(f"{player} may exchange a Tower only on {player}'s own turn")
     tower = find_property(tx.table, a["tower"])
     house = find_property(tx.table, a["house"])
     if card(tx.table, tower)["kind"] != "tower" or card(tx.table, house)["kind"] != "house":
@@ -175,7 +176,7 @@ def exchange(tx: Tx, a: dict) -> str:
 
 @CITY.action("buy_shares", c.player(), c.count("count", "How many shares", 1, 5, required=False),
              label="Buy shares", group="deeds", offered=is_advanced)
-def buy_shares(tx: Tx, a: dict) -> str:
+def buy_shares(tx: Tx, a: dict[str, Any]) -> str:
     """Advanced: on landing on a Dollar Sign square, buy Bank shares at $500 (at most 5 from the Bank
     in a whole game, and none once the player has sold shares to another player)."""
     need_advanced(tx, "Bank shares")
@@ -197,12 +198,12 @@ def buy_shares(tx: Tx, a: dict) -> str:
 
 
 @CITY.action("sell_shares", c.player(), c.count("count", "How many shares", 1, 100, required=False),
-             c.account("to", "Who buys", required=False, only=_buyers),
+             c.account("to", "Who buys", role="", required=False, only=_buyers),
              c.amount("price", "The agreed price", required=False, allow_zero=True, when=_to_player),
              label="Sell shares", group="deeds",
              says="Advanced rules: sell Bank shares to the Bank at $500 each, or to a player at the agreed price; "
                   "the seller pays $100 Capital Gains Tax a share to the Lottery.")
-def sell_shares(tx: Tx, a: dict) -> str:
+def sell_shares(tx: Tx, a: dict[str, Any]) -> str:
     """Sell Bank shares to the Bank at $500 each, or to a player (``to``) at ``price``; under the
     advanced rules the seller pays $100 Capital Gains Tax a share to the City Life Lottery (the basic
     rules' shares come from the Dollar Sign squares and are sold tax free)."""

@@ -9,12 +9,14 @@ the Museum's School choice) records where the player now stands and says so; tha
 """
 from __future__ import annotations
 
+from typing import Any, Callable, cast
+
 from dataclasses import replace
 
 from companion.core import contract as c
 from companion.core.engine import Tx, ranking
 from companion.core.errors import BadAction, Refused
-from companion.core.model import BANK, Table, active_players, card, cash, current_player, find_player, pot_seed
+from companion.core.model import BANK, Table, active_players, card, cash, find_player, pot_seed
 
 from . import turns
 from .city_life_bank import CITY, LOTTERY, _property_value, amount_of, could_raise, find_property, is_advanced, properties_of, shares_of
@@ -31,7 +33,7 @@ FIELDS = {
 }
 
 
-def _landing(table: Table, partial: dict) -> str | None:
+def _landing(table: Table, partial: dict[str, Any]) -> str | None:
     """The kind of square the piece ends on (after any square that sends it straight on)."""
     square = partial.get("square")
     if not isinstance(square, int) or isinstance(square, bool):
@@ -39,13 +41,13 @@ def _landing(table: Table, partial: dict) -> str | None:
     return kind_of(table, _follow(table, square)[-1])
 
 
-def _owner_here(table: Table, partial: dict) -> str | None:
+def _owner_here(table: Table, partial: dict[str, Any]) -> str | None:
     square = _follow(table, partial["square"])[-1]
     deed = next((d for d, c in table["pack"]["cards"].items() if c["square"] == square), None)
     return table["deeds"][deed].get("owner") if deed else None
 
 
-def _square_choices(table: Table, partial: dict) -> list[tuple[str, str]]:
+def _square_choices(table: Table, partial: dict[str, Any]) -> list[tuple[str, str]]:
     kind = _landing(table, partial)
     if kind == "museum":
         return [("school", "Go on to School"), ("collect", "Collect the prize"), ("roll", "Roll the die")]
@@ -58,17 +60,17 @@ def _square_choices(table: Table, partial: dict) -> list[tuple[str, str]]:
     return []
 
 
-def _needs_roll(table: Table, partial: dict) -> bool:
+def _needs_roll(table: Table, partial: dict[str, Any]) -> bool:
     kind = _landing(table, partial)
     return kind == "amusement_park" or (kind == "museum" and partial.get("choice") == "roll")
 
 
-def _needs_house(table: Table, partial: dict) -> bool:
+def _needs_house(table: Table, partial: dict[str, Any]) -> bool:
     kind = _landing(table, partial)
     return (kind == "hospital" and bool(unsold(table, "house"))) or (kind == "tower" and partial.get("choice") == "send")
 
 
-def _house_options(table: Table, partial: dict) -> list[str]:
+def _house_options(table: Table, partial: dict[str, Any]) -> list[str]:
     if _landing(table, partial) == "hospital":
         return unsold(table, "house")
     owner = _owner_here(table, partial)
@@ -76,18 +78,18 @@ def _house_options(table: Table, partial: dict) -> list[str]:
 
 
 def kind_of(table: Table, square: int) -> str:
-    for name, c in table["pack"]["cards"].items():
-        if c["square"] == square:
-            return c["kind"]
+    for deed in table["pack"]["cards"].values():
+        if deed["square"] == square:
+            return cast("str", deed["kind"])
     for kind, squares in table["pack"]["board"].items():
         if isinstance(squares, list) and square in squares:
-            return kind
+            return cast("str", kind)
     return "plain"
 
 
 def square_name(table: Table, square: int) -> str:
-    for name, c in table["pack"]["cards"].items():
-        if c["square"] == square:
+    for name, deed in table["pack"]["cards"].items():
+        if deed["square"] == square:
             return f"square {square} ({name})"
     name = table["pack"]["board"].get("names", {}).get(str(square))
     kind = kind_of(table, square)
@@ -122,7 +124,7 @@ def win_lottery(tx: Tx, player: str) -> str:
 #: ``choice`` and ``roll``.
 THEN = {"type": "array", "maxItems": 4, "items": {"type": "object", "title": "Square", "maxProperties": 2, "properties": {
     "correct": {"type": "boolean", "title": "Answered right"},
-    "answers": {**ANSWERS.schema, "title": "Answers"},
+    "answers": {**(ANSWERS.schema or {}), "title": "Answers"},
     "choice": {"oneOf": [{"const": "school", "title": "School"}, {"const": "collect", "title": "Prize"},
                          {"const": "roll", "title": "Roll"}], "title": "Museum"},
     "roll": {"type": "integer", "minimum": 1, "maximum": 6, "title": "The die"}}, "additionalProperties": False}}
@@ -141,16 +143,15 @@ _STOP = {"school": ": land there next", "museum": ": land there for its quiz"}
                      when=lambda table, partial: _landing(table, partial) == "school" and is_advanced(table)),
              c.deed("house", "Which House", required=False, when=_needs_house, only=_house_options, resolve=_property_value),
              c.structured("then", "What happened on the squares it led to, in order", THEN, required=False),
-             label="Land on a square", group="money")
-def land(tx: Tx, a: dict) -> str:
+             label="Land on a square", group="money",
+             own_turn="only the player whose turn it is moves and lands on a square")
+def land(tx: Tx, a: dict[str, Any]) -> str:
     """The player's piece lands on a square: its money happens (choices and die rolls as fields).
 
     A square that sends the player on to another square with instructions of its own (a School
     answered right, the Museum's School choice) is followed in the same action when ``then`` gives that
     square's fields (one object per square, in order); each step is said in the log."""
     player = find_player(tx.table, a["player"])
-    if current_player(tx.table) != player:
-        raise Refused(f"it is {current_player(tx.table)}'s turn, not {player}'s")
     if tx.table["players"][player].get("in_jail"):
         raise Refused(f"{player} is in Jail: roll for a six (leave_jail) or end the turn")
     path = _follow(tx.table, whole_number(a["square"], "square", 1, 100))
@@ -192,11 +193,11 @@ def land(tx: Tx, a: dict) -> str:
 
 
 # -- the squares ------------------------------------------------------------------------------------
-def _plain(tx: Tx, player: str, square: int, a: dict) -> str:
+def _plain(tx: Tx, player: str, square: int, a: dict[str, Any]) -> str:
     return "no money moves"
 
 
-def _move_text(kind: str):
+def _move_text(kind: str) -> Callable[[Tx, str, int, dict[str, Any]], str]:
     texts = {
         "express_way": "along the Express Way on the next turns",
         "detour": "along the Detour on the next turns",
@@ -207,7 +208,7 @@ def _move_text(kind: str):
     return lambda tx, player, square, a: texts[kind]
 
 
-def _dollar_sign(tx: Tx, player: str, square: int, a: dict) -> str:
+def _dollar_sign(tx: Tx, player: str, square: int, a: dict[str, Any]) -> str:
     if not is_advanced(tx.table):
         # The basic rules give a $500 Bank share, an asset the player may sell to the Bank or to others.
         held = shares_of(tx.table, player) + 1
@@ -223,10 +224,10 @@ def _dollar_sign(tx: Tx, player: str, square: int, a: dict) -> str:
         if n:
             tx.pay(BANK, holder, n * per, f"dividend on {n} Bank share{'s' if n > 1 else ''}")
             parts.append(f"{holder} {tx.fmt(n * per)} dividend")
-    return "; ".join(parts) + f"; {player} may buy Bank shares (buy_shares)"
+    return "; ".join(parts) + f"; {player} may buy Bank shares"
 
 
-def _property(tx: Tx, player: str, square: int, a: dict) -> str:
+def _property(tx: Tx, player: str, square: int, a: dict[str, Any]) -> str:
     deed = next(d for d, c in tx.table["pack"]["cards"].items() if c["square"] == square)
     c = card(tx.table, deed)
     owner = tx.table["deeds"][deed].get("owner")
@@ -278,15 +279,15 @@ def _visitor_fee(tx: Tx, player: str, owner: str, deed: str) -> str:
                        + (f"; {owner} paid {tx.fmt(cgt)} Capital Gains Tax" if cgt else ""))
 
 
-def _bill(key: str, memo: str):
-    def square(tx: Tx, player: str, sq: int, a: dict) -> str:
+def _bill(key: str, memo: str) -> Callable[[Tx, str, int, dict[str, Any]], str]:
+    def square(tx: Tx, player: str, sq: int, a: dict[str, Any]) -> str:
         amount = amount_of(tx.table, key)
         outcome = charge(tx, player, amount, memo, when_broke="one_turn")
         return outcome or f"{player} paid the {tx.fmt(amount)} {memo} to the Lottery"
     return square
 
 
-def _city_hall(tx: Tx, player: str, square: int, a: dict) -> str:
+def _city_hall(tx: Tx, player: str, square: int, a: dict[str, Any]) -> str:
     owned = properties_of(tx.table, player)
     tax = sum(card(tx.table, d)["property_tax"] for d in owned)
     if not tax:
@@ -296,7 +297,7 @@ def _city_hall(tx: Tx, player: str, square: int, a: dict) -> str:
     return outcome or f"{player} paid {tx.fmt(tax)} Property Tax on {what} to the Lottery"
 
 
-def _hospital(tx: Tx, player: str, square: int, a: dict) -> str:
+def _hospital(tx: Tx, player: str, square: int, a: dict[str, Any]) -> str:
     houses = unsold(tx.table, "house")
     if not houses:
         if a.get("house") is not None:
@@ -336,11 +337,11 @@ def _to_tower(tx: Tx, player: str) -> str:
     return text
 
 
-def _fire_department(tx: Tx, player: str, square: int, a: dict) -> str:
+def _fire_department(tx: Tx, player: str, square: int, a: dict[str, Any]) -> str:
     return _to_tower(tx, player)
 
 
-def _amusement_park(tx: Tx, player: str, square: int, a: dict) -> str:
+def _amusement_park(tx: Tx, player: str, square: int, a: dict[str, Any]) -> str:
     roll = whole_number(a.get("roll"), "roll (the die at the Lottery)", 1, 6)
     tx.set(["players", player, "at"], 58)
     if roll == 6:
@@ -348,29 +349,29 @@ def _amusement_park(tx: Tx, player: str, square: int, a: dict) -> str:
     return f"on to the Lottery; {player} rolled {roll}, not a six: no win"
 
 
-def _lottery(tx: Tx, player: str, square: int, a: dict) -> str:
+def _lottery(tx: Tx, player: str, square: int, a: dict[str, Any]) -> str:
     return win_lottery(tx, player)
 
 
-def _jail(tx: Tx, player: str, square: int, a: dict) -> str:
+def _jail(tx: Tx, player: str, square: int, a: dict[str, Any]) -> str:
     n = amount_of(tx.table, "jail_turns")
     turns.send_to_jail(tx, player, n)
     return f"{player} misses {n} turns in Jail (a six on any of them gets {player} out)"
 
 
-def _construction(tx: Tx, player: str, square: int, a: dict) -> str:
+def _construction(tx: Tx, player: str, square: int, a: dict[str, Any]) -> str:
     n = amount_of(tx.table, "construction_turns")
     turns.miss(tx, player, n, "other")
     return f"{player} loses {n} turn{'s' if n > 1 else ''}"
 
 
-def _mall(tx: Tx, player: str, square: int, a: dict) -> str:
+def _mall(tx: Tx, player: str, square: int, a: dict[str, Any]) -> str:
     amount = amount_of(tx.table, "mall")
     tx.pay(BANK, player, amount, "advertising contest")
     return f"{player} won {tx.fmt(amount)} in the advertising contest"
 
 
-def _museum(tx: Tx, player: str, square: int, a: dict) -> str:
+def _museum(tx: Tx, player: str, square: int, a: dict[str, Any]) -> str:
     choice = a.get("choice")
     if choice not in ("school", "collect", "roll"):
         raise BadAction("at the Museum choice is \"school\", \"collect\" or \"roll\"")
@@ -394,7 +395,7 @@ def _museum(tx: Tx, player: str, square: int, a: dict) -> str:
     return f"{player} collected {tx.fmt(amount)}" + (f" and paid {tx.fmt(cgt)} Capital Gains Tax" if cgt else "")
 
 
-def _school(tx: Tx, player: str, square: int, a: dict) -> str:
+def _school(tx: Tx, player: str, square: int, a: dict[str, Any]) -> str:
     if is_advanced(tx.table):
         if a.get("answers") is None:
             raise BadAction("the School's Quiz Card round needs answers: each player's correct answers, "
@@ -428,13 +429,13 @@ def _school(tx: Tx, player: str, square: int, a: dict) -> str:
     return f"{text}; {player} goes on{by} to {square_name(tx.table, path[-1])}"
 
 
-def _winner(tx: Tx, player: str, square: int, a: dict) -> str:
+def _winner(tx: Tx, player: str, square: int, a: dict[str, Any]) -> str:
     rows = ranking(tx.table, tx.rules)
     tx.set(["over"], {"winner": player, "reason": f"{player} reached square 100", "ranking": rows})
     return f"{player} reached square 100 and wins the game"
 
 
-def _wrong_turn(tx: Tx, player: str, square: int, a: dict) -> str:
+def _wrong_turn(tx: Tx, player: str, square: int, a: dict[str, Any]) -> str:
     tx.set(["players", player, "at"], square - 30)
     return f"{player} moves back 30 squares to square {square - 30}"
 

@@ -6,10 +6,12 @@ end of every turn the Bank collects the loans and mortgages that fall due (see
 """
 from __future__ import annotations
 
+from typing import Any
+
 from companion.core import contract as c
 from companion.core.engine import Tx
-from companion.core.errors import BadAction, NotEnoughMoney, Refused
-from companion.core.model import active_players, cash, current_player, find_player
+from companion.core.errors import BadAction, NotEnoughMoney
+from companion.core.model import active_players, cash, playing, find_player
 
 from . import turns
 from .city_life_bank import CITY, amount_of, collect_due, has_assets, sell_hint
@@ -25,9 +27,9 @@ def _turns(value: object) -> int:
 
 
 @CITY.action("next_turn", label="Next turn", group="turn")
-def next_turn(tx: Tx, a: dict) -> str:
+def next_turn(tx: Tx, a: dict[str, Any]) -> str:
     """The turn ends: the rotation moves on, turns are counted and debts that fall due are collected."""
-    ending = current_player(tx.table)
+    ending = playing(tx.table)
     for player in active_players(tx.table):
         require_overdue_settled(tx, player)
     notes = settle_owed(tx, ending, strict=False)
@@ -57,7 +59,7 @@ def require_overdue_settled(tx: Tx, player: str) -> None:
              c.choice("reason", "Why", [("other", "Other"), ("debt", "To pay off a debt")], required=False), c.text(),
              label="Miss turns", group="turn",
              says="The player misses turns; turns missed to pay off a debt do not count toward a loan.")
-def miss_turns(tx: Tx, a: dict) -> str:
+def miss_turns(tx: Tx, a: dict[str, Any]) -> str:
     """The player misses turns; ``reason`` "debt" marks turns that do not count toward a loan."""
     player = find_player(tx.table, a["player"])
     n = _turns(a["turns"])
@@ -73,7 +75,7 @@ def miss_turns(tx: Tx, a: dict) -> str:
 @CITY.action("jail", c.player(), c.count("turns", "How many turns in Jail", 1, 20, required=False),
              label="Go to Jail", group="turn",
              says="The player goes to Jail (3 turns unless the banker says otherwise); jail turns do not count toward loans.")
-def jail(tx: Tx, a: dict) -> str:
+def jail(tx: Tx, a: dict[str, Any]) -> str:
     """The player goes to Jail for 3 turns (or ``turns``); jail turns do not count toward loans."""
     player = find_player(tx.table, a["player"])
     n = _turns(a.get("turns", amount_of(tx.table, "jail_turns")))
@@ -82,12 +84,10 @@ def jail(tx: Tx, a: dict) -> str:
     return f"{player} went to Jail for {n} turn{'s' if n > 1 else ''}"
 
 
-@CITY.action("leave_jail", c.player(), label="Leave Jail", group="turn")
-def leave_jail(tx: Tx, a: dict) -> str:
+@CITY.action("leave_jail", c.player(), label="Leave Jail", group="turn",
+             own_turn="a jailed player rolls for a six on their own turn")
+def leave_jail(tx: Tx, a: dict[str, Any]) -> str:
     """The jailed player rolled a six on a jail turn: out of Jail at once, and this turn is played."""
     player = find_player(tx.table, a["player"])
-    now = current_player(tx.table)
-    if now != player and tx.table["players"][player].get("in_jail"):
-        raise Refused(f"{player} rolls for a six on {player}'s own turn; it is {now}'s turn")
     left = turns.release_from_jail(tx, player)
     return f"{player} rolled a six and left Jail ({left} jail turn{'s' if left != 1 else ''} spared)"

@@ -6,6 +6,8 @@ lives in the pack's ``cards`` so the banker can correct it.
 """
 from __future__ import annotations
 
+from typing import cast
+
 from companion.core.errors import BadAction, Refused
 from companion.core.model import Table, card, cash
 
@@ -28,7 +30,7 @@ __all__ = [
 
 
 def group_of(table: Table, deed: str) -> str:
-    return card(table, deed)["group"]
+    return cast("str", card(table, deed)["group"])
 
 
 def group_deeds(table: Table, group: str) -> list[str]:
@@ -61,7 +63,7 @@ def interest(amount: int, percent: int = 10) -> int:
 
 def lift_cost(table: Table, deed: str) -> int:
     value = card(table, deed)["mortgage"]
-    return value + interest(value, table["pack"].get("mortgage_interest", 10))
+    return cast("int", value + interest(value, table["pack"].get("mortgage_interest", 10)))
 
 
 def rent_due(table: Table, deed: str, dice: int | None = None, *, multiplier: int | None = None) -> int:
@@ -82,7 +84,7 @@ def rent_due(table: Table, deed: str, dice: int | None = None, *, multiplier: in
     if kind == "railroad":
         n = len(owned_by(table, owner, "railroad"))
         rent = rents[min(n, len(rents)) - 1]
-        return rent * (multiplier or 1)
+        return cast("int", rent * (multiplier or 1))
     if kind == "utility":
         if dice is None:
             raise BadAction(f"rent for {deed} needs the dice total (\"dice\": 2 to 12)")
@@ -93,8 +95,8 @@ def rent_due(table: Table, deed: str, dice: int | None = None, *, multiplier: in
         return dice * times
     level = buildings(table, deed)
     if level == 0 and owns_group(table, owner, c["group"]):
-        return rents[0] * 2
-    return rents[level]
+        return cast("int", rents[0] * 2)
+    return cast("int", rents[level])
 
 
 def building_value(table: Table, deed: str) -> int:
@@ -102,8 +104,8 @@ def building_value(table: Table, deed: str) -> int:
     c = card(table, deed)
     level = buildings(table, deed)
     if level == 5:
-        return 4 * c.get("house_cost", 0) + c.get("hotel_cost", c.get("house_cost", 0))
-    return level * c.get("house_cost", 0)
+        return cast("int", 4 * c.get("house_cost", 0) + c.get("hotel_cost", c.get("house_cost", 0)))
+    return cast("int", level * c.get("house_cost", 0))
 
 
 def marks(table: Table, deed: str) -> list[str]:
@@ -163,7 +165,7 @@ def rent_owner(table: Table, payer: str, deed: str) -> str:
         raise Refused(f"{payer} owns {deed}: no rent is due")
     if state.get("mortgaged"):
         raise Refused(f"{deed} is mortgaged: no rent is due")
-    return owner
+    return cast("str", owner)
 
 
 def require_whole_group(table: Table, player: str, deed: str, *, to: str = "build",

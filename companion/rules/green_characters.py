@@ -6,6 +6,8 @@ The pack lists the six cards under ``characters`` (key -> ``title``, ``salary``,
 """
 from __future__ import annotations
 
+from typing import Any, cast
+
 from companion.core.card_text import card_value, shown
 from companion.core import contract as c
 from companion.core.engine import Registry, Tx
@@ -18,7 +20,7 @@ __all__ = ["CHARACTERS", "check_character", "character_of", "find_character", "p
 CHARACTERS = Registry()
 
 
-def _characters(table: dict, partial: dict) -> list[tuple[str, str]]:
+def _characters(table: dict[str, Any], partial: dict[str, Any]) -> list[tuple[str, str]]:
     return [(key, card["title"]) for key, card in table["pack"]["characters"].items()]
 
 
@@ -57,44 +59,44 @@ def check_character(key: str, c: object) -> None:
         raise BadAction(f"character {key}: the title is 1 to 40 characters")
 
 
-def find_character(table: dict, name: object) -> str:
+def find_character(table: dict[str, Any], name: object) -> str:
     """A character's key, by its key or its title (any case)."""
     cards = table["pack"]["characters"]
     if isinstance(name, str):
         wanted = " ".join(name.split()).casefold()
         for key, c in cards.items():
             if wanted in (key.casefold(), c["title"].casefold()):
-                return key
+                return cast("str", key)
     titles = ", ".join(c["title"] for c in cards.values())
     raise UnknownName(f"there is no character called {name!r} (the cards: {titles})")
 
 
-def character_of(table: dict, player: str) -> str | None:
-    return table["players"][player].get("character")
+def character_of(table: dict[str, Any], player: str) -> str | None:
+    return cast("str | None", table["players"][player].get("character"))
 
 
-def _card_of(table: dict, player: str) -> dict:
+def _card_of(table: dict[str, Any], player: str) -> dict[str, Any]:
     key = character_of(table, player)
     if key is None:
-        raise Refused(f"{player} has no character card yet: record the card they drew with choose_character")
-    return table["pack"]["characters"][key]
+        raise Refused(f"{player} has no character card yet: record the card they drew with Choose a character")
+    return cast("dict[str, Any]", table["pack"]["characters"][key])
 
 
-def salary_of(table: dict, player: str) -> int:
-    return _card_of(table, player)["salary"]
+def salary_of(table: dict[str, Any], player: str) -> int:
+    return cast("int", _card_of(table, player)["salary"])
 
 
-def affected(table: dict, player: str, what: str) -> bool:
+def affected(table: dict[str, Any], player: str, what: str) -> bool:
     """Whether Night (``what="night"``) or Detour applies to the player's character."""
     return bool(_card_of(table, player)[what])
 
 
-def title_of(table: dict, player: str) -> str:
-    return _card_of(table, player)["title"]
+def title_of(table: dict[str, Any], player: str) -> str:
+    return cast("str", _card_of(table, player)["title"])
 
 
 @CHARACTERS.action("choose_character", c.player(), CHARACTER, label="Choose a character", group="game")
-def choose_character(tx: Tx, a: dict) -> str:
+def choose_character(tx: Tx, a: dict[str, Any]) -> str:
     """Record the character card a player drew (each card is in one hand only)."""
     player = find_player(tx.table, a["player"])
     key = find_character(tx.table, a["character"])
@@ -112,16 +114,16 @@ def choose_character(tx: Tx, a: dict) -> str:
             + (f"affected by {' and '.join(w.title() for w in applies)}" if applies else "not affected by Night or Detour"))
 
 
-def printed(table: dict, partial: dict) -> dict:
+def printed(table: dict[str, Any], partial: dict[str, Any]) -> dict[str, Any]:
     """The chosen character card as it reads now: what a correction starts from."""
     card = table["pack"]["characters"][find_character(table, partial["character"])]
-    return {field: card[field] for field in CHARACTER_VALUES["properties"] if field in card}
+    return {field: card[field] for field in cast("dict[str, Any]", CHARACTER_VALUES["properties"]) if field in card}
 
 
 @CHARACTERS.action("correct_character", CHARACTER,
                    c.structured("values", "The card's values to correct", CHARACTER_VALUES, current=printed),
                    label="Correct a character", group="game")
-def correct_character(tx: Tx, a: dict) -> str:
+def correct_character(tx: Tx, a: dict[str, Any]) -> str:
     """The banker corrects a character card to match the box (salaries already paid stay paid). A value
     the card already reads is left as it is; a correction that changes nothing is refused."""
     key = find_character(tx.table, a["character"])

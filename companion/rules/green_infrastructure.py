@@ -8,6 +8,8 @@ buyers, recorded with ``price``).
 """
 from __future__ import annotations
 
+from typing import Any, cast
+
 from companion.core import contract as c
 from companion.core.engine import Registry, Tx
 from companion.core.errors import BadAction, Refused
@@ -22,16 +24,16 @@ INFRASTRUCTURE = Registry()
 LEVELS = c.count("count", "How many levels", 1, len(gp.LEVELS), required=False)
 
 
-def own_parks(table: dict, partial: dict) -> list[str]:
+def own_parks(table: dict[str, Any], partial: dict[str, Any]) -> list[str]:
     return [n for n, rec in table["deeds"].items()
             if rec.get("owner") == partial.get("player") and "infrastructure_cost" in card(table, n)]
 
 
-def own_improved(table: dict, partial: dict) -> list[str]:
+def own_improved(table: dict[str, Any], partial: dict[str, Any]) -> list[str]:
     return [n for n in own_parks(table, partial) if gp.level(table, n)]
 
 
-def _count(a: dict) -> int:
+def _count(a: dict[str, Any]) -> int:
     n = a.get("count", 1)
     if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= len(gp.LEVELS):
         raise BadAction(f"count must be a whole number of levels from 1 to {len(gp.LEVELS)}, not {n!r}")
@@ -39,7 +41,7 @@ def _count(a: dict) -> int:
 
 
 def _stock(tx: Tx, n: int) -> int:
-    return tx.table["stock"].get(gp.LEVELS[n - 1][1], 0)
+    return cast("int", tx.table["stock"].get(gp.LEVELS[n - 1][1], 0))
 
 
 def _add_stock(tx: Tx, n: int, change: int) -> None:
@@ -118,10 +120,10 @@ def _shares(total: int, count: int) -> list[int]:
     return [each + (i < rest) for i in range(count)]
 
 
-@INFRASTRUCTURE.action("improve", c.player(), c.deed(only=own_parks), LEVELS,
+@INFRASTRUCTURE.action("improve", c.player(role="owner"), c.deed(only=own_parks), LEVELS,
                        c.amount("price", "Total price paid at a shortage auction", required=False),
                        label="Improve a park", group="deeds")
-def improve(tx: Tx, a: dict) -> str:
+def improve(tx: Tx, a: dict[str, Any]) -> str:
     """Buy infrastructure from the bank to raise a park of a complete, unmortgaged group, evenly.
 
     ``price`` is the total paid when a shortage of pieces was settled by auction among the buyers;
@@ -152,9 +154,9 @@ def improve(tx: Tx, a: dict) -> str:
     return f"{player} improved {deed} to level {top} (a {gp.piece(top)}) for {tx.fmt(total)}"
 
 
-@INFRASTRUCTURE.action("sell_infrastructure", c.player(), c.deed(only=own_improved), LEVELS,
+@INFRASTRUCTURE.action("sell_infrastructure", c.player(role="owner"), c.deed(only=own_improved), LEVELS,
                        label="Sell infrastructure", group="deeds")
-def sell_infrastructure(tx: Tx, a: dict) -> str:
+def sell_infrastructure(tx: Tx, a: dict[str, Any]) -> str:
     """Sell a park's infrastructure back to the bank at half the price paid, a level at a time, evenly.
 
     When the bank has no piece for the level below, the park comes down to the highest lower level it
@@ -188,17 +190,17 @@ def sell_infrastructure(tx: Tx, a: dict) -> str:
             f"for {tx.fmt(received)}{note}")
 
 
-def _level_field(a: dict, low: int, high: int) -> int:
+def _level_field(a: dict[str, Any], low: int, high: int) -> int:
     n = a.get("level")
     if isinstance(n, bool) or not isinstance(n, int) or not low <= n <= high:
         raise BadAction(f"level must be a whole number from {low} to {high}, not {n!r}")
     return n
 
 
-@INFRASTRUCTURE.action("improve_group", c.player(), c.deed(only=own_parks, says="Which group (any park of it)"),
+@INFRASTRUCTURE.action("improve_group", c.player(role="owner"), c.deed(only=own_parks, says="Which group (any park of it)"),
                        c.count("level", "Up to which level on every park", 1, len(gp.LEVELS)),
                        label="Improve the whole group", group="deeds")
-def improve_group(tx: Tx, a: dict) -> str:
+def improve_group(tx: Tx, a: dict[str, Any]) -> str:
     """Improve every park of a complete, unmortgaged group evenly to a level, in one go: all of it or none.
 
     ``level`` is 1-4; if the money or the bank's pieces fall short, nothing is improved."""
@@ -225,10 +227,10 @@ def improve_group(tx: Tx, a: dict) -> str:
     return f"{player} improved the {name} group to level {target} (a {gp.piece(target)} on each park) for {tx.fmt(total)}"
 
 
-@INFRASTRUCTURE.action("sell_group", c.player(), c.deed(only=own_improved, says="Which group (any park of it)"),
+@INFRASTRUCTURE.action("sell_group", c.player(role="owner"), c.deed(only=own_improved, says="Which group (any park of it)"),
                        c.count("level", "Down to which level on every park", 0, len(gp.LEVELS) - 1),
                        label="Sell the group down", group="deeds")
-def sell_group(tx: Tx, a: dict) -> str:
+def sell_group(tx: Tx, a: dict[str, Any]) -> str:
     """Sell infrastructure back at half the price paid until no park of the group stands above a level.
 
     ``level`` is 0-3. Parks come down together, so the group stays even; when the bank has no piece for

@@ -13,6 +13,8 @@ sold back for half the price paid for it.
 """
 from __future__ import annotations
 
+from typing import Any, cast
+
 from companion.core.errors import BadAction
 from companion.core.model import Table, active_players, card, cash
 
@@ -48,7 +50,7 @@ _KNOWN_KEYS = {"group", "rent", "stand_in", *_MONEY_KEYS}
 
 
 def level(table: Table, deed: str) -> int:
-    return table["deeds"][deed].get("level", 0)
+    return cast("int", table["deeds"][deed].get("level", 0))
 
 
 def piece(n: int) -> str:
@@ -91,7 +93,7 @@ def sell_back_value(table: Table, deed: str, levels: int) -> int:
 
 def infrastructure_value(table: Table, deed: str) -> int:
     """What the infrastructure on a park cost to put up."""
-    return level(table, deed) * card(table, deed)["infrastructure_cost"]
+    return cast("int", level(table, deed) * card(table, deed)["infrastructure_cost"])
 
 
 def improved_parks(table: Table, player: str) -> list[str]:
@@ -128,7 +130,7 @@ def could_raise(table: Table, player: str) -> int:
     return total
 
 
-def ranking(table: Table) -> list[dict]:
+def ranking(table: Table) -> list[dict[str, Any]]:
     """Players by the game's objective, the most improved parks first; then the most levels, then
     worth. Players out of the game come last."""
     rows = []
@@ -150,7 +152,7 @@ def _whole_positive(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value > 0
 
 
-def check_card(name: str, c: dict) -> None:
+def check_card(name: str, c: dict[str, Any]) -> None:
     """Refuse a park card whose values cannot be right (at load, and when the banker corrects one)."""
     unknown = sorted(set(c) - _KNOWN_KEYS)
     if unknown:

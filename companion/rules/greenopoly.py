@@ -9,6 +9,8 @@ most improved parks win.
 """
 from __future__ import annotations
 
+from typing import Any, cast
+
 from companion.core import contract as c
 from companion.core.common import COMMON
 from companion.core.engine import Registry, Rules, Tx, may_be_empty
@@ -32,7 +34,7 @@ CENTRE = "centre"
 
 
 def _night_fine(tx: Tx) -> int:
-    return tx.option("night_fine") or tx.table["pack"]["fines"]["night"]
+    return cast("int", tx.option("night_fine") or tx.table["pack"]["fines"]["night"])
 
 
 def _spared(tx: Tx, player: str) -> str | None:
@@ -43,7 +45,8 @@ def _spared(tx: Tx, player: str) -> str | None:
 
 #: Night is the property game's jail under its own name, with its own fine, sparing some characters.
 NIGHT = jail_actions("night", "night_fine", "leave_night", fine=_night_fine, spared=_spared,
-                     freed_by="doubles, or a torch card")
+                     freed_by="doubles, or a torch card",
+                     fine_on_own_turn="the Night fine is paid before rolling, on one of the player's own turns in Night")
 
 #: Greenopoly: the property game's deeds with parks improved by infrastructure instead of houses, characters,
 #: Night instead of jail, and its own salary, centre of the board and end of game below.
@@ -58,7 +61,7 @@ def _centre(tx: Tx) -> str:
 
 @GREEN.action("salary", c.player(), TIMES, label="Salary", group="money",
               says="The bank pays the salary on the player's character card for passing GO.")
-def salary(tx: Tx, a: dict) -> str:
+def salary(tx: Tx, a: dict[str, Any]) -> str:
     """The bank pays the salary on the player's character card for passing GO (``times``: 2 for twice)."""
     player = find_player(tx.table, a["player"])
     times = a.get("times", 1)
@@ -70,7 +73,7 @@ def salary(tx: Tx, a: dict) -> str:
 
 
 @GREEN.action("free_access", c.player(), label="Free Access to Park", group="money")
-def free_access(tx: Tx, a: dict) -> str:
+def free_access(tx: Tx, a: dict[str, Any]) -> str:
     """The player landing on Free Access to Park takes everything in the centre of the board."""
     player = find_player(tx.table, a["player"])
     amount = cash(tx.table, _centre(tx))
@@ -80,7 +83,7 @@ def free_access(tx: Tx, a: dict) -> str:
     return f"{player} took {tx.fmt(amount)} from the centre of the board"
 
 
-def _game_over(tx: Tx, reason: str) -> list[dict]:
+def _game_over(tx: Tx, reason: str) -> list[dict[str, Any]]:
     rows = gp.ranking(tx.table)
     winner = rows[0]["player"] if rows and not rows[0]["bankrupt"] else None
     tx.set(["over"], {"winner": winner, "reason": reason, "ranking": rows})
@@ -95,7 +98,7 @@ def _clear_park(tx: Tx, park: str, creditor: str) -> None:
 
 
 @GREEN.action("bankrupt", *BANKRUPT_FIELDS, LIFT_ON_BANKRUPTCY, label="Bankrupt", group="game")
-def bankrupt(tx: Tx, a: dict) -> str:
+def bankrupt(tx: Tx, a: dict[str, Any]) -> str:
     """A player who cannot pay loses, and the game ends with the most improved parks winning.
 
     Their assets go to the creditor first as in classic Monopoly: to a player, infrastructure is sold
@@ -111,7 +114,7 @@ def bankrupt(tx: Tx, a: dict) -> str:
 
 @GREEN.action("end_game", c.text("reason", "Why the game ends"), label="End the game", group="game")
 @may_be_empty
-def end_game(tx: Tx, a: dict) -> str:
+def end_game(tx: Tx, a: dict[str, Any]) -> str:
     """End the game now: the player with the most improved parks wins (worth shown beside)."""
     if tx.table.get("over"):
         raise Refused("the game is already over")
@@ -124,7 +127,7 @@ def end_game(tx: Tx, a: dict) -> str:
             f"park{'s' if lead['improved_parks'] != 1 else ''} (worth {tx.fmt(lead['worth'])})")
 
 
-def player_view(table: dict, player: str) -> dict:
+def player_view(table: dict[str, Any], player: str) -> dict[str, Any]:
     """Character, salary, Night and Detour, and the objective's count, for phones and the touchscreen."""
     key = gc.character_of(table, player)
     c = table["pack"]["characters"].get(key) if key else None
@@ -139,7 +142,7 @@ def player_view(table: dict, player: str) -> dict:
     }
 
 
-def _check_pack(pack: dict) -> None:
+def _check_pack(pack: dict[str, Any]) -> None:
     """Refuse a pack (say, a table's edited copy) that lacks a number or a card the rules need."""
     label = pack.get("name", "pack")
 
@@ -155,8 +158,8 @@ def _check_pack(pack: dict) -> None:
     characters = pack.get("characters")
     if not isinstance(characters, dict) or not characters:
         raise BadAction(f"{label}: the pack needs its character cards")
-    for key, c in characters.items():
-        gc.check_character(key, c)
+    for key, character in characters.items():
+        gc.check_character(key, character)
     if CENTRE not in {p.get("name") for p in pack.get("pots", [])}:
         raise BadAction(f"{label}: the pack needs the {CENTRE!r} pot (the centre of the board)")
     for _, stock in gp.LEVELS:
@@ -171,7 +174,7 @@ DEED_FIELDS = {
 }
 
 
-def rules(pack: dict) -> Rules:
+def rules(pack: dict[str, Any]) -> Rules:
     _check_pack(pack)
     return Rules(
         family=FAMILY,
@@ -181,5 +184,6 @@ def rules(pack: dict) -> Rules:
         check_card=check_card,
         marks=gp.marks,
         extras={"player_view": player_view, "deed_fields": DEED_FIELDS, "card_keys": ("stand_in",), "tax_worth": gp.tax_worth,
-                "fines_to": pot_account(CENTRE), "fines_place": " into the centre of the board", "fine_memo": "card"},
+                "fines_to": pot_account(CENTRE), "fines_place": " into the centre of the board", "fine_memo": "card",
+                "fine_words": "for a card"},
     )

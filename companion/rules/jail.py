@@ -6,7 +6,7 @@ the place's name (the pack's ``names.jail``), the actions' names, where the fine
 """
 from __future__ import annotations
 
-from typing import Callable
+from typing import Any, Callable, cast
 
 from companion.core import contract as c
 from companion.core.engine import Registry, Tx
@@ -18,7 +18,7 @@ __all__ = ["jail_actions", "place_name"]
 
 def place_name(tx: Tx) -> str:
     """What this game calls jail ("jail", "Bondage", "Night")."""
-    return tx.table["pack"].get("names", {}).get("jail", "jail")
+    return cast("str", tx.table["pack"].get("names", {}).get("jail", "jail"))
 
 
 def jail_actions(
@@ -30,13 +30,15 @@ def jail_actions(
     fine_to: Callable[[Tx], str] = lambda tx: BANK,
     spared: Callable[[Tx, str], str | None] = lambda tx, player: None,
     freed_by: str = "doubles, or a get-out card",
+    fine_on_own_turn: str = "",
 ) -> Registry:
-    """The three jail actions under the given names; ``spared`` returns why a player is not sent, or None."""
+    """The three jail actions under the given names; ``spared`` returns why a player is not sent, or None;
+    ``fine_on_own_turn``: the rulebook's reason when the fine is paid only on the prisoner's own turn."""
     actions = Registry()
 
     @actions.action(go, c.player(), label="Go to {jail}", group="turn",
                     says="The player is sent to {jail} (no salary on the way).")
-    def go_in(tx: Tx, a: dict) -> str:
+    def go_in(tx: Tx, a: dict[str, Any]) -> str:
         player = find_player(tx.table, a["player"])
         why = spared(tx, player)
         if why:
@@ -47,8 +49,8 @@ def jail_actions(
         return f"{player} went to {place_name(tx)}"
 
     @actions.action(pay, c.player(only=_inside), label="Pay to leave {jail}", group="turn",
-                    says="A player in {jail} pays the fine to come out.")
-    def pay_out(tx: Tx, a: dict) -> str:
+                    says="A player in {jail} pays the fine to come out.", own_turn=fine_on_own_turn)
+    def pay_out(tx: Tx, a: dict[str, Any]) -> str:
         player = find_player(tx.table, a["player"])
         if not tx.table["players"][player]["in_jail"]:
             raise Refused(f"{player} is not in {place_name(tx)}")
@@ -59,7 +61,7 @@ def jail_actions(
 
     @actions.action(leave, c.player(only=_inside), label="Leave {jail} free", group="turn",
                     says=f"A player in {{jail}} comes out without paying ({freed_by}).")
-    def come_out(tx: Tx, a: dict) -> str:
+    def come_out(tx: Tx, a: dict[str, Any]) -> str:
         player = find_player(tx.table, a["player"])
         if not tx.table["players"][player]["in_jail"]:
             raise Refused(f"{player} is not in {place_name(tx)}")
@@ -69,5 +71,5 @@ def jail_actions(
     return actions
 
 
-def _inside(table: dict, partial: dict) -> list[str]:
+def _inside(table: dict[str, Any], partial: dict[str, Any]) -> list[str]:
     return [p for p, rec in table["players"].items() if rec.get("in_jail") and not rec["bankrupt"]]

@@ -7,6 +7,8 @@ move money between players, Share the Wealth cards, the Day of Reckoning, the tu
 """
 from __future__ import annotations
 
+from typing import Any, cast
+
 from companion.core.engine import Rules
 from companion.core.errors import BadAction
 from companion.core.model import Table, card, cash
@@ -29,10 +31,10 @@ def worth(table: Table, player: str) -> int:
     """The final count: cash, the stock certificate and life insurance at their worth, less each
     promissory note still held at the Day of Reckoning's rate."""
     held = sum(card(table, item)["value"] for item in table["players"][player].get("holdings", []))
-    return cash(table, player) + held - notes_of(table, player) * amount_of(table, "reckoning_note")
+    return cast("int", cash(table, player) + held - notes_of(table, player) * amount_of(table, "reckoning_note"))
 
 
-def player_view(table: Table, player: str) -> dict:
+def player_view(table: Table, player: str) -> dict[str, Any]:
     """What the touchscreen and phones show for a player of Life, beyond cash."""
     record = table["players"][player]
     fmt = Currency.from_pack(table["pack"]).format
@@ -64,13 +66,13 @@ def player_view(table: Table, player: str) -> dict:
     }
 
 
-def _whole(name: str, c: dict, key: str, *, zero: bool) -> None:
+def _whole(name: str, c: dict[str, Any], key: str, *, zero: bool) -> None:
     v = c.get(key)
     if isinstance(v, bool) or not isinstance(v, int) or v < (0 if zero else 1):
         raise BadAction(f"{name}: {key} must be a whole number {'of 0 or more' if zero else 'above 0'}, not {v!r}")
 
 
-def check_card(name: str, c: dict) -> None:
+def check_card(name: str, c: dict[str, Any]) -> None:
     """Refuse a profession, stock or policy card whose values cannot be right."""
     kind = c.get("kind")
     if kind == "profession":
@@ -91,7 +93,7 @@ AMOUNTS = ("note", "note_interest", "reckoning_note", "reckoning_child", "baby",
 BY_SPIN = ("wedding_presents", "market")
 
 
-def check_pack(pack: dict) -> None:
+def check_pack(pack: dict[str, Any]) -> None:
     """Refuse a pack (say, an edited copy) that lacks a sum, the business road, the Bachelor's Degree or
     the stock certificate."""
     name = pack.get("name")
@@ -113,7 +115,7 @@ def check_pack(pack: dict) -> None:
         raise BadAction(f"{name}: the pack needs the stock certificate card")
 
 
-def rules(pack: dict) -> Rules:
+def rules(pack: dict[str, Any]) -> Rules:
     check_pack(pack)
     return Rules(
         family=FAMILY,
@@ -122,6 +124,6 @@ def rules(pack: dict) -> Rules:
         check_card=check_card,
         extras={
             "player_view": player_view,
-            "no_raise_hint": "borrow promissory notes from the bank (borrow)",
+            "no_raise_hint": "borrow promissory notes from the bank",
         },
     )

@@ -13,6 +13,8 @@ Bridge) and ``lucky_number``.
 """
 from __future__ import annotations
 
+from typing import Any, cast
+
 from companion.core.common import COMMON
 from companion.core import contract as c
 from companion.core.engine import Tx
@@ -28,15 +30,15 @@ __all__ = [
 LIFE = Registry(COMMON)
 
 
-def _professions(table: Table, partial: dict) -> list[str]:
+def _professions(table: Table, partial: dict[str, Any]) -> list[str]:
     return [n for n, card_ in table["pack"]["cards"].items() if card_.get("kind") == "profession"]
 
 
-def _for_sale(table: Table, partial: dict) -> list[str]:
+def _for_sale(table: Table, partial: dict[str, Any]) -> list[str]:
     return [n for n, card_ in table["pack"]["cards"].items() if card_.get("kind") in ("stock", "policy")]
 
 
-def _has_notes(table: Table, partial: dict) -> bool:
+def _has_notes(table: Table, partial: dict[str, Any]) -> bool:
     """Interest is only a question for a player holding notes."""
     return partial.get("player") in table["players"] and notes_of(table, partial["player"]) > 0
 
@@ -45,16 +47,16 @@ def _has_notes(table: Table, partial: dict) -> bool:
 NOTES = c.count("notes", "How many notes", 1, 50)
 
 
-def amount_of(table: Table, key: str):
+def amount_of(table: Table, key: str) -> Any:
     return table["pack"]["amounts"][key]
 
 
 def notes_of(table: Table, player: str) -> int:
-    return table["players"][player].get("notes", 0)
+    return cast("int", table["players"][player].get("notes", 0))
 
 
 def stage_of(table: Table, player: str) -> str | None:
-    return table["players"][player].get("stage")
+    return cast("str | None", table["players"][player].get("stage"))
 
 
 def retired(table: Table, player: str) -> bool:
@@ -114,11 +116,11 @@ def obligation(tx: Tx, payer: str, payee: str, amount: int, memo: str) -> str:
     return ""
 
 
-def first_card(table: Table, kind: str, **values) -> str | None:
+def first_card(table: Table, kind: str, **values: Any) -> str | None:
     """The first card of ``kind`` whose fields have ``values`` (None if the cards have none)."""
-    for name, c in table["pack"]["cards"].items():
-        if c.get("kind") == kind and all(c.get(k) == v for k, v in values.items()):
-            return name
+    for name, fields in table["pack"]["cards"].items():
+        if fields.get("kind") == kind and all(fields.get(k) == v for k, v in values.items()):
+            return cast("str | None", name)
     return None
 
 
@@ -126,7 +128,7 @@ def profession_of(table: Table, player: str) -> str | None:
     """The profession whose salary the player draws (None before a route is chosen)."""
     record = table["players"][player]
     if record.get("profession"):
-        return record["profession"]
+        return cast("str | None", record["profession"])
     if record.get("route") == "college":
         return first_card(table, "profession", route="college", default=True)
     return None
@@ -145,7 +147,7 @@ def _joined(text: str, extra: str) -> str:
 
 @LIFE.action("career", c.player(), c.choice("route", "Which road", [("business", "Business"), ("college", "College")]),
              label="Choose a career", group="game")
-def career(tx: Tx, a: dict) -> str:
+def career(tx: Tx, a: dict[str, Any]) -> str:
     """At the start: the short road to business ($5,000 a pay day) or the long road through college."""
     player = in_play(tx, a["player"])
     route = a["route"]
@@ -166,14 +168,14 @@ def career(tx: Tx, a: dict) -> str:
 
 @LIFE.action("profession", c.player(), c.deed("profession", "Which profession", only=_professions), label="Profession",
              group="game")
-def profession(tx: Tx, a: dict) -> str:
+def profession(tx: Tx, a: dict[str, Any]) -> str:
     """A college graduate lands on a profession space (or passes the Bachelor's Degree): theirs for life."""
     player = in_play(tx, a["player"])
     job = _profession(tx, a["profession"])
     record = tx.table["players"][player]
     if record.get("route") != "college":
         raise Refused(f"professions are for the college road; {player} "
-                      + ("went into business" if record.get("route") else "has not chosen a road yet (career)"))
+                      + ("went into business" if record.get("route") else "has not chosen a road yet: record it with Choose a career"))
     if card(tx.table, job).get("route") != "college":
         raise Refused(f"{job} is the business road's salary")
     if record.get("profession"):
@@ -184,7 +186,7 @@ def profession(tx: Tx, a: dict) -> str:
 
 @LIFE.action("pay_day", c.player(), c.yesno("interest", "An interest-due pay day", when=_has_notes), label="Pay day",
              group="money")
-def pay_day(tx: Tx, a: dict) -> str:
+def pay_day(tx: Tx, a: dict[str, Any]) -> str:
     """Landing on or passing a Pay Day: the salary; on an interest space then $500 per note owed."""
     player = in_play(tx, a["player"])
     if retired(tx.table, player):
@@ -194,7 +196,7 @@ def pay_day(tx: Tx, a: dict) -> str:
         if tx.table["players"][player].get("route"):
             raise Refused("no college profession card has default = true (the Bachelor's Degree): "
                           "correct the cards first")
-        raise Refused(f"{player} has not chosen the business or the college road yet (career)")
+        raise Refused(f"{player} has not chosen the business or the college road yet: record it with Choose a career")
     interest = a.get("interest", False)
     if not isinstance(interest, bool):
         raise BadAction("interest is true on a PAY DAY - INTEREST DUE space")
@@ -212,7 +214,7 @@ def pay_day(tx: Tx, a: dict) -> str:
 
 
 @LIFE.action("borrow", c.player(), NOTES, label="Borrow", group="loans")
-def borrow(tx: Tx, a: dict) -> str:
+def borrow(tx: Tx, a: dict[str, Any]) -> str:
     """Borrow $20,000 promissory notes from the bank to meet an obligation (never for bets or Revenge)."""
     player = in_play(tx, a["player"])
     n = whole(a["notes"], "notes", 1, 50)
@@ -221,7 +223,7 @@ def borrow(tx: Tx, a: dict) -> str:
 
 
 @LIFE.action("repay", c.player(), NOTES, label="Repay notes", group="loans")
-def repay(tx: Tx, a: dict) -> str:
+def repay(tx: Tx, a: dict[str, Any]) -> str:
     """Give back promissory notes with $20,000 each (and save the interest)."""
     player = in_play(tx, a["player"])
     n = whole(a["notes"], "notes", 1, 50)
@@ -237,7 +239,7 @@ def repay(tx: Tx, a: dict) -> str:
 
 
 @LIFE.action("buy", c.player(), c.deed("item", "What to buy", only=_for_sale), label="Buy", group="deeds")
-def buy(tx: Tx, a: dict) -> str:
+def buy(tx: Tx, a: dict[str, Any]) -> str:
     """On a blue option space: buy the stock certificate or an insurance policy (one of each)."""
     player = in_play(tx, a["player"])
     item = find_deed(tx.table, a["item"])
@@ -248,7 +250,7 @@ def buy(tx: Tx, a: dict) -> str:
         raise Refused(f"{player} already has {item}: one of each")
     if cash(tx.table, player) < c["price"]:
         raise NotEnoughMoney(f"{player} has {tx.fmt(cash(tx.table, player))} but {item} costs {tx.fmt(c['price'])}: "
-                             "borrow promissory notes first (borrow)")
+                             "borrow promissory notes first")
     tx.pay(player, BANK, c["price"], f"bought {item}")
     tx.set(["players", player, "holdings"], [*tx.table["players"][player].get("holdings", []), item])
     return f"{player} bought {item} for {tx.fmt(c['price'])}"

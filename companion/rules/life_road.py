@@ -7,11 +7,13 @@ not be borrowed, and a victim who cannot pay goes back ten spaces instead.
 """
 from __future__ import annotations
 
+from typing import Any
+
 from companion.core.common import advance_turn
 from companion.core import contract as c
 from companion.core.engine import Tx, may_be_empty
 from companion.core.errors import BadAction, Refused
-from companion.core.model import BANK, active_players, card, cash, current_player, find_deed
+from companion.core.model import BANK, active_players, card, cash, current_player, playing, find_deed
 
 from .life_bank import LIFE, amount_of, holds, in_play, notes_of, obligation, opponents, retired, spin_of, stage_of
 from .life_wheel import check_end, lucky_fee
@@ -19,11 +21,11 @@ from .life_wheel import check_end, lucky_fee
 __all__ = ["toll_keeper"]
 
 
-def _others(table: dict, partial: dict) -> list[str]:
+def _others(table: dict[str, Any], partial: dict[str, Any]) -> list[str]:
     return [p for p in table["order"] if not table["players"][p]["bankrupt"] and p != partial.get("player")]
 
 
-def _policies(table: dict, partial: dict) -> list[tuple[str, str]]:
+def _policies(table: dict[str, Any], partial: dict[str, Any]) -> list[tuple[str, str]]:
     return [(n, n) for n, card_ in table["pack"]["cards"].items() if card_.get("kind") == "policy"]
 
 
@@ -46,7 +48,7 @@ def _from_each(tx: Tx, player: str, amount: int, memo: str) -> str:
     return _joined(f"{player} collected {tx.fmt(amount)} from each of {', '.join(others)}", *notes)
 
 
-def toll_keeper(table: dict) -> str | None:
+def toll_keeper(table: dict[str, Any]) -> str | None:
     """Who collects the Toll Bridge's toll: the first across who is not at the Poor Farm and has not
     been sent back over the bridge."""
     across = [(r["crossed"], p) for p, r in table["players"].items()
@@ -55,7 +57,7 @@ def toll_keeper(table: dict) -> str | None:
 
 
 @LIFE.action("wedding", c.player(), SPIN, label="Wedding", group="money")
-def wedding(tx: Tx, a: dict) -> str:
+def wedding(tx: Tx, a: dict[str, Any]) -> str:
     """Get Married: the spin decides the presents from each opponent (1-3 $1,000, 4-6 $500, 7-10 none)."""
     player = in_play(tx, a["player"])
     if tx.table["players"][player].get("married"):
@@ -69,7 +71,7 @@ def wedding(tx: Tx, a: dict) -> str:
 
 
 @LIFE.action("baby", c.player(), c.yesno("twins", "Twins", when=lambda table, partial: True), label="Baby", group="money")
-def baby(tx: Tx, a: dict) -> str:
+def baby(tx: Tx, a: dict[str, Any]) -> str:
     """A baby (or twins): $500 from each opponent for each child."""
     player = in_play(tx, a["player"])
     twins = a.get("twins", False)
@@ -82,7 +84,7 @@ def baby(tx: Tx, a: dict) -> str:
 
 
 @LIFE.action("cross_bridge", c.player(), label="Cross the Toll Bridge", group="money")
-def cross_bridge(tx: Tx, a: dict) -> str:
+def cross_bridge(tx: Tx, a: dict[str, Any]) -> str:
     """Across the Toll Bridge: the first across collects $20,000 from each player crossing after."""
     player = in_play(tx, a["player"])
     if tx.table["players"][player].get("crossed"):
@@ -97,14 +99,14 @@ def cross_bridge(tx: Tx, a: dict) -> str:
                    obligation(tx, player, keeper, toll, "Toll Bridge"))
 
 
-@LIFE.action("revenge", c.player(), c.player("victim", "On whom", only=_others),
+@LIFE.action("revenge", c.player(), c.player("victim", "On whom", role="", only=_others),
              c.choice("choice", "Take the money or send back", [("collect", "Collect the money"), ("back", "Back ten spaces")]),
              c.yesno("over_bridge", "Back across the Toll Bridge", when=lambda table, partial: partial.get("choice") == "back"),
              label="Revenge", group="money",
              says="A Revenge space: take $100,000 from another player (who goes back ten spaces when they cannot pay), "
                   "or send them back ten spaces.")
 @may_be_empty
-def revenge(tx: Tx, a: dict) -> str:
+def revenge(tx: Tx, a: dict[str, Any]) -> str:
     """A Revenge space: take $100,000 from a chosen player (who goes back ten spaces when they cannot
     pay, without borrowing), or send them back ten spaces. ``over_bridge``: back across the Toll Bridge."""
     player = in_play(tx, a["player"])
@@ -141,7 +143,7 @@ def revenge(tx: Tx, a: dict) -> str:
     return text
 
 
-def _share_the_wealth(tx: Tx, a: dict, player: str, amount: int, field: str) -> str:
+def _share_the_wealth(tx: Tx, a: dict[str, Any], player: str, amount: int, field: str) -> str:
     """A Collect card (given to a player collecting $10,000 or more: half to the giver) or a Pay card
     (given by a player paying $5,000 or more: the receiver pays the giver half); an Exemption voids it."""
     exempt = a.get("exempt", False)
@@ -170,7 +172,7 @@ def _share_the_wealth(tx: Tx, a: dict, player: str, amount: int, field: str) -> 
                    obligation(tx, other, player, half, "Share the Wealth: Pay card"))
 
 
-def _memo(a: dict, default: str) -> str:
+def _memo(a: dict[str, Any], default: str) -> str:
     memo = a.get("memo") or default
     if not isinstance(memo, str):
         raise BadAction("memo must be text")
@@ -178,10 +180,10 @@ def _memo(a: dict, default: str) -> str:
 
 
 @LIFE.action("collect_space", c.player(), c.amount(), c.text(),
-             c.player("collect_card", "Who hands over a Collect card", required=False, only=_others),
+             c.player("collect_card", "Who hands over a Collect card", role="", required=False, only=_others),
              c.yesno("exempt", "Shows an Exemption card"), label="Collect", group="money",
              says="A white space pays the player; an opponent may hand over a Collect card.")
-def collect_space(tx: Tx, a: dict) -> str:
+def collect_space(tx: Tx, a: dict[str, Any]) -> str:
     """A white space pays the player; an opponent may hand over a Collect card (``collect_card``)."""
     player = in_play(tx, a["player"])
     amount = tx.amount(a["amount"])
@@ -192,14 +194,14 @@ def collect_space(tx: Tx, a: dict) -> str:
 
 
 @LIFE.action("pay_space", c.player(), c.amount(), c.text(),
-             c.player("pay_card", "Who receives a Pay card", required=False, only=_others),
+             c.player("pay_card", "Who receives a Pay card", role="", required=False, only=_others),
              c.yesno("exempt", "Shows an Exemption card"),
              c.choice("unless_insured", "Spared with this insurance", options_from=_policies, required=False),
              label="Pay", group="money",
              says="A white space costs the player (nothing when it spares the insured and the player is insured); "
                   "the player may hand an opponent a Pay card.")
 @may_be_empty
-def pay_space(tx: Tx, a: dict) -> str:
+def pay_space(tx: Tx, a: dict[str, Any]) -> str:
     """A white space costs the player (nothing if it spares the insured and the player is); the player
     may hand an opponent a Pay card (``pay_card``)."""
     player = in_play(tx, a["player"])
@@ -219,7 +221,7 @@ def pay_space(tx: Tx, a: dict) -> str:
 
 
 @LIFE.action("reckoning", c.player(), label="Day of Reckoning", group="game")
-def reckoning(tx: Tx, a: dict) -> str:
+def reckoning(tx: Tx, a: dict[str, Any]) -> str:
     """The Day of Reckoning: $20,000 per child, then $25,000 for every promissory note still held."""
     player = in_play(tx, a["player"])
     if stage_of(tx.table, player):
@@ -247,7 +249,7 @@ def reckoning(tx: Tx, a: dict) -> str:
 
 @LIFE.action("millionaire_acres", c.player(), c.dice("spin", "The spin, for the Tycoon's last chance", 1, 10, required=False),
              label="Millionaire Acres", group="game")
-def millionaire_acres(tx: Tx, a: dict) -> str:
+def millionaire_acres(tx: Tx, a: dict[str, Any]) -> str:
     """Millionaire Acres: the first to arrive collects $100,000 and spins a Lucky Number."""
     player = in_play(tx, a["player"])
     if stage_of(tx.table, player) != "reckoned":
@@ -270,14 +272,14 @@ def millionaire_acres(tx: Tx, a: dict) -> str:
 
 
 @LIFE.action("next_turn", label="Next turn", group="turn")
-def next_turn(tx: Tx, a: dict) -> str:
+def next_turn(tx: Tx, a: dict[str, Any]) -> str:
     """The turn ends: the next player still on the road plays (Millionaire Acres and the Poor Farm
     do not take turns)."""
     ended = current_player(tx.table)
     advance_turn(tx)
     order = tx.table["order"]
     for _ in range(len(order)):
-        now = current_player(tx.table)
+        now = playing(tx.table)
         if not retired(tx.table, now):
             break
         nxt = order[(order.index(now) + 1) % len(order)]

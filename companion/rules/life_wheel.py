@@ -6,6 +6,8 @@ spinner $10,000, paid to the holder; the app charges it in every action that car
 """
 from __future__ import annotations
 
+from typing import Any
+
 from companion.core import contract as c
 from companion.core.engine import Tx, may_be_empty, ranking
 from companion.core.errors import BadAction, NotEnoughMoney, Refused
@@ -15,7 +17,7 @@ from .life_bank import LIFE, amount_of, first_card, holds, in_play, obligation, 
 
 __all__ = ["lucky_fee", "settle_bets", "final_count", "check_end"]
 
-def _bettors(table: dict, partial: dict) -> list[str]:
+def _bettors(table: dict[str, Any], partial: dict[str, Any]) -> list[str]:
     """Who may bet on a spin: every player still playing but the spinner."""
     return [p for p in active_players(table) if p != partial.get("player") and stage_of(table, p) != "poor_farm"]
 
@@ -83,7 +85,7 @@ def settle_bets(tx: Tx, spinner: str, number: int, bets: object) -> str:
     return "bets: " + ", ".join(parts)
 
 
-def final_count(tx: Tx) -> list[dict]:
+def final_count(tx: Tx) -> list[dict[str, Any]]:
     """Everyone counts their money; the Poor Farm's players come last."""
     rows = ranking(tx.table, tx.rules)
     return [r for r in rows if stage_of(tx.table, r["player"]) != "poor_farm"] + \
@@ -105,7 +107,7 @@ def _joined(*parts: str) -> str:
 
 
 @LIFE.action("spin", c.player(), c.dice("number", "The number spun", 1, 10), BETS, label="Spin", group="money")
-def spin(tx: Tx, a: dict) -> str:
+def spin(tx: Tx, a: dict[str, Any]) -> str:
     """A spin of the wheel with money riding on it: opponents' side bets, and the Lucky Number."""
     player = in_play(tx, a["player"])
     number = spin_of(a["number"], "number")
@@ -118,8 +120,9 @@ def spin(tx: Tx, a: dict) -> str:
 
 @LIFE.action("lucky_day", c.player(), SPECULATE,
              c.dice("spin", "The number spun", 1, 10, required=False, when=lambda table, partial: bool(partial.get("speculate"))),
-             label="Lucky Day", group="money")
-def lucky_day(tx: Tx, a: dict) -> str:
+             label="Lucky Day", group="money",
+             own_turn="a Lucky Day is collected, or speculated, in the turn its player lands on it")
+def lucky_day(tx: Tx, a: dict[str, Any]) -> str:
     """A Lucky Day: $10,000, or speculate both $5,000 bills on two numbers for $150,000 on the spin."""
     player = in_play(tx, a["player"])
     amount = amount_of(tx.table, "lucky_day")
@@ -150,9 +153,10 @@ def lucky_day(tx: Tx, a: dict) -> str:
     return _joined(text, lucky_fee(tx, player, number))
 
 
-@LIFE.action("play_market", c.player(), c.dice("spin", "The number spun", 1, 10), label="Play the market", group="money")
+@LIFE.action("play_market", c.player(), c.dice("spin", "The number spun", 1, 10), label="Play the market", group="money",
+             own_turn="a stockholder plays the market in the turn they land in or pass a market space")
 @may_be_empty
-def play_market(tx: Tx, a: dict) -> str:
+def play_market(tx: Tx, a: dict[str, Any]) -> str:
     """A stockholder plays the market: 1-3 pay $25,000, 4-6 nothing, 7-10 collect $50,000."""
     player = in_play(tx, a["player"])
     stock = first_card(tx.table, "stock") or "stock certificate"
@@ -173,7 +177,7 @@ def play_market(tx: Tx, a: dict) -> str:
 
 @LIFE.action("tycoon", c.player(), c.dice("number", "The Lucky Number", 1, 10), c.dice("spin", "The number spun", 1, 10),
              label="Tycoon", group="game")
-def tycoon(tx: Tx, a: dict) -> str:
+def tycoon(tx: Tx, a: dict[str, Any]) -> str:
     """After the Day of Reckoning: all the player's money on one number. The number spun makes a
     Millionaire Tycoon, who wins at once; any other sends the money to the bank and the player to the
     Poor Farm."""

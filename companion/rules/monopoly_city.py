@@ -8,6 +8,8 @@ district arithmetic in :mod:`.city_districts`.
 """
 from __future__ import annotations
 
+from typing import Any, cast
+
 from companion.core import contract as c
 from companion.core.common import GAME, MONEY, TURNS, advance_turn
 from companion.core.engine import Registry, Rules, Tx, may_be_empty
@@ -34,18 +36,18 @@ check_card = cd.check_card
 
 
 def _wages(tx: Tx) -> int:
-    return tx.option("wages") or tx.table["pack"]["salary"]
+    return cast("int", tx.option("wages") or tx.table["pack"]["salary"])
 
 
-def _holds_dodge(table: dict, partial: dict) -> bool:
+def _holds_dodge(table: dict[str, Any], partial: dict[str, Any]) -> bool:
     return bool(table["players"].get(partial.get("payer"), {}).get("rent_dodge"))
 
 
-def _own_mortgaged(table: dict, partial: dict) -> list[str]:
+def _own_mortgaged(table: dict[str, Any], partial: dict[str, Any]) -> list[str]:
     return [n for n in own_deeds(table, partial) if table["deeds"][n].get("mortgage")]
 
 
-def rent_dodge_holder(table: dict) -> str | None:
+def rent_dodge_holder(table: dict[str, Any]) -> str | None:
     """Who holds the Rent Dodge card (None: it lies beside Free Parking)."""
     return next((p for p in table["order"] if table["players"][p].get("rent_dodge")), None)
 
@@ -59,7 +61,7 @@ def opening(tx: Tx) -> str:
 
 
 @CITY.action("salary", c.player(), TIMES, label="Wages", group="money")
-def salary(tx: Tx, a: dict) -> str:
+def salary(tx: Tx, a: dict[str, Any]) -> str:
     """Wages for passing GO, plus a bonus for every stadium the player owns."""
     player = find_player(tx.table, a["player"])
     times = a.get("times", 1)
@@ -73,17 +75,17 @@ def salary(tx: Tx, a: dict) -> str:
     return f"{player} collected {tx.fmt(amount)} wages{extra}"
 
 
-def dodging(table: dict, player: str) -> bool:
+def dodging(table: dict[str, Any], player: str) -> bool:
     """Whether the player played the Rent Dodge card in the turn being played: it covers the whole
     turn, every roll of it."""
     dodge = table["turn"].get("dodge")
     return bool(dodge) and dodge["player"] == player and dodge["turn"] == table["turn"]["number"]
 
 
-@CITY.action("rent", c.player("payer", "Who pays"), c.deed(only=rent_deeds, check=rent_check),
+@CITY.action("rent", c.player("payer", "Who pays", role="payer"), c.deed(only=rent_deeds, check=rent_check),
              c.yesno("dodge", "Play the Rent Dodge card", when=_holds_dodge), label="Rent", group="money")
 @may_be_empty
-def rent(tx: Tx, a: dict) -> str:
+def rent(tx: Tx, a: dict[str, Any]) -> str:
     """A visitor pays the district's rent value to its owner, or plays the Rent Dodge card instead:
     it makes the whole turn rent-free (a second rent after a double or a railroad jump too)."""
     payer = find_player(tx.table, a["payer"])
@@ -105,7 +107,7 @@ def rent(tx: Tx, a: dict) -> str:
 
 
 @CITY.action("free_parking", c.player(), label="Free Parking", group="money")
-def free_parking(tx: Tx, a: dict) -> str:
+def free_parking(tx: Tx, a: dict[str, Any]) -> str:
     """The player landing on Free Parking takes the Rent Dodge card (from the board or its holder)."""
     player = find_player(tx.table, a["player"])
     holder = rent_dodge_holder(tx.table)
@@ -119,7 +121,7 @@ def free_parking(tx: Tx, a: dict) -> str:
 
 @CITY.action("tax", c.player(), TAX_FIELDS[0], c.amount(says="The sum printed on the board", required=False),
              label="Industry tax", group="money")
-def tax(tx: Tx, a: dict) -> str:
+def tax(tx: Tx, a: dict[str, Any]) -> str:
     """Industry tax: a player who owns industrial blocks pays the sum on the space to the bank.
 
     The sum is the game's option ``industry_tax`` (set once, as printed on the table's board), or
@@ -137,8 +139,8 @@ def tax(tx: Tx, a: dict) -> str:
     return f"{player} paid {tx.fmt(amount)} {label}"
 
 
-@CITY.action("mortgage", c.player(), c.deed(only=own_deeds), label="Mortgage", group="deeds")
-def mortgage(tx: Tx, a: dict) -> str:
+@CITY.action("mortgage", c.player(role="owner"), c.deed(only=own_deeds), label="Mortgage", group="deeds")
+def mortgage(tx: Tx, a: dict[str, Any]) -> str:
     """The bank pays the district's current rent value; the buildings stay, and so does the sum owed."""
     player = find_player(tx.table, a["player"])
     deed = find_deed(tx.table, a["deed"])
@@ -152,8 +154,8 @@ def mortgage(tx: Tx, a: dict) -> str:
     return f"{player} mortgaged {deed} for {tx.fmt(value)}, its rent value"
 
 
-@CITY.action("unmortgage", c.player(), c.deed(only=_own_mortgaged), label="Buy back", group="deeds")
-def unmortgage(tx: Tx, a: dict) -> str:
+@CITY.action("unmortgage", c.player(role="owner"), c.deed(only=_own_mortgaged), label="Buy back", group="deeds")
+def unmortgage(tx: Tx, a: dict[str, Any]) -> str:
     """The owner buys a mortgaged district back for exactly what the bank paid for it."""
     player = find_player(tx.table, a["player"])
     deed = find_deed(tx.table, a["deed"])
@@ -171,7 +173,7 @@ def unmortgage(tx: Tx, a: dict) -> str:
 
 
 @CITY.action("next_turn", label="Next turn", group="turn")
-def next_turn(tx: Tx, a: dict) -> str:
+def next_turn(tx: Tx, a: dict[str, Any]) -> str:
     """The turn passes on, and the build spinner may turn again."""
     tx.set(["turn", "spin"], None)
     tx.set(["turn", "roll"], None)
@@ -184,7 +186,7 @@ def _hand_over(tx: Tx, deed: str, to: str, lift: bool) -> None:
 
 
 @CITY.action("trade", *TRADE_FIELDS, label="Deal", group="deeds")
-def trade(tx: Tx, a: dict) -> str:
+def trade(tx: Tx, a: dict[str, Any]) -> str:
     """A deal: two players swap cash and districts; buildings (and any mortgage) stay with the district."""
     return swap(tx, a, noun="Deal", buildings_stay=True, hand_over=_hand_over)
 
@@ -199,7 +201,7 @@ def _pass_district(tx: Tx, deed: str, creditor: str, lift: bool = False) -> str:
 
 
 @CITY.action("bankrupt", *BANKRUPT_FIELDS, label="Bankrupt", group="game")
-def bankrupt(tx: Tx, a: dict) -> str:
+def bankrupt(tx: Tx, a: dict[str, Any]) -> str:
     """A player who cannot pay is out; their cash and districts go to the creditor.
 
     To a player creditor pass the cash and the districts (buildings and mortgages with them); to the
@@ -211,7 +213,7 @@ def bankrupt(tx: Tx, a: dict) -> str:
     return text
 
 
-def player_view(table: dict, player: str) -> dict:
+def player_view(table: dict[str, Any], player: str) -> dict[str, Any]:
     """What the phones and the touchscreen show besides cash: the Rent Dodge card, stadiums, this turn's spin."""
     spin = spin_of(table, player)
     return {
@@ -222,7 +224,7 @@ def player_view(table: dict, player: str) -> dict:
     }
 
 
-def _check_pack(pack: dict) -> None:
+def _check_pack(pack: dict[str, Any]) -> None:
     """Refuse a pack (say, a table's edited copy) that lacks a number the rules need."""
     def money(value: object, what: str) -> None:
         if isinstance(value, bool) or not isinstance(value, int) or not 0 < value <= LIMIT:
@@ -252,7 +254,7 @@ DEED_FIELDS = {
 }
 
 
-def rules(pack: dict) -> Rules:
+def rules(pack: dict[str, Any]) -> Rules:
     _check_pack(pack)
     return Rules(
         family=FAMILY,

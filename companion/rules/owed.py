@@ -7,7 +7,7 @@ the debtor's turn cannot end until it is settled (by raising money and ``settle`
 """
 from __future__ import annotations
 
-from typing import Callable
+from typing import Any, Callable
 
 from companion.core.engine import Tx
 from companion.core.errors import NotEnoughMoney
@@ -16,7 +16,7 @@ from companion.core.model import Table, account_name, cash
 __all__ = ["pay_or_owe", "owed", "settle_all", "require_nothing_owed", "owed_view"]
 
 
-def owed(table: Table, player: str) -> list[dict]:
+def owed(table: Table, player: str) -> list[dict[str, Any]]:
     return list(table["players"][player].get("owes", []))
 
 
@@ -52,11 +52,11 @@ def require_nothing_owed(tx: Tx, player: str) -> None:
                              "or go bankrupt, before the turn ends")
 
 
-def _listing(fmt: Callable[[int], str], debts: list[dict]) -> str:
+def _listing(fmt: Callable[[int], str], debts: list[dict[str, Any]]) -> str:
     return ", ".join(f"{account_name(e['to'])} {fmt(e['amount'])} for {e['memo']}" for e in debts)
 
 
-def owed_view(table: Table, player: str, fmt: Callable[[int], str]) -> list[dict]:
+def owed_view(table: Table, player: str, fmt: Callable[[int], str]) -> list[dict[str, Any]]:
     """What the player owes, as the touchscreen and phones show it."""
     return [{"to": account_name(e["to"]), "amount": e["amount"], "amount_text": fmt(e["amount"]), "memo": e["memo"],
              "text": f"owes {account_name(e['to'])} {fmt(e['amount'])} for {e['memo']}"} for e in owed(table, player)]

@@ -18,14 +18,14 @@ __all__ = ["TABLE_OPTIONS", "option_specs", "PACK_DIR", "pack_names", "load_pack
 PACK_DIR = Path(__file__).with_name("packs")
 
 #: Per family: a function that refuses a bad card (a deed's printed values) with a clear reason.
-CARD_CHECKS: dict[str, Callable[[str, dict], None]] = {}
+CARD_CHECKS: dict[str, Callable[[str, dict[str, Any]], None]] = {}
 
 
 def pack_names() -> list[str]:
     return sorted(p.stem for p in PACK_DIR.glob("*.toml"))
 
 
-def load_pack(name_or_path: str) -> dict:
+def load_pack(name_or_path: str) -> dict[str, Any]:
     """A pack by name ("classic") or by path to a TOML file; refused clearly if missing or malformed."""
     path = Path(name_or_path)
     if not (path.suffix == ".toml" or "/" in name_or_path or path.exists()):
@@ -50,13 +50,13 @@ def _positive(value: Any, what: str, *, zero: bool = False) -> int:
     return value
 
 
-def check_card(family: str, name: str, card: dict) -> None:
+def check_card(family: str, name: str, card: dict[str, Any]) -> None:
     check = CARD_CHECKS.get(family)
     if check:
         check(name, card)
 
 
-def normalise_pack(raw: dict, source: str = "pack") -> dict:
+def normalise_pack(raw: dict[str, Any], source: str = "pack") -> dict[str, Any]:
     """Validate a pack and turn its ``deeds`` list into ``cards``: deed name -> card, in board order."""
     pack = dict(raw)
     for key in ("name", "family"):
@@ -75,7 +75,7 @@ def normalise_pack(raw: dict, source: str = "pack") -> dict:
     if (not isinstance(players, list) or len(players) != 2 or any(isinstance(n, bool) or not isinstance(n, int) for n in players)
             or not 2 <= players[0] <= players[1] <= 8):
         raise BadAction(f"{source}: players is [fewest, most], from 2 to 8")
-    cards: dict[str, dict] = {}
+    cards: dict[str, dict[str, Any]] = {}
     for i, deed in enumerate(pack.pop("deeds", [])):
         name = deed.get("name") if isinstance(deed, dict) else None
         if not isinstance(name, str) or not name.strip():
@@ -97,15 +97,17 @@ def normalise_pack(raw: dict, source: str = "pack") -> dict:
 #: Options every game has, whatever its pack.
 TABLE_OPTIONS = {
     "phone_requests": {"default": True, "help": "Players may ask the banker for payments from their phones"},
+    "phone_actions": {"default": True, "help": "Players act from their phones (rent, buy, tax, trades...)"},
+    "trust_table": {"default": False, "help": "Money from the bank to a player, asked from a phone, needs no banker's tap"},
 }
 
 
-def option_specs(pack: dict) -> dict:
+def option_specs(pack: dict[str, Any]) -> dict[str, Any]:
     """Every option a game of this pack takes: the table-wide ones and the pack's own."""
     return {**TABLE_OPTIONS, **pack.get("options", {})}
 
 
-def resolve_options(pack: dict, chosen: dict[str, str | Any]) -> dict:
+def resolve_options(pack: dict[str, Any], chosen: dict[str, str | Any]) -> dict[str, Any]:
     """The pack's option defaults with the table's choices on top, each converted to the default's type."""
     specs = option_specs(pack)
     options = {k: v["default"] for k, v in specs.items()}
@@ -117,7 +119,7 @@ def resolve_options(pack: dict, chosen: dict[str, str | Any]) -> dict:
     return options
 
 
-def _convert(key: str, value: Any, default: Any, pack: dict) -> Any:
+def _convert(key: str, value: Any, default: Any, pack: dict[str, Any]) -> Any:
     if not isinstance(value, str):
         if type(value) is not type(default):
             raise BadAction(f"option {key} takes a {type(default).__name__}, not {value!r}")

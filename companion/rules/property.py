@@ -5,11 +5,13 @@ handler checks every rule first and then records events; a refusal leaves the ta
 """
 from __future__ import annotations
 
+from typing import Any, cast
+
 from companion.core import contract as c
 from companion.core.common import COMMON, advance_turn
 from companion.core.engine import Registry, Rules, Tx, may_be_empty
 from companion.core.errors import BadAction, Refused
-from companion.core.model import BANK, card, cash, current_player, find_deed, find_player, pot_account, pot_enabled
+from companion.core.model import BANK, card, cash, playing, find_deed, find_player, pot_account, pot_enabled
 from companion.core.money import Currency
 
 from . import deeds as d
@@ -32,61 +34,58 @@ def fines_account(tx: Tx) -> str:
     pot when the table plays that house rule, else the bank."""
     own = tx.rules.extras.get("fines_to")
     if own:
-        return own
+        return cast("str", own)
     if tx.option("free_parking") and "free parking" in tx.table["pots"] and pot_enabled(tx.table, "free parking"):
         return pot_account("free parking")
     return BANK
 
 
 # -- what a screen may offer for each field -----------------------------------------------------------
-def unowned(table: dict, partial: dict) -> list[str]:
+def unowned(table: dict[str, Any], partial: dict[str, Any]) -> list[str]:
     return [n for n, rec in table["deeds"].items() if rec.get("owner") is None]
 
 
-def _player_of(partial: dict) -> object:
-    return partial.get("player") or partial.get("payer")
+def own_deeds(table: dict[str, Any], partial: dict[str, Any]) -> list[str]:
+    """The deeds of the action's owner (its ``player`` field, declared with the role "owner")."""
+    return [n for n, rec in table["deeds"].items() if rec.get("owner") == partial.get("player")]
 
 
-def own_deeds(table: dict, partial: dict) -> list[str]:
-    return [n for n, rec in table["deeds"].items() if rec.get("owner") == _player_of(partial)]
-
-
-def own_mortgaged(table: dict, partial: dict) -> list[str]:
+def own_mortgaged(table: dict[str, Any], partial: dict[str, Any]) -> list[str]:
     return [n for n in own_deeds(table, partial) if table["deeds"][n].get("mortgaged")]
 
 
-def own_streets(table: dict, partial: dict) -> list[str]:
+def own_streets(table: dict[str, Any], partial: dict[str, Any]) -> list[str]:
     return [n for n in own_deeds(table, partial) if card(table, n).get("kind", "street") == "street"]
 
 
-def own_built(table: dict, partial: dict) -> list[str]:
+def own_built(table: dict[str, Any], partial: dict[str, Any]) -> list[str]:
     return [n for n in own_deeds(table, partial) if d.buildings(table, n)]
 
 
-def rent_deeds(table: dict, partial: dict) -> list[str]:
+def rent_deeds(table: dict[str, Any], partial: dict[str, Any]) -> list[str]:
     """Deeds someone else owns: the ones the payer could owe rent on."""
-    payer = _player_of(partial)
+    payer = partial.get("payer")
     return [n for n, rec in table["deeds"].items() if rec.get("owner") not in (None, payer)]
 
 
-def rent_check(table: dict, partial: dict) -> None:
+def rent_check(table: dict[str, Any], partial: dict[str, Any]) -> None:
     d.rent_owner(table, partial["payer"], partial["deed"])
 
 
-def is_utility(table: dict, partial: dict) -> bool:
+def is_utility(table: dict[str, Any], partial: dict[str, Any]) -> bool:
     return card(table, partial["deed"]).get("kind") == "utility"
 
 
-def tax_names(table: dict, partial: dict) -> list[tuple[str, str]]:
+def tax_names(table: dict[str, Any], partial: dict[str, Any]) -> list[tuple[str, str]]:
     return [(name, rule.get("label", f"{name} tax")) for name, rule in table["pack"].get("taxes", {}).items()]
 
 
-def _tax_rule(table: dict, partial: dict) -> dict:
+def _tax_rule(table: dict[str, Any], partial: dict[str, Any]) -> dict[str, Any]:
     taxes = table["pack"].get("taxes", {})
-    return taxes.get(partial.get("tax") or next(iter(taxes), ""), {})
+    return cast("dict[str, Any]", taxes.get(partial.get("tax") or next(iter(taxes), ""), {}))
 
 
-def tax_ways(table: dict, partial: dict) -> list[tuple[str, str]]:
+def tax_ways(table: dict[str, Any], partial: dict[str, Any]) -> list[tuple[str, str]]:
     rule = _tax_rule(table, partial)
     ways = []
     if "flat" in rule:
@@ -110,7 +109,7 @@ TAX_FIELDS = (
 )
 
 
-def _count(a: dict, field: str = "count", most: int = 5) -> int:
+def _count(a: dict[str, Any], field: str = "count", most: int = 5) -> int:
     n = a.get(field, 1)
     if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= most:
         raise BadAction(f"{field} must be a whole number from 1 to {most}, not {n!r}")
@@ -118,7 +117,7 @@ def _count(a: dict, field: str = "count", most: int = 5) -> int:
 
 
 @DEEDS.action("salary", c.player(), TIMES, label="Salary", group="money")
-def salary(tx: Tx, a: dict) -> str:
+def salary(tx: Tx, a: dict[str, Any]) -> str:
     """The bank pays a player's salary for passing the start square."""
     player = find_player(tx.table, a["player"])
     times = _count(a, "times", 2)
@@ -129,7 +128,7 @@ def salary(tx: Tx, a: dict) -> str:
 
 
 @DEEDS.action("buy", c.player(), c.deed(only=unowned), label="Buy", group="deeds")
-def buy(tx: Tx, a: dict) -> str:
+def buy(tx: Tx, a: dict[str, Any]) -> str:
     """A player buys an unowned deed from the bank at its printed price."""
     player = find_player(tx.table, a["player"])
     deed = find_deed(tx.table, a["deed"])
@@ -144,9 +143,9 @@ def buy(tx: Tx, a: dict) -> str:
     return f"{player} bought {deed} for {tx.fmt(price)}"
 
 
-@DEEDS.action("auction", c.deed(only=unowned), c.player("winner", "Who won"), c.amount("bid", "Winning bid"),
+@DEEDS.action("auction", c.deed(only=unowned), c.player("winner", "Who won", role=""), c.amount("bid", "Winning bid"),
               label="Auction", group="deeds")
-def auction(tx: Tx, a: dict) -> str:
+def auction(tx: Tx, a: dict[str, Any]) -> str:
     """An unowned deed goes to the highest bidder, who pays the bid to the bank (from the pack's
     smallest bid, if it sets one)."""
     deed = find_deed(tx.table, a["deed"])
@@ -165,9 +164,9 @@ def auction(tx: Tx, a: dict) -> str:
     return f"{winner} won {deed} at auction for {tx.fmt(bid)}"
 
 
-@DEEDS.action("rent", c.player("payer", "Who pays"), c.deed(only=rent_deeds, check=rent_check),
+@DEEDS.action("rent", c.player("payer", "Who pays", role="payer"), c.deed(only=rent_deeds, check=rent_check),
               c.dice(required=False, when=is_utility), MULTIPLIER, label="Rent", group="money")
-def rent(tx: Tx, a: dict) -> str:
+def rent(tx: Tx, a: dict[str, Any]) -> str:
     """A player landing on an owned deed pays its owner the rent the card says."""
     payer = find_player(tx.table, a["payer"])
     deed = find_deed(tx.table, a["deed"])
@@ -178,8 +177,8 @@ def rent(tx: Tx, a: dict) -> str:
     return f"{payer} paid {owner} {tx.fmt(amount)} rent for {deed}"
 
 
-@DEEDS.action("mortgage", c.player(), c.deed(only=own_deeds), label="Mortgage", group="deeds")
-def mortgage(tx: Tx, a: dict) -> str:
+@DEEDS.action("mortgage", c.player(role="owner"), c.deed(only=own_deeds), label="Mortgage", group="deeds")
+def mortgage(tx: Tx, a: dict[str, Any]) -> str:
     """The bank lends the mortgage value on an unimproved deed."""
     player = find_player(tx.table, a["player"])
     deed = find_deed(tx.table, a["deed"])
@@ -194,8 +193,8 @@ def mortgage(tx: Tx, a: dict) -> str:
     return f"{player} mortgaged {deed} for {tx.fmt(value)}"
 
 
-@DEEDS.action("unmortgage", c.player(), c.deed(only=own_mortgaged), label="Lift a mortgage", group="deeds")
-def unmortgage(tx: Tx, a: dict) -> str:
+@DEEDS.action("unmortgage", c.player(role="owner"), c.deed(only=own_mortgaged), label="Lift a mortgage", group="deeds")
+def unmortgage(tx: Tx, a: dict[str, Any]) -> str:
     """The owner lifts a mortgage: the mortgage value plus the bank's interest."""
     player = find_player(tx.table, a["player"])
     deed = find_deed(tx.table, a["deed"])
@@ -218,9 +217,9 @@ def _check_can_build(tx: Tx, player: str, deed: str) -> list[str]:
     return d.require_whole_group(tx.table, player, deed)
 
 
-@HOUSES.action("build", c.player(), c.deed(only=own_streets), BUILDING, c.count("count", "How many", 1, 4, required=False),
+@HOUSES.action("build", c.player(role="owner"), c.deed(only=own_streets), BUILDING, c.count("count", "How many", 1, 4, required=False),
                c.amount("price", "Total price paid at a shortage auction", required=False), label="Build", group="deeds")
-def build(tx: Tx, a: dict) -> str:
+def build(tx: Tx, a: dict[str, Any]) -> str:
     """Buy houses or a hotel from the bank for a street of a complete, unmortgaged group, evenly.
 
     ``price`` is the total paid when a shortage of buildings was settled by auction among buyers.
@@ -270,7 +269,7 @@ def houses_text(n: int) -> str:
     return "no houses" if n == 0 else f"only {n} house{'s' if n != 1 else ''}"
 
 
-def _level(a: dict, low: int, high: int) -> int:
+def _level(a: dict[str, Any], low: int, high: int) -> int:
     n = a.get("level")
     if isinstance(n, bool) or not isinstance(n, int) or not low <= n <= high:
         raise BadAction(f"level must be a whole number from {low} to {high}, not {n!r}")
@@ -284,10 +283,10 @@ def level_text(level: int) -> str:
     return "no buildings" if level == 0 else f"{level} house{'s' if level != 1 else ''}"
 
 
-@HOUSES.action("improve_group", c.player(), c.deed(only=own_streets, says="Which group (any street of it)"),
+@HOUSES.action("improve_group", c.player(role="owner"), c.deed(only=own_streets, says="Which group (any street of it)"),
                c.count("level", "Up to how many houses on every street (5: a hotel)", 1, 5),
                label="Build on the whole group", group="deeds")
-def improve_group(tx: Tx, a: dict) -> str:
+def improve_group(tx: Tx, a: dict[str, Any]) -> str:
     """Build evenly on every street of a complete, unmortgaged group up to a level, in one go: all of it or none.
 
     ``level`` is 1-4 houses or 5 for a hotel; if the money or the bank's buildings fall short, nothing
@@ -336,10 +335,10 @@ def improve_group(tx: Tx, a: dict) -> str:
     return f"{player} built the {name} group up to {level_text(target)} a street for {tx.fmt(total)}"
 
 
-@HOUSES.action("sell_group", c.player(), c.deed(only=own_built, says="Which group (any street of it)"),
+@HOUSES.action("sell_group", c.player(role="owner"), c.deed(only=own_built, says="Which group (any street of it)"),
                c.count("level", "Down to how many houses on every street", 0, 4),
                label="Sell the group down", group="deeds")
-def sell_group(tx: Tx, a: dict) -> str:
+def sell_group(tx: Tx, a: dict[str, Any]) -> str:
     """Sell buildings back at half price, evenly, until no street of the group stands above a level.
 
     ``level`` is 0-4 houses. A hotel comes down straight to the level, so only the houses left standing
@@ -399,9 +398,9 @@ def sell_buildings_on(tx: Tx, deed: str, payee_note: str = "") -> int:
     return value
 
 
-@HOUSES.action("sell_building", c.player(), c.deed(only=own_built), BUILDING, c.count("count", "How many", 1, 4, required=False),
+@HOUSES.action("sell_building", c.player(role="owner"), c.deed(only=own_built), BUILDING, c.count("count", "How many", 1, 4, required=False),
                label="Sell buildings", group="deeds")
-def sell_building(tx: Tx, a: dict) -> str:
+def sell_building(tx: Tx, a: dict[str, Any]) -> str:
     """Sell houses or a hotel back to the bank at half their price, evenly across the group."""
     player = find_player(tx.table, a["player"])
     deed = find_deed(tx.table, a["deed"])
@@ -445,7 +444,7 @@ def sell_building(tx: Tx, a: dict) -> str:
 
 
 @DEEDS.action("tax", c.player(), *TAX_FIELDS, label="Tax", group="money")
-def tax(tx: Tx, a: dict) -> str:
+def tax(tx: Tx, a: dict[str, Any]) -> str:
     """Pay a tax square: a flat sum, or where the card allows, a percentage of worth chosen beforehand."""
     player = find_player(tx.table, a["player"])
     taxes = tx.table["pack"].get("taxes", {})
@@ -463,7 +462,7 @@ def tax(tx: Tx, a: dict) -> str:
     return f"{player} paid {tx.fmt(amount)} {label}{tx.rules.extras.get('fines_place', '')}{how}"
 
 
-def find_tax(taxes: dict, wanted: object) -> str:
+def find_tax(taxes: dict[str, Any], wanted: object) -> str:
     """A tax by its key ("income") or by the name the board prints ("Hospital Bills"), any case."""
     if wanted is None or wanted == "":
         if taxes:
@@ -478,19 +477,22 @@ def find_tax(taxes: dict, wanted: object) -> str:
 
 
 @DEEDS.action("fine", c.player(), c.amount(), c.text(), label="Pay a fine", group="money")
-def fine(tx: Tx, a: dict) -> str:
+def fine(tx: Tx, a: dict[str, Any]) -> str:
     """A player pays a card or penalty to the bank (or wherever the table's fines go)."""
     player = find_player(tx.table, a["player"])
     amount = tx.amount(a["amount"])
     memo = a.get("memo") or tx.rules.extras.get("fine_memo", "fine")
     tx.pay(player, fines_account(tx), amount, memo)
-    return f"{player} paid {tx.fmt(amount)}{tx.rules.extras.get('fines_place', '')} ({memo})"
+    place = tx.rules.extras.get("fines_place", "")
+    if a.get("memo"):
+        return f"{player} paid {tx.fmt(amount)}{place} ({memo})"
+    return f"{player} paid {tx.fmt(amount)}{place} {tx.rules.extras.get('fine_words', 'as a fine')}"
 
 
 @HOUSES.action("repairs", c.player(), c.amount("per_house", "Per house", allow_zero=True),
                c.amount("per_hotel", "Per hotel", allow_zero=True), label="Repairs", group="money")
 @may_be_empty
-def repairs(tx: Tx, a: dict) -> str:
+def repairs(tx: Tx, a: dict[str, Any]) -> str:
     """A repairs card: pay a sum for every house and every hotel the player owns."""
     player = find_player(tx.table, a["player"])
     per_house = tx.amount(a["per_house"], "per_house", allow_zero=True)
@@ -506,7 +508,7 @@ def repairs(tx: Tx, a: dict) -> str:
     return f"{player} paid {tx.fmt(total)} for repairs on " + (" and ".join(counted) or "no buildings")
 
 
-from . import trade as _trade  # noqa: E402  (registers trade and bankrupt on DEEDS)
+from . import trade as _trade  # noqa: E402, F401  (registers trade and bankrupt on DEEDS)
 
 #: Jail: the fine goes where the table's fines go.
 JAIL = jail_actions(fine_to=lambda tx: fines_account(tx))
@@ -516,7 +518,7 @@ OWED = Registry()
 
 
 @OWED.action("settle", c.player(), label="Settle what is owed", group="money")
-def settle(tx: Tx, a: dict) -> str:
+def settle(tx: Tx, a: dict[str, Any]) -> str:
     """The player pays what they owe (the interest on a mortgaged deed received in a bankruptcy they
     could not pay at once), once they have raised the money."""
     player = find_player(tx.table, a["player"])
@@ -526,10 +528,10 @@ def settle(tx: Tx, a: dict) -> str:
 
 
 @OWED.action("next_turn", label="Next turn", group="turn")
-def next_turn(tx: Tx, a: dict) -> str:
+def next_turn(tx: Tx, a: dict[str, Any]) -> str:
     """The current player's turn ends (not while they still owe what a bankruptcy left them to pay)
     and the next player in the game plays."""
-    owed.require_nothing_owed(tx, current_player(tx.table))
+    owed.require_nothing_owed(tx, playing(tx.table))
     return advance_turn(tx)
 
 
@@ -537,12 +539,12 @@ def next_turn(tx: Tx, a: dict) -> str:
 PROPERTY = Registry(COMMON, DEEDS, HOUSES, JAIL, OWED)
 
 
-def player_view(table: dict, player: str) -> dict:
+def player_view(table: dict[str, Any], player: str) -> dict[str, Any]:
     """What the touchscreen and phones show besides cash: what the player still owes."""
     return {"owes": owed.owed_view(table, player, Currency.from_pack(table["pack"]).format)}
 
 
-def rules(pack: dict) -> Rules:
+def rules(pack: dict[str, Any]) -> Rules:
     return Rules(family="property", registry=PROPERTY, could_raise=d.could_raise, worth=d.worth, check_card=check_card,
                  marks=d.marks, extras={"player_view": player_view, "deed_fields": DEED_FIELDS})
 
@@ -558,7 +560,7 @@ DEED_FIELDS = {
 _RENT_LENGTH = {"street": 6, "railroad": 4, "utility": 2}
 
 
-def check_card(name: str, c: dict) -> None:
+def check_card(name: str, c: dict[str, Any]) -> None:
     """Refuse a deed card whose values cannot be right (used at load and when the banker corrects one)."""
     kind = c.get("kind", "street")
     if kind not in _RENT_LENGTH:

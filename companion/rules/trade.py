@@ -1,12 +1,13 @@
 """Deals between players and bankruptcy, for the property family."""
 from __future__ import annotations
 
-from typing import Callable
+from typing import Any, Callable
 
 from companion.core import contract as c
 from companion.core.common import declare_out
 from companion.core.engine import Tx
 from companion.core.errors import BadAction, NotEnoughMoney, Refused
+from companion.core.money import Currency
 from companion.core.model import BANK, account_name, card, cash, find_account, find_deed, find_player
 
 from . import deeds as d
@@ -17,37 +18,51 @@ __all__ = ["BANKRUPT_FIELDS", "LIFT_ON_BANKRUPTCY", "TRADE_FIELDS", "trade", "ba
 
 
 #: One side of a trade: the cash and the deeds one player hands the other.
+#: ``"x-from"`` names the field of the player whose cash and deeds they are.
 SIDE = {"type": "object", "additionalProperties": False, "properties": {
-    "cash": {"oneOf": [{"type": "integer", "minimum": 0}, {"type": "string", "maxLength": 32}]},
-    "deeds": {"type": "array", "maxItems": 64, "items": {"type": "string", "maxLength": 120}}}}
+    "cash": {"title": "Cash", "oneOf": [{"type": "integer", "minimum": 0}, {"type": "string", "maxLength": 32}]},
+    "deeds": {"title": "Deeds", "type": "array", "maxItems": 64, "items": {"type": "string", "maxLength": 120}}}}
 
 
-def _other_players(table: dict, partial: dict) -> list[str]:
+def _other_players(table: dict[str, Any], partial: dict[str, Any]) -> list[str]:
     return [p for p in table["order"] if not table["players"][p]["bankrupt"] and p != partial.get("a")]
 
 
-def _creditors(table: dict, partial: dict) -> list[str]:
+def _creditors(table: dict[str, Any], partial: dict[str, Any]) -> list[str]:
     """The bank or another player still in the game: never a pot, never the bankrupt player."""
     return [BANK, *(p for p in table["order"] if not table["players"][p]["bankrupt"] and p != partial.get("player"))]
 
 
 TRADE_FIELDS = (
     c.player("a", "First player"),
-    c.player("b", "Second player", only=_other_players),
-    c.structured("give", "What the first player gives", SIDE, required=False),
-    c.structured("get", "What the second player gives", SIDE, required=False),
+    c.player("b", "Second player", role="", only=_other_players),
+    c.structured("give", "What the first player gives", {**SIDE, "x-from": "a"}, required=False),
+    c.structured("get", "What the second player gives", {**SIDE, "x-from": "b"}, required=False),
 )
-BANKRUPT_FIELDS = (c.player(says="Who goes bankrupt"), c.account("creditor", "Owed to", only=_creditors))
+BANKRUPT_FIELDS = (c.player(says="Who goes bankrupt"), c.account("creditor", "Owed to", role="payee", only=_creditors))
 
 
-def _bankrupts_mortgaged(table: dict, partial: dict) -> list[str]:
+def _bankrupts_mortgaged(table: dict[str, Any], partial: dict[str, Any]) -> list[str]:
     return [n for n, rec in table["deeds"].items() if rec.get("owner") == partial.get("player") and rec.get("mortgaged")]
 
 
-#: The creditor's choice to lift mortgages at once (110% in all), asked when a player creditor receives any.
-LIFT_ON_BANKRUPTCY = c.deeds("lift", "Mortgages the creditor lifts at once", only=_bankrupts_mortgaged,
+def _lift_or_keep(table: dict[str, Any], partial: dict[str, Any], deed: str, lift: bool) -> str:
+    """What the creditor pays the bank for one mortgaged deed, each way: "Lift now: Ann pays $220"
+    (the mortgage and the interest) or "Keep it mortgaged: Ann pays the 10% now, $20"."""
+    who = account_name(partial.get("creditor") or "") or "the creditor"
+    fmt = Currency.from_pack(table["pack"]).format
+    charge = mortgage_charge(table, deed, lift)
+    if lift:
+        return f"Lift now: {who} pays {fmt(charge)}"
+    return f"Keep it mortgaged: {who} pays the {table['pack'].get('mortgage_interest', 10)}% now, {fmt(charge)}"
+
+
+#: The creditor's choice for each mortgaged deed received: lift it at once (the mortgage and the interest)
+#: or keep it mortgaged (the interest now, and again when lifted later); asked when a player creditor
+#: receives any.
+LIFT_ON_BANKRUPTCY = c.deeds("lift", "Lift each mortgage now, or keep it", only=_bankrupts_mortgaged,
                              when=lambda table, partial: partial.get("creditor") not in (None, BANK)
-                             and bool(_bankrupts_mortgaged(table, partial)))
+                             and bool(_bankrupts_mortgaged(table, partial)), in_or_out=_lift_or_keep)
 
 def _side(tx: Tx, giver: str, side: object, what: str, *, buildings_stay: bool = False) -> tuple[int, list[str]]:
     if side is None:
@@ -68,7 +83,7 @@ def _side(tx: Tx, giver: str, side: object, what: str, *, buildings_stay: bool =
     return amount, deeds
 
 
-def mortgage_charge(table: dict, deed: str, lift: bool) -> int:
+def mortgage_charge(table: dict[str, Any], deed: str, lift: bool) -> int:
     """What a new owner pays the bank on receiving a mortgaged deed: the interest, or the mortgage
     value and the interest when they lift it at once (nothing for an unmortgaged deed)."""
     if not table["deeds"][deed].get("mortgaged"):
@@ -78,7 +93,7 @@ def mortgage_charge(table: dict, deed: str, lift: bool) -> int:
     return d.interest(card(table, deed)["mortgage"], table["pack"].get("mortgage_interest", 10))
 
 
-def _lift_set(tx: Tx, a: dict, part_of: set[str], noun: str) -> set[str]:
+def _lift_set(tx: Tx, a: dict[str, Any], part_of: set[str], noun: str) -> set[str]:
     lift = a.get("lift", []) or []
     if not isinstance(lift, list):
         raise BadAction("lift is a list of deed names")
@@ -104,13 +119,14 @@ def _afford(tx: Tx, player: str, pays: int, gets: int, charges: int, noun: str) 
                          f"({' and '.join(parts)})")
 
 
-def swap(tx: Tx, a: dict, *, noun: str = "Trade", buildings_stay: bool = False,
-         hand_over: Callable[[Tx, str, str, bool], None] | None = None) -> str:
+def swap(tx: Tx, a: dict[str, Any], *, noun: str = "Trade", buildings_stay: bool = False,
+         hand_over: Callable[[Tx, str, str, bool], str | None] | None = None) -> str:
     """Two players exchange cash and deeds. Families choose whether buildings may stand on traded deeds
     (they then stay with the deed) and how a deed changes hands (by default with the bank's interest
     on a mortgaged deed, or lifted at once when the action lists it under ``lift``)."""
     charged = hand_over is None
-    hand_over = hand_over or (lambda tx, deed, to, lift: hand_over_deed(tx, deed, to, lift=lift))
+    give: Callable[[Tx, str, str, bool], str | None] = hand_over or (
+        lambda tx, deed, to, lift: hand_over_deed(tx, deed, to, lift=lift))
     pa = find_player(tx.table, a["a"])
     pb = find_player(tx.table, a["b"])
     if pa == pb:
@@ -132,16 +148,15 @@ def swap(tx: Tx, a: dict, *, noun: str = "Trade", buildings_stay: bool = False,
         first.reverse()
     for payer, payee, amount in first:
         tx.pay(payer, payee, amount, noun.lower())
-    for deed in give_deeds:
-        hand_over(tx, deed, pb, deed in lift)
-    for deed in get_deeds:
-        hand_over(tx, deed, pa, deed in lift)
+    notes = [give(tx, deed, pb, deed in lift) for deed in give_deeds]
+    notes += [give(tx, deed, pa, deed in lift) for deed in get_deeds]
     parts = []
     if give_cash or give_deeds:
         parts.append(f"{pa} gave {', '.join([tx.fmt(give_cash)] * bool(give_cash) + give_deeds)}")
     if get_cash or get_deeds:
         parts.append(f"{pb} gave {', '.join([tx.fmt(get_cash)] * bool(get_cash) + get_deeds)}")
-    return f"{noun}: " + "; ".join(parts)
+    # what a mortgaged deed cost its new owner besides the deal: "Dan paid $20 interest on mortgaged ..."
+    return f"{noun}: " + "; ".join(parts + [n for n in notes if n])
 
 
 def hand_over_deed(tx: Tx, deed: str, to: str, *, lift: bool = False, owe: bool = False) -> str:
@@ -168,14 +183,14 @@ def hand_over_deed(tx: Tx, deed: str, to: str, *, lift: bool = False, owe: bool 
 
 @DEEDS.action("trade", *TRADE_FIELDS, c.deeds("lift", "Mortgages the receiver lifts at once"), label="Trade",
               group="deeds")
-def trade(tx: Tx, a: dict) -> str:
+def trade(tx: Tx, a: dict[str, Any]) -> str:
     """Two players swap cash and deeds; mortgaged deeds bring their interest due (or are lifted at once)."""
     return swap(tx, a)
 
 
 def go_bankrupt(
     tx: Tx,
-    a: dict,
+    a: dict[str, Any],
     *,
     clear: Callable[[Tx, str, str], None],
     pass_on: Callable[[Tx, str, str, bool], str | None],
@@ -250,7 +265,7 @@ def pass_deed(tx: Tx, deed: str, creditor: str, lift: bool = False) -> str:
 @DEEDS.action("bankrupt", *BANKRUPT_FIELDS, LIFT_ON_BANKRUPTCY, label="Bankrupt", group="game",
               says="A player who cannot pay retires: a player creditor gets everything (buildings sold first, mortgaged "
                    "deeds with their interest due or lifted at once); to the bank, deeds go back for auction.")
-def bankrupt(tx: Tx, a: dict) -> str:
+def bankrupt(tx: Tx, a: dict[str, Any]) -> str:
     """A player who cannot pay retires: to a player creditor everything passes (buildings sold to the
     bank at half price first, mortgaged deeds with their interest due, or lifted at once for the
     mortgage and the interest when listed under ``lift``); to the bank, deeds go back unmortgaged

@@ -16,12 +16,12 @@ Pure functions over a :class:`~companion.core.engine.Tx`; every change is an eve
 """
 from __future__ import annotations
 
-from typing import Callable
+from typing import Any, Callable, cast
 
 from companion.core.common import advance_turn
 from companion.core.engine import Tx
 from companion.core.errors import BadAction, Refused
-from companion.core.model import Table, current_player
+from companion.core.model import Table, current_player, playing
 
 __all__ = [
     "MISS_REASONS",
@@ -41,7 +41,7 @@ __all__ = [
 MISS_REASONS = ("other", "debt", "jail")
 
 
-def _get(table: Table, player: str, key: str, default=0):
+def _get(table: Table, player: str, key: str, default: Any = 0) -> Any:
     return table["players"][player].get(key, default)
 
 
@@ -74,7 +74,7 @@ def release_from_jail(tx: Tx, player: str) -> int:
     tx.set(["players", player, "in_jail"], False)
     tx.set(["players", player, "jail_turns"], None)
     tx.set(["players", player, "jailed_on"], None)
-    return left
+    return cast("int", left)
 
 
 def end_turn(tx: Tx, *, other_misses_count: bool) -> str:
@@ -84,7 +84,7 @@ def end_turn(tx: Tx, *, other_misses_count: bool) -> str:
     way out) is recorded as missed and does not count. A turn skipped for a debt does not count; any
     other skipped turn counts when ``other_misses_count``.
     """
-    ended = current_player(tx.table)
+    ended = playing(tx.table)
     record = tx.table["players"][ended]
     # A jail turn: the rotation stopped on a player already in jail (not the turn that sent them there).
     jailed = (bool(record.get("in_jail")) and record.get("jail_turns", 0) > 0
@@ -114,7 +114,7 @@ def end_turn(tx: Tx, *, other_misses_count: bool) -> str:
 
 
 # -- debts counted in turns ------------------------------------------------------------------------
-def add_debt(tx: Tx, player: str, kind: str, label: str, amount: int, turns: int, **extra) -> dict:
+def add_debt(tx: Tx, player: str, kind: str, label: str, amount: int, turns: int, **extra: Any) -> dict[str, Any]:
     """Record a debt due after ``turns`` counted turns of the player (the turn it is taken in aside)."""
     # A debt taken during the player's own turn starts counting with the next one.
     since = _get(tx.table, player, "counted") + (current_player(tx.table) == player)
@@ -123,16 +123,16 @@ def add_debt(tx: Tx, player: str, kind: str, label: str, amount: int, turns: int
     return debt
 
 
-def remove_debt(tx: Tx, player: str, index: int) -> dict:
+def remove_debt(tx: Tx, player: str, index: int) -> dict[str, Any]:
     debts = list(_get(tx.table, player, "debts", []))
     debt = debts.pop(index)
     tx.set(["players", player, "debts"], debts or None)
-    return debt
+    return cast("dict[str, Any]", debt)
 
 
-def turns_left(table: Table, player: str, debt: dict) -> int:
+def turns_left(table: Table, player: str, debt: dict[str, Any]) -> int:
     """Counted turns left before the debt falls due (0 or less: due now)."""
-    return debt["turns"] - max(_get(table, player, "counted") - debt["since"], 0)
+    return cast("int", debt["turns"] - max(_get(table, player, "counted") - debt["since"], 0))
 
 
 def due_debts(table: Table, player: str) -> list[int]:
@@ -141,7 +141,7 @@ def due_debts(table: Table, player: str) -> list[int]:
     return [i for i, d in enumerate(debts) if d.get("overdue") or turns_left(table, player, d) <= 0]
 
 
-def debt_text(table: Table, player: str, debt: dict, fmt: Callable[[int], str]) -> str:
+def debt_text(table: Table, player: str, debt: dict[str, Any], fmt: Callable[[int], str]) -> str:
     """"loan $1,200 due in 3 turns", "... due now", "... overdue" (short: it fits a player's tile)."""
     left = turns_left(table, player, debt)
     what = f"{debt.get('short') or debt['label']} {fmt(debt['amount'])}"
@@ -152,7 +152,7 @@ def debt_text(table: Table, player: str, debt: dict, fmt: Callable[[int], str]) 
     return f"{what} due in {left} turn{'s' if left != 1 else ''}"
 
 
-def loans_view(table: Table, player: str, fmt: Callable[[int], str]) -> list[dict]:
+def loans_view(table: Table, player: str, fmt: Callable[[int], str]) -> list[dict[str, Any]]:
     """The player's debts as the touchscreen and phones show them."""
     rows = []
     for debt in _get(table, player, "debts", []):

@@ -15,10 +15,12 @@ import math
 import random
 from bisect import bisect_right
 from dataclasses import dataclass
-from typing import Any, Callable, NamedTuple
+from typing import Any, Callable, NamedTuple, TypeVar
 
 from .events import Bid, UnitEvent, TimerStarted, CancelAsked, BidRecorded, TimerEnded, SpinStarted, SpinStopped, PressRefused, TurnPassed, UndoPressed, UndoDone, UndoConfirmAsked, ClockStarted, ClockRanOut, Outputs
 from .settings import EPSILON, FACES, _FACE_TEXT, BidRefused, TradingUnitSettings
+
+_Event = TypeVar("_Event", bound=UnitEvent)
 
 
 class _Signal(NamedTuple):
@@ -84,7 +86,7 @@ class TradingUnit:
         self._listeners.append(listener)
         return lambda: self._listeners.remove(listener) if listener in self._listeners else None
 
-    def _emit(self, event: UnitEvent) -> UnitEvent:
+    def _emit(self, event: _Event) -> _Event:
         if isinstance(event, PressRefused):
             self._notice = (event.reason, event.at + self.settings.notice_seconds)
         for listener in list(self._listeners):
@@ -148,6 +150,7 @@ class TradingUnit:
         if reason:
             self._refuse(now, "bid", reason)
             raise BidRefused(reason)
+        assert self._timer is not None  # no running auction was refused above
         bid = Bid(bidder, int(amount), now)
         self._timer.bids.append(bid)
         return self._emit(BidRecorded(now, bid))
@@ -175,6 +178,7 @@ class TradingUnit:
     def _end_timer(self, at: float, outcome: str | None) -> TimerEnded:
         """Stop the timer; an auction without a given outcome is sold or had no bids."""
         timer, self._timer = self._timer, None
+        assert timer is not None, "only a running timer ends"
         if self._request_is("confirm_cancel"):
             self._request = None
         best = timer.bids[-1] if timer.bids and outcome != "cancelled" else None
@@ -290,6 +294,7 @@ class TradingUnit:
         return found
 
     def _stop_spin(self, at: float) -> None:
+        assert self._spin is not None, "only a turning spinner stops"
         self._spin.stopped = True
         self._spins.append(SpinStopped(at, self._spin.turn, self._spin.face))
         self._emit(self._spins[-1])

@@ -12,6 +12,7 @@ from .ask_view import account_choices
 from .desk import Desk
 from .flows import ActionForm, button_label
 from .keypad import Keypad, keys_for, quick_amounts
+from .shown import promise
 from .who_acts import who_row
 
 __all__ = ["amount_field", "account_fields", "amount_view", "sentence"]
@@ -80,4 +81,5 @@ def amount_view(desk: Desk, form: ActionForm, keypad: Keypad) -> dict[str, Any]:
         "sentence": sentence(desk, form, value, preview),
         "ready": ready,
         "refused": refused,  # shown only if the banker taps confirm anyway
+        "promise": promise(preview),  # the confirm shows this preview's sentence
     }

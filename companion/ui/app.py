@@ -14,13 +14,15 @@ from __future__ import annotations
 
 import logging
 import os
+from importlib.resources import files
 from pathlib import Path
 
 __all__ = ["run_app", "configure_kivy", "KV_DIR"]
 
 log = logging.getLogger(__name__)
 
-KV_DIR = Path(os.environ.get("COMPANION_KV") or Path(__file__).resolve().parents[2] / "kv")
+#: The layouts: package data (companion/kv links to the checkout's kv/, and the wheel carries a copy).
+KV_DIR = Path(os.environ.get("COMPANION_KV") or str(files("companion") / "kv")).resolve()
 
 
 def configure_kivy(*, fullscreen: bool = False, size: tuple[int, int] = (800, 480)) -> None:

@@ -18,9 +18,12 @@ from typing import Any
 
 from companion.views import deed_marks
 
+from companion.core.contract import money_words
+
 from .colours import group_colour, player_colour, text_on
 from .desk import Desk
 from .flows import BLOCKS, ActionForm, button_label, for_people
+from .shown import promise
 from .who_acts import who_row
 
 __all__ = ["choices", "ask_view", "so_far", "account_choices", "deed_groups", "shown_rows", "offers_others",
@@ -121,7 +124,7 @@ def choices(desk: Desk, form: ActionForm, field: str) -> list[dict[str, Any]]:
     for choice in desk.choices(form.action, field, form.values):
         rows.append(_row(desk, kind, state, choice.value, choice.label, choice.detail if choice.preview else "",
                          None if choice.possible else (choice.why_not or "not possible now"),
-                         choice.preview.summary if choice.preview is not None else ""))
+                         choice.preview.summary if choice.preview is not None else "", promise(choice.preview)))
     if offers_others(desk.specs[form.action], form, field):
         listed = [r["value"] for r in rows]
         others = others_on_deeds(desk, form, field, listed)
@@ -137,13 +140,15 @@ def choices(desk: Desk, form: ActionForm, field: str) -> list[dict[str, Any]]:
 
 
 def _row(desk: Desk, kind: str, state: dict, value: Any, label: str, detail: str, refused: str | None,
-         preview: str) -> dict[str, Any]:
+         preview: str, promised: tuple | None = None) -> dict[str, Any]:
+    """One answer; ``promise``: the preview whose money its tile shows (see companion.ui.shown)."""
     row = {"value": value, "label": label, **_look(desk, kind, value, state)}
     if detail:
         row["detail"] = detail
     row["colour_text"] = text_on(row["colour"])
     row["refused"] = refused
     row["preview"] = preview
+    row["promise"] = promised if detail else None
     return row
 
 
@@ -154,7 +159,7 @@ def _not_listed(desk: Desk, form: ActionForm, field: str, kind: str, state: dict
     found, why = desk.preview({"action": form.action, **form.values, field: value})
     if found is None:
         return _row(desk, kind, state, value, label, "", why or "not possible now", "")
-    return _row(desk, kind, state, value, label, _pays(desk, found, form.values.get(form.actor)), None, found.summary)
+    return _row(desk, kind, state, value, label, money_words(found, desk.table), None, found.summary, promise(found))
 
 
 # -- another player in one tap ------------------------------------------------------------------------
@@ -168,12 +173,6 @@ def offers_others(spec, form: ActionForm, field: str) -> bool:
     if form.actor not in names or field not in names or names.index(form.actor) > names.index(field):
         return False
     return spec.field(form.actor).kind == "player" and spec.field(field).kind == "deed"
-
-
-def _pays(desk: Desk, found, player: str | None) -> str:
-    """"Cy pays $600": what ``player`` pays in a preview ("" when the player pays nothing)."""
-    paid = -found.moved(player) if player else 0
-    return f"{player} pays {desk.fmt(paid)}" if paid > 0 else ""
 
 
 def others_on_deeds(desk: Desk, form: ActionForm, field: str,
@@ -210,6 +209,7 @@ def others_on_deeds(desk: Desk, form: ActionForm, field: str,
                 "colour": colour, "colour_text": text_on(colour),
                 "refused": None if choice.possible else (choice.why_not or "not possible now"),
                 "preview": choice.preview.summary if choice.preview is not None else "",
+                "promise": promise(choice.preview) if paid > 0 else None,
             })
     return out
 
@@ -221,10 +221,14 @@ def live(row: dict[str, Any]) -> bool:
 
 def on_show(rows: list[dict[str, Any]], show_all: bool) -> tuple[list[dict[str, Any]], int]:
     """The answers the chooser shows, and how many it keeps behind *Show N more*: the ones the rules
-    refuse (with every chip), unless asked for, or unless nothing else is left."""
+    refuse (with every chip), unless asked for, or unless nothing else is left. Shown on request,
+    they follow the answers already on show, which keep their places (a tile never moves under the
+    finger)."""
     shown = [r for r in rows if live(r)]
-    if show_all or not shown:
+    if not shown:
         return rows, 0
+    if show_all:
+        return shown + [r for r in rows if not live(r)], 0
     return shown, len(rows) - len(shown)
 
 
@@ -270,16 +274,35 @@ def so_far(desk: Desk, form: ActionForm) -> str:
     return " · ".join(done)
 
 
+def both_ways(desk: Desk, form: ActionForm, field: str) -> list[dict[str, Any]]:
+    """A list field asked candidate by candidate, both ways (a mortgaged deed lifted now, or kept): two
+    answers a candidate, each worded by the rule with what it costs ("Lift now: Ann pays $220"), greyed
+    with the rule's reason when refused, the one chosen selected. Values are ``(candidate, inside)``."""
+    state = desk.state()
+    rows = []
+    for item in desk.in_or_out(form.action, field, form.values):
+        for choice in (item.inside, item.outside):
+            row = _row(desk, "deed", state, (item.value, choice.value), f"{item.label}\n{choice.label}", "",
+                       None if choice.possible else (choice.why_not or "not possible now"),
+                       choice.preview.summary if choice.preview is not None else "")
+            row["selected"] = choice.value == item.listed
+            rows.append(row)
+    return rows
+
+
 def ask_view(desk: Desk, form: ActionForm, field: str) -> dict[str, Any]:
     """What the chooser shows: the question, what is decided so far, and the answers."""
     spec = desk.specs[form.action]
     asked = spec.field(field)
-    rows = choices(desk, form, field) if asked.kind not in ("text", "structured", "amount") else []
+    if asked.in_or_out is not None:
+        rows = both_ways(desk, form, field)
+    else:
+        rows = choices(desk, form, field) if asked.kind not in ("text", "structured", "amount") else []
     state = desk.state()
     return {
         "title": f"{button_label(form.button or form.action, desk.specs)}: {asked.says.lower()}?",
         "field": field,
-        "kind": asked.kind,
+        "kind": "both_ways" if asked.in_or_out is not None else asked.kind,
         "so_far": so_far(desk, form),
         "who": who_row(state, form, field),
         "shown": shown_rows(spec, form),

@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import signal
 import logging
 from pathlib import Path
 from typing import Any, Callable
 
 from kivy.app import App
-from kivy.clock import Clock
+from kivy.clock import Clock, ClockEvent
 from kivy.core.window import Window
 from kivy.factory import Factory
 from kivy.lang import Builder
@@ -30,9 +31,12 @@ from .letting_go import KEPT, screens_to_let_go
 from .kivy_fixes import forget_last_text_box, release_left_screen
 from .tidy import WHOLE_EVERY, collect_young
 from .type_scale import window_u
-from .phones import Phones
+from .widgets import Sight
+from .phones import Phones, entry_text
+from .sounds import Sounds, outcome_sound
 from companion.settings import UiSettings
 from .unit_link import UnitLink
+from .widgets import DoneNote
 
 __all__ = ["TableBankerApp", "load_kv", "SCREENS"]
 
@@ -101,7 +105,7 @@ class TableBankerApp(Taps, App):
     desk = ObjectProperty(None, allownone=True)
     last_text = StringProperty("")  # the last thing done, in words
 
-    def __init__(self, *, game: str | Path | None = None, data: str | Path | None = None,
+    def __init__(self, *, game: str | os.PathLike | None = None, data: str | os.PathLike | None = None,
                  settings: UiSettings | None = None, phone_server: Callable[..., Any] | None = None,
                  board_opener: Callable[..., Any] | None = None, settle_heap: bool = False,
                  **kwargs: Any) -> None:
@@ -112,20 +116,24 @@ class TableBankerApp(Taps, App):
         self._unsubscribe: Callable[[], None] | None = None
         self._poll_event = None
         self._refresh_trigger = None
-        self._let_go_trigger = None
-        self._tidy_trigger = None
-        self._collect_trigger = None
+        self._let_go_trigger: ClockEvent | None = None
+        self._tidy_trigger: ClockEvent | None = None
+        self._collect_trigger: ClockEvent | None = None
+        self._sight_trigger: ClockEvent | None = None
         self.tidied, self.tidy_ms = 0, 0.0  # tidy-ups done, and how long the last one took
         self._unsettled = False  # whether the settled heap may hold garbage (a game was closed since)
         self.settle_heap = settle_heap  # this process is the app's alone: see on_start
         self.stopped = False  # shut down: nothing more is drawn
-        self.screens: dict[str, Any] = {}  # built lazily once the window exists (see build)
+        self.screens = _Screens(None)  # built lazily once the window exists (see build)
         self.unit_link: UnitLink | None = None
         self.board_opener = board_opener  # the hardware adapter's open_board, from the composition root
         self.phones = Phones(self.settings_store, server_factory=phone_server, advertise=self.settings_store.advertise)
         self.loop: asyncio.AbstractEventLoop | None = None
         self._tasks: set[asyncio.Task] = set()
         self._was_over = False
+        #: Short sounds for what the table should hear (made by the app into the data folder's cache).
+        self.sounds = Sounds(self.folder / ".sounds", volume=self.settings_store.volume, muted=not self.settings_store.sound)
+        self._beeping = False  # whether the trading unit's buzzer was sounding at the last look
         super().__init__(**kwargs)
         self.title = "Table Banker"
         self.set_theme(self.settings_store.theme)
@@ -142,7 +150,17 @@ class TableBankerApp(Taps, App):
         self._let_go_trigger = Clock.create_trigger(self._let_go_of_left_screens, 0)
         self._tidy_trigger = Clock.create_trigger(self.tidy, TIDY_AFTER_SECONDS)
         self._collect_trigger = Clock.create_trigger(self._collect_let_go, COLLECT_AFTER_SECONDS)
+        # What is under the finger changes with the screen shown and with a box opened or closed: taps
+        # wait until it has been in sight a moment (widgets.Aimed), from the frame that first draws it.
+        self._sight_trigger = Clock.create_trigger(Sight.changed, 0)
+        root.ids.screens.bind(current=self._view_changed)
+        Window.bind(children=self._view_changed)
         return root
+
+    def _view_changed(self, *_: object) -> None:
+        Sight.changed()
+        if self._sight_trigger is not None:
+            self._sight_trigger()
 
     def on_start(self):
         self._poll_event = Clock.schedule_interval(self.poll, WATCH_SECONDS)
@@ -169,10 +187,12 @@ class TableBankerApp(Taps, App):
                 current.dispatch("on_leave")  # screens stop their timers
         self.close_game()
         Window.unbind(size=self._rescale)
+        Window.unbind(children=self._view_changed)
         # A redraw, a letting go or a tidy-up still due (closing the game asks for one) would run on
         # screens whose app has stopped (Ctrl-C right after a game opens): none is wanted any more.
         self.stopped = True
-        for trigger in (self._refresh_trigger, self._let_go_trigger, self._tidy_trigger, self._collect_trigger):
+        for trigger in (self._refresh_trigger, self._let_go_trigger, self._tidy_trigger, self._collect_trigger,
+                        self._sight_trigger):
             if trigger is not None:
                 trigger.cancel()
 
@@ -218,6 +238,7 @@ class TableBankerApp(Taps, App):
     def change_setting(self, key: str, value) -> None:
         """Change and save one of the touchscreen's settings (ValueError with the reason if it cannot be)."""
         self.settings_store = self.settings_store.change(key, value)
+        self.sounds.set(volume=self.settings_store.volume, muted=not self.settings_store.sound)
         try:
             self.settings_store.save()
         except OSError as e:
@@ -245,11 +266,20 @@ class TableBankerApp(Taps, App):
         screen = self.screens[name]
         if self.manager.current != name:
             self.manager.current = name
+            self._notes_stay_with(name)
             if self._let_go_trigger is not None:
                 self._let_go_trigger()
         else:
             screen.refresh()
         return screen
+
+    def _notes_stay_with(self, name: str) -> None:
+        """The note of money just moved belongs to the screen it was put on (placed for that screen's
+        layout): another screen shown takes it away at once, so it never lies over the new screen's
+        content."""
+        for note in [w for w in self.layer.children if isinstance(w, DoneNote)]:
+            if getattr(note, "screen", name) != name:
+                note.close()
 
     def _let_go_of_left_screens(self, *_: object) -> None:
         """Let go of the screens left behind that are not kept (once off the window), then tidy up."""
@@ -264,9 +294,10 @@ class TableBankerApp(Taps, App):
             else:
                 waiting = True  # still leaving the window: try again next frame
         if waiting:
-            self._let_go_trigger()
+            if self._let_go_trigger is not None:
+                self._let_go_trigger()
         else:
-            if forget_last_text_box() or let_go:
+            if (forget_last_text_box() or let_go) and self._collect_trigger is not None:
                 self._collect_trigger()  # one collection for a burst of screens, once they are drawn
             self._tidy_later()
 
@@ -360,6 +391,7 @@ class TableBankerApp(Taps, App):
 
     def _use(self, desk: Desk) -> None:
         self.close_game()
+        self._view_changed()  # another game on the same table screen: nothing on it was seen yet
         remember_last_game(self.folder, desk.banker.path)
         self._unsettled = True  # the last game's part of the settled heap is garbage now: walk it all at the next pause
         self.desk = desk
@@ -410,10 +442,13 @@ class TableBankerApp(Taps, App):
         return self.open_game(game)
 
     def _committed(self, outcome) -> None:
-        self.last_text = outcome.summary
+        self.last_text = entry_text(outcome.entry)  # an action from a phone says whose phone started it
         if self.unit_link is not None and self.desk is not None:
             self.unit_link.follow_turn(self.desk.table["turn"]["number"], self.desk.table["turn"].get("roll", 1))
         over = bool(self.desk is not None and self.desk.table.get("over"))
+        sound = outcome_sound(outcome, over and not self._was_over)
+        if sound is not None:
+            self.sounds.play(sound)
         if over and not self._was_over:
             Clock.schedule_once(lambda *_: self.show("over"), 0)
         self._was_over = over
@@ -447,7 +482,10 @@ class TableBankerApp(Taps, App):
         """The unit asks (a held undo, a second press on a running timer) or refuses a press: show it
         on whatever screen is up, unless the unit's own screen is showing it already."""
         from companion.trading_unit import CancelAsked, PressRefused, TimerStarted, UndoConfirmAsked
+        from companion.trading_unit.events import ClockRanOut, TimerEnded
 
+        if isinstance(event, ClockRanOut) or (isinstance(event, TimerEnded) and event.outcome != "sold"):
+            self.sounds.play("timer_end")  # a sale is heard as "sold" once the ledger has it
         if self.root is None:
             return
         if isinstance(event, TimerStarted) and event.purpose == "auction" and not event.lot:
@@ -455,12 +493,12 @@ class TableBankerApp(Taps, App):
             return
         if self.manager.current == "unit":
             return
-        link = self.unit_link
-        if isinstance(event, UndoConfirmAsked):
+        link = self.unit_link  # the unit's own events: its link is open
+        if isinstance(event, UndoConfirmAsked) and link is not None:
             what = self.desk.undo_text() if self.desk is not None else None
             self.confirm(f"Undo: {what}?" if what else "Undo the last action?", "Undo",
                          lambda: link.unit.confirm_undo(link.clock()), on_no=lambda: link.unit.dismiss(link.clock()))
-        elif isinstance(event, CancelAsked):
+        elif isinstance(event, CancelAsked) and link is not None:
             self.confirm(f"Cancel the {event.purpose}? No bid wins.", f"Cancel the {event.purpose}",
                          lambda: link.unit.confirm_cancel(link.clock()), on_no=lambda: link.unit.dismiss(link.clock()))
         elif isinstance(event, PressRefused) and event.button in ("auction", "build"):
@@ -483,6 +521,19 @@ class TableBankerApp(Taps, App):
             self.desk.refresh()
         if self.unit_link is not None:
             self.unit_link.tick()
+            self._hear_the_buzzer()
+
+    def _hear_the_buzzer(self) -> None:
+        """Each of the trading unit's warning beeps is heard from the touchscreen too."""
+        link = self.unit_link
+        beeping = link is not None and link.unit.outputs(link.clock()).tone_hz is not None
+        if beeping and not self._beeping:
+            self.sounds.play("warning")
+        self._beeping = beeping
+
+    def refuse(self, text: str, near=None) -> None:
+        self.sounds.play("refusal")
+        super().refuse(text, near)
 
 class _Cancel:
     """What ``call_later`` hands back: something with ``cancel()``, like asyncio's handles."""
@@ -500,10 +551,10 @@ class _Screens(dict):
 
     def __init__(self, manager) -> None:
         super().__init__()
-        self.manager = manager
+        self.manager = manager  # None until the window exists: no screen is made before
 
     def __missing__(self, name: str):
-        if name not in SCREENS:
+        if name not in SCREENS or self.manager is None:
             raise KeyError(name)
         screen = _screen_class(SCREENS[name])(name=name)
         self[name] = screen

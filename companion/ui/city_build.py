@@ -5,7 +5,8 @@ the spinner turns on the chooser while the banker finds the district, and where 
 as the ``spin`` action (by the unit link, as for the unit's own button). The Build form is then filled
 from the allowance (residential blocks, as many as the spin allows, or the railroad it gave), so the
 district's tap builds; its tile shows the cost before, the log's sentence shows after. A district
-tapped while the spinner still turns is built on the moment it stops. With a spin already recorded
+tapped while the spinner still turns is asked about the moment it stops, with the build's sentence (what
+the spin allows was not on its tile when it was tapped: the law of the screen, companion.ui.shown). With a spin already recorded
 this roll, Build and the district build from what is left; after a double the spinner turns again.
 """
 from __future__ import annotations

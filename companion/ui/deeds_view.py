@@ -12,15 +12,19 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.core.contract import acting_field, role_fields
 from companion.views import deed_marks
 
 from .ask_view import deed_groups
 from .colours import player_colour, text_on
+from companion.core.contract import money_words
+
 from .desk import Desk
+from .shown import moves_money, promise, said
 
-__all__ = ["deeds_view", "deed_card", "card_lines", "rent_now"]
+__all__ = ["deed_to_show", "deeds_view", "deed_card", "card_lines", "rent_now"]
 
-_MONEY_KEYS = ("price", "mortgage", "value", "cost", "rent", "fee", "toll")
+_MONEY_KEYS = ("price", "mortgage", "value", "cost", "rent", "fee", "toll", "salary", "wage", "payout")
 
 
 def deeds_view(desk: Desk, selected: str | None = None, *, whose: str | None = None) -> dict[str, Any]:
@@ -75,6 +79,17 @@ def _visitor(desk: Desk, owner: str) -> str | None:
     return None
 
 
+def deed_to_show(table: dict, whose: str | None, deed: str) -> str:
+    """The deed whose card the Deeds screen opens: the one open if it still suits, else the first of
+    the player looked at, or "" when that player owns none (never another's or the bank's card, with
+    its Buy live, under a player who has no deeds); with every deed shown, the first deed."""
+    deeds = table["deeds"]
+    if whose:
+        owned = [n for n, d in deeds.items() if d.get("owner") == whose]
+        return deed if deed in owned else (owned[0] if owned else "")
+    return deed if deed in deeds else next(iter(deeds), "")
+
+
 def rent_now(desk: Desk, deed: str) -> str:
     """What the player to play (or the next visitor) would pay the owner now, from the Banker's own
     choices for Rent ('' when the family has no rent or nobody owns the deed)."""
@@ -82,7 +97,7 @@ def rent_now(desk: Desk, deed: str) -> str:
     spec = desk.specs.get("rent")
     if owner is None or spec is None:
         return ""
-    payer = next((f.name for f in spec.fields if f.kind == "player"), None)
+    payer = next((f.name for f in role_fields(spec, "payer")), None)
     deed_field = next((f.name for f in spec.fields if f.kind == "deed"), None)
     visitor = _visitor(desk, owner)
     if payer is None or deed_field is None or visitor is None:
@@ -100,20 +115,20 @@ def rent_now(desk: Desk, deed: str) -> str:
 
 
 def _who_acts(desk: Desk, spec, owner: str | None) -> dict[str, Any]:
-    """A deed action's players: the owner acts on their deed (mortgage, build, sell), whoever is to
-    play; a player who is not the owner pays its rent or buys it (the player to play first)."""
+    """A deed action's players, from the role its acting field declares: the owner acts on their deed
+    (mortgage, build, sell), whoever is to play; a player who is not the owner pays its rent or buys
+    it (the player to play first)."""
     state = desk.state()
     values: dict[str, Any] = {}
-    for f in spec.fields:
-        if f.kind != "player" or not f.required or f.name == "winner":
-            continue
-        if owner is not None and owner in state["active"] and spec.name != "rent":
-            values[f.name] = owner
-        else:
-            visitor = _visitor(desk, owner or "")
-            if visitor is not None:
-                values[f.name] = visitor
-        break
+    f = acting_field(spec)
+    if f is None or f.kind != "player":
+        return values
+    if f.role != "payer" and owner is not None and owner in state["active"]:
+        values[f.name] = owner
+    else:
+        visitor = _visitor(desk, owner or "")
+        if visitor is not None:
+            values[f.name] = visitor
     return values
 
 
@@ -157,7 +172,8 @@ def deed_card(desk: Desk, deed: str, chosen: str | None = None) -> dict[str, Any
             continue
         acting = _who_acts(desk, spec, owner)
         values = {**acting, _field_for(desk, name, deed_fields, acting, deed): deed}
-        who = next((values[f.name] for f in spec.fields if f.kind == "player" and f.name in values), None)
+        actor = acting_field(spec)
+        who = values.get(actor.name) if actor is not None else None
         later = desk.next_field(name, values)
         if later is None and spec.group == "deeds":  # an optional choice (houses or a hotel): one button each
             later = next((f for f in spec.fields if f.kind == "choice" and not f.required
@@ -174,19 +190,23 @@ def deed_card(desk: Desk, deed: str, chosen: str | None = None) -> dict[str, Any
                 refused = _none_possible(desk, name, variant)
             if choice is not None and not choice.possible:
                 refused = choice.why_not
+            text = label + (f" ({shown_who})" if shown_who else "")
+            if preview is not None and moves_money(preview):  # the law: who pays whom how much, on the button
+                text = said(label, money_words(preview, desk.table))
             actions.append({
                 "action": name,
                 "label": label,
                 "who": who or "",
-                "text": label + (f" ({shown_who})" if shown_who else ""),
+                "text": text,
                 "values": dict(variant),
                 "refused": refused,
                 "ready": ready,
                 "preview": preview.summary if preview is not None else "",
+                "promise": promise(preview) if preview is not None and refused is None else None,
             })
     if owner is None and "auction" in desk.specs:
         actions.append({"action": "auction", "label": desk.specs["auction"].label, "who": "", "text": desk.specs["auction"].label,
-                        "values": {"deed": deed}, "refused": None, "ready": False, "preview": ""})
+                        "values": {"deed": deed}, "refused": None, "ready": False, "preview": "", "promise": None})
     actions.sort(key=lambda a: a["refused"] is not None)  # the family's order, possible ones first
     owner_colour = player_colour(colours.get(owner)) if owner else (0.35, 0.4, 0.45, 1)
     return {

@@ -95,6 +95,10 @@ class Desk:
         """Every candidate of ``field`` on the table as it stands, each judged (contract Choices)."""
         return self.banker.choices(action, field, _plain(values))
 
+    def in_or_out(self, action: str, field: str, values: dict) -> list:
+        """Each candidate of a list field asked both ways, each judged (contract InOrOut)."""
+        return self.banker.in_or_out(action, field, _plain(values))
+
     def preview(self, action: dict):
         """(preview, None) if the action would be accepted now, else (None, the one-line reason)."""
         try:

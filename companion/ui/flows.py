@@ -16,9 +16,10 @@ import uuid
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from companion.core import contract
+
 __all__ = [
     "COMMON_BUTTONS",
-    "ACTING_FIELDS",
     "DESTRUCTIVE",
     "ActionForm",
     "start_flow",
@@ -26,10 +27,17 @@ __all__ = [
     "button_label",
     "fields_of_kind",
     "acting_field",
+    "acts",
+    "acting_role",
     "new_id",
     "more_menu",
+    "more_view",
+    "has_deeds",
+    "has_unit",
+    "has_debts",
     "for_people",
     "destructive_question",
+    "every_sum",
     "BLOCKS",
     "spins_first",
     "spin_left",
@@ -43,9 +51,6 @@ COMMON_BUTTONS = ("salary", "pay", "collect", "transfer", "rent", "buy", "auctio
 #: Buttons that are not an action of their own but a transfer with the bank on one side.
 _TRANSFER_SHAPES = {"pay": ("player", "bank"), "collect": ("bank", "player")}
 _TRANSFER_LABELS = {"pay": ("Pay bank", "The player pays the bank"), "collect": ("Collect", "The bank pays the player")}
-
-#: The player fields that say who acts (the first one an action declares is prefilled).
-ACTING_FIELDS = ("player", "payer", "from", "a")
 
 #: Actions that end something for good: they always ask "are you sure?".
 DESTRUCTIVE = {"bankrupt", "end_game"}
@@ -69,6 +74,8 @@ class ActionForm:
     button: str = ""  # the table button that opened the flow ("pay" for a transfer to the bank)
     back: str = "table"  # the screen to return to once the action is done
     actor: str = ""
+    #: The role the acting field declares (payer, owner, actor; payee for the bank-pays shape).
+    actor_role: str = ""
     #: Fields the flow filled for the banker that the chooser shows as a row to change them (the kind
     #: of building and how many blocks, while the district is asked).
     shown: tuple[str, ...] = ()
@@ -105,9 +112,20 @@ def fields_of_kind(spec, kind: str) -> list[str]:
 
 
 def acting_field(spec) -> str:
-    """The field that says who acts in this action ("" when none does)."""
-    players = [f.name for f in spec.fields if f.kind in ("player", "account") and f.required]
-    return next((name for name in players if name in ACTING_FIELDS), "")
+    """The field that says who acts in this action, as its declaration's role says ("" when none does)."""
+    found = contract.acting_field(spec)
+    return found.name if found is not None else ""
+
+
+def acting_role(spec) -> str:
+    """The role of the field that says who acts ("" when none does)."""
+    found = contract.acting_field(spec)
+    return found.role if found is not None else ""
+
+
+def acts(field) -> bool:
+    """Whether a field says who acts (its declared role), so a flow prefills it rather than asks it."""
+    return field is not None and field.role in contract.OWN_ROLES
 
 
 def start_flow(button: str, specs: dict, *, player: str | None, back: str = "table") -> ActionForm | None:
@@ -118,14 +136,16 @@ def start_flow(button: str, specs: dict, *, player: str | None, back: str = "tab
             return None
         payer, payee = _TRANSFER_SHAPES[button]
         values = {"from": player if payer == "player" else "bank", "to": player if payee == "player" else "bank"}
-        return ActionForm("transfer", values, id=new_id(), button=button, back=back,
-                          actor="from" if payer == "player" else "to")
+        actor = "from" if payer == "player" else "to"
+        return ActionForm("transfer", values, id=new_id(), button=button, back=back, actor=actor,
+                          actor_role=specs["transfer"].field(actor).role)
     spec = specs.get(button)
     if spec is None:
         return None
     actor = acting_field(spec)
     values = {actor: player} if actor and player is not None else {}
-    return ActionForm(button, values, id=new_id(), button=button, back=back, actor=actor)
+    return ActionForm(button, values, id=new_id(), button=button, back=back, actor=actor,
+                      actor_role=acting_role(spec))
 
 
 def button_label(name: str, specs: dict) -> str:
@@ -166,6 +186,41 @@ def more_menu(more: list[dict]) -> list[dict]:
     return [g for g in ordered if g["actions"]]
 
 
+#: Ending the game: never among the other actions, always last and apart.
+ENDING = "end_game"
+
+#: The screens More leads to that the table does not (Deeds, History and the trading unit are on its
+#: top bar, Auction among its big buttons), in the order a banker needs them.
+MORE_PLACES = (("loans", "Loans"), ("requests", "Requests"), ("join", "Phones"), ("settings", "Settings"),
+               ("over", "Scores"), ("start", "Games"))
+
+
+def has_deeds(specs: dict) -> bool:
+    """Whether the family has deeds: one of its actions asks for one."""
+    return any(f.kind == "deed" for spec in specs.values() for f in spec.fields)
+
+
+def has_unit(specs: dict) -> bool:
+    """Whether the family has a use for the trading unit: its auction timer, its deal timer or its build
+    spinner serve an action the family declares."""
+    return "auction" in specs or "trade" in specs or spins_first(specs)
+
+
+def has_debts(specs: dict) -> bool:
+    """Whether the family has debts to list: loans, notes or mortgages."""
+    return "mortgage" in specs or any(spec.group == "loans" for spec in specs.values())
+
+
+def more_view(specs: dict) -> dict:
+    """The More screen: the family's other actions in short groups (:func:`more_menu`), the screens
+    the table does not lead to that the family has, and ending the game apart (None if it cannot)."""
+    _, more = buttons_for(specs)
+    ending = next((item for item in more if item["name"] == ENDING), None)
+    places = [{"name": name, "label": label} for name, label in MORE_PLACES if name != "loans" or has_debts(specs)]
+    return {"groups": more_menu([item for item in more if item["name"] != ENDING]), "places": places,
+            "ending": ending}
+
+
 def for_people(text: str) -> str:
     """A sentence as players read it: no code names. A bracketed aside that names a field
     (``(or ``turns``)``) is dropped; any other field name is written as words."""
@@ -174,15 +229,41 @@ def for_people(text: str) -> str:
     return " ".join(text.replace("`", "").split())
 
 
-def destructive_question(form: ActionForm, name_of) -> str:
-    """The question asked before an action that ends something: who, what, and that undo remains."""
+def every_sum(postings, name_of, fmt) -> list[str]:
+    """Every sum an action moves, one line for each payer and payee, with what each part is for:
+    "Ann pays the bank $223: $3 interest on mortgaged Baltic Avenue, $220 lifting the mortgage on
+    Boardwalk". ``postings`` are the preview's (payer, payee, amount, memo)."""
+    lines: dict[tuple[str, str], list] = {}
+    for p in postings:
+        if p.amount:
+            lines.setdefault((p.payer, p.payee), []).append(p)
+    out = []
+    for (payer, payee), parts in lines.items():
+        total = sum(p.amount for p in parts)
+        who = name_of(payer)
+        line = f"{who[:1].upper() + who[1:]} pays {name_of(payee)} {fmt(total)}"
+        if len(parts) > 1 or parts[0].memo not in ("", "bankruptcy"):
+            line += ": " + ", ".join(f"{fmt(p.amount)} {p.memo}".strip() for p in parts)
+        out.append(line)
+    return out
+
+
+def destructive_question(form: ActionForm, name_of, sums: list[str] | tuple[str, ...] = (),
+                         sentence: str = "") -> str:
+    """The question asked before an action that ends something: what the log will say (``sentence``,
+    the Banker's preview), every sum each side pays (``sums``, from the same preview: see
+    :func:`every_sum`), who leaves, and that undo remains."""
     v = form.values
+    money = "".join(f"\n{line}." for line in sums)
+    said = f"{sentence[:1].upper() + sentence[1:]}." if sentence else ""
     if form.action == "bankrupt" and v.get("player"):
         to = name_of(v["creditor"]) if v.get("creditor") else "?"
-        return f"{v['player']} goes bankrupt to {to} and leaves the game. Are you sure? (Undo can bring them back.)"
+        head = said or f"{v['player']} goes bankrupt to {to}."
+        return f"{head}{money}\n{v['player']} leaves the game. Are you sure? (Undo can bring them back.)"
     if form.action == "end_game":
-        return "End the game now? The pack's count decides the winner. (Undo goes back into the game.)"
-    return "Are you sure?"
+        head = f"{said}\n" if said else ""
+        return f"{head}End the game now? The pack's count decides the winner. (Undo goes back into the game.)"
+    return f"{said}{money}\nAre you sure?" if said else "Are you sure?"
 
 
 # -- Monopoly City: build draws on the build spinner -------------------------------------------------
@@ -211,9 +292,9 @@ def with_spin(form: ActionForm, spin: dict | None) -> ActionForm:
     chose industrial or another building), shown as a row the banker can change."""
     left = spin_left(spin)
     form = replace(form, shown=("building", "count"))
-    if left is None:
+    if spin is None or left is None:
         return form.fill("building", form.values.get("building") or "residential")
-    if spin["result"] == "railroad":  # built or not: the rule says what is left of it
+    if spin["result"] == "railroad" or isinstance(left, str):  # built or not: the rule says what is left of it
         return replace(form.fill("building", "railroad").clear("count"), allowance=0)
     building = form.values.get("building")
     building = building if building in BLOCKS or (building and building != "railroad") else "residential"

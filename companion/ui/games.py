@@ -13,8 +13,11 @@ from pathlib import Path
 from typing import Any
 
 from companion.core.errors import BankerError
+from companion.core.model import player_names_checked
 from companion.paths import GAME_SUFFIX, list_games
+from companion.core.money import Currency
 from companion.rules import load_pack, pack_names, resolve_options
+from companion.rules.pack import option_specs
 
 from .colours import PLAYER_COLOURS, next_free_colour
 
@@ -61,8 +64,12 @@ DELETED = "deleted"
 
 def delete_game(path: str | Path) -> Path:
     """Take a game out of the games list by moving it (and SQLite's side files) into the folder's
-    ``deleted`` folder; returns where it went. The banker can move it back by hand."""
+    ``deleted`` folder; returns where it went. The banker can move it back by hand. Its phones file
+    (``<game>.phones``: the phones' sign-in codes, secrets, not history) is deleted: a deleted game's
+    codes sign nobody in, and a game moved back hands out new ones."""
     path = Path(path)
+    for side in ("", "-wal", "-shm", "-journal"):
+        path.with_name(path.name + ".phones" + side).unlink(missing_ok=True)
     keep = path.parent / DELETED
     keep.mkdir(exist_ok=True)
     target = keep / path.name
@@ -103,19 +110,24 @@ def saved_games(folder: Path, limit: int = 20) -> list[dict[str, Any]]:
 
 def pack_choices() -> list[dict[str, Any]]:
     """Every pack installed, with its title, family and options (default, help, kind) for the form."""
-    choices = []
+    choices: list[dict[str, Any]] = []
     for name in pack_names():
         try:
             pack = load_pack(name)
         except BankerError as e:
             choices.append({"name": name, "title": name, "family": "", "options": [], "problem": str(e)})
             continue
-        options = []
-        for key, spec in pack.get("options", {}).items():
+        options: list[dict[str, Any]] = []
+        specs = option_specs(pack)
+        own = pack.get("options", {})
+        for key, spec in [*own.items(), *((k, v) for k, v in specs.items() if k not in own)]:  # the pack's own first
             default = spec["default"]
             kind = "bool" if isinstance(default, bool) else "amount" if isinstance(default, int) else "text"
-            options.append({"key": key, "default": default, "help": spec.get("help", ""), "kind": kind,
-                            "label": key.replace("_", " ").capitalize()})
+            # an amount is shown the pack's way ("37.7M", "$1,500"), and read back the same way
+            shown = (Currency.from_pack(pack).format(default) if kind == "amount"
+                     else "" if kind == "bool" else str(default))
+            options.append({"key": key, "default": default, "default_text": shown, "help": spec.get("help", ""),
+                            "kind": kind, "label": key.replace("_", " ").capitalize()})
         players = pack.get("players", {})
         choices.append({
             "name": name,
@@ -218,15 +230,10 @@ class NewGame:
             return "choose a game"
         if not MIN_PLAYERS <= len(self.players) <= MAX_PLAYERS:
             return f"a game here has {MIN_PLAYERS} to {MAX_PLAYERS} players"
-        seen: set[str] = set()
-        for name in self.names():
-            if len(name) > 24:
-                return f"the name {name[:24]!r}... is longer than 24 characters"
-            if name.casefold() in {"bank", "banker", "all", "everyone"} or name.casefold().startswith("pot:"):
-                return f"{name!r} cannot be a player's name: it names the bank or a pot"
-            if name.casefold() in seen:
-                return f"two players are called {name!r}"
-            seen.add(name.casefold())
+        try:
+            player_names_checked(self.names())  # the table's own rule for names, before a file is made
+        except BankerError as e:
+            return str(e)
         try:
             resolve_options(load_pack(self.pack), self.options)
         except BankerError as e:

@@ -16,6 +16,12 @@ def clock_time(at: str) -> str:
         return ""
 
 
+def _by(entry: Any) -> str:
+    """Whose phone started an entry ("" when the banker did)."""
+    by = entry.action.get("by") if isinstance(getattr(entry, "action", None), dict) else None
+    return f"{by}'s phone" if by else ""
+
+
 def history_rows(entries: Iterable[Any], limit: int | None = None) -> list[dict[str, Any]]:
     """Rows for the log's entries, newest first; ``limit`` keeps only the newest ones."""
     entries = list(entries)
@@ -35,7 +41,7 @@ def history_rows(entries: Iterable[Any], limit: int | None = None) -> list[dict[
             "text": e.summary,
             "kind": e.kind,
             "undone": e.seq in undone,
-            "note": "taken back" if e.seq in undone else ("undo" if e.kind == "undo" else ("redo" if e.kind == "redo" else "")),
+            "note": "taken back" if e.seq in undone else ("undo" if e.kind == "undo" else ("redo" if e.kind == "redo" else _by(e))),
             "moved": moved,
         })
         if limit is not None and len(rows) >= limit:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .shown import promise
 from .colours import player_colour
 from .flows import button_label
 
@@ -61,15 +62,16 @@ def mortgage_rows(desk) -> list[dict[str, Any]]:
         if not d.get("mortgaged") or not owner:
             continue
         action = {"action": "unmortgage", "player": owner, "deed": d["name"]}
-        cost = -desk.moved(action).get(owner, 0) if "unmortgage" in desk.specs else 0
-        check = desk.check(action) if "unmortgage" in desk.specs else None
+        found, why = desk.preview(action) if "unmortgage" in desk.specs else (None, None)
+        cost = -found.moved(owner) if found is not None else 0
         rows.append({
             "player": owner,
             "colour": player_colour(colours.get(owner)),
             "deed": d["name"],
             "text": f"{d['name']} is mortgaged",
-            "lift_text": f"Lift for {desk.fmt(cost)}" if cost else "Lift",
-            "refused": None if check is None or check.ok else check.text,
+            "lift_text": f"Lift: {owner} pays {desk.fmt(cost)}" if cost else "Lift",
+            "promise": promise(found) if cost else None,
+            "refused": why,
             "can_lift": "unmortgage" in desk.specs,
         })
     return rows

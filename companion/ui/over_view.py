@@ -24,8 +24,10 @@ def sample(values: list[int], most: int) -> list[int]:
 
 
 class WorthHistory:
-    """Each player's worth after every entry of a game's log, kept up to date by folding only the
-    entries added since the last look (the log is append-only, undo included)."""
+    """Each player's worth after every entry of a game's log that still stands, kept up to date by
+    folding only the entries added since the last look (the log is append-only, undo included): an
+    undo takes its entry's point off the line, a redo puts it back, so the chart shows the game as
+    played, never an action taken back."""
 
     def __init__(self) -> None:
         self.seq = 0
@@ -39,7 +41,10 @@ class WorthHistory:
         for entry in banker.log(self.seq):
             self.table = engine.fold(self.table, entry.events)
             for p in self.series:
-                self.series[p].append(banker.rules.worth(self.table, p))
+                if entry.kind == "undo" and len(self.series[p]) > 1:
+                    self.series[p].pop()  # the undone entry's point goes; the line is back where it was
+                elif entry.kind != "undo":
+                    self.series[p].append(banker.rules.worth(self.table, p))
             self.seq = entry.seq
         return self.series
 

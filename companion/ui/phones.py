@@ -16,7 +16,7 @@ from companion.core.errors import BankerError
 from .desk import Result
 from companion.settings import UiSettings
 
-__all__ = ["Phones", "request_rows", "DECLINE_REASONS"]
+__all__ = ["Phones", "request_rows", "play_rows", "entry_text", "DECLINE_REASONS"]
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +37,7 @@ class Phones:
         self.server: Any = None
         self.problem: str | None = None if server_factory else "the phones' server is not installed"
         self._unsubscribe: Callable[[], None] | None = None
+        self._unsubscribe_plays: Callable[[], None] | None = None
 
     @property
     def installed(self) -> bool:
@@ -71,6 +72,8 @@ class Phones:
         self.server, self.problem = server, None
         if on_change is not None:
             self._unsubscribe = server.requests.subscribe(on_change)
+            plays = getattr(server, "plays", None)
+            self._unsubscribe_plays = plays.subscribe(on_change) if plays is not None else None
         return None
 
     async def stop(self) -> None:
@@ -78,6 +81,9 @@ class Phones:
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None
+        if self._unsubscribe_plays is not None:
+            self._unsubscribe_plays()
+            self._unsubscribe_plays = None
         server, self.server = self.server, None
         if server is not None:
             try:
@@ -116,6 +122,54 @@ class Phones:
         except (BankerError, LookupError) as e:
             return Result(False, str(e).strip("'\""))
         return Result(True, f"declined: {reason}")
+
+    # -- players' own actions from their phones ------------------------------------------------------
+    def plays_waiting(self) -> list:
+        """Players' actions that wait for the banker (the bank's money), oldest first."""
+        return self.server.plays.for_approval("banker") if self.server else []
+
+    def approve_play(self, play_id: str) -> Result:
+        """The banker's tap: the action is decided on the newest table and committed (or refused)."""
+        if self.server is None:
+            return Result(False, "the phones are not connected")
+        try:
+            _, outcome = self.server.plays.approve(play_id, "banker")
+        except (BankerError, LookupError, PermissionError) as e:
+            return Result(False, str(e).strip("'\""))
+        if outcome is None:
+            return Result(True, "approved; other players still to approve")
+        return Result(True, outcome.summary, outcome.version)
+
+    def decline_play(self, play_id: str, reason: str) -> Result:
+        if self.server is None:
+            return Result(False, "the phones are not connected")
+        try:
+            self.server.plays.decline(play_id, "banker", reason)
+        except (BankerError, LookupError, PermissionError) as e:
+            return Result(False, str(e).strip("'\""))
+        return Result(True, f"declined: {reason}")
+
+    @property
+    def paused(self) -> bool:
+        return bool(self.server and self.server.plays.paused)
+
+    def pause(self, paused: bool) -> Result:
+        """One tap pauses (or resumes) every phone's actions at the table."""
+        if self.server is None:
+            return Result(False, "the phones are not connected")
+        self.server.plays.pause(paused)
+        return Result(True, "Phones' actions paused" if paused else "Phones may act again")
+
+
+def entry_text(entry) -> str:
+    """A log entry as the touchscreen tells it the moment it is committed: whose phone started it, if one did."""
+    by = entry.action.get("by") if isinstance(entry.action, dict) else None
+    return f"{by}'s phone: {entry.summary}" if by else entry.summary
+
+
+def play_rows(plays: list) -> list[dict[str, Any]]:
+    """What the requests screen shows of each player's action waiting for the banker: its sentence."""
+    return [{"id": p.id, "text": f"{p.player}'s phone: {p.summary}", "player": p.player, "refused": None} for p in plays]
 
 
 def request_rows(requests: list, desk) -> list[dict[str, Any]]:

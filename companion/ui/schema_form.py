@@ -244,6 +244,7 @@ def _leaf(schema: dict, shape: str | None, value: Any, path: tuple, label: str, 
         chips = [{"amount": a, "label": "+" + setting.fmt(a)} for a in setting.amounts if top is None or a <= top]
         return [{"kind": "amount", "path": path, "label": label,
                  "text": setting.fmt(value) if isinstance(value, int) else setting.fmt(0), "chips": chips[:CHIPS]}]
+    options: list[tuple[Any, str]]
     if shape == "player":
         options = [(p, p) for p in setting.players]
     elif shape == "pick":
@@ -331,7 +332,7 @@ def change(schema: dict, value: Any, path: tuple, how: str, arg: Any = None) -> 
         return _put(value, path, None)
     if how == "add":  # arg: (part, value) the new item starts with, or None
         items = list(here) if isinstance(here, list) else []
-        new = {} if (sub.get("items") or {}).get("type") == "object" else None
+        new: dict | None = {} if (sub.get("items") or {}).get("type") == "object" else None
         if arg is not None and new is not None:
             new[arg[0]] = arg[1]
         return _put(value, path, [*items, new])

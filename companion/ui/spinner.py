@@ -68,8 +68,9 @@ class SpinnerStrip(BoxLayout):
         link.tick()  # the unit's time passes: when it stops, the link records the spin
         self.state, self.face_text = spin_words(link.unit.view(link.clock()))
         if self.state != "spinning":
-            self._event.cancel()
-            self._event = None
+            if self._event is not None:
+                self._event.cancel()
+                self._event = None
             on_stop, self._on_stop, self._link = self._on_stop, None, None
             if on_stop is not None:
                 on_stop()

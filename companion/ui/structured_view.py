@@ -18,6 +18,7 @@ from typing import Any
 from companion.core.contract import load_json
 from companion.core.errors import BankerError
 
+from .shown import promise
 from . import schema_form
 from .ask_view import so_far
 from .desk import Desk
@@ -88,6 +89,7 @@ def form_view(desk: Desk, form: ActionForm, field: str, value: Any) -> dict[str,
         "so_far": so_far(desk, form),
         "who": who_row(desk.state(), form, field),
         "help": for_people(spec.says),
+        "note": f.note_on(desk.table, form.values),  # who judges a Quiz Card round, from the rule
         "typed": not schema_form.renders(schema),
         "rows": [],
         "sentence": "",
@@ -122,10 +124,10 @@ def form_view(desk: Desk, form: ActionForm, field: str, value: Any) -> dict[str,
     elif not last:
         sentence = "Next"
     else:
-        sentence = _upper(preview.summary if preview is not None else refused)
+        sentence = _upper(preview.summary if preview is not None else refused or "")
     if empty and not f.required and lacking is None and (not last or preview is not None):
         none = schema.get("x-none") or "None"
         sentence = f"{none}: {sentence}" if last else f"{none}. Next"
     view.update(sentence=sentence, ready=lacking is None and (not last or preview is not None),
-                refused=lacking or refused, value=schema_form.empty(schema) if empty else value)
+                refused=lacking or refused, promise=promise(preview) if last else None, value=schema_form.empty(schema) if empty else value)
     return view

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from .colours import player_colour, text_on
-from .flows import buttons_for
+from .flows import buttons_for, has_deeds, has_unit
 
 __all__ = ["player_warnings", "player_tile", "table_view", "plural"]
 
@@ -43,22 +43,24 @@ def player_warnings(state: dict, player: dict, names: dict | None = None) -> lis
 
 
 def player_tile(state: dict, player: dict, *, names: dict | None = None) -> dict[str, Any]:
-    """One player's tile: name, colour, balance in big figures, deed count, houses and hotels (or what
-    the family puts on deeds), warnings. The player to play is outlined: the buttons act for them."""
+    """One player's tile: name, colour, balance in big figures, how many deeds and how many of them
+    are built on (houses, hotels or what the family puts on deeds), warnings. The player to play is outlined: the buttons act for them."""
     colour = player_colour(player.get("colour"))
     turn = state["turn"]["player"] == player["name"]
     deeds = len(player.get("deeds", []))
     warnings = player_warnings(state, player, names)
-    built = [f"{d['name'].split()[0]} {', '.join(m for m in d.get('marks', []) if m != 'mortgaged')}"
-             for d in state["deeds"] if d.get("owner") == player["name"]
-             and any(m != "mortgaged" for m in d.get("marks", []))]
+    built = sum(1 for d in state["deeds"] if d.get("owner") == player["name"]
+                and any(m != "mortgaged" for m in d.get("marks", [])))
+    # a short line that always fits the tile: which deed holds what is on the deeds screen, a tap away
+    deeds_text = (plural(deeds, "deed") if deeds else "no deeds") + (f"\n{built} built on" if built else "")
     return {
         "name": player["name"],
         "colour": colour,
         "colour_text": text_on(colour),
         "cash": player["cash"],
         "cash_text": player["cash_text"],
-        "deeds_text": (plural(deeds, "deed") if deeds else "no deeds") + (": " + ", ".join(built) if built else ""),
+        # a family without deeds (The Game of Life) says nothing of them
+        "deeds_text": deeds_text if state["deeds"] else "",
         "warnings": warnings,
         "warnings_text": " · ".join(warnings),
         "is_turn": turn,
@@ -78,6 +80,9 @@ def table_view(state: dict, specs: dict, *, undo_text: str | None = None,
     over = state.get("over")
     if over:
         turn_text = f"Game over: {over.get('winner') or 'nobody'} wins"
+        # a finished game opens with its buttons greyed, each saying why (Undo still goes back into it)
+        closed = "the game is over: Undo goes back into it, History and More show how it went"
+        common = [{**b, "refused": closed} for b in common]
     else:
         turn_text = f"Turn {state['turn']['number']}: {turn} to play" if turn else "Nobody is left in the game"
     return {
@@ -90,6 +95,10 @@ def table_view(state: dict, specs: dict, *, undo_text: str | None = None,
         "pots_text": "  ·  ".join(f"{p['label']}: {p['amount_text']}" for p in state["pots"]),
         "buttons": common,
         "more": more,
+        # the top bar leads only to what the family has (The Game of Life has no deeds and no use for
+        # the trading unit)
+        "has_deeds": has_deeds(specs),
+        "has_unit": has_unit(specs),
         "can_undo": undo_text is not None,
         "undo_text": f"Undo: {undo_text}" if undo_text else "Nothing to undo",
         "can_redo": redo_text is not None,

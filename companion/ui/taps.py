@@ -4,7 +4,8 @@ One place decides every tap's effect: an action goes through the :class:`Desk` a
 shown next to the tapped widget; a table button opens its flow, prefilled for the player it acts
 for; a flow asks its next missing field on the screen made for that kind of field (the keypad, the
 chooser, the structured form, the auction, the trade, the card editor) or, once complete, does the action (asking first
-only when it cannot be taken back).
+only when it cannot be taken back, or when the tap did not show the money it moves: see
+:mod:`companion.ui.shown`).
 """
 from __future__ import annotations
 
@@ -13,15 +14,32 @@ from typing import Any, Callable
 from kivy.clock import Clock
 
 from . import flows
+from companion.core.contract import money_words
+
 from .desk import Result
+from .shown import moves_money, promise, said
 from .who_acts import player_to_play
 from .widgets import ConfirmBox, DoneNote, show_done, show_reason
 
 __all__ = ["Taps"]
 
 
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
 class Taps:
     """Needs ``desk``, ``screens``, ``manager``, ``layer``, ``stopped``, ``show`` and ``to_table`` from the App."""
+
+    # What the App provides (declared for the type checker; the App sets them).
+    desk: Any
+    root: Any
+    screens: Any
+    manager: Any
+    layer: Any
+    stopped: bool
+    show: Callable[..., Any]
+    open_auction: Callable[..., Any]
 
     # -- taps --------------------------------------------------------------------------------------
     def act(self, action: dict, near=None) -> Result:
@@ -43,7 +61,8 @@ class Taps:
         if self.root is None or self.stopped or desk is not self.desk:
             return
         screen = self.screens.get(self.manager.current)
-        show_done(self.layer, text, screen.note_y() if screen is not None else None)
+        note = show_done(self.layer, text, screen.note_y() if screen is not None else None)
+        note.screen = self.manager.current  # it goes when another screen is shown
 
     def on_desk(self, _app, _desk) -> None:
         """Another game (or none) on the table: the note of money moved in the last one goes with it."""
@@ -61,9 +80,10 @@ class Taps:
         show_reason(self.layer, text[:1].upper() + text[1:], near)
 
     def confirm(self, question: str, yes_text: str, on_yes: Callable[[], Any],
-                on_no: Callable[[], Any] | None = None) -> ConfirmBox:
-        """Ask before what cannot be taken back with one tap; ``on_yes`` runs only on Yes."""
-        box = ConfirmBox(question=question, yes_text=yes_text, yes_action=on_yes, no_action=on_no)
+                on_no: Callable[[], Any] | None = None, yes_kind: str = "danger") -> ConfirmBox:
+        """Ask first (what cannot be taken back with one tap, or money no button showed); ``on_yes``
+        runs only on Yes."""
+        box = ConfirmBox(question=question, yes_text=yes_text, yes_action=on_yes, no_action=on_no, yes_kind=yes_kind)
         box.open()
         return box
 
@@ -101,7 +121,7 @@ class Taps:
         if form.action == "auction" and form.values.get("deed") and field is not None:
             self.open_auction(form.values["deed"])  # one auction screen, wherever it starts
             return None
-        if form.action == "trade" and field is not None and field.name not in flows.ACTING_FIELDS:
+        if form.action == "trade" and field is not None and not flows.acts(field):
             self.screens["trade"].start(form.values.get("a") or self.player_to_play() or "")
             self.show("trade")
             return None
@@ -120,11 +140,35 @@ class Taps:
                 self.screens["ask"].ask(form, field.name)
                 self.show("ask")
             return None
+        return self.commit(form, near)
+
+    def commit(self, form: flows.ActionForm, near=None) -> Result | None:
+        """Do a complete action, under the law of the banker's screen: money moves on this tap only
+        if the tapped widget showed this very preview (its ``promise``); otherwise a confirming step
+        carries the preview's sentence first. An action that ends something always asks, with its
+        sentence. A refused action is tried, so its reason shows next to the tap."""
+        spec = self.desk.specs[form.action]
+        found, _why = self.desk.preview(form.as_action())
         if form.action in flows.DESTRUCTIVE:
-            self.confirm(flows.destructive_question(form, self.desk.account_name), spec.label,
-                         lambda: self._finish(form, near))
+            sums = flows.every_sum(found.postings, self.desk.account_name, self.desk.fmt) if found else []
+            sentence = found.summary if found else ""
+            self.confirm(flows.destructive_question(form, self.desk.account_name, sums, sentence), spec.label,
+                         lambda: self._confirmed(form, near, promise(found)))
+            return None
+        if found is not None and moves_money(found) and promise(found) != getattr(near, "promise", None):
+            self.confirm(_sentence(found.summary), said(flows.button_label(form.button or form.action, self.desk.specs),
+                                                       money_words(found, self.desk.table)),
+                         lambda: self._confirmed(form, near, promise(found)), yes_kind="accent")
             return None
         return self._finish(form, near)
+
+    def _confirmed(self, form: flows.ActionForm, near, shown) -> Result | None:
+        """Yes on a confirming step: done if the table would still do what the step said, else asked
+        again with what it would do now (something else was recorded while the box was up)."""
+        found, _why = self.desk.preview(form.as_action()) if self.desk is not None else (None, None)
+        if found is not None and promise(found) != shown:
+            return self.commit(form, None)
+        return self._finish(form, near)  # refused now: the reason shows next to the tap, nothing moves
 
     def _finish(self, form: flows.ActionForm, near=None) -> Result:
         result = self.act(form.as_action(), near)

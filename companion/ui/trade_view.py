@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from .shown import promise
 from .colours import player_colour
 from .desk import Desk
 
@@ -31,17 +32,20 @@ class Deal:
         else:
             items.append(deed)
             lift = self.lift
-        return replace(self, **{side: tuple(items)}, lift=lift)
+        chosen: dict[str, Any] = {side: tuple(items)}  # side is "give" or "get"
+        return replace(self, **chosen, lift=lift)
 
     def toggle_lift(self, deed: str) -> "Deal":
         return replace(self, lift=tuple(d for d in self.lift if d != deed) if deed in self.lift else self.lift + (deed,))
 
     def add_cash(self, side: str, amount: int) -> "Deal":
         key = "give_cash" if side == "give" else "get_cash"
-        return replace(self, **{key: max(0, getattr(self, key) + amount)})
+        cash: dict[str, Any] = {key: max(0, getattr(self, key) + amount)}
+        return replace(self, **cash)
 
     def clear_cash(self, side: str) -> "Deal":
-        return replace(self, **{"give_cash" if side == "give" else "get_cash": 0})
+        cash: dict[str, Any] = {"give_cash" if side == "give" else "get_cash": 0}
+        return replace(self, **cash)
 
     def with_players(self, a: str, b: str) -> "Deal":
         return Deal(a=a, b=b)
@@ -96,6 +100,7 @@ def trade_view(desk: Desk, deal: Deal) -> dict[str, Any]:
         "give_total": f"{deal.a} pays {desk.fmt(pays(deal.a))} in all" if preview is not None else "",
         "get_total": f"{deal.b} pays {desk.fmt(pays(deal.b))} in all" if preview is not None else "",
         "preview": preview.summary if preview is not None else "",
+        "promise": promise(preview),
         "takes_lift": takes_lift,
         "sentence": "; ".join([_words(desk, deal.a or "?", deal.give_cash, deal.give),
                                _words(desk, deal.b or "?", deal.get_cash, deal.get)]),

@@ -16,6 +16,7 @@ from kivy.uix.boxlayout import BoxLayout
 
 from companion.trading_unit import BidRefused, TradingUnit, UnitEvent
 from companion.ui.app import KV_DIR
+from companion.ui.widgets import Aimed  # noqa: F401  (the kv rule's buttons take only taps aimed at them)
 
 LIVE_REFRESH = 1 / 20
 """Seconds between redraws while the ring turns or the spinner rolls."""
@@ -86,10 +87,12 @@ class TradingUnitWidget(BoxLayout):
 
     def __init__(self, unit: TradingUnit, *, clock: Callable[[], float] = time.monotonic,
                  money_format: Callable[[int], str] = "{:,}".format,
-                 on_auction: Callable[[], Any] | None = None, **kwargs: Any) -> None:
+                 on_auction: Callable[[], Any] | None = None,
+                 undo_says: Callable[[], str | None] | None = None, **kwargs: Any) -> None:
         load_kv("trading_unit.kv")
         self.unit, self._clock, self._money = unit, clock, money_format
         self._on_auction = on_auction
+        self._undo_says = undo_says  # what an undo would take back, so YES is pressed on what it names
         kwargs.setdefault("bids_here", on_auction is None)
         self._next_refresh = None
         super().__init__(**kwargs)
@@ -112,6 +115,9 @@ class TradingUnitWidget(BoxLayout):
         self.turn_text = f"Turn {view['turn']}"
         self.request = view["request"] or ""
         self.request_text = REQUEST_TEXT.get(self.request, "").format(mode=self.mode)
+        what = self._undo_says() if self.request == "confirm_undo" and self._undo_says is not None else None
+        if what:
+            self.request_text = f"Undo: {what}?"
         self.notice_text = view["notice"] or ""
         self._plan(now, view)
         return view

@@ -47,7 +47,7 @@ class UnitLink:
         self._on_event = on_event
         self.deeds = set(pack.get("cards", {}))
         self.unit = TradingUnit(unit_settings(pack), rng=rng, on_next_turn=self._next_turn, on_undo=self._undo)
-        self._unsubscribe = self.unit.subscribe(self._event)
+        self._unsubscribe: Callable[[], None] | None = self.unit.subscribe(self._event)
         self.board: Any = None
         self.hardware_text = "Buttons: on screen only"
         self.muted = False

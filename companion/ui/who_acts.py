@@ -15,6 +15,9 @@ from .flows import ActionForm
 
 __all__ = ["player_to_play", "who_row"]
 
+#: The strip's label, from the role the acting field declares.
+_ROLE_LABELS = {"payer": "Who pays", "owner": "Whose deed", "payee": "Who gets it", "actor": "Who"}
+
 
 def player_to_play(state: dict) -> str | None:
     """The player whose turn it is (None when nobody is left)."""
@@ -32,6 +35,6 @@ def who_row(state: dict, form: ActionForm | None, asking: str | None = None) -> 
                for p in state["players"] if not p["bankrupt"]]
     if not choices:
         return None
-    label = {"from": "Who pays", "payer": "Who pays", "a": "Who offers"}.get(form.actor, "Who")
+    label = _ROLE_LABELS.get(form.actor_role, "Who")
     return {"field": form.actor, "label": label, "choices": choices,
             "changed": chosen != (player_to_play(state) or "")}

@@ -22,17 +22,105 @@ from kivy.uix.modalview import ModalView
 
 from . import type_scale
 
-__all__ = ["Tap", "PlayerTile", "AccountTile", "ReasonBubble", "DoneNote", "ConfirmBox", "Caption", "Figure",
+__all__ = ["lines_needed", "SEEN_SECONDS", "Sight", "Aimed", "touched_at", "Tap", "PlayerTile", "AccountTile", "ReasonBubble", "DoneNote", "ConfirmBox", "Caption", "Figure",
            "show_reason", "show_done"]
 
 
-class Tap(ButtonBehavior, Label):
+#: How long a widget must have been on the screen, where it is, before it takes a tap (seconds). A
+#: finger's second tap of a double tap comes 100 to 200 ms after the first; a person's tap aimed at
+#: something new on the screen comes 400 ms or more after it appeared (seeing it, deciding, moving):
+#: see "The tap guard" in docs/touchscreen.md.
+SEEN_SECONDS = 0.25
+
+
+class Sight:
+    """When the whole view last changed under the finger: a screen shown, a box opened or closed.
+    Each guarded widget also knows when it was put on the window, moved or made visible."""
+
+    changed_at = 0.0
+
+    @classmethod
+    def changed(cls, *_: object) -> None:
+        cls.changed_at = time.monotonic()
+
+
+def touched_at(touch) -> float:
+    """When the finger went down, on the monotonic clock (a list hands a touch on a moment later)."""
+    started = getattr(touch, "time_start", None)
+    now = time.monotonic()
+    if not isinstance(started, (int, float)):
+        return now
+    return now - min(max(0.0, time.time() - started), 5.0)
+
+
+class Aimed:
+    """A widget that takes a tap only if it was on the screen when the finger went down and had been
+    there, where and as large as it is, for :data:`SEEN_SECONDS`: a double tap on Back never reaches what the screen
+    change put under the finger. A tap on a widget too new is swallowed (nothing under it gets it)."""
+
+    seen_seconds = SEEN_SECONDS  # tests of single screens tap faster than a person: they set it to 0
+    _put_at = 0.0
+    _fresh: "weakref.WeakSet[Aimed]" = weakref.WeakSet()  # put, moved or shown since the last frame
+    _drawn = None  # the trigger that stamps them again on the next frame, once they are on the glass
+
+    def _stamp(self) -> None:
+        self._put_at = time.monotonic()
+        Aimed._fresh.add(self)
+        if Aimed._drawn is None:
+            Aimed._drawn = Clock.create_trigger(Aimed._stamp_drawn, 0)
+        Aimed._drawn()
+
+    @staticmethod
+    def _stamp_drawn(*_: object) -> None:
+        now = time.monotonic()
+        for widget in list(Aimed._fresh):
+            widget._put_at = now
+        Aimed._fresh.clear()
+
+    def on_parent(self, _widget, parent) -> None:
+        if parent is not None:
+            self._stamp()
+
+    def on_pos(self, *_: object) -> None:
+        self._stamp()
+
+    def on_size(self, *_: object) -> None:
+        self._stamp()  # grown under the finger (the Undo bar, once Redo gives back its half)
+
+    def on_opacity(self, widget, opacity) -> None:
+        super().on_opacity(widget, opacity)  # type: ignore[misc]  # the Kivy widget after this mixin has it: the canvas's opacity
+        if opacity:
+            self._stamp()
+
+    def appeared_at(self) -> float:
+        """When this widget last came into sight where it is now (monotonic seconds)."""
+        return max(self._put_at, Sight.changed_at)
+
+    def too_new(self, down_at: float) -> bool:
+        return down_at - self.appeared_at() < Aimed.seen_seconds
+
+    def on_touch_down(self, touch):
+        if unseen(self):
+            return False  # a widget nobody can see never takes a tap from the one drawn where it lies
+        if self.collide_point(*touch.pos) and self.too_new(touched_at(touch)):
+            return True  # swallowed: it was not there to be seen when the finger went down
+        return super().on_touch_down(touch)
+
+
+Factory.register("Aimed", cls=Aimed)  # for kv's own tappable classes (a saved game's tile)
+
+
+class Tap(Aimed, ButtonBehavior, Label):
     """A big flat button; ``kind`` picks its colour (button, accent, danger).
 
     The double-tap guard (``guard``): a second tap on the very button released last, within
     :attr:`GUARD_SECONDS`, is the other half of a double tap and is ignored, so a one-tap action is
     not done twice. It is one record for the whole window, not one per button: a tap on any other
-    button in between ends it, so quick taps on different buttons (Undo, then Salary) all count."""
+    button in between ends it, so quick taps on different buttons (Undo, then Salary) all count.
+    A tap on a button that came into sight too recently is swallowed (:class:`Aimed`).
+
+    ``promise``: the preview a button shows the money of (:mod:`companion.ui.shown`), so the tap
+    that completes an action moves money without a confirming step only if it is what was shown."""
 
     GUARD_SECONDS = 0.4
     last_release: tuple = (None, 0.0)  # (weak reference to the Tap released last, when), for the window
@@ -42,10 +130,11 @@ class Tap(ButtonBehavior, Label):
     selected = BooleanProperty(False)
     name = StringProperty("")  # the action or key it stands for, for tests and handlers
     value = ObjectProperty(None, allownone=True)
+    promise = ObjectProperty(None, allownone=True)
 
     def on_touch_down(self, touch):
         if unseen(self):
-            return False  # a button nobody can see never takes a tap from the one drawn where it lies
+            return False
         if self.guard and self.collide_point(*touch.pos) and self.is_second_tap(time.monotonic()):
             return True  # swallowed: the second tap of a double tap on this same button
         return super().on_touch_down(touch)
@@ -78,6 +167,28 @@ class Caption(Label):
     """A label that wraps to its width and grows to its text (for reasons, help and summaries)."""
 
 
+_MEASURE: dict[tuple[float, bool], object] = {}
+
+
+def lines_needed(text: str, font_size: float, width: float, *, bold: bool = False) -> int:
+    """About how many lines ``text`` wraps to in ``width`` px at ``font_size``, erring on the side of one
+    more (a line wrapped at a space leaves the end of the line empty): for a list whose rows are sized
+    before they are drawn (the history's thousands of entries). One text measure, no drawing."""
+    from kivy.core.text import Label as CoreLabel
+
+    if not text or width <= 1:
+        return 1
+    key = (round(font_size, 2), bold)
+    measure = _MEASURE.get(key)
+    if measure is None:
+        measure = _MEASURE[key] = CoreLabel(font_size=font_size, bold=bold)
+    wide = measure.get_extents(text)[0]  # type: ignore[attr-defined]
+    lines = 1
+    while wide > width * lines * 0.88:  # 12% of each line may be left empty by a word that did not fit
+        lines += 1
+    return lines
+
+
 class Figure(Label):
     """A big number (a balance, an amount) that shrinks to fit its box rather than overflow.
 
@@ -86,27 +197,35 @@ class Figure(Label):
     at the smallest."""
 
     base_size = NumericProperty(40)
+    font_size: float  # Label's own property (Kivy has no type stubs)
 
     @staticmethod
     def _u() -> float:
         return getattr(App.get_running_app(), "u", 1.0) or 1.0
 
     def on_texture_size(self, *_):
+        self._fit()
+
+    def _fit(self) -> None:
         room = self.width - 2 * (self.padding[0] if isinstance(self.padding, (list, tuple)) else 0)
+        u = self._u()
+        step = self.font_size / u
         if room > 20 and self.texture_size[0] > room:
-            u = self._u()
-            step = type_scale.shrunk(self.font_size / u, room, self.texture_size[0])
-            if step * u < self.font_size:
-                self.font_size = step * u
+            step = min(step, type_scale.shrunk(self.font_size / u, room, self.texture_size[0]))
+        if self.height > 10 and self.texture_size[1] > self.height + 1:  # a short tile: the lines below need room
+            step = min(step, type_scale.shrunk(self.font_size / u, self.height, self.texture_size[1]))
+        if step * u < self.font_size:
+            self.font_size = step * u
 
     def _reset(self, *_):
         u = self._u()
         self.font_size = type_scale.at_most(self.base_size / u) * u
+        self._fit()  # the same size: no new texture comes to tell the box changed
 
-    on_text = on_width = on_base_size = _reset
+    on_text = on_width = on_height = on_base_size = _reset
 
 
-class PlayerTile(ButtonBehavior, BoxLayout):
+class PlayerTile(Aimed, ButtonBehavior, BoxLayout):
     """A player's tile on the table: tap to make the buttons act for them."""
 
     name = StringProperty("")
@@ -233,10 +352,12 @@ def show_done(layer: FloatLayout, text: str, middle_y: float | None = None) -> D
 
 
 class ConfirmBox(ModalView):
-    """"Are you sure?" for what cannot be taken back with one tap (bankruptcy, ending the game, revoking)."""
+    """"Are you sure?" for what cannot be taken back with one tap (bankruptcy, ending the game, revoking),
+    and the confirming step of money no button showed (its sentence, and Yes saying who pays how much)."""
 
     question = StringProperty("")
     yes_text = StringProperty("Yes")
+    yes_kind = StringProperty("danger")
     yes_action = ObjectProperty(None, allownone=True)
     no_action = ObjectProperty(None, allownone=True)
 

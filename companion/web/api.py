@@ -14,6 +14,7 @@ POST /api/v1/requests/{id}/approve             banker      apply it (a transfer 
 POST /api/v1/requests/{id}/decline             banker      refuse it, with a reason for the phone
 POST /api/v1/actions                           banker      any action, as ``companion do`` takes it
 GET  /api/v1/log                               banker      log entries after ``?after=N``
+GET  /api/v1/story                             any         the whole game in words, newest first
 GET  /api/v1/players/{name}/join               banker      the player's join link
 GET  /api/v1/players/{name}/qr.svg             banker      the join link as a QR code
 POST /api/v1/players/{name}/revoke             banker      withdraw the player's link, make a new one
@@ -28,6 +29,8 @@ says no (the game is unchanged), 413 too large, 415 not JSON, 421 wrong host, 42
 game file is busy.
 """
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from aiohttp import web
 
@@ -47,7 +50,7 @@ __all__ = ["routes", "outcome_json", "JOIN_URL", "read_json"]
 routes = web.RouteTableDef()
 
 #: The app's function ``player -> join URL`` (set by the server, which knows its address and port).
-JOIN_URL = web.AppKey("join_url", object)
+JOIN_URL = web.AppKey[Callable[[str], str]]("join_url")
 
 
 def _json(data, status: int = 200) -> web.Response:
@@ -137,10 +140,13 @@ async def ask(request: web.Request) -> web.Response:
             payer = None
         if payer != holder.player:
             raise refuse(403, "a phone can only offer to pay from its own player's cash", kind="not-yours")
-    if not desk.asks.allow(holder.player):  # asking and cancelling in a loop wakes every phone
-        raise refuse(429, "you have asked the banker many times just now; wait a minute", kind="too-many-asks",
-                     Retry_After=str(desk.asks.retry_after(holder.player)))
+    if desk.asks.blocked(holder.player):  # asking and cancelling in a loop wakes every phone
+        raise refuse(429, "you have asked the banker many times just now; wait a minute, then ask again",
+                     kind="too-many-asks", Retry_After=str(desk.asks.retry_after(holder.player)))
+    before = desk.requests.changes
     made = desk.requests.ask(holder.player, body.get("to"), body.get("amount"), body.get("memo", ""), body.get("id"))
+    if desk.requests.changes != before:  # only a request made counts: not a refused one, not a retried id
+        desk.asks.allow(holder.player)
     return _json({"request": made.as_json(desk.banker.currency)}, status=201)
 
 
@@ -171,7 +177,9 @@ async def approve(request: web.Request) -> web.Response:
         if isinstance(e, UnknownName):
             raise
         raise refuse(404, "no such request", kind="no-such-request") from None
-    return _json({"request": desk.requests.get(request_id).as_json(desk.banker.currency), "outcome": outcome_json(outcome)})
+    approved = desk.requests.get(request_id)
+    assert approved is not None, "an approved request stays on record"
+    return _json({"request": approved.as_json(desk.banker.currency), "outcome": outcome_json(outcome)})
 
 
 @routes.post("/api/v1/requests/{id}/decline")
@@ -217,6 +225,12 @@ async def log(request: web.Request) -> web.Response:
     limit = _int_query(request, "limit", 100, 1, 500)
     entries = [entry.as_json() for entry in desk.banker.log_page(after, limit)]
     return _json({"version": desk.banker.version, "entries": entries})
+
+
+@routes.get("/api/v1/story")
+async def story(request: web.Request) -> web.Response:
+    holder = caller(request)
+    return _json({"version": request.app[DESK].banker.version, "lines": request.app[DESK].whole_story(holder)})
 
 
 def _named_player(request: web.Request) -> str:

@@ -3,7 +3,8 @@
 ``/``            the phone page (static HTML; it loads its data from the API)
 ``/j/<token>``   a join link from a QR code: trades the token for an HttpOnly, SameSite=Strict cookie
                  and redirects to ``/``, so the token leaves the address bar and the history
-``/static/...``  the page's CSS, JavaScript and icon (never anything outside that folder)
+``/static/...``  the page's CSS, JavaScript and icon (never anything outside that folder), from memory
+                 and gzipped once (:mod:`companion.web.shelf`); ``/manifest.webmanifest`` the web app manifest
 ``/api/v1/...``  the JSON API (:mod:`companion.web.api`)
 """
 from __future__ import annotations
@@ -14,17 +15,24 @@ from typing import Callable
 
 from aiohttp import web
 
-from . import api
+import asyncio
+import contextlib
+
+from . import api, plays_api
 from .desk import PhoneDesk
 from .door import Door
 from .intake import BODY_TIMEOUT
 from .security import DESK, HOSTS, MIDDLEWARES, refuse, security_headers
+from .shelf import PACKET, Shelf, wants_gzip
 
-__all__ = ["build_app", "STATIC", "COOKIE_DAYS", "DOOR"]
+__all__ = ["COOKIE_DAYS", "DOOR", "STATIC", "build_app"]
 
 STATIC = Path(__file__).with_name("static")
 COOKIE_DAYS = 30
 DOOR = web.AppKey("door", Door)
+EXPIRY_TASK = web.AppKey("expiry_task", asyncio.Task)
+#: How often the server looks for players' actions waiting too long (only while one waits).
+EXPIRY_LOOK_SECONDS = 5.0
 
 _BAD_LINK = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -34,17 +42,40 @@ _BAD_LINK = """<!doctype html>
 """
 
 
-async def index(request: web.Request) -> web.FileResponse:
-    return web.FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+SHELF = Shelf(STATIC)
+
+
+async def index(request: web.Request) -> web.Response:
+    return SHELF.response(request, "index.html")
+
+
+async def static(request: web.Request) -> web.Response:
+    return SHELF.response(request, request.match_info["name"])
+
+
+async def manifest(request: web.Request) -> web.Response:
+    return SHELF.response(request, "manifest.webmanifest")
+
+
+@web.middleware
+async def squeeze(request: web.Request, handler) -> web.StreamResponse:
+    """Answers larger than a packet go gzipped to a phone that takes gzip (pages of the API, mostly)."""
+    response = await handler(request)
+    if type(response) is web.Response and "Content-Encoding" not in response.headers and wants_gzip(request):
+        body = response.body
+        if isinstance(body, (bytes, bytearray)) and len(body) > PACKET:
+            response.enable_compression(web.ContentCoding.gzip)
+    return response
 
 
 async def join(request: web.Request) -> web.StreamResponse:
     """A QR code's link: a valid token becomes the phone's cookie; the token leaves the URL."""
     desk = request.app[DESK]
     address = request.remote or "unknown"
-    if desk.bad_tokens.blocked(address):
+    wait = desk.guessing.wait(address)
+    if wait is not None:
         raise refuse(429, "Too many wrong links from this device. Wait a minute and scan again.", kind="too-many-wrong-links",
-                     Retry_After=str(desk.bad_tokens.retry_after(address)))
+                     Retry_After=str(wait))
     token = request.match_info["token"]
     holder = desk.authorise(token)
     if holder is None:
@@ -54,7 +85,7 @@ async def join(request: web.Request) -> web.StreamResponse:
         elif desk.tokens.withdrawn(token):
             reason = "The banker withdrew this link; a new code replaces it."
         else:
-            desk.bad_tokens.allow(address)  # a guess: counted against this device
+            desk.guessing.wrong(address)  # a guess: counted against this device, this game and all
             reason = "It is not a link to this game."
         return web.Response(status=403, text=_BAD_LINK.format(reason=html.escape(reason)),
                             content_type="text/html", headers={"Cache-Control": "no-store"})
@@ -70,7 +101,8 @@ def build_app(desk: PhoneDesk, *, hosts: frozenset[str], join_url: Callable[[str
     ``hosts``: the Host names it answers to; ``join_url(player)``: the link a player's QR code holds.
     """
     door = Door(desk.limits)
-    app = web.Application(client_max_size=desk.limits.request_bytes, middlewares=[door.middleware, *MIDDLEWARES])
+    app = web.Application(client_max_size=desk.limits.request_bytes,
+                          middlewares=[door.middleware, *MIDDLEWARES, squeeze])
     app[DOOR] = door
     app[DESK] = desk
     app[HOSTS] = hosts
@@ -78,14 +110,28 @@ def build_app(desk: PhoneDesk, *, hosts: frozenset[str], join_url: Callable[[str
     app[BODY_TIMEOUT] = desk.limits.body_seconds
     app.router.add_get("/", index)
     app.router.add_get("/j/{token}", join)
-    app.router.add_static("/static/", STATIC, follow_symlinks=False, show_index=False)
+    app.router.add_get("/static/{name}", static)
+    app.router.add_get("/manifest.webmanifest", manifest)
     app.add_routes(api.routes)
+    app.add_routes(plays_api.routes)
     app.on_response_prepare.append(security_headers)
+
+    async def expire_plays() -> None:
+        """Players' actions not approved in time expire and the phones are told (only while one waits)."""
+        while True:
+            await asyncio.sleep(EXPIRY_LOOK_SECONDS)
+            desk.plays.sweep()
 
     async def on_startup(app: web.Application) -> None:
         desk.open()
+        app[EXPIRY_TASK] = asyncio.get_running_loop().create_task(expire_plays())
 
     async def on_shutdown(app: web.Application) -> None:
+        task = app.get(EXPIRY_TASK)
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
         desk.close()  # wakes every live stream so it ends now, not at shutdown_timeout
 
     app.on_startup.append(on_startup)

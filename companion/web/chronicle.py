@@ -2,8 +2,8 @@
 
 Built once from the log (the opening table folded through every entry) and then kept up to date from
 the Banker's committed outcomes, one entry at a time; if an entry is ever missed (another process
-wrote several), it rebuilds from the log. Worth is the rule family's own count (``rules.worth``),
-worked out once per entry here and read by the pages too (:meth:`Chronicle.worth_now`). Each story
+wrote several), it rebuilds from the log. Worth is the rule family's own count, counted once per
+entry by :func:`companion.views.worth` and shared with the state the pages and the touchscreen read. Each story
 line and each chart point is also written as JSON text once, when it is made, so the pages splice
 them instead of encoding them again after every action.
 """
@@ -14,12 +14,13 @@ from functools import lru_cache
 
 from companion.core import engine
 from companion.core.money import Currency
+from companion.views import worth as worth_at
 
 from .jsontext import array, safe_text
 from .roleview import signed
 from .story import entry_lines, isolate
 
-__all__ = ["Chronicle", "thin"]
+__all__ = ["Chronicle", "thin", "whole_story"]
 
 STORY_LINES = 25
 STORY_SHOWN = 15
@@ -39,6 +40,35 @@ def thin(points: list, most: int = CHART_POINTS) -> list:
     if len(points) <= most:
         return list(points)
     return [points[i] for i in _spread(len(points), most)]
+
+
+def _turn_of(table: dict) -> int | None:
+    turn = table.get("turn")
+    number = turn.get("number") if isinstance(turn, dict) else None
+    return number if isinstance(number, int) and not isinstance(number, bool) else None
+
+
+def _drop_point(points: list, texts: list, seq: int) -> None:
+    """Take the point of an undone entry out of a worth series (it is the newest standing one)."""
+    for i in range(len(points) - 1, 0, -1):  # the opening point always stays
+        if points[i][0] == seq:
+            del points[i]
+            del texts[i]
+            return
+
+
+def whole_story(banker, me: str) -> list[dict]:
+    """Every line of ``me``'s story from the first entry, newest first, each with its turn (the whole game,
+    read from the log once when a player asks for it)."""
+    table = banker.opening_table()
+    currency = Currency.from_pack(table["pack"])
+    lines: list[dict] = []
+    for entry in banker.log():
+        table = engine.fold(table, entry.events)
+        turn = _turn_of(table)
+        for line in entry_lines(entry, me, currency.format):
+            lines.append({**line, "change_text": signed(currency, line["change"]), "turn": turn})
+    return list(reversed(lines))
 
 
 class Chronicle:
@@ -61,8 +91,8 @@ class Chronicle:
         self._thinned: dict[str, tuple] = {}
         self._series_text: dict[str, tuple] = {}
         self._story_text: dict[str, tuple] = {}
-        self._pack = None
-        self._currency = None
+        self._pack: dict | None = None
+        self._currency: Currency | None = None
         for entry in banker.log():
             self._see(entry)
 
@@ -87,20 +117,25 @@ class Chronicle:
         memos = [str(e.get("memo") or "") for e in entry.events if isinstance(e, dict)]
         words = [*self.table["order"], *memos, *(" ".join(m.split()) for m in memos)]
         words = [w for w in words if not w.isascii()]  # only these can turn their neighbours round
+        turn = _turn_of(self.table)
+        counted = worth_at(self.table, rules)
         for name in self.table["order"]:
-            worth = int(rules.worth(self.table, name))
-            self.worth[name].append([entry.seq, worth])
-            self.worth_json[name].append(f"[{int(entry.seq)},{worth}]")
+            worth = counted[name]
+            if entry.kind == "undo" and entry.target is not None:
+                _drop_point(self.worth[name], self.worth_json[name], entry.target)  # the chart shows what stands
+            else:
+                self.worth[name].append([entry.seq, worth])
+                self.worth_json[name].append(f"[{int(entry.seq)},{worth}]")
             for line in entry_lines(entry, name, fmt):
                 text = isolate(line["text"], words) if words else line["text"]
-                line = {**line, "text": text, "change_text": signed(currency, line["change"])}
+                line = {**line, "text": text, "change_text": signed(currency, line["change"]), "turn": turn}
                 self.stories[name].append(line)
                 self.stories_json[name].append(safe_text(line))
         summary = isolate(entry.summary, words) if words else entry.summary
         self.summaries.append({"seq": entry.seq, "text": summary, "kind": entry.kind})
 
     def _currency_of(self, pack: dict) -> Currency:
-        if pack is not self._pack:  # the pack changes only when the banker corrects it
+        if pack is not self._pack or self._currency is None:  # the pack changes only when the banker corrects it
             self._pack, self._currency = pack, Currency.from_pack(pack)
         return self._currency
 

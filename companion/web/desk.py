@@ -18,16 +18,17 @@ from collections import Counter
 
 from companion.views import public_state
 
-from .chronicle import Chronicle
+from .chronicle import Chronicle, whole_story
 from .jsontext import dumps_safe, safe_text, with_members
-from .limits import Limits
+from .limits import Guessing, Limits
+from .plays import Plays
 from .requests import PaymentRequests, requests_allowed
 from .roleview import DEFAULT_PUBLIC, banker_view, player_view
 from .sidecar import open_sidecar
 from .sse import Broadcast, sse_message
 from .tokens import WITHDRAWN, JoinTokens, Pass
 
-__all__ = ["PhoneDesk", "dumps_safe", "dumps_player_page"]
+__all__ = ["PhoneDesk", "dumps_player_page", "dumps_safe"]
 
 #: The parts of a player's page (under ``me``) that the chronicle writes as JSON text once.
 SPLICED = ("worth_series", "story")
@@ -42,7 +43,7 @@ def dumps_player_page(page: dict, series: str, story: str | None = None) -> byte
     for key in SPLICED:
         if parts[key] is not None:
             me.pop(key, None)
-    me_text = with_members(safe_text(me), ((k, parts[k]) for k in SPLICED if parts[k] is not None))
+    me_text = with_members(safe_text(me), ((k, text) for k in SPLICED if (text := parts[k]) is not None))
     return with_members(safe_text(page), [("me", me_text)]).encode("ascii")
 
 
@@ -52,12 +53,16 @@ class PhoneDesk:
     def __init__(self, banker, *, limits: Limits | None = None) -> None:
         self.banker = banker
         self.limits = limits or Limits()
-        self.bad_tokens, self.player_calls, self.banker_calls = self.limits.make()
+        self.player_calls, self.banker_calls = self.limits.make()
+        self.guessing = Guessing(self.limits)
         self.asks = self.limits.asks()
         self._con = open_sidecar(banker.path)
         self.tokens = JoinTokens(self._con)
         self.requests = PaymentRequests(self._con, banker)
+        self.plays = Plays(self._con, banker)
+        self.play_budget = self.limits.plays()  # a player's phone cannot flood the table
         self.chronicle = Chronicle(banker)
+        self._whole: tuple | None = None
         self.hub = Broadcast()
         self.streams: Counter[str] = Counter()
         digest = hashlib.sha256(str(banker.path.resolve()).encode()).hexdigest()[:10]
@@ -79,7 +84,8 @@ class PhoneDesk:
             return
         if self.chronicle.seq != self.banker.version:
             self.chronicle.rebuild()  # reopened after a while: catch up with the log
-        self._unsubscribe = [self.banker.subscribe(self._on_outcome), self.requests.subscribe(self._on_request)]
+        self._unsubscribe = [self.banker.subscribe(self._on_outcome), self.requests.subscribe(self._on_request),
+                             self.plays.subscribe(self._on_request)]
         self.hub.closed = False
         self.hub.bump()
 
@@ -135,13 +141,12 @@ class PhoneDesk:
 
     # -- pages -------------------------------------------------------------------------------------
     def state(self) -> dict:
-        """The public state of the game at the current generation (:func:`companion.views.public_state`),
-        with the worth the chronicle counted for the same entry."""
+        """The public state of the game at the current generation (:func:`companion.views.public_state`;
+        its worth is the count the chronicle made for the same entry, :func:`companion.views.worth`)."""
         self._refresh_cache()
         if self._state is None:
-            banker, chronicle = self.banker, self.chronicle
-            worth = chronicle.worth_now() if chronicle.seq == banker.version else None
-            self._state = public_state(banker.table, banker.rules, banker.version, worth=worth)
+            banker = self.banker
+            self._state = public_state(banker.table, banker.rules, banker.version)
         return self._state
 
     def _refresh_cache(self) -> None:
@@ -163,38 +168,64 @@ class PhoneDesk:
         cached = self._pages.get(key)
         if cached is None:
             if holder.role == "player":
-                chronicle = self.chronicle
-                body = dumps_player_page(self.page_data(holder, whole=False), chronicle.worth_series_json(holder.player),
-                                         chronicle.story_json(holder.player))
+                chronicle, player = self.chronicle, holder.player
+                assert player is not None, "a player's pass names the player"
+                body = dumps_player_page(self.page_data(holder, whole=False), chronicle.worth_series_json(player),
+                                         chronicle.story_json(player))
             else:
                 body = dumps_safe(self.page_data(holder))
             cached = (body, self.banker.version)
             self._pages[key] = cached
         return cached
 
+    def _undo_text(self) -> str | None:
+        """What the banker's Undo button says, as on the touchscreen: "Undo: <the action>"."""
+        entry = self.banker.next_undo()
+        return f"Undo: {entry.summary}" if entry else None
+
     def page_data(self, holder: Pass, *, whole: bool = True) -> dict:
         """The holder's page as data. ``whole=False``: a player's page without its chart and story
         (but the chart's first point), which :meth:`page` splices in as the chronicle wrote them."""
         state = self.state()
         if holder.role == "banker":
-            return banker_view(
+            view = banker_view(
                 state,
                 log=self.chronicle.log_lines(),
                 pending=self._requests("pending"),
                 answered=self._requests("recent", 8),
                 deed_fields=self.banker.rules.extras.get("deed_fields"),
+                undo_text=self._undo_text(),
             )
+            view["plays"] = self.plays.banker_page()
+            return view
         public = self.banker.rules.extras.get("phone_public", DEFAULT_PUBLIC)
-        return player_view(
+        player = holder.player
+        assert player is not None, "a player's pass names the player"
+        view = player_view(
             state,
-            holder.player,
-            worth=self.chronicle.worth_of(holder.player) if whole else self.chronicle.first_worth(holder.player),
-            story=self.chronicle.story_of(holder.player) if whole else (),
+            player,
+            worth=self.chronicle.worth_of(player) if whole else self.chronicle.first_worth(player),
+            story=self.chronicle.story_of(player) if whole else [],
             requests=self._requests("of_player", holder.player, 6),
             can_request=requests_allowed(self.banker.table),
             public=public,
             deed_fields=self.banker.rules.extras.get("deed_fields"),
         )
+        view["plays"] = self.plays.page(player)
+        return view
+
+    def whole_story(self, holder: Pass) -> list[dict]:
+        """The whole game in words for the holder: a player's own story with turns, or every log
+        summary for the banker; newest first, worked out once per game version."""
+        key = (holder.role, holder.player, self.banker.version)
+        if self._whole is None or self._whole[0] != key:
+            if holder.role == "player":
+                assert holder.player is not None, "a player's pass names the player"
+                lines = whole_story(self.banker, holder.player)
+            else:
+                lines = [{"seq": e.seq, "text": e.summary, "kind": e.kind} for e in reversed(self.banker.log())]
+            self._whole = (key, lines)
+        return self._whole[1]
 
     def message(self, holder: Pass) -> bytes:
         """The holder's page as a whole ``state`` event, made once per change for every stream of
@@ -215,7 +246,9 @@ class PhoneDesk:
         key = (which, *args)
         if key not in self._asked:
             currency = self.banker.currency
-            self._asked[key] = [r.as_json(currency) for r in getattr(self.requests, which)(*args)]
+            held = self.requests.held
+            self._asked[key] = [{**r.as_json(currency), "held": held[r.id]} if r.id in held else r.as_json(currency)
+                                for r in getattr(self.requests, which)(*args)]
         return self._asked[key]
 
     def live_page(self, holder: Pass) -> tuple[bytes | None, str | None]:

@@ -53,7 +53,15 @@ TOO_MANY = _refusal("the table's server is full right now; try again in a moment
 
 
 class Door:
-    """Counts open connections per address and closes the ones that overstay."""
+    """Counts open connections per address and closes the ones that overstay.
+
+    A connection is counted by its own lifecycle: aiohttp makes one request handler (an asyncio
+    protocol) per connection and tells the server ``connection_made`` and ``connection_lost`` for it
+    exactly once each. The door keys everything by that handler, never by the handler's transport:
+    aiohttp drops a handler's transport (sets it to None) as soon as it closes a connection itself
+    (a ``Connection: close`` answer, a keep-alive timeout, a refusal that hangs up), before
+    ``connection_lost`` arrives, so a count released through the transport would never come back.
+    """
 
     def __init__(self, limits: Limits, *, clock: Callable[[], float] | None = None) -> None:
         self.limits = limits
@@ -63,14 +71,13 @@ class Door:
         self.most = max(1, room)
         self.open: Counter[str] = Counter()
         self.refused: Counter[str] = Counter()
-        self._heard: set = set()
-        self._timers: dict = {}
-        self._addresses: dict = {}
+        self._addresses: dict[object, str] = {}  # handler -> the address it was counted against
+        self._timers: dict[object, asyncio.TimerHandle] = {}  # handler -> its head timer
         self._logged: dict[str, float] = {}
 
     @property
     def total(self) -> int:
-        return sum(self.open.values())
+        return len(self._addresses)
 
     # -- aiohttp hooks -----------------------------------------------------------------------------
     def watch(self, server: web.Server) -> None:
@@ -78,29 +85,26 @@ class Door:
         made, lost = server.connection_made, server.connection_lost
 
         def connection_made(handler, transport) -> None:
-            if self._admit(transport):
+            if self._admit(handler, transport):
                 made(handler, transport)
 
         def connection_lost(handler, exc=None) -> None:
-            self._gone(handler.transport)
+            self._gone(handler)
             lost(handler, exc)
 
-        server.connection_made = connection_made
-        server.connection_lost = connection_lost
+        server.connection_made = connection_made  # type: ignore[method-assign]  # the door wraps this server's
+        server.connection_lost = connection_lost  # type: ignore[method-assign]
 
     @web.middleware
     async def middleware(self, request: web.Request, handler):
         """A whole request head arrived on this connection: the head timer has done its work."""
-        transport = request.transport
-        if transport is not None and transport not in self._heard:
-            self._heard.add(transport)
-            timer = self._timers.pop(transport, None)
-            if timer is not None:
-                timer.cancel()
+        timer = self._timers.pop(request.protocol, None)
+        if timer is not None:
+            timer.cancel()
         return await handler(request)
 
     # -- the rules ---------------------------------------------------------------------------------
-    def _admit(self, transport) -> bool:
+    def _admit(self, handler, transport) -> bool:
         peer = transport.get_extra_info("peername")
         address = str(peer[0]) if peer else "unknown"
         if self.open[address] >= self.limits.connections_per_address:
@@ -108,9 +112,9 @@ class Door:
         if self.total >= self.most:
             return self._turn_away(transport, address, TOO_MANY, "everyone together has")
         self.open[address] += 1
-        self._addresses[transport] = address
+        self._addresses[handler] = address
         loop = asyncio.get_running_loop()
-        self._timers[transport] = loop.call_later(self.limits.header_seconds, self._too_slow, transport)
+        self._timers[handler] = loop.call_later(self.limits.header_seconds, self._too_slow, handler, transport)
         return True
 
     def _turn_away(self, transport, address: str, answer: bytes, who: str) -> bool:
@@ -127,21 +131,19 @@ class Door:
             transport.close()  # no request is read from a refused connection
         return False
 
-    def _too_slow(self, transport) -> None:
-        self._timers.pop(transport, None)
-        if transport not in self._heard and not transport.is_closing():
+    def _too_slow(self, handler, transport) -> None:
+        """No whole request head within ``header_seconds``: hang up (connection_lost follows)."""
+        if self._timers.pop(handler, None) is not None and not transport.is_closing():
             transport.close()
 
-    def _gone(self, transport) -> None:
-        if transport is None:
-            return
-        address = self._addresses.pop(transport, None)
+    def _gone(self, handler) -> None:
+        """The connection of ``handler`` is closed, whoever closed it: release what it held, once."""
+        timer = self._timers.pop(handler, None)
+        if timer is not None:
+            timer.cancel()
+        address = self._addresses.pop(handler, None)
         if address is None:
-            return  # a refused connection: never counted
+            return  # a refused connection: never counted (or already released)
         self.open[address] -= 1
         if self.open[address] <= 0:
             del self.open[address]
-        self._heard.discard(transport)
-        timer = self._timers.pop(transport, None)
-        if timer is not None:
-            timer.cancel()

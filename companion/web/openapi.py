@@ -119,8 +119,12 @@ SCHEMAS = {
             "memo": {"type": "string"},
             "status": {"type": "string", "enum": ["pending", "approved", "declined", "cancelled"]},
             "reason": {"type": "string"}, "created": {"type": "string"}, "decided": _NULL_STR, "seq": _NULL_INT,
+            "held": {"type": "string", "description": "on a page: why the banker's approval was refused (it still waits)"},
         },
     },
+    "StoryLine": {"type": "object", "required": ["seq", "text"],
+                  "properties": {"seq": {"type": "integer"}, "text": {"type": "string"}, "change": {"type": "integer"},
+                                 "change_text": {"type": "string"}, "turn": _NULL_INT, "kind": {"type": "string"}}},
     "NewRequest": {
         "type": "object", "required": ["to", "amount"], "additionalProperties": False,
         "properties": {
@@ -243,6 +247,10 @@ PATHS = {
         params=[{"name": "after", "in": "query", "schema": {"type": "integer", "minimum": 0, "maximum": 2**63 - 1}},
                 {"name": "limit", "in": "query", "schema": {"type": "integer", "minimum": 1, "maximum": 500}}],
         extra=(_ROLE,))},
+    "/api/v1/story": {"get": _op(
+        "The whole game in words, newest first: a player's own story with turns, every log line for the banker",
+        {"200": _ok({"type": "object", "required": ["version", "lines"],
+                     "properties": {"version": {"type": "integer"}, "lines": {"type": "array", "items": _ref("StoryLine")}}})})},
     "/api/v1/players/{name}/join": {"get": _op(
         "A player's join link (banker)", {"200": _ok(_ref("Join")), "404": _error("no such player")},
         params=[_NAME], extra=(_ROLE,))},
@@ -256,6 +264,62 @@ PATHS = {
         {"200": _ok(_ref("Join")), "404": _error("no such player")},
         body=_ref("Empty"), params=[_NAME], extra=(_BODY,))},
 }
+
+# -- players' own actions (companion/web/plays.py) ---------------------------------------------------
+_PLAY = {"type": "object", "required": ["id", "player", "action", "summary", "status", "waiting_for"],
+         "properties": {"id": {"type": "string"}, "player": {"type": "string"}, "action": {"type": "string"},
+                        "summary": {"type": "string", "description": "the sentence the log will hold"},
+                        "waiting_for": {"type": "array", "items": {"type": "string"},
+                                        "description": "players, or \"banker\", still to approve"},
+                        "approved": {"type": "array", "items": {"type": "string"}},
+                        "status": {"type": "string", "enum": ["waiting", "done", "declined", "expired", "refused", "cancelled"]},
+                        "reason": {"type": "string"}, "seq": _NULL_INT, "seconds_left": {"type": "integer"}}}
+_PLAYED = {"type": "object", "required": ["play"], "properties": {
+    "play": _PLAY, "seq": {"type": "integer"}, "summary": {"type": "string"}, "repeated": {"type": "boolean"}}}
+_VALUES = {"type": "object", "description": "the action's fields chosen so far (docs/actions.md); the phone's own "
+                                            "player fills the acting field"}
+_PLAY_REFUSED = {"404": _error("no such action waiting"),
+                 "409": _error("a rule refuses it now, the table changed, or it was already answered")}
+PATHS.update({
+    "/api/v1/plays": {
+        "get": _op("A player's actions: what they may start, their own, those waiting for their approval; "
+                   "for the banker, every waiting one and the pause", {"200": _ok({"type": "object"})}),
+        "post": _op("A player commits an action from their phone: done at once when only their own money moves, "
+                    "else it waits for the approvals it needs",
+                    {"201": _ok(_PLAYED, "done"), "202": _ok(_PLAYED, "waiting for approval"),
+                     "409": _error("a rule refuses it, phones are paused or off, or the table changed")},
+                    body={"type": "object", "required": ["action", "id"], "additionalProperties": False,
+                          "properties": {"action": {"type": "string", "maxLength": 40}, "values": _VALUES,
+                                         "id": {"type": "string", "minLength": 1, "maxLength": 40},
+                                         "seen": {"type": "string", "maxLength": 300,
+                                                  "description": "the sentence on the button that was tapped"}}},
+                    extra=(_BODY,)),
+    },
+    "/api/v1/plays/form": {"post": _op(
+        "An action being put together: its fields with the rule's choices, and once complete its sentence and "
+        "who approves",
+        {"200": _ok({"type": "object", "required": ["action", "fields", "ready"]}),
+         "409": _error("the acting field names another player")},
+        body={"type": "object", "required": ["action"], "additionalProperties": False,
+              "properties": {"action": {"type": "string", "maxLength": 40}, "values": _VALUES}}, extra=(_BODY,))},
+    "/api/v1/plays/{id}/approve": {"post": _op(
+        "A player whose money it takes, or the banker, approves; the last approval commits it",
+        {"200": _ok(_PLAYED, "approved; others still to approve"), "201": _ok(_PLAYED, "approved and done"),
+         **_PLAY_REFUSED},
+        body={"type": "object", "additionalProperties": False, "properties": {"seen": {"type": "string", "maxLength": 300}}},
+        params=[_ID], extra=(_BODY,))},
+    "/api/v1/plays/{id}/decline": {"post": _op(
+        "An approver says no, with an optional reason for the asker's phone",
+        {"200": _ok(_PLAYED), **_PLAY_REFUSED}, body=_ref("Decline"), params=[_ID], extra=(_BODY,))},
+    "/api/v1/plays/{id}/cancel": {"post": _op(
+        "A player withdraws their own waiting action",
+        {"200": _ok(_PLAYED), **_PLAY_REFUSED}, body=_ref("Empty"), params=[_ID], extra=(_BODY,))},
+    "/api/v1/plays/pause": {"post": _op(
+        "The banker pauses (or resumes) every phone's actions",
+        {"200": _ok({"type": "object", "required": ["paused"], "properties": {"paused": {"type": "boolean"}}})},
+        body={"type": "object", "required": ["paused"], "additionalProperties": False,
+              "properties": {"paused": {"type": "boolean"}}}, extra=(_BODY,))},
+})
 
 OPENAPI: dict[str, Any] = {
     "openapi": "3.0.3",

@@ -16,7 +16,7 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from companion.core.errors import BadAction, Refused
+from companion.core.errors import BadAction, BankerError, Refused
 from companion.core.model import BANK, cash, find_player
 from companion.core.money import Currency
 from companion.core.text import clean_text as core_clean_text
@@ -91,6 +91,7 @@ class PaymentRequests:
         self._subscribers: list[Callable[[PaymentRequest], None]] = []
         self._answered = 1  # answers since the last prune (1: look once at the start)
         self.changes = 0  # counts every change, so readers can keep what they read until it moves
+        self.held: dict[str, str] = {}  # request id -> why the banker's approval was refused (it still waits)
 
     # -- subscribers -------------------------------------------------------------------------------
     def subscribe(self, callback: Callable[[PaymentRequest], None]) -> Callable[[], None]:
@@ -199,7 +200,13 @@ class PaymentRequests:
             raise Refused(f"that request was already {request.status}")
         # The transfer's id ties it to the request: approved before (a double tap, or just before a
         # crash) the Banker answers its first outcome and nothing moves twice.
-        outcome = self.banker.do(request.action)
+        try:
+            outcome = self.banker.do(request.action)
+        except BankerError as e:  # both phones say why it still waits
+            self.held[request.id] = str(e)
+            self._changed(request)
+            raise
+        self.held.pop(request.id, None)
         if request.status == "pending":
             self._answer(request, "approved", "", seq=outcome.entry.seq)
         return outcome
@@ -219,6 +226,7 @@ class PaymentRequests:
         if cur.rowcount != 1:
             raise Refused("that request was answered meanwhile")
         self._answered += 1
+        self.held.pop(request.id, None)
         return self._changed(PaymentRequest(request.id, request.player, request.payee, request.amount, request.memo,
                                             status, reason, request.client_id, request.created, decided, seq))
 

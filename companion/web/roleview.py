@@ -153,7 +153,7 @@ def player_view(
             "in_jail": mine["in_jail"],
             "turns_to_miss": mine.get("turns_to_miss", 0),
             "deeds": _deeds_of(state, me, deed_fields),
-            "loans": [loan_line(l, currency, state["turn"]["number"]) for l in mine.get("loans", [])],
+            "loans": [loan_line(loan, currency, state["turn"]["number"]) for loan in mine.get("loans", [])],
             "worth_series": worth,
             "worth_start_text": currency.format(worth[0][1]) if worth else "",
             "story": story,
@@ -166,7 +166,7 @@ def player_view(
 
 
 def banker_view(state: dict, *, log: list[dict], pending: Iterable[dict], answered: Iterable[dict],
-                deed_fields: Mapping[str, dict] | None = None) -> dict[str, Any]:
+                deed_fields: Mapping[str, dict] | None = None, undo_text: str | None = None) -> dict[str, Any]:
     """The banker's page: every player in full, the requests waiting, the latest log lines."""
     currency = _currency(state)
     players = []
@@ -176,7 +176,7 @@ def banker_view(state: dict, *, log: list[dict], pending: Iterable[dict], answer
             "worth": p["net_worth"], "worth_text": currency.format(p["net_worth"]),
             "bankrupt": p["bankrupt"], "in_jail": p["in_jail"], "to_play": p["name"] == state["turn"]["player"],
             "deeds": _deeds_of(state, p["name"], deed_fields), "deed_count": len(p["deeds"]),
-            "loans": [loan_line(l, currency, state["turn"]["number"]) for l in p.get("loans", [])],
+            "loans": [loan_line(loan, currency, state["turn"]["number"]) for loan in p.get("loans", [])],
         })
     return {
         **_common(state),
@@ -185,6 +185,7 @@ def banker_view(state: dict, *, log: list[dict], pending: Iterable[dict], answer
         "pending": list(pending),
         "answered": list(answered),
         "log": log,
+        "undo_text": undo_text,
         "bank": state.get("bank", {}),
         "stock": state.get("stock", {}),
     }

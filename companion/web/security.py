@@ -16,8 +16,9 @@ layer costs every request, the phones' live pages and the banker's actions alike
    gets **415**). GET never changes anything.
 4. :func:`authenticate` - under ``/api/``, the caller's authority comes from the HttpOnly cookie or an
    ``Authorization: Bearer <token>`` header, and from nothing else (never from the source address).
-   Wrong tokens are counted per address and answered **429** once one address has guessed too
-   often; each token holder has a request budget (**429** when spent).
+   Wrong tokens are counted per address, per game and on every game (:class:`~.limits.Guessing`) and
+   answered **429** once a guesser has guessed too often; each token holder has a request budget
+   (**429** when spent).
 
 :func:`security_headers` then stamps every response (errors and static files too) with a strict
 Content-Security-Policy (no inline script or style, no framing), ``no-referrer`` and ``nosniff``
@@ -160,9 +161,10 @@ def authenticate(request: web.Request) -> None:
     if token is None:
         return  # handlers that need a pass answer 401
     address = request.remote or "unknown"
-    if desk.bad_tokens.blocked(address):
+    wait = desk.guessing.wait(address)
+    if wait is not None:
         raise refuse(429, "too many wrong links from this device; wait a minute", kind="too-many-wrong-links",
-                     Retry_After=str(desk.bad_tokens.retry_after(address)))
+                     Retry_After=str(wait))
     holder = desk.authorise(token)
     if holder is None:
         known = desk.tokens.check(token)
@@ -171,7 +173,7 @@ def authenticate(request: web.Request) -> None:
         elif desk.tokens.withdrawn(token):
             reason = WITHDRAWN
         else:
-            desk.bad_tokens.allow(address)  # a guess: counted against this device
+            desk.guessing.wrong(address)  # a guess: counted against this device, this game and all
             reason = "this link is not valid; scan the code on the banker's screen"
         headers = {}
         if via == "cookie":

@@ -2,7 +2,8 @@
 
 For a Pi without a screen, and for tests. It opens the game, prints the banker's link and each
 player's link (scan them from the terminal with ``--qr``), serves until Ctrl-C, and picks up actions
-written by other programs (``companion do``) every half second.
+written by other programs (``companion do``) as the kernel reports their writes to the game file
+(:mod:`companion.web.watch`), without looking at the file while nothing happens.
 
 Where it listens and whether it announces the table come from the same settings file as the
 touchscreen's (``touchscreen.json`` in the data folder: ``host``, ``port``, ``advertise``); the
@@ -58,9 +59,8 @@ async def serve(args, *, ready: asyncio.Event | None = None, stop: asyncio.Event
     """Serve until ``stop`` is set (or SIGINT/SIGTERM). ``settle_heap``: this process is the server's
     alone, so once it listens, what start-up built is frozen out of the collector's way
     (:mod:`companion.heap`)."""
-    from companion.service import WATCH_SECONDS, Banker
-
     from companion.qr import qr_terminal
+    from companion.service import Banker
 
     from .server import PhoneServer
 
@@ -72,7 +72,7 @@ async def serve(args, *, ready: asyncio.Event | None = None, stop: asyncio.Event
         interfaces=args.zeroconf_interface or None,
         table_name=args.name,
         lan_address=args.lan_address,
-        poll_interval=WATCH_SECONDS,
+        watch=True,
     )
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()

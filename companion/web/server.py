@@ -16,10 +16,10 @@ Usage, on the app's asyncio loop (the same loop that runs Kivy and owns the Bank
 QR images: :mod:`companion.qr` (``qr_png(server.join_url("Ann"))`` for a Kivy texture).
 
 Threading: every method runs on the app's loop; nothing here starts a thread. Phones follow the
-game through the Banker's subscriptions; with ``poll_interval`` the server also calls
-``banker.refresh()`` that often, so actions written by another process (``companion do``) reach the
-phones too. Tokens and requests live in ``<game>.phones`` beside the game file, so QR codes survive
-a restart.
+game through the Banker's subscriptions; with ``watch=True`` the server also watches the game file
+(:mod:`companion.web.watch`: the kernel's file notifications on Linux, an adaptive poll elsewhere),
+so actions written by another process (``companion do``) reach the phones too. Tokens and requests
+live in ``<game>.phones`` beside the game file, so QR codes survive a restart.
 """
 from __future__ import annotations
 
@@ -27,23 +27,35 @@ import asyncio
 import contextlib
 import ipaddress
 import logging
-from typing import Sequence
+import os
+import socket
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from aiohttp import web
 
 from companion.core.model import find_player
+from companion.service import WATCH_SECONDS
 
 from .app import DOOR, build_app
 from .desk import PhoneDesk
 from .lan import allowed_hosts, lan_ipv4
 from .limits import Limits
+from .watch import GameWatch
 
-__all__ = ["PhoneServer", "link_host", "announce_on", "EVERY_INTERFACE"]
+if TYPE_CHECKING:  # zeroconf is imported only when the server advertises
+    from companion.discovery import Advertisement
+
+__all__ = ["EVERY_INTERFACE", "PhoneServer", "announce_on", "link_host"]
 
 log = logging.getLogger(__name__)
 
 EVERY_INTERFACE = ("", "0.0.0.0", "::")
 BACKLOG = 1024
+#: Connections taken off the accept queue in one go (asyncio takes the listen backlog's number of them per
+#: wake-up, and makes each a transport and a task before anything else runs): a flood's burst is taken in
+#: small bites, so the open pages' updates and the Banker's poll run between them.
+ACCEPT_BATCH = 32
 
 
 def link_host(host: str | None, lan_address: str | None = None) -> str:
@@ -75,6 +87,24 @@ def _report_advert(task: asyncio.Task) -> None:
                     task.exception())
 
 
+def _deepen_queue(site: web.TCPSite, backlog: int) -> None:
+    """Give the listening sockets a deep accept queue while asyncio keeps taking :data:`ACCEPT_BATCH`
+    connections at a time (it uses one number for both; listening again changes only the queue)."""
+    server = getattr(site, "_server", None)  # the asyncio server aiohttp made; if it moved, the queue stays short
+    for listening in getattr(server, "sockets", None) or ():
+        with contextlib.suppress(OSError), socket.socket(fileno=os.dup(listening.fileno())) as same:
+            same.listen(backlog)
+
+
+def _nudging(watch: GameWatch):
+    """A middleware that has the polling watch look before each request (and keep its fast pace)."""
+    @web.middleware
+    async def nudge(request: web.Request, handler):
+        watch.nudge()
+        return await handler(request)
+    return nudge
+
+
 class PhoneServer:
     """The players' phone server for one open game.
 
@@ -86,6 +116,9 @@ class PhoneServer:
     ``host``'s interface, on every interface for 0.0.0.0, and nowhere for a loopback address - unless
     ``interfaces`` names them (tests announce on ``["127.0.0.1"]``).
     ``extra_hosts``: more Host names to accept (a DNS name the table's router gives the Pi).
+    ``watch``: pick up what other programs write to the game (:mod:`companion.web.watch`);
+    ``poll_interval`` (seconds): watch too, and poll at that pace where the kernel cannot tell
+    (default :data:`companion.service.WATCH_SECONDS`).
     """
 
     def __init__(
@@ -99,6 +132,7 @@ class PhoneServer:
         table_name: str | None = None,
         lan_address: str | None = None,
         extra_hosts: Sequence[str] = (),
+        watch: bool = False,
         poll_interval: float | None = None,
         limits: Limits | None = None,
     ) -> None:
@@ -109,16 +143,21 @@ class PhoneServer:
         self.interfaces = list(interfaces) if interfaces else None
         self.table_name = table_name
         self.lan_address = link_host(host, lan_address)
-        self.poll_interval = poll_interval
+        self.watch: GameWatch | None = None
+        if watch or poll_interval:
+            self.watch = GameWatch(banker.refresh, banker.path, fast=poll_interval or WATCH_SECONDS)
         self.desk = PhoneDesk(banker, limits=limits)
         self.tokens = self.desk.tokens
         self.requests = self.desk.requests
+        self.plays = self.desk.plays
         self.app = build_app(self.desk, hosts=allowed_hosts(self.lan_address, host, tuple(extra_hosts)),
                              join_url=self.join_url)
+        if self.watch is not None and not self.watch.kernel:
+            self.app.middlewares.append(_nudging(self.watch))  # polling: a phone's request looks first
         self._runner: web.AppRunner | None = None
-        self._advert = None
+        self._advert: Advertisement | None = None
         self._advert_task: asyncio.Task | None = None
-        self._poller: asyncio.Task | None = None
+        self._own_commits: Callable[[], None] | None = None
 
     # -- running -----------------------------------------------------------------------------------
     async def start(self) -> None:
@@ -128,19 +167,22 @@ class PhoneServer:
         runner = web.AppRunner(self.app, shutdown_timeout=3.0, handler_cancellation=True, access_log=None,
                                keepalive_timeout=self.desk.limits.header_seconds)
         await runner.setup()
+        assert runner.server is not None, "a runner set up has its server"
         self.app[DOOR].watch(runner.server)
         try:
             # a deep accept queue: a guest's flood of connections is accepted and turned away by the door
             # instead of filling the queue and making a phone's connection wait for a SYN retry
-            site = web.TCPSite(runner, self.host, self.port, reuse_address=True, backlog=BACKLOG)
+            site = web.TCPSite(runner, self.host, self.port, reuse_address=True, backlog=ACCEPT_BATCH)
             await site.start()
+            _deepen_queue(site, BACKLOG)
         except BaseException:
             await runner.cleanup()
             raise
         self._runner = runner
         self.port = runner.addresses[0][1]
-        if self.poll_interval:
-            self._poller = asyncio.create_task(self._poll(self.poll_interval))
+        if self.watch is not None:
+            self._own_commits = self.banker.subscribe(self.watch.own_commit)
+            self.watch.start()
         where = announce_on(self.host, self.interfaces)
         if self.advertise and where is not None:
             from companion.discovery import Advertisement
@@ -151,34 +193,27 @@ class PhoneServer:
 
     async def advertised(self) -> str | None:
         """Wait until the zeroconf announcement is out; the registered service name (None if off)."""
-        if self._advert_task is None:
+        if self._advert_task is None or self._advert is None:
             return None
         await self._advert_task
         return self._advert.name
 
     async def stop(self) -> None:
         """Say goodbye on zeroconf, end every live stream, stop listening. Safe to call twice."""
-        if self._poller is not None:
-            self._poller.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._poller
-            self._poller = None
+        if self.watch is not None:
+            self.watch.stop()
+        if self._own_commits is not None:
+            self._own_commits()
+            self._own_commits = None
         if self._advert_task is not None:
             task, self._advert_task = self._advert_task, None
             with contextlib.suppress(Exception):
                 await task
-            await self._advert.stop()
+            if self._advert is not None:
+                await self._advert.stop()
         runner, self._runner = self._runner, None
         if runner is not None:
             await runner.cleanup()
-
-    async def _poll(self, every: float) -> None:
-        while True:
-            await asyncio.sleep(every)
-            try:
-                self.banker.refresh()
-            except Exception:  # a busy or briefly locked file: try again next tick
-                log.exception("could not pick up changes to the game")
 
     # -- links -------------------------------------------------------------------------------------
     @property
@@ -205,5 +240,7 @@ class PhoneServer:
         return done
 
     def close(self) -> None:
-        """Release the phones file (after :meth:`stop`)."""
+        """Release the phones file and the watch's notifications (after :meth:`stop`)."""
+        if self.watch is not None:
+            self.watch.stop()
         self.desk.close_file()

@@ -15,7 +15,7 @@ from typing import Callable, Iterable
 from companion.core import events as ev
 from companion.core.model import BANK
 
-__all__ = ["account_name", "paid_sentence", "entry_lines", "player_story", "isolate", "FSI", "PDI"]
+__all__ = ["FSI", "PDI", "account_name", "entry_lines", "isolate", "paid_sentence", "player_story", "second_person", "trade_sentence"]
 
 FSI, PDI = "\u2068", "\u2069"  # first-strong isolate ... pop directional isolate
 _TURNING = {"R", "AL", "AN", "RLE", "RLO", "LRE", "LRO", "PDF", "RLI", "LRI", "FSI", "PDI"}
@@ -78,6 +78,65 @@ def _mentions(summary: str, me: str) -> bool:
     return me in summary and _name_pattern(me).search(summary) is not None
 
 
+def _owner_moves(events: list, me: str) -> tuple[list[str], list[str], set[str]]:
+    """Deeds ``me`` gave and got in ``events`` (owner changes), and the other players they went to or came from."""
+    gave, got, others = [], [], set()
+    for e in events:
+        if isinstance(e, dict) and e.get("type") == "Changed" and len(e.get("path", ())) == 3 \
+                and e["path"][0] == "deeds" and e["path"][2] == "owner":
+            old, new = e.get("old"), e.get("new")
+            if old == me and new and new != BANK:
+                gave.append(e["path"][1])
+                others.add(new)
+            elif new == me and old and old != BANK:
+                got.append(e["path"][1])
+                others.add(old)
+    return gave, got, others
+
+
+def _listed(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def trade_sentence(events: list, me: str, fmt: Fmt) -> tuple[str, int] | None:
+    """A trade from ``me``'s side, naming every deed and sum: "Trade with Dan: you gave Park Place; you
+    got $150", with the change to my cash; None when the entry is no trade of mine."""
+    gave, got, others = _owner_moves(events, me)
+    out = inn = 0
+    for e in events:
+        if isinstance(e, dict) and e.get("type") == "Paid" and e.get("memo") == "trade":
+            if e["from"] == me:
+                out += e["amount"]
+                others.add(e["to"])
+            elif e["to"] == me:
+                inn += e["amount"]
+                others.add(e["from"])
+    if not (gave or got or out or inn):
+        return None
+    gives = [*gave, *([fmt(out)] if out else [])]
+    gets = [*got, *([fmt(inn)] if inn else [])]
+    parts = [f"you gave {_listed(gives)}" if gives else "", f"you got {_listed(gets)}" if gets else ""]
+    who = _listed(sorted(others)) if others else "another player"
+    return f"Trade with {who}: " + "; ".join(p for p in parts if p), inn - out
+
+
+_AGREE = ((re.compile(r"\b(you|You) is\b"), r"\1 are"), (re.compile(r"\b(you|You) was\b"), r"\1 were"),
+          (re.compile(r"\b(you|You) has\b"), r"\1 have"), (re.compile(r"\b(you|You) goes\b"), r"\1 go"),
+          (re.compile(r"\b(you|You) misses\b"), r"\1 miss"), (re.compile(r"\b(you|You) leaves\b"), r"\1 leave"),
+          (re.compile(r"\byou's\b"), "your"), (re.compile(r"\bYou's\b"), "Your"))
+
+
+def second_person(summary: str, me: str) -> str:
+    """A log summary that names ``me``, told to ``me``: "Cat went to jail" reads "You went to jail"."""
+    def name(m: re.Match) -> str:
+        at_start = m.start() == 0 or summary[:m.start()].rstrip().endswith((":", ".", ";"))
+        return "You" if at_start else "you"
+    text = _name_pattern(me).sub(name, summary)
+    for pattern, repl in _AGREE:
+        text = pattern.sub(repl, text)
+    return text
+
+
 def entry_lines(entry, me: str, fmt: Fmt) -> list[dict]:
     """What one log entry means to ``me``: a list of ``{"seq", "text", "change"}`` (maybe empty)."""
     events = entry.events
@@ -87,6 +146,10 @@ def entry_lines(entry, me: str, fmt: Fmt) -> list[dict]:
         prefix = "Undone: "
     elif entry.kind == "redo":
         prefix = "Redone: "
+    traded = trade_sentence(events, me, fmt) if _is_trade(entry, events) else None
+    if traded:
+        text, change = traded
+        return [{"seq": entry.seq, "text": prefix + text, "change": -change if entry.kind == "undo" else change}]
     lines = []
     for event in events:
         told = paid_sentence(event, me, fmt)
@@ -96,8 +159,15 @@ def entry_lines(entry, me: str, fmt: Fmt) -> list[dict]:
                 change = -change
             lines.append({"seq": entry.seq, "text": prefix + text, "change": change})
     if not lines and _mentions(entry.summary, me):
-        lines.append({"seq": entry.seq, "text": entry.summary, "change": 0})
+        lines.append({"seq": entry.seq, "text": second_person(entry.summary, me), "change": 0})
     return lines
+
+
+def _is_trade(entry, events: list) -> bool:
+    """A trade (or the undo or redo of one): the action says so, or its payments are a trade's."""
+    action = entry.action if isinstance(entry.action, dict) else {}
+    return action.get("action") == "trade" or "Trade:" in entry.summary or any(
+        isinstance(e, dict) and e.get("type") == "Paid" and e.get("memo") == "trade" for e in events)
 
 
 def player_story(entries: Iterable, me: str, fmt: Fmt, *, last: int = 20) -> list[dict]:

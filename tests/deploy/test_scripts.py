@@ -160,3 +160,27 @@ def test_a_dry_run_on_this_very_machine_changes_nothing(tmp_path):
     assert lines and all(line.startswith("would ") for line in lines)
     assert "would run: systemctl daemon-reload" in lines  # what only a real machine gets told
     assert not Path("/opt/table-banker").exists() and not Path("/etc/table-banker").exists()
+
+
+def test_the_installer_copies_only_what_git_tracks_from_a_checkout(tmp_path):
+    """A benchmark's folder or a stray file beside the checkout (even one being written) is not copied."""
+    src, dest = tmp_path / "checkout", tmp_path / "copy"
+    (src / "companion").mkdir(parents=True)
+    (src / "companion" / "app.py").write_text("print('bank')\n")
+    (src / "tests").mkdir()
+    (src / "tests" / "test_app.py").write_text("")
+    git = ["git", "-c", "user.name=T", "-c", "user.email=t@example.invalid", "-C", str(src)]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "."], check=True)
+    subprocess.run([*git, "commit", "-qm", "app"], check=True)
+    (src / "tmpbench123").mkdir()
+    (src / "tmpbench123" / "game.game-wal").write_text("being written")
+    (src / "notes.txt").write_text("untracked")
+    done = subprocess.run(["bash", "-c", f'source "{DEPLOY / "lib.sh"}"; copy_tree "{src}" "{dest}"'],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    copied = sorted(str(p.relative_to(dest)) for p in dest.rglob("*"))
+    assert copied == ["companion", "companion/app.py"]
+    (src / ".git").rename(src / "was-git")  # no git here: everything but the usual leftovers
+    subprocess.run(["bash", "-c", f'source "{DEPLOY / "lib.sh"}"; copy_tree "{src}" "{tmp_path / "plain"}"'], check=True)
+    assert (tmp_path / "plain" / "notes.txt").exists() and not (tmp_path / "plain" / "tests").exists()

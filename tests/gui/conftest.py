@@ -18,6 +18,7 @@ os.environ.setdefault("KIVY_NO_ARGS", "1")
 os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
 os.environ.setdefault("KIVY_NO_FILELOG", "1")
 os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="kivy-home-"))
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")  # the touchscreen's sounds play to a dummy device, never a real one
 
 
 @pytest.fixture
@@ -48,6 +49,9 @@ def touch(window, frame):
     from kivy.tests.common import UnitTestTouch
 
     def press(widget, between=None) -> None:
+        from companion.ui.widgets import Aimed
+
+        Aimed.seen_seconds = 0  # quicker than a person sees: the tap guard has its own tests
         x, y = widget.to_window(*widget.center)
         finger = UnitTestTouch(x, y)
         finger.touch_down()

@@ -149,10 +149,16 @@ class Hands:
         self._scroll_into_view(w)
         self._press(w)
         self.taps += 1
+        if self.after_tap is not None:
+            self.after_tap(w)
         return w
 
-    #: How long a tap waits for its widget to appear.
-    patience = 0.6
+    #: Called after every tap with the widget tapped (a referee checking the ledger against the screen).
+    after_tap = None
+
+    #: How long a tap waits for its widget to appear (found at once when it is there; a loaded machine
+    #: may take seconds to lay out a screen just shown).
+    patience = 10.0
 
     def _press(self, w) -> None:
         raise NotImplementedError
@@ -218,16 +224,21 @@ class Hands:
         parent = self._list_of(w)
         if parent is None:
             return False
+        def shown() -> bool:
+            x, y = w.to_window(*w.center)
+            left, bottom = parent.to_window(parent.x, parent.y)
+            return left <= x <= left + parent.width and bottom <= y <= bottom + parent.height
+
         for _ in range(30):  # until the button's centre is inside the list's visible part (layout may move it)
+            if shown():
+                break  # a list scrolled when it need not be springs back, and a touch on a moving list only stops it
             parent.scroll_to(w, padding=10, animate=False)
             for effect in (parent.effect_x, parent.effect_y):
                 if effect is not None:
                     effect.velocity = 0  # no momentum left from the jump: the touch must not stop a scroll
             self.pump(2)
-            x, y = w.to_window(*w.center)
-            left, bottom = parent.to_window(parent.x, parent.y)
-            if left <= x <= left + parent.width and bottom <= y <= bottom + parent.height:
-                break
+        effects = [e for e in (parent.effect_x, parent.effect_y) if e is not None]
+        self.until("the list to come to rest", lambda: all(abs(e.velocity) < 1 for e in effects), 5.0)
         self._settled(w)
         return True
 
@@ -251,13 +262,34 @@ class SimulatedHands(Hands):
     """Touches made in Python and sent through the window (so what is on top really gets them)."""
 
     def _press(self, w) -> None:
-        from kivy.tests.common import UnitTestTouch
-
-        from companion.ui.widgets import Tap
+        from companion.ui.widgets import Aimed, Tap
 
         x, y = self._settled(w)
         scrolled = self._list_of(w) is not None
         Tap.forget_last()  # these touches come faster than a person's: the double-tap guard is tested on its own
+        Aimed.seen_seconds = 0  # and than a person sees: the tap guard is tested with the real pointer
+        answered: list[bool] = []
+        listens = "on_release" in w.events() and not w.disabled
+
+        def heard(*_) -> None:
+            answered.append(True)
+
+        if listens:
+            w.fbind("on_release", heard)
+        try:
+            self._touch(w, x, y, scrolled)
+            if listens:  # a list hands a quick tap's lift on after a delay (Kivy's ScrollView, 0.2 s): wait for it
+                try:
+                    self.until(f"{w.name or w.text!r} to answer the tap", lambda: bool(answered), 5.0)
+                except TapLost:
+                    pass  # something on top took it (a box): what the test asserts next says whether that was right
+        finally:
+            if listens:
+                w.funbind("on_release", heard)
+
+    def _touch(self, w, x: float, y: float, scrolled: bool) -> None:
+        from kivy.tests.common import UnitTestTouch
+
         touch = UnitTestTouch(x, y)
         touch.touch_down()
         if scrolled:
@@ -269,7 +301,7 @@ class SimulatedHands(Hands):
                            lambda: getattr(w, "state", "down") == "down", 3.0)
             except TapLost:
                 touch.touch_up()
-                raise NotOnScreen(f"the list never handed the touch to {w.name or w.text!r} (at {x:.0f},{y:.0f})")
+                raise NotOnScreen(f"the list never handed the touch to {w.name or w.text!r} (at {x:.0f},{y:.0f})") from None
         else:
             self.pump(1)
         touch.touch_up()
@@ -344,6 +376,7 @@ class PointerHands(Hands):
                        lambda: not w.is_second_tap(time.monotonic()), seconds=5)
         self._scroll_into_view(w)
         x, y = self._settled(w)
+        self._seen(w)
         answered = []
 
         def heard(*_):
@@ -359,6 +392,19 @@ class PointerHands(Hands):
             w.funbind(event, heard)
         self._still()  # what the tap changed is drawn before the next look at the screen
 
+    def _seen(self, w) -> None:
+        """A person taps what they have seen: wait until the widget has been in sight, where it is, for
+        the app's tap guard (companion.ui.widgets.Aimed); the monkey does not wait, and checks."""
+        from companion.ui.widgets import SEEN_SECONDS, Aimed
+
+        Aimed.seen_seconds = SEEN_SECONDS
+        if self.blind or not hasattr(w, "too_new"):
+            return
+        self.until("the widget to have been in sight a moment", lambda: not w.too_new(time.monotonic()), 10.0)
+
+    #: Tap without waiting for the widget to have been seen (the monkey, the double taps).
+    blind = False
+
     def tap(self, name: str | None = None, text: str | None = None, *, widget=None, after: float | None = None):
         """Tap as a person would; ``after`` sets the pause since the last tap (else a jittered pace)."""
         if after is None:
@@ -369,6 +415,8 @@ class PointerHands(Hands):
         self._scroll_into_view(w)
         self._press(w, after)
         self.taps += 1
+        if self.after_tap is not None:
+            self.after_tap(w)
         return w
 
     def type(self, text: str, *, widget) -> None:
@@ -379,7 +427,7 @@ class PointerHands(Hands):
             self.pointer.keys("ctrl+a", "BackSpace")
             self.until("the field to empty", lambda: widget.text == "", 5.0)
         self.pointer.type(text)
-        self.until(f"the field to read {text!r}", lambda: widget.text == text, 10.0)
+        self.until(f"the field to read {text!r}", lambda: widget.text == text, 60.0)  # xdotool types slowly on a busy machine
         widget.focus = False
         self.turn()
 

@@ -100,3 +100,13 @@ class Pointer:
     def keys(self, *names: str) -> None:
         """Press keys by X name, one after the other ("ctrl+a", "BackSpace")."""
         self._run("key", "--delay", str(KEY_MS), *names)
+
+
+def double_at(pointer: Pointer, x: float, y: float, gap: float = 0.15) -> None:
+    """Two taps at (x, y), the second finger going down ``gap`` seconds after the first (a double tap)."""
+    from kivy.core.window import Window
+
+    rest = max(0.0, gap - PRESS_SECONDS)
+    pointer._run("mousemove", "--window", pointer.window, str(int(x)), str(int(Window.height - y)),
+                 "mousedown", "1", "sleep", str(PRESS_SECONDS), "mouseup", "1", "sleep", f"{rest:.3f}",
+                 "mousedown", "1", "sleep", str(PRESS_SECONDS), "mouseup", "1")

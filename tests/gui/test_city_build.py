@@ -53,7 +53,13 @@ def test_ann_builds_on_mill_lane_in_two_taps_while_the_spinner_turns(table):
     if strip.spinning:
         hands.shot("city-build-spinning")
     hands.tap("choice-Mill Lane", after=0.15)  # tapped while the spinner may still turn: built when it stops
-    hands.until("Ann's spin and her build on the ledger", lambda: desk.version >= version + 2)
+    # what the spin allows was not on the tile when it was tapped during the spin: the law of the screen
+    # asks, the moment the spinner stops, with the build's sentence; tapped after the stop, it builds at once
+    hands.until("Ann's spin on the ledger, then her build or the question", lambda: desk.version >= version + 2
+                or (desk.version == version + 1 and hands.has("confirm-yes")))
+    if desk.version == version + 1:
+        hands.tap("confirm-yes")
+        hands.until("Ann's build on the ledger", lambda: desk.version >= version + 2)
     spin = spin_on_ledger(desk, "Ann")
     last = desk.banker.log()[-1].action
     assert last["action"] == "build" and last["deed"] == "Mill Lane"

@@ -16,7 +16,7 @@ import pytest
 
 from companion.rules import pack_names
 
-pytestmark = pytest.mark.gui
+pytestmark = [pytest.mark.gui, pytest.mark.slow, pytest.mark.spread]  # each evening is a new game on the shared app
 
 EVENINGS = [pytest.param(pack, {}, id=pack) for pack in pack_names()]
 if "city-life" in pack_names():
@@ -49,7 +49,7 @@ def to_table(bank):
             return
         screen = bank.screen
         bank.tap(WAY_BACK[screen])
-        bank.until(f"the {screen} screen to close", lambda: bank.screen != screen)
+        bank.until(f"the {screen} screen to close", lambda screen=screen: bank.screen != screen)
     assert bank.screen == "table"
 
 
@@ -100,7 +100,7 @@ def new_game(bank, pack, options):
     for key, on in options.items():
         if bool(setup.form.options.get(key)) != on:
             bank.tap(f"option-{key}")
-        bank.until(f"{key} {'on' if on else 'off'}", lambda: bool(setup.form.options.get(key)) == on)
+        bank.until(f"{key} {'on' if on else 'off'}", lambda key=key, on=on: bool(setup.form.options.get(key)) == on)
     names = [w for w in bank.all() if type(w).__name__ == "Entry" and w.hint_text.startswith("Player")]
     bank.type("Ann", widget=names[0])
     bank.type("Bob", widget=names[1])

@@ -26,7 +26,7 @@ def test_last_weeks_game_says_ann_won_and_is_deleted_after_asking(bank):
     assert lines and lines[0].startswith("Finished: Ann won")
     bank.shot("start-finished")
     bank.tap("delete-last-week.game")
-    assert bank.has("confirm-yes", within=1.0)  # it asks first
+    assert bank.has("confirm-yes", within=10)  # it asks first
     bank.tap("confirm-yes")
     assert not (bank.folder / "last-week.game").exists()
     assert (bank.folder / "deleted" / "last-week.game").exists()

@@ -114,5 +114,6 @@ def test_a_screen_let_go_is_freed_soon_after_not_at_the_next_pause(evening):
     history = weakref.ref(app.show("history"))
     evening.pump()
     app.show("table")
-    assert until(lambda: history() is None, seconds=5)
-    assert app.tidied == pauses  # freed by the quick collection, not the tidy-up at a pause
+    # whichever comes first on a busy machine: the quick collection, or (wrongly) the tidy-up at a pause
+    assert until(lambda: history() is None or app.tidied != pauses, seconds=60)
+    assert app.tidied == pauses and history() is None  # freed by the quick collection

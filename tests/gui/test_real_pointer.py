@@ -40,6 +40,8 @@ def one_round(hands: PointerHands) -> tuple[int, int]:
     return len(taps), 6
 
 
+@pytest.mark.gui
+@pytest.mark.slow
 def test_two_hundred_quick_taps_all_reach_the_ledger(table):
     hands = table
     desk = hands.app.desk
@@ -52,7 +54,7 @@ def test_two_hundred_quick_taps_all_reach_the_ledger(table):
         _, made = one_round(hands)
         entries += made
         expected[player] += 200 - 50 + 25
-        hands.until(f"entry {start_version + entries} in the ledger", lambda: desk.version >= start_version + entries)
+        hands.until(f"entry {start_version + entries} in the ledger", lambda entries=entries: desk.version >= start_version + entries)
     assert hands.taps >= 200
     assert desk.version == start_version + entries  # every tap counted once: nothing lost, nothing twice
     assert {p: desk.table["accounts"][p] for p in PLAYERS} == expected

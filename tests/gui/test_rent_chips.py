@@ -51,7 +51,7 @@ def test_the_rent_chooser_offers_cy_and_dee_on_bobs_boardwalk_in_big_enough_chip
     bank.tap("rent")
     bank.until("the Rent chooser", lambda: bank.screen == "ask")
     boardwalk = bank.find("choice-Boardwalk")
-    assert boardwalk.detail == "Ann pays $600"
+    assert boardwalk.detail == "Ann pays Bob $600"
     cy, dee = bank.find("payer-Cy-on-Boardwalk"), bank.find("payer-Dee-on-Boardwalk")
     assert (cy.text, dee.text) == ("Cy $600", "Dee $600")
     assert not bank.has("payer-Bob-on-Boardwalk") and not bank.has("payer-Ann-on-Boardwalk")  # owner, acting

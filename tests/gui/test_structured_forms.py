@@ -6,6 +6,7 @@ earned so far), then opened on the app; every step of the round itself is a tap.
 """
 import pytest
 
+from companion.core.model import current_player
 from companion.service import Banker
 
 pytestmark = pytest.mark.gui
@@ -13,12 +14,14 @@ pytestmark = pytest.mark.gui
 PEOPLE = [{"name": "Ann", "colour": "red"}, {"name": "Bob", "colour": "blue"}, {"name": "Cy", "colour": "green"}]
 
 
-def open_table(bank, tmp_path, pack, options=None, earned=None):
-    """A game of ``pack`` at the table with Ann to play; ``earned``: money the bank has paid out so far."""
+def open_table(bank, tmp_path, pack, options=None, earned=None, to_play="Ann"):
+    """A game of ``pack`` at the table with ``to_play`` to play; ``earned``: money the bank has paid out so far."""
     path = tmp_path / f"{pack}.game"
     banker = Banker.create(path, pack, PEOPLE, options or {}, backup_every=0)
     for player, amount in (earned or {}).items():
         banker.do({"action": "transfer", "from": "bank", "to": player, "amount": amount, "memo": "earned so far"})
+    while current_player(banker.table) != to_play:
+        banker.do({"action": "next_turn"})
     banker.close()
     assert bank.app.open_game(path) is None
     assert bank.screen == "table"
@@ -112,10 +115,10 @@ def test_ann_has_a_lucky_day_and_speculates_on_3_and_8_then_spins_8(bank, tmp_pa
 
 
 def test_bob_has_a_lucky_day_and_keeps_the_money(bank, tmp_path):
-    desk = open_table(bank, tmp_path, "game-of-life")
+    desk = open_table(bank, tmp_path, "game-of-life", to_play="Bob")
     bob = desk.table["accounts"]["Bob"]
     from_more(bank, "lucky_day")
-    bank.tap("player-Bob")  # Bob's Lucky Day, though Ann is to play
+    bank.tap("player-Bob")  # Bob landed on a Lucky Day in his turn
     bank.tap("confirm")
     assert bank.screen == "table", bank.bubble()
     assert "speculate" not in last_entry(desk).action

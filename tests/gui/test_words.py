@@ -23,6 +23,8 @@ NOT_FOR_PEOPLE = [
     (re.compile(r"\b(None|False|True|null)\b"), "a code value"),
     (re.compile(r"\b[A-Z][A-Za-z]*(Error|Exception|Warning|Unsupported)\b|Traceback"), "an exception name"),
     (re.compile(r"\[/?[bi]\]|\[/?color|\[/?ref"), "markup"),
+    (re.compile(r"\b(true|false)\b"), "true/false wording"),
+    (re.compile(r"(?<![\d,.])\d{5,}(?![\d,])"), "an ungrouped number over 9,999"),
 ]
 
 
@@ -50,7 +52,7 @@ def problems_in(texts: list[str], where: str) -> list[str]:
     return [f"{where}: {why} in {text!r}" for text in texts for pattern, why in NOT_FOR_PEOPLE if pattern.search(text)]
 
 
-def show(bank, name: str) -> None:
+def show(bank, name: str, pack: str = "classic") -> None:
     app, desk = bank.app, bank.app.desk
     first_deed = next(iter(desk.table["deeds"]), "")
     if name == "deeds" and first_deed:
@@ -63,8 +65,10 @@ def show(bank, name: str) -> None:
         app.screens["trade"].start("Ann")
     elif name == "card":
         app.screens["card"].deed = first_deed
-    elif name == "setup":
-        app.screens["setup"].form = None
+    elif name == "setup":  # this pack's tab, with its options as the form shows them
+        from companion.ui.games import NewGame
+
+        app.screens["setup"].form = NewGame.start().choose_pack(pack)
     app.show(name)
     bank.pump(4)
 
@@ -87,7 +91,7 @@ def test_every_screen_of_every_family_speaks_to_people(bank, pack):
     assert app.open_game(bank.folder / f"{pack}.game") is None
     problems = []
     for name in SCREENS:
-        show(bank, name)
+        show(bank, name, pack)
         problems += problems_in(words_on_show(bank), f"{pack} {name}")
     common, more = flows.buttons_for(app.desk.specs)
     for button in [b["name"] for b in common] + [m["name"] for m in more]:

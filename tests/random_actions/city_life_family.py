@@ -19,9 +19,9 @@ def _kind(table: dict, square: int) -> tuple[int, str]:
         if str(square) not in board["advance"]:
             break
         square = int(board["advance"][str(square)])
-    for name, c in table["pack"]["cards"].items():
-        if c["square"] == square:
-            return square, c["kind"]
+    for card in table["pack"]["cards"].values():
+        if card["square"] == square:
+            return square, card["kind"]
     for kind, squares in board.items():
         if isinstance(squares, list) and square in squares:
             return square, kind

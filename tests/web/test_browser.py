@@ -126,8 +126,9 @@ def test_ann_joins_by_her_link_and_watches_her_balance_change_live(chromium, tab
         bank.wait_for_timeout(300)
         assert bank.locator("#code-img").evaluate("img => img.naturalWidth") > 0
         bank.screenshot(path=str(SHOTS / "phone-banker.png"), full_page=True)
-        bank.on("dialog", lambda d: d.accept("not now"))
-        bank.locator("#pending button.no").click()
+        bank.locator("#pending button.no").click()  # the reason is typed in the page, not in a browser prompt
+        bank.locator("#pending .decline-form input").fill("not now")
+        bank.locator("#pending .decline-form button[type=submit]").click()
         expect(page.locator("#my-requests")).to_contain_text("not now")
         bank_ctx.close()
 

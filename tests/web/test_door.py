@@ -14,7 +14,6 @@ import socket
 import time
 import urllib.request
 
-import pytest
 
 from companion.web.app import DOOR
 from companion.web.door import Door
@@ -133,3 +132,38 @@ def test_the_services_ask_for_enough_open_files():
     for unit in Path(__file__).resolve().parents[2].joinpath("deploy", "systemd").glob("*.service"):
         text = unit.read_text()
         assert "LimitNOFILE=4096" in text, unit.name
+
+
+def full_request(port: int, source: str, path: str = "/", close: bool = True) -> bytes:
+    """One whole request from ``source``; with ``close`` the client asks the server to hang up after it."""
+    with socket.create_connection(("127.0.0.1", port), timeout=5, source_address=(source, 0)) as s:
+        s.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n{'Connection: close' if close else ''}\r\n\r\n"
+                  .encode())
+        data = b""
+        while chunk := s.recv(65536):
+            data += chunk
+            if not close and b"\r\n\r\n" in data:
+                break
+        return data
+
+
+def test_connections_the_server_hangs_up_itself_are_released_too(table):
+    """Forty short visits from one guest, each answered and hung up by the server ("Connection: close"),
+    then a slow head the server closes: not one of them stays counted, so the guest (and everyone) is
+    still let in afterwards."""
+    live = LiveTable(table.banker, limits=Limits(connections=12, connections_per_address=8, header_seconds=0.3))
+    try:
+        for _ in range(40):
+            assert full_request(live.server.port, "127.0.0.5").startswith(b"HTTP/1.1 200")
+        stalled = half_open(live.server.port, 3, "127.0.0.5")
+        assert len(answers(stalled, 3, within=10)) == 3  # closed by the server for being slow
+        for s in stalled:
+            s.close()
+        door = live.server.app[DOOR]
+        deadline = time.monotonic() + 10
+        while live.call(lambda: door.total) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert live.call(lambda: (door.total, dict(door.open))) == (0, {})
+        assert full_request(live.server.port, "127.0.0.5").startswith(b"HTTP/1.1 200")
+    finally:
+        live.stop()

@@ -32,6 +32,7 @@ CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
 EXAMPLES = 12
 
 
+@pytest.mark.slow
 def test_the_api_answers_every_generated_request_as_its_document_says(table):
     table.do("buy", player="Ann", deed="Boardwalk")
     roomy = Limits(player_burst=10_000, player_rate=10_000, banker_burst=10_000, banker_rate=10_000)

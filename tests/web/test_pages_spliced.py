@@ -38,7 +38,9 @@ def whole_page(desk: PhoneDesk, holder) -> dict:
         page = banker_view(state, log=chronicle.log_lines(),
                            pending=[r.as_json(currency) for r in desk.requests.pending()],
                            answered=[r.as_json(currency) for r in desk.requests.recent(8)],
-                           deed_fields=banker.rules.extras.get("deed_fields"))
+                           deed_fields=banker.rules.extras.get("deed_fields"),
+                           undo_text=f"Undo: {banker.next_undo().summary}" if banker.can_undo else None)
+        page["plays"] = desk.plays.banker_page()
     else:
         page = player_view(state, holder.player, worth=chronicle.worth_of(holder.player),
                            story=chronicle.story_of(holder.player),
@@ -46,6 +48,7 @@ def whole_page(desk: PhoneDesk, holder) -> dict:
                            can_request=requests_allowed(banker.table),
                            public=banker.rules.extras.get("phone_public", DEFAULT_PUBLIC),
                            deed_fields=banker.rules.extras.get("deed_fields"))
+        page["plays"] = desk.plays.page(holder.player)
     return json.loads(json.dumps(page))
 
 
@@ -106,18 +109,30 @@ def test_the_phones_state_leaves_out_the_cards_and_unowned_deeds(table):
         {k: v for k, v in whole.items() if k != "deeds"}
 
 
-def test_the_state_uses_the_worth_the_chronicle_counted(table):
-    """Ann pays Bob $75 for a ticket: the worth shown is the count made once for that entry."""
-    table.do("transfer", **{"from": "Ann", "to": "Bob", "amount": 75})
+def test_the_phones_and_the_touchscreen_count_each_players_worth_once_per_entry(table, monkeypatch):
+    """Ann pays Bob $75 for a ticket while the phones and the touchscreen both watch: the chronicle, the
+    phones' state and the touchscreen's whole state share one count of each player's worth."""
     banker = table.banker
-    counted = {"Ann": 1425, "Bob": 1575, "Cy": 1500}
-    light = public_state(banker.table, banker.rules, banker.version, worth=counted)
-    assert {p["name"]: p["net_worth"] for p in light["players"]} == counted
-    assert light == public_state(banker.table, banker.rules, banker.version)
+    desk = PhoneDesk(banker)
+    banker.subscribe(lambda outcome: desk.chronicle.see(outcome.entry))
+    counts = []
+    family_worth = banker.rules.worth
+    monkeypatch.setattr(banker.rules, "worth", lambda t, name: counts.append(name) or family_worth(t, name))
+    try:
+        table.do("transfer", **{"from": "Ann", "to": "Bob", "amount": 75})
+        phones = desk.state()
+        whole = state_json(banker.table, banker.rules, banker.version)
+        assert sorted(counts) == ["Ann", "Bob", "Cy"]
+        assert {p["name"]: p["net_worth"] for p in phones["players"]} == {"Ann": 1425, "Bob": 1575, "Cy": 1500}
+        assert whole["players"] == phones["players"]
+        assert desk.chronicle.worth_now() == {"Ann": 1425, "Bob": 1575, "Cy": 1500}
+    finally:
+        desk.close_file()
 
 
-def test_a_player_the_chronicle_has_not_counted_is_counted_by_the_state(table):
-    """Only Ann's worth was counted before the state was made: Bob's and Cy's are counted there."""
+def test_a_table_nobody_counted_is_counted_by_the_state(table):
+    """No chronicle watches: the state counts the worth itself, each player's own."""
     banker = table.banker
-    light = public_state(banker.table, banker.rules, banker.version, worth={"Ann": 1500})
-    assert [p["net_worth"] for p in light["players"]] == [1500, 1500, 1500]
+    table.do("transfer", **{"from": "bank", "to": "Cy", "amount": 200})
+    light = public_state(banker.table, banker.rules, banker.version)
+    assert [p["net_worth"] for p in light["players"]] == [1500, 1500, 1700]

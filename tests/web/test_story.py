@@ -4,7 +4,7 @@ from __future__ import annotations
 from companion.core.money import Currency
 from companion.store import Entry
 from companion.web.chronicle import Chronicle, thin
-from companion.web.story import entry_lines, paid_sentence
+from companion.web.story import entry_lines, paid_sentence, second_person
 
 fmt = Currency().format
 
@@ -53,9 +53,28 @@ def test_an_undone_rent_tells_the_original_payment_and_gives_the_money_back():
 
 def test_an_entry_without_my_money_is_told_when_it_names_me():
     jail = entry(3, [{"type": "Changed", "path": ["players", "Cy", "in_jail"], "old": False, "new": True}], "Cy went to jail")
-    assert entry_lines(jail, "Cy", fmt) == [{"seq": 3, "text": "Cy went to jail", "change": 0}]
+    assert entry_lines(jail, "Cy", fmt) == [{"seq": 3, "text": "You went to jail", "change": 0}]  # on Cy's own phone
     assert entry_lines(jail, "Ann", fmt) == []
     assert entry_lines(entry(4, [], "Cyril went to jail"), "Cy", fmt) == []  # a whole word, not a prefix
+
+
+def test_cat_is_told_of_her_own_turns_in_the_second_person():
+    assert second_person("Cat went to jail", "Cat") == "You went to jail"
+    assert second_person("Cat is in jail; Dan pays Cat's fine", "Cat") == "You are in jail; Dan pays your fine"
+    assert second_person("Catherine went to jail", "Cat") == "Catherine went to jail"
+
+
+def test_a_trade_names_every_deed_and_sum_on_both_phones():
+    events = [paid("Dan", "Cat", 150, "trade"),
+              {"type": "Changed", "path": ["deeds", "Park Place", "owner"], "old": "Cat", "new": "Dan"},
+              {"type": "Changed", "path": ["deeds", "Boardwalk", "owner"], "old": "Cat", "new": "Dan"},
+              {"type": "Changed", "path": ["deeds", "Baltic Avenue", "owner"], "old": "Dan", "new": "Cat"}]
+    trade = Entry(4, "do", None, {"action": "trade"}, events, "Trade: ...", None, "2026-01-01T00:00:00+00:00")
+    assert entry_lines(trade, "Cat", fmt) == [{"seq": 4, "change": 150,
+        "text": "Trade with Dan: you gave Park Place and Boardwalk; you got Baltic Avenue and $150"}]
+    assert entry_lines(trade, "Dan", fmt) == [{"seq": 4, "change": -150,
+        "text": "Trade with Cat: you gave Baltic Avenue and $150; you got Park Place and Boardwalk"}]
+    assert entry_lines(trade, "Ann", fmt) == []
 
 
 def test_thin_keeps_the_first_and_last_points():

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from kivy.factory import Factory
-from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
+from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
 
 
 from ..amount_view import amount_field, amount_view
@@ -24,6 +24,8 @@ class AmountScreen(BankScreen):
     ready = BooleanProperty(False)
     warning = BooleanProperty(False)
     has_sides = BooleanProperty(False)
+    promise = ObjectProperty(None, allownone=True)  # the preview the confirm's sentence shows
+    side_rows = NumericProperty(0)  # rows of tiles above the keypad (who acts, from, to)
 
     def ask(self, form) -> None:
         """Start entering the amount of ``form`` (fields already filled stay as they are)."""
@@ -33,7 +35,7 @@ class AmountScreen(BankScreen):
         if field and form.values.get(field):
             self.keypad = self.keypad.set(int(form.values[field]))
             self.form = form.clear(field)
-        self._keys_for = None
+        self._keys_for: tuple[tuple[str, ...], tuple[int, ...]] | None = None
 
     def refresh(self) -> None:
         if self.form is None or self.desk is None:
@@ -45,9 +47,11 @@ class AmountScreen(BankScreen):
         self.sentence = view["sentence"]
         self.ready = view["ready"]
         self.warning = bool(view["refused"])
+        self.promise = view["promise"]
         self._show_keys(view["keys"], view["quick"])
         self._show_sides(view["sides"])
         self.has_sides = bool(view["sides"])
+        self.side_rows = len(view["sides"])
 
     def _show_keys(self, keys: list[str], quick: list[dict]) -> None:
         signature = (tuple(keys), tuple(q["amount"] for q in quick))

@@ -25,6 +25,7 @@ class AskScreen(BankScreen):
     show_all = BooleanProperty(False)
     hidden = StringProperty("")
     help = StringProperty("")  # "4 more the rules refuse now" when refused answers are hidden
+    both_ways = BooleanProperty(False)  # each candidate asked both ways (lift now or keep), then Done
 
     def ask(self, form, field: str) -> None:
         """A new question: its answers from the top of the list."""
@@ -41,14 +42,21 @@ class AskScreen(BankScreen):
             return
         view = ask_view(self.desk, self.form, self.field)
         self.title, self.so_far = view["title"], view["so_far"]
+        if not view["choices"] and not view["text_entry"]:  # an empty screen would say nothing at all
+            self.so_far = " ".join(filter(None, [self.so_far, "Nothing to choose here: no answer is possible now."]))
         self.text_entry, self.optional = view["text_entry"], view["optional"]
         self.help = view["help"]
         self._show_who(view["who"])
         self._show_filled(view["shown"])
-        shown, refused = on_show(view["choices"], self.show_all)
+        self.both_ways = view["kind"] == "both_ways"
+        # asked both ways, the two answers of a candidate stay side by side, refused or not
+        shown, refused = (view["choices"], 0) if self.both_ways else on_show(view["choices"], self.show_all)
         self.hidden = f"Show {refused} more (not possible now)" if refused else ""
         grid = self.ids.choices
-        grid.cols = 4 if view["kind"] == "deed" else (6 if view["kind"] in ("dice", "count") else 3)
+        # numbers six to a row, unless what each means now needs the room of four
+        narrow = view["kind"] in ("dice", "count") and all(len(str(r.get("detail") or "")) <= 16 for r in shown)
+        grid.cols = (2 if self.both_ways else 4 if view["kind"] == "deed"
+                     else (6 if narrow else 4) if view["kind"] in ("dice", "count") else 3)
         shape = [(r["value"], r["label"], *((c["player"] for c in r["others"]) if "others" in r else ()))
                  for r in shown]
         self._rows = shown  # the answers still to make are made with what they mean now
@@ -64,7 +72,19 @@ class AskScreen(BankScreen):
             self._make_answers_with_others()
             return
         for row in shown:
-            grid.add_widget(self._answer(row))
+            tile = self._answer(row)
+            tile.bind(wanted=self._even_heights)
+            grid.add_widget(tile)
+        self._even_heights()
+
+    def _even_heights(self, *_: object) -> None:
+        """Every answer as tall as the tallest (a detail wrapped to a second line), so rows stay even."""
+        tiles = self.ids.choices.children
+        floor = self.app.u * 96 if self.both_ways else 0  # a candidate asked both ways takes three lines
+        tallest = max([floor, *(t.wanted for t in tiles if hasattr(t, "wanted"))])
+        for t in tiles:
+            if hasattr(t, "wanted"):
+                t.height = tallest
 
     # -- answers with chips, made a few rows at a time -----------------------------------------------
     #: Answers with chips made at once: the two rows of four the display shows; the
@@ -99,6 +119,10 @@ class AskScreen(BankScreen):
         tile.text = row["label"]
         tile.value = row["value"]
         tile.name = f"choice-{row['value']}"
+        if self.both_ways:  # the candidate, then what this way costs, on up to three lines
+            value, inside = row["value"]
+            tile.name = f"{'in' if inside else 'out'}-{value}"
+            tile.max_lines, tile.height = 3, self.app.u * 96
         tile.bind(on_release=self.choose)
         self._mean_now(tile, row)
         return tile
@@ -109,6 +133,8 @@ class AskScreen(BankScreen):
         answer = Factory.ChoiceWithOthers()
         tile = self._answer(row)
         tile.size_hint_y = 1
+        answer.tile_height = tile.wanted
+        tile.bind(wanted=answer.setter("tile_height"))  # a long detail wraps: the answer grows with it
         answer.add_widget(tile, index=len(answer.children))  # on top of the chips
         chips = answer.ids.chips
         chips.cols = 2 if len(row["others"]) > 1 else 1
@@ -128,6 +154,8 @@ class AskScreen(BankScreen):
         tile.detail = str(row.get("detail") or "")
         tile.colour = list(row["colour"])
         tile.refused = row["refused"] or ""
+        tile.promise = row.get("promise")
+        tile.selected = bool(row.get("selected"))
         chips = getattr(answer, "chips", None)
         if chips is None:
             return
@@ -135,6 +163,7 @@ class AskScreen(BankScreen):
             chip.text = f"{other['player']} {other['amount']}".strip()
             chip.colour = list(other["colour"])
             chip.refused = other["refused"] or ""
+            chip.promise = other.get("promise")
             chip.opacity = 0.45 if other["refused"] else 1
 
     def _even_rows(self, grid) -> None:
@@ -216,7 +245,17 @@ class AskScreen(BankScreen):
         if tile.refused:
             self.app.refuse(tile.refused, tile)
             return
+        if self.both_ways:  # one candidate in or out of the list; Done goes on
+            value, inside = tile.value
+            listed = [v for v in self.form.values.get(self.field) or [] if v != value] + [value] * inside
+            self.form = self.form.fill(self.field, listed)
+            self.refresh()
+            return
         self.app.run_flow(self.form.fill(self.field, tile.value), tile)
+
+    def both_ways_done(self, tap) -> None:
+        """Every candidate answered both ways (left out unless chosen in): on to the confirming step."""
+        self.app.run_flow(self.form.fill(self.field, list(self.form.values.get(self.field) or [])), tap)
 
     def type_done(self, tap) -> None:
         text = " ".join(self.ids.entry.text.split())

@@ -11,7 +11,7 @@ from kivy.properties import BooleanProperty, DictProperty, NumericProperty, Obje
 
 from companion.trading_unit import BidRefused
 
-from ..auction_view import auction_view, unowned_deeds
+from ..auction_view import auction_view, opening_bid, unowned_deeds
 from ..flows import ActionForm
 from ..keypad import Keypad, keys_for, quick_amounts, wide_keys
 from ..widgets import AccountTile
@@ -31,6 +31,7 @@ class AuctionScreen(BankScreen):
     warning = BooleanProperty(False)
     keys_shown = BooleanProperty(False)  # the keypad instead of the pack's steps
     keypad = ObjectProperty(None, allownone=True)
+    start = StringProperty("")  # where the bid on show started ("the highest $200 + $1"), until it changes
     _ticker = None
     _bids = 0
 
@@ -50,7 +51,7 @@ class AuctionScreen(BankScreen):
 
     def clean(self) -> None:
         """A new auction starts clean: no lot, no bidder, no amount."""
-        self.lot, self.bidder, self.amount = "", "", 0
+        self.lot, self.bidder, self.amount, self.start = "", "", 0, ""
         if self.keypad is not None:
             self.keypad = self.keypad.set(None)
 
@@ -91,7 +92,8 @@ class AuctionScreen(BankScreen):
         unit = link.unit.view(link.clock()) if link is not None else None
         self._bids = unit["bid_count"] if unit else 0
         self._keypad()
-        view = auction_view(self.desk, self.lot, self.bidder or None, int(self.amount) or None, unit)
+        view = auction_view(self.desk, self.lot, self.bidder or None, int(self.amount) or None, unit,
+                            self.start)
         self.view = view
         self._show_bidders(view["bidders"])
         self._show_quick()
@@ -124,8 +126,9 @@ class AuctionScreen(BankScreen):
             tap.bind(on_release=self.press_key)
             box.add_widget(tap)
         for q in amounts:
-            tap = Factory.Tap(text="+" + self.desk.fmt(q), name=f"raise-{q}", guard=False, size_hint_y=1,
-                              font_size=self.app.u * 20)
+            text = "+" + self.desk.fmt(q)
+            tap = Factory.Tap(text=text, name=f"raise-{q}", guard=False, size_hint_y=1)
+            tap.font_size = self.app.u * (20 if len(text) <= 7 else 18)  # after the kv rule: "+$100,000" whole
             tap.value = q
             tap.bind(on_release=self.raise_by)
             box.add_widget(tap)
@@ -139,20 +142,31 @@ class AuctionScreen(BankScreen):
         self.app.screens["ask"].ask(form, "deed")
         self.app.show("ask")
 
+    def _highest(self) -> int | None:
+        link = self.app.unit_link
+        best = link.unit.highest_bid if link is not None and self.busy() else None
+        return best.amount if best else None
+
     def pick_bidder(self, tile) -> None:
+        """A bidder chosen: the bid on show starts from the highest bid plus the smallest step (what
+        Record would record), and the keypad's next key types a new figure over it."""
         self.bidder = tile.account
+        if self.amount == 0 or self.start or (self._highest() or 0) >= self.amount:
+            self.amount, self.start = opening_bid(self.desk, self._highest())
+            self.keypad = self.keypad.set(None)
         self.refresh()
 
     def raise_by(self, tap) -> None:
-        best = self.view.get("running") and self.app.unit_link.unit.highest_bid
-        base = max(int(self.amount), best.amount if best else 0)
-        self.amount = base + tap.value
+        """A step adds to the figure on show, never to anything else."""
+        self.amount = int(self.amount) + tap.value
+        self.start = ""
         self.keypad = self.keypad.set(int(self.amount))
         self.refresh()
 
     def press_key(self, tap) -> None:
         self.keypad = self.keypad.press(tap.value)
         self.amount = self.keypad.value() or 0
+        self.start = ""
         self.refresh()
 
     def toggle_keys(self) -> None:
@@ -160,7 +174,7 @@ class AuctionScreen(BankScreen):
         self.refresh()
 
     def clear(self) -> None:
-        self.amount = 0
+        self.amount, self.start = 0, ""
         self.keypad = self.keypad.set(None)
         self.refresh()
 
@@ -181,12 +195,16 @@ class AuctionScreen(BankScreen):
         if not self.view.get("running"):
             self.app.refuse("start the timer first, or tap Sold to sell at this bid now", tap)
             return
+        best = link.unit.highest_bid
+        if best is not None and int(self.amount) <= best.amount:  # said in the pack's money, "₩1.5M"
+            self.app.refuse(f"a bid must beat the highest, {best.bidder}'s {self.desk.fmt(best.amount)}", tap)
+            return
         try:
             link.unit.bid(link.clock(), self.bidder, int(self.amount))
         except BidRefused as e:
             self.app.refuse(str(e), tap)
             return
-        self.bidder, self.amount = "", 0  # the bid is on the unit; the keypad is ready for the next one
+        self.bidder, self.amount, self.start = "", 0, ""  # the bid is on the unit; the keypad is ready
         self.keypad = self.keypad.set(None)
         self.refresh()
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from kivy.factory import Factory
 from kivy.properties import DictProperty, StringProperty
 
-from ..deeds_view import deed_card, deeds_view
-from ..flows import ActionForm, acting_field
+from ..deeds_view import deed_card, deed_to_show, deeds_view
+from ..flows import ActionForm, acting_field, acting_role
 from . import BankScreen
 
 __all__ = ["DeedsScreen"]
@@ -20,9 +20,8 @@ class DeedsScreen(BankScreen):
     def look_at(self, player: str) -> None:
         """Show this player's deeds (looking never changes who acts)."""
         self.whose = player
-        owned = [n for n, d in self.desk.table["deeds"].items() if d.get("owner") == player] if self.desk else []
-        if owned and self.deed not in owned:
-            self.deed = owned[0]
+        if self.desk is not None:
+            self.deed = deed_to_show(self.desk.table, player or None, self.deed)
 
     def open_deed(self, name: str) -> None:
         self.deed = name
@@ -32,13 +31,14 @@ class DeedsScreen(BankScreen):
         if self.desk is None:
             return
         state = self.desk.state()
-        if self.deed not in self.desk.table["deeds"]:
-            self.deed = next(iter(self.desk.table["deeds"]), "")
         if self.whose and self.whose not in state["active"]:
             self.whose = ""
+        if self.deed not in self.desk.table["deeds"] or (not self.deed and not self.whose):
+            self.deed = deed_to_show(self.desk.table, self.whose or None, self.deed)
         self._show_players(state)
         self._show_board(deeds_view(self.desk, self.deed, whose=self.whose or None))
-        self._show_card(deed_card(self.desk, self.deed, self.app.player_to_play()) if self.deed else {})
+        self._show_card(deed_card(self.desk, self.deed, self.app.player_to_play()) if self.deed
+                        else {"owner_text": f"{self.whose} owns no deeds yet"})
 
     def _show_players(self, state: dict) -> None:
         box = self.ids.players
@@ -57,6 +57,9 @@ class DeedsScreen(BankScreen):
     def _show_board(self, view: dict) -> None:
         grid = self.ids.board
         grid.clear_widgets()
+        # a name with a word too long for a third of the board (Prinzessinnengarten) gets half of it
+        longest = max((len(word) for g in view["groups"] for d in g["deeds"] for word in d["name"].split()), default=0)
+        grid.cols = 2 if longest > 13 else 3
         for group in view["groups"]:
             for deed in group["deeds"]:
                 tile = Factory.DeedTile()
@@ -86,7 +89,9 @@ class DeedsScreen(BankScreen):
                               kind="button" if act["refused"] else "accent")
             tap.font_size = self.app.u * 18  # after the kv rule, which sets its own: long names fit two lines
             tap.opacity = 0.5 if act["refused"] else 1
+            tap.bind(texture_size=self._grow)  # a long preview takes a third line: the button grows to it
             tap.value = act
+            tap.promise = act.get("promise")
             tap.bind(on_release=self.do)
             box.add_widget(tap)
         if card and "trade" in self.desk.specs and card.get("owner"):
@@ -94,6 +99,9 @@ class DeedsScreen(BankScreen):
             tap.font_size = self.app.u * 20  # after the kv rule, which sets its own
             tap.bind(on_release=self.trade)
             box.add_widget(tap)
+
+    def _grow(self, tap, size) -> None:
+        tap.height = max(self.app.u * 56, size[1] + self.app.u * 8)
 
     # -- taps --------------------------------------------------------------------------------------
     def pick(self, tile) -> None:
@@ -113,7 +121,8 @@ class DeedsScreen(BankScreen):
             return
         spec = self.desk.specs[act["action"]]
         form = ActionForm(act["action"], dict(act["values"]), id=f"ui-{self.desk.version}-{act['action']}-{self.deed}",
-                          button=act["action"], back="deeds", actor=acting_field(spec))
+                          button=act["action"], back="deeds", actor=acting_field(spec),
+                          actor_role=acting_role(spec))
         self.app.run_flow(form, tap)
 
     def trade(self, tap) -> None:

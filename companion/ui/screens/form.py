@@ -36,7 +36,9 @@ class FormScreen(BankScreen):
     title = StringProperty("")
     so_far = StringProperty("")
     help = StringProperty("")
+    note = StringProperty("")  # the field's line for people on this table (who judges the Quiz)
     sentence = StringProperty("")
+    promise = ObjectProperty(None, allownone=True)  # the preview the confirm's sentence shows
     ready = BooleanProperty(False)
     typed = BooleanProperty(False)
     typing = BooleanProperty(False)
@@ -59,8 +61,10 @@ class FormScreen(BankScreen):
             return
         view = form_view(self.desk, self.form, self.field, self.value)
         self.title, self.so_far, self.help = view["title"], view["so_far"], view["help"]
+        self.note = view["note"]
         self.sentence, self.ready, self.typed = view["sentence"], view["ready"], view["typed"]
         self._refused, self._value = view["refused"], view["value"]
+        self.promise = view.get("promise")
         self._show_who(view["who"])
         if self.typed:
             self._show_entry()

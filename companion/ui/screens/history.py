@@ -2,9 +2,11 @@
 bring back is written on the buttons)."""
 from __future__ import annotations
 
+from kivy.core.window import Window
 from kivy.properties import BooleanProperty, StringProperty
 
 from ..history_view import history_view
+from ..widgets import lines_needed
 from . import BankScreen
 
 __all__ = ["HistoryScreen"]
@@ -30,9 +32,21 @@ class HistoryScreen(BankScreen):
         self.redo_text, self.can_redo = view["redo_text"], view["can_redo"]
         self.count_text = view["count_text"]
         self.ids.rows.data = [
-            {"number": r["number"], "time": r["time"], "words": r["text"], "note": r["note"], "undone": r["undone"]}
+            {"number": r["number"], "time": r["time"], "words": r["text"], "note": r["note"], "undone": r["undone"],
+             "height": self._row_height(r)}
             for r in view["rows"]
         ]
+
+    def _row_height(self, row: dict) -> float:
+        """A row as tall as its sentence's lines (the history.kv row: time 64, note 120, padding, bar)."""
+        u = self.app.u
+        room = Window.width - u * (8 + 8 + 12 + 64 + 16 + (128 if row["note"] else 0))
+        lines = lines_needed(row["text"], u * 20, room)
+        return max(u * 44, lines * u * 24 + u * 10)
+
+    def on_size(self, *_):
+        if self.desk is not None and self.ids.rows.data:
+            self.refresh()  # another window size: the rows wrap anew
 
     def undo(self, tap) -> None:
         self.app.undo(tap)

@@ -4,7 +4,9 @@ from __future__ import annotations
 from kivy.factory import Factory
 from kivy.properties import StringProperty
 
+from ..flows import ActionForm
 from ..loans_view import loans_view
+from ..shown import face
 from . import BankScreen
 
 __all__ = ["LoansScreen"]
@@ -32,11 +34,14 @@ class LoansScreen(BankScreen):
             line.screen = self
             line.player, line.colour, line.words = row["player"], list(row["colour"]), row["text"]
             line.deed, line.lift_text, line.refused = row["deed"], row["lift_text"], row["refused"] or ""
+            line.promise = row["promise"]
             box.add_widget(line)
         actions = self.ids.actions
         actions.clear_widgets()
+        player = self.app.player_to_play()
         for act in view["actions"]:
-            tap = Factory.Tap(text=act["label"], name=f"loan-{act['name']}")
+            found = face(self.desk, act["name"], act["label"], player)  # one tap says what it moves
+            tap = Factory.Tap(text=found["text"], name=f"loan-{act['name']}", promise=found["promise"])
             tap.value = act["name"]
             tap.bind(on_release=self.start)
             actions.add_widget(tap)
@@ -50,8 +55,9 @@ class LoansScreen(BankScreen):
         if row.refused:
             self.app.refuse(row.refused, tap)
             return
-        self.app.act({"action": "unmortgage", "player": row.player, "deed": row.deed,
-                      "id": f"ui-lift-{self.desk.version}-{row.deed}"}, tap)
+        form = ActionForm("unmortgage", {"player": row.player, "deed": row.deed},
+                          id=f"ui-lift-{self.desk.version}-{row.deed}", button="unmortgage", back="loans")
+        self.app.commit(form, tap)  # the row's Lift says who pays how much
         self.refresh()
 
     def back(self) -> None:

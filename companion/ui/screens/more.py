@@ -1,52 +1,88 @@
-"""More: every other action the game's rules offer (built from the rule family's registry), and the
-other screens."""
+"""More: every other action the game's rules offer (built from the rule family's declarations), the
+other screens the family has, and ending the game, last and apart."""
 from __future__ import annotations
 
 from kivy.factory import Factory
+from kivy.properties import BooleanProperty, StringProperty
 
-from ..flows import buttons_for, more_menu
+from ..flows import more_view
+from ..shown import face
 from . import BankScreen
 
-__all__ = ["MoreScreen"]
+__all__ = ["MoreScreen", "more_columns"]
 
-#: The other screens, in the order a banker needs them.
-PLACES = [
-    ("deeds", "Deeds"), ("auction", "Auction"), ("unit", "Trading unit"), ("loans", "Loans"), ("history", "History"),
-    ("requests", "Requests"), ("join", "Phones"), ("settings", "Settings"), ("over", "Scores"), ("start", "Games"),
-]
+#: Rows of buttons the screen shows at 800x480 with no scrolling (52 px each, the top bar and the row
+#: of places and the ending around them).
+ROWS_ON_ONE_SCREEN = 6
+
+
+def more_columns(group_sizes: list[int]) -> int:
+    """Buttons to a row: five (room for a long name on two lines) when the groups then fit the screen,
+    else six."""
+    return 5 if sum(-(-n // 5) for n in group_sizes) <= ROWS_ON_ONE_SCREEN else 6
 
 
 class MoreScreen(BankScreen):
+    can_end = BooleanProperty(False)
+    ending_text = StringProperty("")
+
     def refresh(self) -> None:
-        places = self.ids.places
-        places.clear_widgets()
-        for name, label in PLACES:
-            if name in self.app.screens:
-                tap = Factory.Tap(text=label, name=f"go-{name}")
-                tap.value = name
-                tap.bind(on_release=self.go)
-                places.add_widget(tap)
-        actions = self.ids.actions
         if self.desk is None:
-            actions.clear_widgets()
+            self.ids.actions.clear_widgets()
+            self.ids.places.clear_widgets()
+            self.can_end = False
             return
-        _, more = buttons_for(self.desk.specs)
-        menu = more_menu(more)
-        shape = [(g["title"], *(a["name"] for a in g["actions"])) for g in menu]
+        view = more_view(self.desk.specs)
+        self._show_places(view["places"])
+        ending = view["ending"]
+        self.can_end = ending is not None
+        self.ending_text = ending["label"] if ending else ""
+        actions = self.ids.actions
+        shape = [(g["title"], *(a["name"] for a in g["actions"])) for g in view["groups"]]
         if getattr(actions, "shape", None) == shape:
+            self._show_money(actions)
             return
         actions.shape = shape
         actions.clear_widgets()
-        for group in menu:
-            actions.add_widget(Factory.Heading(text=group["title"]))
-            grid = Factory.MoreGrid()
+        cols = more_columns([len(g["actions"]) for g in view["groups"]])
+        for group in view["groups"]:
+            row = Factory.MoreGroup()
+            row.title = group["title"]
+            row.ids.grid.cols = cols
             for item in group["actions"]:
-                tap = Factory.Tap(text=item["label"], name=f"action-{item['name']}", font_size=self.app.u * 20,
+                tap = Factory.Tap(text=item["label"], name=f"action-{item['name']}",
                                   kind="danger" if item["destructive"] else "button")
+                tap.font_size = self.app.u * 18  # after the kv rule: long names take two lines
                 tap.value = item["name"]
+                tap.label = item["label"]
                 tap.bind(on_release=self.start)
-                grid.add_widget(tap)
-            actions.add_widget(grid)
+                row.ids.grid.add_widget(tap)
+            for _ in range(-len(group["actions"]) % row.ids.grid.cols):
+                row.ids.grid.add_widget(Factory.Widget())  # a short group's buttons keep the others' width
+            actions.add_widget(row)
+        self._show_money(actions)
+
+    def _show_places(self, places: list[dict]) -> None:
+        box = self.ids.places
+        if [w.value for w in reversed(box.children)] == [p["name"] for p in places]:
+            return
+        box.clear_widgets()
+        for place in places:
+            if place["name"] not in self.app.screens:
+                continue
+            tap = Factory.Tap(text=place["label"], name=f"go-{place['name']}")
+            tap.font_size, tap.height = self.app.u * 20, self.app.u * 52  # after the kv rule
+            tap.value = place["name"]
+            tap.bind(on_release=self.go)
+            box.add_widget(tap)
+
+    def _show_money(self, actions) -> None:
+        """An action done in one tap says what it moves, for whom, now ("Bank loan: Ann gets $50,000")."""
+        player = self.app.player_to_play()
+        for tap in actions.walk(restrict=True):
+            if getattr(tap, "label", None) and str(tap.name).startswith("action-"):
+                found = face(self.desk, tap.value, tap.label, player)
+                tap.text, tap.promise = found["text"], found["promise"]
 
     def on_pre_enter(self, *args):
         self.refresh()
@@ -59,6 +95,10 @@ class MoreScreen(BankScreen):
         form = self.app.start(tap.value)
         if form is not None:
             self.app.run_flow(form, tap)
+
+    def end_game(self, tap) -> None:
+        tap.value = "end_game"
+        self.start(tap)
 
     def back(self) -> None:
         self.app.to_table()

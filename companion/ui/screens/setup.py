@@ -11,9 +11,17 @@ from . import BankScreen
 __all__ = ["SetupScreen", "pack_label"]
 
 
-def pack_label(name: str) -> str:
-    """'monopoly-city' -> 'Monopoly City' for the pack's button."""
-    return " ".join(w.capitalize() for w in name.replace("_", "-").split("-"))
+_SMALL = {"of", "the", "and", "a", "an", "in", "on", "to"}
+TAB_CHARS = 24  # a pack's own title longer than this reads as its name instead on the tab
+
+
+def pack_label(name: str, title: str = "") -> str:
+    """The pack's button: its own title when short enough ("The Game of Life"), else its name in words
+    ('monopoly-city' -> 'Monopoly City', small words in lower case)."""
+    if title and len(title) <= TAB_CHARS:
+        return title
+    words = name.replace("_", "-").split("-")
+    return " ".join(w if i and w in _SMALL else w.capitalize() for i, w in enumerate(words))
 
 
 class SetupScreen(BankScreen):
@@ -45,9 +53,9 @@ class SetupScreen(BankScreen):
         box = self.ids.packs
         box.clear_widgets()
         for name, pack in self._packs.items():
-            tap = Factory.Tap(text=pack_label(name), name=f"pack-{name}", size_hint_x=None,
+            tap = Factory.Tap(text=pack_label(name, pack.get("title", "")), name=f"pack-{name}", height=self.app.u * 60,
                               selected=name == self.form.pack, disabled=bool(pack.get("problem")))
-            tap.width = max(self.app.u * 150, tap.texture_size[0] + self.app.u * 24)
+            tap.font_size = self.app.u * 20  # after the kv rule, which sets its own: two lines fit
             tap.bind(on_release=self._pick_pack)
             tap.value = name
             box.add_widget(tap)
@@ -110,8 +118,10 @@ class SetupScreen(BankScreen):
             row.kind = opt["kind"]
             if opt["kind"] == "bool":
                 row.on = bool(value)
+            elif opt["key"] in self.form.options:
+                row.ids.entry.text = str(value)  # what the banker typed stays as typed
             else:
-                row.ids.entry.text = str(value)
+                row.ids.entry.text = opt["default_text"]  # the pack's way: "₩37.7M", "$1,500"
             box.add_widget(row)
         self.ids.no_options.opacity = 0 if options else 1
 

@@ -7,6 +7,7 @@ from kivy.properties import BooleanProperty, DictProperty, StringProperty
 
 from .. import flows
 from ..city_build import start_build
+from ..shown import face
 from ..table_view import table_view
 from ..widgets import PlayerTile
 from . import BankScreen
@@ -24,6 +25,8 @@ class TableScreen(BankScreen):
     can_redo = BooleanProperty(False)
     unit_text = StringProperty("Unit")
     unit_busy = BooleanProperty(False)
+    has_deeds = BooleanProperty(True)
+    has_unit = BooleanProperty(True)
     _ticker = None
 
     def on_pre_enter(self, *args):
@@ -60,6 +63,7 @@ class TableScreen(BankScreen):
         self.view = view
         self.turn_text = view["turn_text"]
         self.pots_text = view["pots_text"]
+        self.has_deeds, self.has_unit = view["has_deeds"], view["has_unit"]
         self.undo_text, self.can_undo = view["undo_text"], view["can_undo"]
         self.redo_text, self.can_redo = view["redo_text"], view["can_redo"]
         self._show_tiles(view["players"])
@@ -74,23 +78,37 @@ class TableScreen(BankScreen):
                 tile.bind(on_release=self.select)
                 grid.add_widget(tile)
             grid.cols = 3 if len(tiles) > 4 else 2
-        for widget, tile in zip(reversed(grid.children), tiles):
-            widget.show(tile)
+        for widget, player in zip(reversed(grid.children), tiles):
+            widget.show(player)
 
     def _show_buttons(self, buttons: list[dict]) -> None:
         grid = self.ids.buttons
         names = [b["name"] for b in buttons] + ["more"]
-        if [w.name for w in reversed(grid.children)] == names:
-            return
-        grid.clear_widgets()
-        for b in buttons:
-            tap = Factory.Tap(text=b["label"], name=b["name"], kind="accent" if b["name"] == "next_turn" else "button")
-            tap.bind(on_release=self.press)
-            grid.add_widget(tap)
-        more = Factory.Tap(text="More...", name="more")
-        more.bind(on_release=self.more)
-        grid.add_widget(more)
-        grid.cols = max(1, (len(names) + 1) // 2)
+        shape = (names, [b.get("refused") for b in buttons])
+        if getattr(grid, "shape", None) != shape:
+            grid.shape = shape
+            grid.clear_widgets()
+            for b in buttons:
+                refused = b.get("refused") or ""
+                kind = "disabled" if refused else "accent" if b["name"] == "next_turn" else "button"
+                tap = Factory.Tap(text=b["label"], name=b["name"], kind=kind)
+                tap.refused = refused  # a finished game's buttons: greyed, a tap says why
+                if refused:
+                    tap.color = self.app.c["disabled_text"]
+                tap.bind(on_release=self.press)
+                grid.add_widget(tap)
+            more = Factory.Tap(text="More...", name="more")
+            more.bind(on_release=self.more)
+            grid.add_widget(more)
+            grid.cols = max(1, (len(names) + 1) // 2)
+        # a button done in one tap says what it moves, for whom, now ("Salary: Ann gets $200")
+        player = self.app.player_to_play()
+        for tap, b in zip(reversed(grid.children), buttons):
+            if b.get("refused"):
+                continue
+            found = face(self.desk, b["name"], b["label"], player)
+            tap.text, tap.promise = found["text"], found["promise"]
+            tap.font_size = self.app.u * (20 if found["promise"] else 24)
 
     # -- taps --------------------------------------------------------------------------------------
     def select(self, tile) -> None:
@@ -98,6 +116,9 @@ class TableScreen(BankScreen):
         self.app.look_at(tile.name)
 
     def press(self, tap) -> None:
+        if getattr(tap, "refused", ""):
+            self.app.refuse(tap.refused, tap)
+            return
         if tap.name == "build" and self.desk is not None and flows.spins_first(self.desk.specs):
             start_build(self.app, tap)  # Build, then the district: the spinner turns in between
             return

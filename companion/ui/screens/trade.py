@@ -4,6 +4,7 @@ from __future__ import annotations
 from kivy.factory import Factory
 from kivy.properties import DictProperty, ObjectProperty
 
+from ..flows import ActionForm
 from ..keypad import quick_amounts
 from ..trade_view import Deal, trade_view
 from . import BankScreen
@@ -62,16 +63,19 @@ class TradeScreen(BankScreen):
 
     def _cash(self, box, side) -> None:
         amounts = quick_amounts(self.desk.pack)[-4:]  # $50, $100, $200, $500: $150 is two taps
+        if max(len(self.desk.fmt(q)) for q in amounts) > 5:
+            amounts = amounts[-3:]  # "+$100,000" needs the room of a third of the row
         if [c.value for c in reversed(box.children)][:-1] == [(side, q) for q in amounts]:
             return
         box.clear_widgets()
         for q in amounts:
-            tap = Factory.Tap(text="+" + self.desk.fmt(q), name=f"{side}-cash-{q}", guard=False, size_hint_y=1)
-            tap.font_size = self.app.u * 20  # after the kv rule, which sets its own: "+$500" on one line
+            text = "+" + self.desk.fmt(q)
+            tap = Factory.Tap(text=text, name=f"{side}-cash-{q}", guard=False, size_hint_y=1)
+            tap.font_size = self.app.u * 18  # after the kv rule, which sets its own: one line
             tap.value = (side, q)
             tap.bind(on_release=self.add_cash)
             box.add_widget(tap)
-        clear = Factory.Tap(text="C", name=f"{side}-cash-clear", guard=False, size_hint_y=1)
+        clear = Factory.Tap(text="C", name=f"{side}-cash-clear", guard=False, size_hint=(None, 1), width=self.app.u * 52)
         clear.value = (side, 0)
         clear.bind(on_release=self.add_cash)
         box.add_widget(clear)
@@ -104,11 +108,11 @@ class TradeScreen(BankScreen):
             self.app.refuse("choose two players and something to change hands", tap)
             return
         action = self.deal.action(self.view.get("takes_lift", False))
-        action["id"] = f"ui-trade-{self.desk.version}"
-        result = self.app.act(action, tap)
-        if result.ok:
+        values = {k: v for k, v in action.items() if k not in ("action", "id")}
+        form = ActionForm("trade", values, id=f"ui-trade-{self.desk.version}", button="trade")
+        result = self.app.commit(form, tap)  # the deal's sentence is on this very button
+        if result is not None and result.ok:
             self.deal = Deal()
-            self.app.to_table()
 
     def cancel(self) -> None:
         self.deal = Deal()

@@ -28,7 +28,7 @@ class UnitScreen(BankScreen):
             self.status = f"The on-screen trading unit is not installed ({e})"
             return
         holder.add_widget(TradingUnitWidget(link.unit, clock=link.clock, money_format=self.desk.fmt,
-                                            on_auction=self.auction))
+                                            on_auction=self.auction, undo_says=self.desk.undo_text))
         self.status = link.hardware_text
 
     def on_leave(self, *args):

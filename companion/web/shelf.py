@@ -1,0 +1,79 @@
+"""The page's own files (HTML, CSS, JavaScript, icon, manifest), served from memory, gzipped once.
+
+Only files directly in the static folder are served (never a path outside it or below it). Each is
+read when first asked for or after it changed on disk, and gzipped then when it is larger than a
+packet, so a phone on a busy table's Wi-Fi gets the page in fewer round trips. An ``ETag`` lets a
+phone that has the file already get a 304.
+"""
+from __future__ import annotations
+
+import gzip
+import hashlib
+import mimetypes
+from dataclasses import dataclass
+from pathlib import Path
+
+from aiohttp import web
+
+__all__ = ["PACKET", "Shelf", "wants_gzip"]
+
+#: Bodies smaller than this go as they are: one packet either way.
+PACKET = 1400
+_TYPES = {".webmanifest": "application/manifest+json", ".js": "text/javascript", ".svg": "image/svg+xml"}
+
+
+def wants_gzip(request: web.Request) -> bool:
+    return "gzip" in request.headers.get("Accept-Encoding", "").lower()
+
+
+@dataclass(frozen=True)
+class _Item:
+    stamp: tuple[int, int]
+    body: bytes
+    gz: bytes | None
+    etag: str
+    content_type: str
+
+
+class Shelf:
+    """Files of one folder by name, kept in memory."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self._items: dict[str, _Item] = {}
+
+    def item(self, name: str) -> _Item | None:
+        if not name or "/" in name or "\\" in name or name.startswith("."):
+            return None
+        path = self.folder / name
+        try:
+            st = path.stat()
+        except OSError:
+            return None
+        if not path.is_file() or path.is_symlink():
+            return None
+        stamp = (st.st_mtime_ns, st.st_size)
+        held = self._items.get(name)
+        if held is None or held.stamp != stamp:
+            body = path.read_bytes()
+            gz = gzip.compress(body, 9, mtime=0) if len(body) > PACKET else None
+            kind = _TYPES.get(path.suffix) or mimetypes.guess_type(name)[0] or "application/octet-stream"
+            if kind.startswith("text/") or kind.endswith(("json", "javascript")):
+                kind += "; charset=utf-8"
+            held = self._items[name] = _Item(stamp, body, gz, '"' + hashlib.sha256(body).hexdigest()[:20] + '"', kind)
+        return held
+
+    def response(self, request: web.Request, name: str, cache: str = "no-cache") -> web.Response:
+        item = self.item(name)
+        if item is None:
+            raise web.HTTPNotFound()
+        headers = {"ETag": item.etag, "Cache-Control": cache, "Vary": "Accept-Encoding"}
+        if request.headers.get("If-None-Match") == item.etag:
+            return web.Response(status=304, headers=headers)
+        if item.gz is not None and wants_gzip(request):
+            headers["Content-Encoding"] = "gzip"
+            body = item.gz
+        else:
+            body = item.body
+        headers["Content-Type"] = item.content_type
+        return web.Response(body=body if request.method != "HEAD" else None, headers=headers)

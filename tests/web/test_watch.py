@@ -1,0 +1,149 @@
+"""The phones' server sees what other programs write to the game, and does nothing while nothing happens."""
+from __future__ import annotations
+
+import asyncio
+import sys
+import time
+
+import pytest
+
+from companion.web.watch import GameWatch
+
+ASYNC = pytest.mark.asyncio
+LINUX = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the kernel's file notifications are Linux's")
+
+
+async def until(condition, timeout: float = 20.0) -> None:
+    """Wait on the loop until ``condition()`` holds (the machine may be busy: a generous timeout)."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "waited too long"
+        await asyncio.sleep(0.005)
+
+
+@LINUX
+@ASYNC
+async def test_the_terminal_pays_ann_her_salary_and_the_watch_hears_it_without_polling(table):
+    """Ann's salary is entered with `companion do` from a terminal while the server's Banker holds
+    the game: the kernel wakes the watch, which never looks on its own (no safety look here)."""
+    banker = table.banker
+    loop = asyncio.get_running_loop()
+    heard: dict[int, float] = {}
+    banker.subscribe(lambda outcome: heard.setdefault(outcome.version, loop.time()))
+    watch = GameWatch(banker.refresh, banker.path, safety=0)
+    banker.subscribe(watch.own_commit)
+    watch.start()
+    try:
+        assert watch.kernel
+        before = banker.version
+        child = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "companion.cli", "do", str(banker.path), '{"action": "salary", "player": "Ann"}',
+            stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
+        _, err = await child.communicate()
+        assert child.returncode == 0, err
+        ended = loop.time()
+        await until(lambda: before + 1 in heard)
+        assert watch.wakeups >= 1
+        assert table.cash("Ann") == 1700
+        # the entry was heard before, or soon after, the terminal's process ended (the 100 ms a
+        # player notices, with room for a loaded machine)
+        assert heard[before + 1] - ended < 1.0
+    finally:
+        watch.stop()
+
+
+@LINUX
+@ASYNC
+async def test_with_nothing_happening_the_watch_never_looks(table):
+    """A quiet table: the kernel's watch looks not once; a poll in the same time looks again and again."""
+    banker = table.banker
+    quiet = GameWatch(banker.refresh, banker.path, safety=0)
+    polling = GameWatch(banker.refresh, banker.path, kernel=False, fast=0.01, idle_poll=0.01)
+    quiet.start()
+    polling.start()
+    try:
+        await until(lambda: polling.looks >= 20)
+        assert quiet.looks == 0 and quiet.wakeups == 0
+    finally:
+        quiet.stop()
+        polling.stop()
+
+
+@LINUX
+@ASYNC
+async def test_a_write_heard_before_its_commit_shows_is_looked_at_again(tmp_path):
+    """The kernel tells of the first page written to the -wal, before the commit is visible: the watch
+    looks at once and again a little later, and does not look for writes to other files beside it."""
+    game = tmp_path / "friday.game"
+    game.write_bytes(b"")
+    seen = []
+    watch = GameWatch(lambda: seen.append(time.monotonic()) or False, game, tail=(0.01, 0.03), safety=0)
+    watch.start()
+    try:
+        (tmp_path / "friday.game.phones").write_text("{}")  # the phones file beside it: not the game
+        (tmp_path / "friday.game-wal").write_bytes(b"a page")
+        await until(lambda: watch.looks >= 3)
+        await asyncio.sleep(0.1)  # nothing further is due
+        assert watch.wakeups == 1 and watch.looks == 3
+    finally:
+        watch.stop()
+
+
+@LINUX
+@ASYNC
+async def test_the_tables_own_commit_costs_one_late_look(table):
+    """Bob pays Ann $50, then $10, through this Banker: the kernel speaks of the table's own writes; the
+    watch looks once, a little later, in case another program wrote right behind them, and then sleeps."""
+    banker = table.banker
+    watch = GameWatch(banker.refresh, banker.path, own_late=1.0, safety=0)
+    banker.subscribe(watch.own_commit)
+    watch.start()
+    try:
+        banker.do({"action": "transfer", "from": "Bob", "to": "Ann", "amount": 50})
+        await until(lambda: watch.wakeups >= 1)
+        banker.do({"action": "transfer", "from": "Bob", "to": "Ann", "amount": 10})
+        await until(lambda: watch.wakeups >= 2 and watch.looks >= 1)
+        await asyncio.sleep(0.1)
+        assert watch.looks == 1 and watch.wakeups == 2
+    finally:
+        watch.stop()
+
+
+@ASYNC
+async def test_without_notifications_the_poll_slows_while_idle_and_a_phone_speeds_it_up(table):
+    """Where the kernel cannot tell, the watch polls: slower and slower while nothing changes, back to
+    the fast pace when a phone asks (and it looks before answering)."""
+    banker = table.banker
+    watch = GameWatch(banker.refresh, banker.path, kernel=False, fast=0.005, idle_poll=0.04)
+    watch.start()
+    try:
+        await until(lambda: watch._pace >= 0.04)
+        looks = watch.looks
+        watch.nudge()
+        assert watch.looks == looks + 1 and watch._pace == 0.005
+    finally:
+        watch.stop()
+
+
+@ASYNC
+async def test_a_server_that_watches_picks_up_the_terminals_write_and_stops_cleanly(table):
+    """``watch=True`` as ``companion serve`` runs it: another process's transfer reaches the server's Banker."""
+    from companion.web.server import PhoneServer
+
+    banker = table.banker
+    server = PhoneServer(banker, "127.0.0.1", 0, advertise=False, lan_address="127.0.0.1", watch=True)
+    await server.start()
+    try:
+        before = banker.version
+        child = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "companion.cli", "do", str(banker.path),
+            '{"action": "transfer", "from": "bank", "to": "Cy", "amount": 25}',
+            stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
+        _, err = await child.communicate()
+        assert child.returncode == 0, err
+        await until(lambda: banker.version == before + 1)
+        assert table.cash("Cy") == 1525
+    finally:
+        await server.stop()
+        await server.stop()
+        server.close()
