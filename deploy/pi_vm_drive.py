@@ -28,6 +28,7 @@ Run by deploy/pi-vm-check.sh on the host, with the host's python3 (standard libr
 Nothing waits on a fixed sleep except a button held down for a person's press; everything else waits
 on the state it needs, with a limit.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -76,7 +77,7 @@ def _drop_node(dts: str, pattern: str) -> str:
         i += 1
     end = dts.index(";", i) + 1
     start = dts.rfind("\n", 0, match.start()) + 1
-    return dts[:start] + dts[end + 1:]
+    return dts[:start] + dts[end + 1 :]
 
 
 def pi_device_tree(dts: str, revision: int) -> str:
@@ -124,8 +125,10 @@ class Monitor:
         ax, ay = round(x * ABS_MAX / SCREEN[0]), round(y * ABS_MAX / SCREEN[1])
 
         def mtt(kind: str, axis: str = "x", value: int = 0) -> dict:
-            return {"type": "mtt", "data": {"type": kind, "slot": slot, "tracking-id": tracking,
-                                            "axis": axis, "value": value}}
+            return {
+                "type": "mtt",
+                "data": {"type": kind, "slot": slot, "tracking-id": tracking, "axis": axis, "value": value},
+            }
 
         self.run("input-send-event", events=[mtt("begin"), mtt("data", "x", ax), mtt("data", "y", ay)])
         time.sleep(0.12)  # a finger rests on the glass a moment
@@ -139,7 +142,7 @@ def ppm_colours(path: Path) -> int:
     pixels = parts[4]
     seen: set[bytes] = set()
     for i in range(0, len(pixels) - 2, 3 * 97):  # a sample of the pixels is enough
-        seen.add(pixels[i:i + 3])
+        seen.add(pixels[i : i + 3])
         if len(seen) >= 64:
             break
     return len(seen)
@@ -215,8 +218,9 @@ class Phones:
         self.banker_pass = banker_pass
 
     def log(self, after: int = 0) -> list[dict]:
-        request = urllib.request.Request(f"{self.base}/api/v1/log?after={after}&limit=500",
-                                         headers={"Authorization": f"Bearer {self.banker_pass}"})
+        request = urllib.request.Request(
+            f"{self.base}/api/v1/log?after={after}&limit=500", headers={"Authorization": f"Bearer {self.banker_pass}"}
+        )
         with urllib.request.urlopen(request, timeout=20) as answer:
             return json.load(answer)["entries"]
 
@@ -231,6 +235,7 @@ def action_of(entry: dict) -> str:
 def until(what: str, check: Callable[[], Any], limit: float, every: float = 1.0) -> Any:
     """Wait for ``check`` to give something true; fail after ``limit`` seconds, naming ``what``."""
     deadline = time.monotonic() + limit
+    last: Exception | None = None
     while True:
         try:
             got = check()
@@ -271,17 +276,30 @@ class Check:
         return int(self.guest.out("systemctl show -p MainPID --value table-banker.service") or 0)
 
     def fds_of_kiosk(self) -> str:
-        return self.guest.out("pid=$(systemctl show -p MainPID --value table-banker.service); "
-                              "[ \"$pid\" != 0 ] && for f in /proc/$pid/fd/*; do readlink \"$f\"; done | sort -u || true")
+        return self.guest.out(
+            "pid=$(systemctl show -p MainPID --value table-banker.service); "
+            '[ "$pid" != 0 ] && for f in /proc/$pid/fd/*; do readlink "$f"; done | sort -u || true'
+        )
 
     # display -----------------------------------------------------------------------------------------
     def display(self) -> None:
         self.guest.wait_ready(900)
         booted = time.monotonic() - self.began
         say(f"the guest answers {booted:.0f} s after qemu started")
-        until("the kiosk unit active", lambda: self.guest.run("systemctl is-active table-banker.service")[1].strip() == "active"
-              or self._unit_failed(), 300, 2)
-        until("the kiosk holding /dev/dri/card0", lambda: "/dev/dri/card0" in self.fds_of_kiosk() or self._unit_failed(), 600, 2)
+        until(
+            "the kiosk unit active",
+            lambda: (
+                self.guest.run("systemctl is-active table-banker.service")[1].strip() == "active" or self._unit_failed()
+            ),
+            300,
+            2,
+        )
+        until(
+            "the kiosk holding /dev/dri/card0",
+            lambda: "/dev/dri/card0" in self.fds_of_kiosk() or self._unit_failed(),
+            600,
+            2,
+        )
         look, previous = self.work / "look.ppm", None
         deadline = time.monotonic() + 600
         told = time.monotonic()
@@ -301,7 +319,7 @@ class Check:
             time.sleep(1.5)
         seconds = time.monotonic() - self.began
         self.monitor.screen(self.out / "first-screen.png", "png")
-        driver = self.guest.out("basename \"$(readlink /sys/class/drm/card0/device/driver)\"")
+        driver = self.guest.out('basename "$(readlink /sys/class/drm/card0/device/driver)"')
         if driver != "virtio_gpu":
             raise CheckFailed(f"/dev/dri/card0 is driven by {driver}, not virtio_gpu")
         xservers = self.guest.run("pgrep -a -x 'Xorg|Xvfb|Xwayland'")[1].strip()
@@ -309,7 +327,9 @@ class Check:
             raise CheckFailed(f"an X server runs in the guest: {xservers}")
         renderer = self.guest.run("journalctl -b -u table-banker.service -o cat | grep -m1 -i 'renderer'")[1].strip()
         self.note(f"display: the kiosk draws through KMS/DRM on /dev/dri/card0 ({driver}), no X server; {renderer}")
-        self.note(f"display: first screen {seconds:.0f} s after the machine was switched on: {self.out / 'first-screen.png'}")
+        self.note(
+            f"display: first screen {seconds:.0f} s after the machine was switched on: {self.out / 'first-screen.png'}"
+        )
         (self.out / "first-screen-seconds").write_text(f"{seconds:.0f}\n")
 
     def _unit_failed(self) -> bool:
@@ -337,21 +357,29 @@ class Check:
         if [action_of(e) for e in new] != ["salary"]:
             raise CheckFailed(f"the tap on Salary wrote {[action_of(e) for e in new]}, not one salary")
         self.monitor.screen(self.out / "after-the-tap.png", "png")
-        self.note(f"touch: one tap on Salary at {SALARY_AT} through {', '.join(touch_devices)} "
-                  f"({provider.rstrip(';')}): one salary entry, read back through the phones' API")
+        self.note(
+            f"touch: one tap on Salary at {SALARY_AT} through {', '.join(touch_devices)} "
+            f"({provider.rstrip(';')}): one salary entry, read back through the phones' API"
+        )
 
     # gpio --------------------------------------------------------------------------------------------
     def gpio(self) -> None:
         chip = self.guest.out("cat /run/pi-vm-check/chip")
         fds = self.fds_of_kiosk()
         if "/dev/gpiochip0" not in fds:
-            journal = self.guest.run("journalctl -b -u table-banker.service -o cat | grep -i -E 'gpio|trading unit|hardware'")[1]
+            journal = self.guest.run(
+                "journalctl -b -u table-banker.service -o cat | grep -i -E 'gpio|trading unit|hardware'"
+            )[1]
             raise CheckFailed(f"the kiosk does not hold /dev/gpiochip0 (lgpio); its journal says:\n{journal}")
-        label = self.guest.out(f"cat {chip}/../gpio/*/label 2>/dev/null || cat /sys/bus/gpio/devices/gpiochip0/../label 2>/dev/null || true")
+        label = self.guest.out(
+            f"cat {chip}/../gpio/*/label 2>/dev/null || cat /sys/bus/gpio/devices/gpiochip0/../label 2>/dev/null || true"
+        )
         pulled = self.guest.out(f"cat {chip}/sim_gpio{AUCTION}/value")
         if pulled != "1":
             raise CheckFailed(f"the Auction button's line reads {pulled}: lgpio did not ask for its pull-up")
-        self.note(f"gpio: the kiosk holds /dev/gpiochip0 ({label or 'gpio-sim'}) through lgpio; the buttons' lines are pulled up")
+        self.note(
+            f"gpio: the kiosk holds /dev/gpiochip0 ({label or 'gpio-sim'}) through lgpio; the buttons' lines are pulled up"
+        )
 
         # Next turn: one entry through the API, right after the salary (no second salary between).
         self.press(chip, NEXT_TURN)
@@ -369,14 +397,18 @@ class Check:
             "l0=0 l1=0 b1=0; while [ $SECONDS -lt $end ]; do "
             "l=$(cat $light) b=$(cat $buzzer); [ $l = 1 ] && l1=$((l1+1)) || l0=$((l0+1)); [ $b = 1 ] && b1=$((b1+1)); "
             "[ $l1 -gt 0 ] && [ $l0 -gt 0 ] && [ $b1 -gt 0 ] && break; sleep 0.05; done; "
-            "echo $l1 $l0 $b1", timeout=150)
+            "echo $l1 $l0 $b1",
+            timeout=150,
+        )
         lit, dark, sounding = (int(n) for n in sampled.split())
         if not (lit and dark):
             raise CheckFailed(f"the red light's line did not flash while the timer ran (lit {lit}, dark {dark} looks)")
         if not sounding:
             raise CheckFailed("the buzzer's line never sounded before the timer ended")
-        self.note(f"gpio: the Auction button's line starts the timer: the red light's line flashes "
-                  f"(lit {lit}, dark {dark} looks) and the buzzer's line sounds ({sounding} looks)")
+        self.note(
+            f"gpio: the Auction button's line starts the timer: the red light's line flashes "
+            f"(lit {lit}, dark {dark} looks) and the buzzer's line sounds ({sounding} looks)"
+        )
 
     def press(self, chip: str, bcm: int) -> None:
         """A finger on the button: its line pulled to ground for a moment, then let go."""
@@ -394,10 +426,14 @@ class Check:
             raise CheckFailed(f"systemctl stop: the unit's result is {result}")
         if "Traceback" in journal:
             raise CheckFailed("the kiosk logged a Python traceback (artifacts: kiosk-journal.txt)")
-        checked = self.guest.out(f"runuser -u table-banker -- env COMPANION_DATA=/var/lib/table-banker "
-                                 f"/opt/table-banker/venv/bin/companion check {self.game}")
-        self.note(f"stop: systemctl stop in {took:.0f} s, result success, no traceback; companion check: "
-                  f"{checked.splitlines()[-1] if checked else 'ok'}")
+        checked = self.guest.out(
+            f"runuser -u table-banker -- env COMPANION_DATA=/var/lib/table-banker "
+            f"/opt/table-banker/venv/bin/companion check {self.game}"
+        )
+        self.note(
+            f"stop: systemctl stop in {took:.0f} s, result success, no traceback; companion check: "
+            f"{checked.splitlines()[-1] if checked else 'ok'}"
+        )
 
     def power_off(self) -> None:
         try:

@@ -1,4 +1,5 @@
 """deploy/pi_vm_drive.py's own parts, without a machine: the Pi's device tree, the screen's colours."""
+
 from __future__ import annotations
 
 import importlib.util
@@ -63,8 +64,12 @@ def test_the_pi_tree_has_no_other_gpio_chip_so_the_header_is_gpiochip0():
 def test_the_pi_tree_compiles(tmp_path):
     source = tmp_path / "pi.dts"
     source.write_text(drive.pi_device_tree(VIRT, 0xC03114))
-    done = subprocess.run(["dtc", "-q", "-I", "dts", "-O", "dtb", "-o", str(tmp_path / "pi.dtb"), str(source)],
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        ["dtc", "-q", "-I", "dts", "-O", "dtb", "-o", str(tmp_path / "pi.dtb"), str(source)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 0, done.stderr
 
 
