@@ -25,7 +25,8 @@
 # Every stage prints its time. Screenshots, the console and the kiosk's journal go to
 # artifacts/pi-vm-check/.
 # Environment: PI_CHECK_CACHE (default /var/cache/table-banker/pi-check), PI_VM_CACHE (default
-# /var/cache/table-banker/pi-vm-check), ARTIFACTS (default artifacts/pi-vm-check), PI_VM_CPUS (2).
+# /var/cache/table-banker/pi-vm-check), ARTIFACTS (default artifacts/pi-vm-check), PI_VM_CPUS (2),
+# PI_VM_SCREEN_SECONDS (600: how long the first screen is awaited once the kiosk has opened the screen).
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
