@@ -9,6 +9,7 @@ Python code several times against C code such as SQLite's fsync: compare shares,
 the benchmark's), that per action, and the stage's share of the stages together. ``actions`` is the
 number of entries committed (the banker's actions and the players' own).
 """
+
 from __future__ import annotations
 
 import json
@@ -23,8 +24,10 @@ STAGES: dict[str, list[tuple[str, str]]] = {
     "commit (BEGIN IMMEDIATE, catch-up, INSERT with hash, COMMIT)": [],  # _write less its parts, below
     "publish (chronicle: worth, story; wake streams)": [("companion/service.py", "_committed")],
     "page (one per watched role per change)": [("web/desk.py", "page")],
-    "write (12 streams, the action's answer)": [("aiohttp/web_response.py", "write"),
-                                                ("aiohttp/web_protocol.py", "finish_response")],
+    "write (12 streams, the action's answer)": [
+        ("aiohttp/web_response.py", "write"),
+        ("aiohttp/web_protocol.py", "finish_response"),
+    ],
 }
 
 
@@ -47,23 +50,45 @@ def main(path: str) -> int:
             total += cumulative
             named.append(f"{ending}:{name} x{calls}")
         figures[stage] = (total, named)
-    door, guard, authorise = (find(stats, "web/door.py", "middleware"), find(stats, "web/security.py", "guard"),
-                              find(stats, "web/desk.py", "authorise"))
+    door, guard, authorise = (
+        find(stats, "web/door.py", "middleware"),
+        find(stats, "web/security.py", "guard"),
+        find(stats, "web/desk.py", "authorise"),
+    )
     figures["auth and guards (door, host, limits, token)"] = (
         door[1] + guard[1] + authorise[2],
-        [f"web/door.py:middleware x{door[0]} (own)", f"web/security.py:guard x{guard[0]} (own)",
-         f"web/desk.py:authorise x{authorise[0]}"])
-    write, decide, committed = (find(stats, "companion/service.py", "_write"), find(stats, "core/engine.py", "decide_full"),
-                                find(stats, "companion/service.py", "_committed"))
+        [
+            f"web/door.py:middleware x{door[0]} (own)",
+            f"web/security.py:guard x{guard[0]} (own)",
+            f"web/desk.py:authorise x{authorise[0]}",
+        ],
+    )
+    write, decide, committed = (
+        find(stats, "companion/service.py", "_write"),
+        find(stats, "core/engine.py", "decide_full"),
+        find(stats, "companion/service.py", "_committed"),
+    )
     figures["commit (BEGIN IMMEDIATE, catch-up, INSERT with hash, COMMIT)"] = (
         write[2] - decide[2] - committed[2],
-        [f"companion/service.py:_write x{write[0]} less the decision and the publish",
-         f"companion/store.py:append x{find(stats, 'companion/store.py', 'append')[0]}"])
+        [
+            f"companion/service.py:_write x{write[0]} less the decision and the publish",
+            f"companion/store.py:append x{find(stats, 'companion/store.py', 'append')[0]}",
+        ],
+    )
     together = sum(total for total, _ in figures.values()) or 1.0
     for stage, (total, named) in figures.items():
-        print(json.dumps({"stage": stage, "profiled_ms": round(total * 1000, 1),
-                          "per_action_ms": round(total * 1000 / max(actions, 1), 3),
-                          "share": round(total / together, 3), "counted_from": named, "actions": actions}))
+        print(
+            json.dumps(
+                {
+                    "stage": stage,
+                    "profiled_ms": round(total * 1000, 1),
+                    "per_action_ms": round(total * 1000 / max(actions, 1), 3),
+                    "share": round(total / together, 3),
+                    "counted_from": named,
+                    "actions": actions,
+                }
+            )
+        )
     return 0
 
 

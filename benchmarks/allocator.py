@@ -13,6 +13,7 @@ Printed as JSON lines:
 The evening's memory on each allocator is ``benchmarks/ui.py``'s (it runs on the allocator ``companion
 run`` uses, or on the one ``PYTHONMALLOC`` names).
 """
+
 from __future__ import annotations
 
 import json
@@ -72,17 +73,27 @@ def start(allocator: str | None) -> dict:
     with tempfile.TemporaryDirectory() as data:
         Banker.create(Path(data) / "friday.game", "classic", ["Ann", "Bob"], {}).close()
         port = _free_port()
-        (Path(data) / "touchscreen.json").write_text(json.dumps(
-            {"host": "127.0.0.1", "port": port, "advertise": False, "hardware": False}))
+        (Path(data) / "touchscreen.json").write_text(
+            json.dumps({"host": "127.0.0.1", "port": port, "advertise": False, "hardware": False})
+        )
         env = {k: v for k, v in os.environ.items() if k != "PYTHONMALLOC"}
-        env.update(KIVY_HOME=tempfile.mkdtemp(prefix="kivy-home-"), COMPANION_LAN_ADDRESS="127.0.0.1",
-                   KIVY_NO_CONSOLELOG="1", KIVY_NO_FILELOG="1", GPIOZERO_PIN_FACTORY="mock",
-                   PYTHONPATH=str(ROOT))
+        env.update(
+            KIVY_HOME=tempfile.mkdtemp(prefix="kivy-home-"),
+            COMPANION_LAN_ADDRESS="127.0.0.1",
+            KIVY_NO_CONSOLELOG="1",
+            KIVY_NO_FILELOG="1",
+            GPIOZERO_PIN_FACTORY="mock",
+            PYTHONPATH=str(ROOT),
+        )
         if allocator is not None:
             env["PYTHONMALLOC"] = allocator
         started = time.perf_counter()
-        proc = subprocess.Popen([sys.executable, "-m", "companion", "--data", data, "run"], env=env,
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "companion", "--data", data, "run"],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         try:
             while proc.poll() is None and not _answers(port):
                 time.sleep(0.05)
@@ -92,8 +103,12 @@ def start(allocator: str | None) -> dict:
         finally:
             proc.send_signal(signal.SIGINT)
             proc.wait(timeout=60)
-    return {"measure": "start", "allocator": allocator or "as the command chooses (malloc, started again)",
-            "to_first_screen_s": round(seconds, 2), "rss_mb": round(rss, 1)}
+    return {
+        "measure": "start",
+        "allocator": allocator or "as the command chooses (malloc, started again)",
+        "to_first_screen_s": round(seconds, 2),
+        "rss_mb": round(rss, 1),
+    }
 
 
 def main() -> int:

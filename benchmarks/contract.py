@@ -11,6 +11,7 @@ and how many times a player's worth was counted (``worth_counts_per_action``; 4 
 
     .venv/bin/python benchmarks/contract.py
 """
+
 from __future__ import annotations
 
 import json
@@ -88,12 +89,27 @@ def main() -> int:
         candidates = len(b.choices("rent", "deed", {"payer": "Di"}))
         base = statistics.median(one)
         for name, samples in (("decide_ms", one), ("preview_ms", preview), ("choices_rent_deed_ms", listing)):
-            print(json.dumps({"figure": name, "p50": round(statistics.median(samples) * 1000, 3),
-                              "ratio_to_one_decide": round(statistics.median(samples) / base, 2),
-                              **({"candidates": candidates} if name.startswith("choices") else {})}))
+            print(
+                json.dumps(
+                    {
+                        "figure": name,
+                        "p50": round(statistics.median(samples) * 1000, 3),
+                        "ratio_to_one_decide": round(statistics.median(samples) / base, 2),
+                        **({"candidates": candidates} if name.startswith("choices") else {}),
+                    }
+                )
+            )
         views, worth_counts = views_after_action(b)
-        print(json.dumps({"figure": "views_after_action", "p50_ms": round(statistics.median(views) * 1000, 3),
-                          "worth_counts_per_action": worth_counts, "players": len(b.table["order"])}))
+        print(
+            json.dumps(
+                {
+                    "figure": "views_after_action",
+                    "p50_ms": round(statistics.median(views) * 1000, 3),
+                    "worth_counts_per_action": worth_counts,
+                    "players": len(b.table["order"]),
+                }
+            )
+        )
         b.close()
     return 0
 

@@ -34,6 +34,7 @@ and holds all 12 phones for one action. Frozen, the same collection takes about 
     python benchmarks/phones.py [--actions 400] [--gap-ms 110] [--idle-seconds 20] [--idle-only]
     PHONES_PROFILE=/tmp/table.prof python benchmarks/phones.py   # cProfile the table's server process
 """
+
 from __future__ import annotations
 
 import argparse
@@ -91,17 +92,26 @@ async def serve_table(folder: str) -> None:
     banker = Banker.create(Path(folder) / "bench.game", "classic", list(PLAYERS), backup_every=0)
     committed: dict[int, float] = {}
     banker.subscribe(lambda outcome: committed.__setitem__(outcome.version, time.monotonic()))
-    wanted = {"banker_burst": 100_000, "banker_rate": 100_000, "connections_per_address": 1000,
-              "plays_burst": 100_000, "plays_per_minute": 6_000_000, "player_burst": 100_000, "player_rate": 100_000}
+    wanted = {
+        "banker_burst": 100_000,
+        "banker_rate": 100_000,
+        "connections_per_address": 1000,
+        "plays_burst": 100_000,
+        "plays_per_minute": 6_000_000,
+        "player_burst": 100_000,
+        "player_rate": 100_000,
+    }
     roomy = Limits(**{k: v for k, v in wanted.items() if k in Limits.__dataclass_fields__})  # older builds too
     # watching the game file for other programs' writes, as `companion serve` does (older builds: a 50 ms poll)
-    server = PhoneServer(banker, "127.0.0.1", 0, advertise=False, lan_address="127.0.0.1", limits=roomy,
-                         poll_interval=WATCH_SECONDS)
+    server = PhoneServer(
+        banker, "127.0.0.1", 0, advertise=False, lan_address="127.0.0.1", limits=roomy, poll_interval=WATCH_SECONDS
+    )
     await server.start()
     tokens = {p: server.tokens.for_player(p) for p in PLAYERS} | {"banker": server.tokens.for_banker()}
     size = len(server.desk.page(server.desk.authorise(tokens["Ann"]))[0])
     settle()  # as `companion serve` does once it listens (see the module's docstring)
     print(json.dumps({"port": server.port, "tokens": tokens, "size": size}), flush=True)
+
     def answer(command: str):
         if command == "cpu":
             return time.process_time()
@@ -156,8 +166,9 @@ async def serve_echo(size: int) -> None:
 # -- the phones and the banker, in this process ----------------------------------------------------
 class Child:
     def __init__(self, *args: str) -> None:
-        self.proc = subprocess.Popen([sys.executable, __file__, *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     text=True, cwd=ROOT)
+        self.proc = subprocess.Popen(
+            [sys.executable, __file__, *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=ROOT
+        )
         self.hello = json.loads(self.proc.stdout.readline())
 
     def ask(self, command: str):
@@ -193,8 +204,9 @@ async def listen(session, url: str, headers: dict, arrivals: dict, key: int, rea
                     return
 
 
-async def round_of_actions(child: Child, actions: int, gap: float, first: int = 1, *,
-                           from_phones: bool = False) -> tuple[float, list[float]]:
+async def round_of_actions(
+    child: Child, actions: int, gap: float, first: int = 1, *, from_phones: bool = False
+) -> tuple[float, list[float]]:
     """(server CPU seconds per action, commit-to-phone samples) for one server whose version is ``first``;
     ``from_phones``: each action is a player's own, posted from their phone."""
     port, tokens = child.hello["port"], child.hello["tokens"]
@@ -203,9 +215,20 @@ async def round_of_actions(child: Child, actions: int, gap: float, first: int = 
     want = first + actions
     async with aiohttp.ClientSession(trust_env=False, connector=aiohttp.TCPConnector(limit=0)) as session:
         readies = [asyncio.Event() for _ in range(PHONES)]
-        phones = [asyncio.create_task(listen(session, f"{base}/api/v1/events",
-                                             {"Authorization": "Bearer " + tokens[PLAYERS[i % 3]]},
-                                             arrivals, i, readies[i], want)) for i in range(PHONES)]
+        phones = [
+            asyncio.create_task(
+                listen(
+                    session,
+                    f"{base}/api/v1/events",
+                    {"Authorization": "Bearer " + tokens[PLAYERS[i % 3]]},
+                    arrivals,
+                    i,
+                    readies[i],
+                    want,
+                )
+            )
+            for i in range(PHONES)
+        ]
         await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), 10)
         await asyncio.sleep(gap)  # the first pages are out: the first action is not folded into them
         banker = {"Authorization": "Bearer " + tokens["banker"]}
@@ -216,7 +239,11 @@ async def round_of_actions(child: Child, actions: int, gap: float, first: int = 
             if from_phones:
                 url = f"{base}/api/v1/plays"
                 headers = {"Authorization": "Bearer " + tokens[PLAYERS[i % 3]]}
-                action = {"action": "transfer", "values": {"to": PLAYERS[(i + 1) % 3], "amount": 1}, "id": f"bench-{first}-{i}"}
+                action = {
+                    "action": "transfer",
+                    "values": {"to": PLAYERS[(i + 1) % 3], "amount": 1},
+                    "id": f"bench-{first}-{i}",
+                }
             async with session.post(url, json=action, headers=headers) as r:
                 assert r.status == 201, await r.text()
             await asyncio.sleep(gap)
@@ -234,9 +261,20 @@ async def idle_cpu(child: Child, seconds: float) -> tuple[float, dict, dict]:
     arrivals: dict = {}
     async with aiohttp.ClientSession(trust_env=False, connector=aiohttp.TCPConnector(limit=0)) as session:
         readies = [asyncio.Event() for _ in range(PHONES)]
-        phones = [asyncio.create_task(listen(session, f"http://127.0.0.1:{port}/api/v1/events",
-                                             {"Authorization": "Bearer " + tokens[PLAYERS[i % 3]]},
-                                             arrivals, i, readies[i], 1 << 30)) for i in range(PHONES)]
+        phones = [
+            asyncio.create_task(
+                listen(
+                    session,
+                    f"http://127.0.0.1:{port}/api/v1/events",
+                    {"Authorization": "Bearer " + tokens[PLAYERS[i % 3]]},
+                    arrivals,
+                    i,
+                    readies[i],
+                    1 << 30,
+                )
+            )
+            for i in range(PHONES)
+        ]
         await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), 10)
         await asyncio.sleep(1.0)  # the first pages' work is done
         before, cpu = child.ask("watch"), child.ask("cpu")
@@ -268,8 +306,9 @@ async def served_under_half_open(child: Child) -> list[float]:
         async with aiohttp.ClientSession(trust_env=False) as session:
             for _ in range(20):
                 started = time.perf_counter()
-                async with session.get(f"http://127.0.0.1:{port}/api/v1/state",
-                                       headers={"Authorization": "Bearer " + tokens["Ann"]}) as r:
+                async with session.get(
+                    f"http://127.0.0.1:{port}/api/v1/state", headers={"Authorization": "Bearer " + tokens["Ann"]}
+                ) as r:
                     await r.read()
                     assert r.status == 200
                 times.append(time.perf_counter() - started)
@@ -291,8 +330,9 @@ async def page_weight(folder: Path) -> tuple[int, int, int]:
     await server.start()
     raw = packed = requests = 0
     try:
-        async with aiohttp.ClientSession(trust_env=False, cookie_jar=aiohttp.CookieJar(unsafe=True),
-                                         auto_decompress=True) as session:
+        async with aiohttp.ClientSession(
+            trust_env=False, cookie_jar=aiohttp.CookieJar(unsafe=True), auto_decompress=True
+        ) as session:
             async with session.get(server.join_url("Ann")) as r:  # the join redirects to the page
                 html = await r.read()
             requests += 2
@@ -316,10 +356,17 @@ async def page_weight(folder: Path) -> tuple[int, int, int]:
 
 def emit_idle(args, idle: float, watched: dict, watched_after: dict) -> None:
     share = idle / args.idle_seconds * 100
-    emit(figure="idle_cpu", percent_of_core=round(share, 4), cpu_ms=round(idle * 1000, 2), seconds=args.idle_seconds,
-         target_percent=0.1, ratio=round(share / 0.1, 2), phones=PHONES,
-         looks=(watched_after.get("looks", 0) - watched.get("looks", 0)) if watched else None,
-         kernel=watched_after.get("kernel"))
+    emit(
+        figure="idle_cpu",
+        percent_of_core=round(share, 4),
+        cpu_ms=round(idle * 1000, 2),
+        seconds=args.idle_seconds,
+        target_percent=0.1,
+        ratio=round(share / 0.1, 2),
+        phones=PHONES,
+        looks=(watched_after.get("looks", 0) - watched.get("looks", 0)) if watched else None,
+        kernel=watched_after.get("kernel"),
+    )
 
 
 async def main(args) -> None:
@@ -335,8 +382,9 @@ async def main(args) -> None:
             burst_cpu, _ = await round_of_actions(table, args.actions, 0.0, first=1 + args.actions)
             waits = await served_under_half_open(table)
             plays_count = max(30, args.actions // 4)
-            _, played = await round_of_actions(table, plays_count, args.gap_ms / 1000, first=1 + 2 * args.actions,
-                                               from_phones=True)
+            _, played = await round_of_actions(
+                table, plays_count, args.gap_ms / 1000, first=1 + 2 * args.actions, from_phones=True
+            )
         finally:
             table.close()
         echo = Child("--serve-echo", str(table.hello["size"]))
@@ -346,31 +394,70 @@ async def main(args) -> None:
         finally:
             echo.close()
         emit_idle(args, idle, watched, watched_after)
-        emit(figure="cpu_per_action", ms=round(cpu * 1000, 3), baseline_ms=round(echo_cpu * 1000, 3),
-             ratio=round(cpu / echo_cpu, 2) if echo_cpu else None, phones=PHONES, actions=args.actions,
-             baseline="bare aiohttp SSE echo: read the action, push the same size to the same 12 streams")
-        emit(figure="cpu_per_action_burst", ms=round(burst_cpu * 1000, 3), baseline_ms=round(echo_burst_cpu * 1000, 3),
-             ratio=round(burst_cpu / echo_burst_cpu, 2) if echo_burst_cpu else None, phones=PHONES,
-             actions=args.actions, baseline="the same echo, actions back to back")
+        emit(
+            figure="cpu_per_action",
+            ms=round(cpu * 1000, 3),
+            baseline_ms=round(echo_cpu * 1000, 3),
+            ratio=round(cpu / echo_cpu, 2) if echo_cpu else None,
+            phones=PHONES,
+            actions=args.actions,
+            baseline="bare aiohttp SSE echo: read the action, push the same size to the same 12 streams",
+        )
+        emit(
+            figure="cpu_per_action_burst",
+            ms=round(burst_cpu * 1000, 3),
+            baseline_ms=round(echo_burst_cpu * 1000, 3),
+            ratio=round(burst_cpu / echo_burst_cpu, 2) if echo_burst_cpu else None,
+            phones=PHONES,
+            actions=args.actions,
+            baseline="the same echo, actions back to back",
+        )
         for name, p in (("p50", 50), ("p99", 99)):
             value, base = percentile(samples, p) * 1000, percentile(floor, p) * 1000
-            emit(figure=f"commit_to_phone_{name}", ms=round(value, 3), baseline_ms=round(base, 3),
-                 ratio=round(value / base, 2) if base else None, phones=PHONES, actions=args.actions,
-                 samples=len(samples), baseline="bare aiohttp SSE echo, same clients and payload size")
+            emit(
+                figure=f"commit_to_phone_{name}",
+                ms=round(value, 3),
+                baseline_ms=round(base, 3),
+                ratio=round(value / base, 2) if base else None,
+                phones=PHONES,
+                actions=args.actions,
+                samples=len(samples),
+                baseline="bare aiohttp SSE echo, same clients and payload size",
+            )
         emit(figure="commit_to_phone_max", ms=round(max(samples) * 1000, 3), baseline_ms=round(max(floor) * 1000, 3))
-        emit(figure="commit_to_phone_mean", ms=round(statistics.mean(samples) * 1000, 3),
-             baseline_ms=round(statistics.mean(floor) * 1000, 3))
-        emit(figure="served_under_half_open", p50_ms=round(statistics.median(waits) * 1000, 3),
-             max_ms=round(max(waits) * 1000, 3), held=200, target_ms=100)
+        emit(
+            figure="commit_to_phone_mean",
+            ms=round(statistics.mean(samples) * 1000, 3),
+            baseline_ms=round(statistics.mean(floor) * 1000, 3),
+        )
+        emit(
+            figure="served_under_half_open",
+            p50_ms=round(statistics.median(waits) * 1000, 3),
+            max_ms=round(max(waits) * 1000, 3),
+            held=200,
+            target_ms=100,
+        )
         for name, p in (("p50", 50), ("p99", 99)):
-            emit(figure=f"play_to_every_phone_{name}", ms=round(percentile(played, p) * 1000, 3), target_ms=100,
-                 phones=PHONES, actions=plays_count, samples=len(played),
-                 baseline="a player's own action from their phone, commit to each of 12 phones")
+            emit(
+                figure=f"play_to_every_phone_{name}",
+                ms=round(percentile(played, p) * 1000, 3),
+                target_ms=100,
+                phones=PHONES,
+                actions=plays_count,
+                samples=len(played),
+                baseline="a player's own action from their phone, commit to each of 12 phones",
+            )
         emit(figure="play_to_every_phone_max", ms=round(max(played) * 1000, 3), target_ms=100)
         emit(figure="player_page_json_bytes", bytes=table.hello["size"])
         raw, packed, requests = await page_weight(folder)
-        emit(figure="page_bytes", bytes=raw, gzip_bytes=packed, baseline_bytes=50 * 1024,
-             ratio=round(raw / (50 * 1024), 2), baseline="the 50 KB budget")
+        emit(
+            figure="page_bytes",
+            bytes=raw,
+            gzip_bytes=packed,
+            baseline_bytes=50 * 1024,
+            ratio=round(raw / (50 * 1024), 2),
+            baseline="the 50 KB budget",
+        )
         emit(figure="page_requests", requests=requests)
 
 

@@ -1,7 +1,8 @@
 """Run every benchmark in this folder; each prints JSON lines, one per figure.
 
-    make bench            (or: .venv/bin/python benchmarks/run.py)
+make bench            (or: .venv/bin/python benchmarks/run.py)
 """
+
 from __future__ import annotations
 
 import subprocess

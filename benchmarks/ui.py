@@ -29,6 +29,7 @@ the empty window alone is 143.7 MB here, so the old absolute 150 MB left the app
 under 50 ms; over an evening, no growth in the last third (within 5 MB) and at most 40 MB above an
 empty Kivy window. Figures only: nothing here asserts.
 """
+
 from __future__ import annotations
 
 import json
@@ -89,11 +90,19 @@ def play_evening(path: Path, actions: int = ACTIONS) -> None:
                 except Exception:
                     b.do({"action": "transfer", "from": "bank", "to": who, "amount": 100})
             elif step == 2:
-                owned = [d for d, s in b.table["deeds"].items() if s.get("owner") not in (None, who)
-                         and not s.get("mortgaged") and b.table["pack"]["cards"][d].get("kind") == "street"]
+                owned = [
+                    d
+                    for d, s in b.table["deeds"].items()
+                    if s.get("owner") not in (None, who)
+                    and not s.get("mortgaged")
+                    and b.table["pack"]["cards"][d].get("kind") == "street"
+                ]
                 try:
-                    b.do({"action": "rent", "payer": who, "deed": owned[n % len(owned)]} if owned else
-                         {"action": "transfer", "from": who, "to": "bank", "amount": 10})
+                    b.do(
+                        {"action": "rent", "payer": who, "deed": owned[n % len(owned)]}
+                        if owned
+                        else {"action": "transfer", "from": who, "to": "bank", "amount": 10}
+                    )
                 except Exception:
                     b.do({"action": "transfer", "from": "bank", "to": who, "amount": 50})
             elif step == 3:
@@ -145,8 +154,12 @@ def measure_baseline() -> dict:
         time.sleep(0.02)
     drawn = rss_mb()
     give_back()
-    return {"measure": "baseline_rss", "what": f"an empty Kivy window, 800x480, set up as the app's, after "
-            f"{frames} frames and a tidy-up", "rss_mb": round(rss_mb(), 1), "before_tidy_mb": round(drawn, 1)}
+    return {
+        "measure": "baseline_rss",
+        "what": f"an empty Kivy window, 800x480, set up as the app's, after {frames} frames and a tidy-up",
+        "rss_mb": round(rss_mb(), 1),
+        "before_tidy_mb": round(drawn, 1),
+    }
 
 
 def _start_app(folder: Path):
@@ -156,8 +169,9 @@ def _start_app(folder: Path):
     from companion.ui.bank_app import TableBankerApp
     from companion.settings import UiSettings
 
-    app = TableBankerApp(data=folder, settings=UiSettings(folder=str(folder), phones=False, hardware=False),
-                         settle_heap=True)  # as `companion run` starts it
+    app = TableBankerApp(
+        data=folder, settings=UiSettings(folder=str(folder), phones=False, hardware=False), settle_heap=True
+    )  # as `companion run` starts it
     app._run_prepare()
     pump(5)
     return app
@@ -174,9 +188,14 @@ def measure_app() -> list[dict]:
     for screen in ("table", "history", "over", "deeds", "table"):
         app.show(screen)
         pump(5)
-    rows = [{"measure": "app_rss", "what": f"the app on a {app.desk.version}-entry game after table, history, "
-             f"chart and deeds", "rss_mb": round(rss_mb(), 1),
-             "setup_seconds": round(played, 2)}]
+    rows = [
+        {
+            "measure": "app_rss",
+            "what": f"the app on a {app.desk.version}-entry game after table, history, chart and deeds",
+            "rss_mb": round(rss_mb(), 1),
+            "setup_seconds": round(played, 2),
+        }
+    ]
 
     table = app.screens["table"]
     python_side, with_frame = [], []
@@ -198,13 +217,29 @@ def measure_app() -> list[dict]:
 
     def stats(values: list[float]) -> dict:
         values = sorted(values)
-        return {"median_ms": round(statistics.median(values), 2), "p95_ms": round(values[int(len(values) * 0.95) - 1], 2),
-                "max_ms": round(values[-1], 2)}
+        return {
+            "median_ms": round(statistics.median(values), 2),
+            "p95_ms": round(values[int(len(values) * 0.95) - 1], 2),
+            "max_ms": round(values[-1], 2),
+        }
 
-    rows.append({"measure": "action_to_table", "what": "commit + table widgets updated (Python side)",
-                 "samples": SAMPLES, **stats(python_side), "target_ms": 50})
-    rows.append({"measure": "action_to_frame", "what": "commit + table updated + one frame drawn",
-                 "samples": SAMPLES, **stats(with_frame)})
+    rows.append(
+        {
+            "measure": "action_to_table",
+            "what": "commit + table widgets updated (Python side)",
+            "samples": SAMPLES,
+            **stats(python_side),
+            "target_ms": 50,
+        }
+    )
+    rows.append(
+        {
+            "measure": "action_to_frame",
+            "what": "commit + table updated + one frame drawn",
+            "samples": SAMPLES,
+            **stats(with_frame),
+        }
+    )
     app.shutdown()
     return rows
 
@@ -238,12 +273,17 @@ def _play_a_turn(bank, pack: str, options: dict, failed: list[str]) -> None:
     from tests.gui import test_family_games as game
 
     desk = bank.app.desk
-    steps = [lambda: [game.step_from_more(bank, desk, a, answers) for a, answers in game.FAMILY_FIRST.get(pack, [])],
-             lambda: game.step_salary(bank, desk), lambda: game.step_buy(bank, desk),
-             lambda: game.step_next_turn(bank, desk),
-             lambda: [game.step_from_more(bank, desk, a, answers) for a, answers in game.FAMILY_BOBS_TURN.get(pack, [])],
-             lambda: game.step_rent(bank, desk), lambda: game.step_auction(bank, desk),
-             lambda: game.step_collect_from_all(bank, desk), lambda: game.step_next_turn(bank, desk)]
+    steps = [
+        lambda: [game.step_from_more(bank, desk, a, answers) for a, answers in game.FAMILY_FIRST.get(pack, [])],
+        lambda: game.step_salary(bank, desk),
+        lambda: game.step_buy(bank, desk),
+        lambda: game.step_next_turn(bank, desk),
+        lambda: [game.step_from_more(bank, desk, a, answers) for a, answers in game.FAMILY_BOBS_TURN.get(pack, [])],
+        lambda: game.step_rent(bank, desk),
+        lambda: game.step_auction(bank, desk),
+        lambda: game.step_collect_from_all(bank, desk),
+        lambda: game.step_next_turn(bank, desk),
+    ]
     for number, step in enumerate(steps):
         try:
             step()
@@ -326,15 +366,27 @@ def measure_evening() -> list[dict]:
             samples.append((f"{round_no + 1}:{name}", round(time.perf_counter() - started, 1), round(rss_mb(), 1)))
     hwm = peak_mb()
     app.shutdown()
-    third = samples[len(samples) * 2 // 3:]
-    return [{"measure": "evening_rss", "what": f"{len(EVENING_GAMES)} families opened as new games, played as the "
-             f"pointer tests play them, then switched between for {EVENING_ROUNDS} rounds in all",
-             "first_mb": samples[0][2], "last_mb": samples[-1][2], "peak_sample_mb": max(s[2] for s in samples),
-             "peak_mb": round(hwm, 1), "growth_last_third_mb": round(third[-1][2] - third[0][2], 1),
-             "seconds": samples[-1][1], "tidy_ms_median": round(statistics.median(tidy_ms), 1) if tidy_ms else None,
-             "tidy_ms_max": round(max(tidy_ms), 1) if tidy_ms else None,
-             "samples": [[s[0], s[2]] for s in samples], "on_opening": opened,
-             "steps_not_taken": len(failed), "first_not_taken": failed[:5], "peak_rises": PEAK_RISES}]
+    third = samples[len(samples) * 2 // 3 :]
+    return [
+        {
+            "measure": "evening_rss",
+            "what": f"{len(EVENING_GAMES)} families opened as new games, played as the "
+            f"pointer tests play them, then switched between for {EVENING_ROUNDS} rounds in all",
+            "first_mb": samples[0][2],
+            "last_mb": samples[-1][2],
+            "peak_sample_mb": max(s[2] for s in samples),
+            "peak_mb": round(hwm, 1),
+            "growth_last_third_mb": round(third[-1][2] - third[0][2], 1),
+            "seconds": samples[-1][1],
+            "tidy_ms_median": round(statistics.median(tidy_ms), 1) if tidy_ms else None,
+            "tidy_ms_max": round(max(tidy_ms), 1) if tidy_ms else None,
+            "samples": [[s[0], s[2]] for s in samples],
+            "on_opening": opened,
+            "steps_not_taken": len(failed),
+            "first_not_taken": failed[:5],
+            "peak_rises": PEAK_RISES,
+        }
+    ]
 
 
 APP_OVER_BASELINE_MB = 45  # measured 40.9 MB (143.7 -> 184.6 and 143.8 -> 184.7 MB, two runs)
@@ -347,8 +399,15 @@ def main() -> int:
         except Exception as e:  # noqa: BLE001 - Kivy takes stderr into its log: say what went wrong where it is read
             import traceback
 
-            print(json.dumps({"measure": sys.argv[1], "error": f"{type(e).__name__}: {e}",
-                              "where": traceback.format_exc().splitlines()[-6:]}))
+            print(
+                json.dumps(
+                    {
+                        "measure": sys.argv[1],
+                        "error": f"{type(e).__name__}: {e}",
+                        "where": traceback.format_exc().splitlines()[-6:],
+                    }
+                )
+            )
             return 1
         for row in rows if isinstance(rows, list) else [rows]:
             print(json.dumps(row))
@@ -373,13 +432,30 @@ def main() -> int:
             found[row["measure"]] = row
     if "baseline_rss" in found and "app_rss" in found:
         base, app = found["baseline_rss"]["rss_mb"], found["app_rss"]["rss_mb"]
-        print(json.dumps({"measure": "app_over_baseline", "what": "the app on a 500-entry game above an empty window",
-                          "excess_mb": round(app - base, 1), "target_mb": APP_OVER_BASELINE_MB}))
+        print(
+            json.dumps(
+                {
+                    "measure": "app_over_baseline",
+                    "what": "the app on a 500-entry game above an empty window",
+                    "excess_mb": round(app - base, 1),
+                    "target_mb": APP_OVER_BASELINE_MB,
+                }
+            )
+        )
     if "baseline_rss" in found and "evening_rss" in found:
         base, evening = found["baseline_rss"]["rss_mb"], found["evening_rss"]
-        print(json.dumps({"measure": "evening_over_baseline", "what": "the evening's last RSS above an empty window",
-                          "excess_mb": round(evening["last_mb"] - base, 1), "peak_excess_mb": round(evening["peak_mb"] - base, 1),
-                          "growth_last_third_mb": evening["growth_last_third_mb"], "growth_target_mb": 5}))
+        print(
+            json.dumps(
+                {
+                    "measure": "evening_over_baseline",
+                    "what": "the evening's last RSS above an empty window",
+                    "excess_mb": round(evening["last_mb"] - base, 1),
+                    "peak_excess_mb": round(evening["peak_mb"] - base, 1),
+                    "growth_last_third_mb": evening["growth_last_third_mb"],
+                    "growth_target_mb": 5,
+                }
+            )
+        )
     return 0
 
 

@@ -10,6 +10,7 @@ system-wide monotonic clock. Prints one JSON line per figure.
 
     python benchmarks/watch.py [--writes N]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -63,8 +64,15 @@ async def watch(game: Path, writes: int, every: float | None, seed: int) -> tupl
             assert kernel.kernel, "no file notifications here"
             kernel.start()
         child = await asyncio.create_subprocess_exec(
-            sys.executable, __file__, "--writer", str(game), str(writes), str(seed),
-            stdout=asyncio.subprocess.PIPE, cwd=ROOT)
+            sys.executable,
+            __file__,
+            "--writer",
+            str(game),
+            str(writes),
+            str(seed),
+            stdout=asyncio.subprocess.PIPE,
+            cwd=ROOT,
+        )
         committed: dict[int, float] = {}
 
         async def read() -> None:
@@ -103,7 +111,9 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--writes", type=int, default=200)
     args = ap.parse_args(argv)
-    with tempfile.TemporaryDirectory(prefix="table-banker-bench-") as tmp:  # under the system temp, never in the checkout
+    with tempfile.TemporaryDirectory(
+        prefix="table-banker-bench-"
+    ) as tmp:  # under the system temp, never in the checkout
         game = Path(tmp) / "watched.game"
         Banker.create(game, "classic", ["Ann", "Bob"], backup_every=0).close()
         rounds = [(WATCH_SECONDS, args.writes), (OLD_POLL_SECONDS, max(20, args.writes // 5))]
@@ -113,13 +123,30 @@ def main(argv: list[str] | None = None) -> int:
             delays, looks = asyncio.run(watch(game, writes, every, seed=writes))
             name = "seen_by_kernel_watch" if every is None else "seen_elsewhere"
             for p in (50, 99):
-                emit(figure=f"{name}_p{p}", unit="ms", value=round(percentile(delays, p) * 1000, 1),
-                     poll_s=every, target=100 if every in (None, WATCH_SECONDS) else None, samples=len(delays),
-                     what="another program's COMMIT to this program's subscriber")
-            emit(figure=f"{name}_max", unit="ms", value=round(max(delays) * 1000, 1), poll_s=every, looks=looks,
-                 writes=writes)
-        emit(figure="refresh_when_nothing_changed", unit="us", value=round(idle_refresh_cost(game) * 1e6, 2),
-             per_second=round(1 / WATCH_SECONDS), note="the cost of looking every WATCH_SECONDS")
+                emit(
+                    figure=f"{name}_p{p}",
+                    unit="ms",
+                    value=round(percentile(delays, p) * 1000, 1),
+                    poll_s=every,
+                    target=100 if every in (None, WATCH_SECONDS) else None,
+                    samples=len(delays),
+                    what="another program's COMMIT to this program's subscriber",
+                )
+            emit(
+                figure=f"{name}_max",
+                unit="ms",
+                value=round(max(delays) * 1000, 1),
+                poll_s=every,
+                looks=looks,
+                writes=writes,
+            )
+        emit(
+            figure="refresh_when_nothing_changed",
+            unit="us",
+            value=round(idle_refresh_cost(game) * 1e6, 2),
+            per_second=round(1 / WATCH_SECONDS),
+            note="the cost of looking every WATCH_SECONDS",
+        )
     return 0
 
 

@@ -1,4 +1,5 @@
 """``python -m companion``: the same as the ``companion`` command."""
+
 import sys
 
 from .cli import main

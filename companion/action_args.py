@@ -9,6 +9,7 @@ exactly as it reads a phone's JSON, so there is no second layer of checks here.
 ``--help`` lists the fields with their kinds and, on the game as it stands, the values each may take now
 (the fields already given narrow them, as on the touchscreen).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -115,14 +116,19 @@ def _example(spec: ActionSpec, choices_of: ChoicesOf | None, game: str) -> str:
     return " ".join(words)
 
 
-def action_parser(spec: ActionSpec, *, prog: str, game: str = "GAME", choices_of: ChoicesOf | None = None,
-                  given: dict | None = None) -> argparse.ArgumentParser:
+def action_parser(
+    spec: ActionSpec, *, prog: str, game: str = "GAME", choices_of: ChoicesOf | None = None, given: dict | None = None
+) -> argparse.ArgumentParser:
     """The options of one action, each field's help saying its kind, whether it is needed, and - with
     ``choices_of`` - the values it may take on this game now, given the fields in ``given``."""
     given = given or {}
     waits_for = None  # the first needed field not given: the fields after it are judged once it is
-    p = _Parser(prog=prog, description=spec.says, formatter_class=argparse.RawDescriptionHelpFormatter,
-                epilog=f"example:\n  {_example(spec, choices_of, game)}")
+    p = _Parser(
+        prog=prog,
+        description=spec.says,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=f"example:\n  {_example(spec, choices_of, game)}",
+    )
     for f in spec.fields:
         help_text = f"{f.says} ({f.kind}: {KINDS[f.kind]}{'' if f.required else '; optional'})"
         legal = _legal(f, choices_of, given, waits_for)
@@ -132,15 +138,24 @@ def action_parser(spec: ActionSpec, *, prog: str, game: str = "GAME", choices_of
             help_text += f"; now: {legal}"
         help_text = help_text.replace("%", "%%")
         if f.kind == "yesno":
-            p.add_argument(option_of(f), dest=f.name, action=argparse.BooleanOptionalAction, default=None,
-                           help=help_text)
+            p.add_argument(
+                option_of(f), dest=f.name, action=argparse.BooleanOptionalAction, default=None, help=help_text
+            )
         elif f.kind == "deeds":
-            p.add_argument(option_of(f), dest=f.name, action="append", metavar="DEED",
-                           help=help_text + "; repeat, or separate with commas")
+            p.add_argument(
+                option_of(f),
+                dest=f.name,
+                action="append",
+                metavar="DEED",
+                help=help_text + "; repeat, or separate with commas",
+            )
         else:
-            p.add_argument(option_of(f), dest=f.name, metavar=METAVARS.get(f.kind, "VALUE"),
-                           required=False, help=help_text)
-    p.add_argument("--id", dest="id", metavar="TEXT", help="any text naming this one action, so a retry applies it once")
+            p.add_argument(
+                option_of(f), dest=f.name, metavar=METAVARS.get(f.kind, "VALUE"), required=False, help=help_text
+            )
+    p.add_argument(
+        "--id", dest="id", metavar="TEXT", help="any text naming this one action, so a retry applies it once"
+    )
     p.add_argument("--json", action="store_true", help="print the outcome as JSON, for programs")
     return p
 

@@ -8,6 +8,7 @@ server class and the GPIO board's opener to the touchscreen, which runs the serv
 beside the window and opens the board for the game's trading unit. Anything
 that is not installed (the web extras on a bare system) is left out and the bank runs without it.
 """
+
 from __future__ import annotations
 
 import os
@@ -34,10 +35,10 @@ def board_opener() -> Any | None:
     return open_board
 
 
-def run(game: str | os.PathLike | None = None, data: str | os.PathLike | None = None,
-        fullscreen: bool = False) -> int:
+def run(game: str | os.PathLike | None = None, data: str | os.PathLike | None = None, fullscreen: bool = False) -> int:
     """``companion run``: the touchscreen on GAME (or the last game), the phones' server beside it."""
     from companion.ui.app import run_app
 
-    return run_app(game=game, data=data, fullscreen=fullscreen, phone_server=phone_server(),
-                   board_opener=board_opener())
+    return run_app(
+        game=game, data=data, fullscreen=fullscreen, phone_server=phone_server(), board_opener=board_opener()
+    )

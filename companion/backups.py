@@ -6,6 +6,7 @@ the newest ``keep`` copies are kept. Copies are made in a lull in the taps, on t
 waiting and never competes with a copy for the disk; :meth:`Backups.wait` finishes them (the Banker
 calls it on close).
 """
+
 from __future__ import annotations
 
 import logging
@@ -119,8 +120,16 @@ class Backups:
 
     RANK = 1  # after a snapshot asked for in the same lull, so the copy holds it
 
-    def __init__(self, game: Path, *, every: int = 20, keep: int = 10, quiet: float = 1.0,
-                 max_delay: float = 30.0, lull: Lull | None = None) -> None:
+    def __init__(
+        self,
+        game: Path,
+        *,
+        every: int = 20,
+        keep: int = 10,
+        quiet: float = 1.0,
+        max_delay: float = 30.0,
+        lull: Lull | None = None,
+    ) -> None:
         self.game = Path(game)
         self.every = every
         self.keep = keep

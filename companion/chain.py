@@ -9,6 +9,7 @@ checksums, so without the chain a changed digit would go unnoticed.
 
 Pure functions only: :mod:`companion.store` stores and checks, :mod:`companion.service` reports.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -18,14 +19,25 @@ from typing import Any
 __all__ = ["GENESIS", "content", "entry_hash", "snapshot_digest"]
 
 GENESIS = "0" * 64  # the head of a chain with no entry yet
-_canonical = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, sort_keys=True).encode  # made once: cheap per entry
+_canonical = json.JSONEncoder(
+    separators=(",", ":"), ensure_ascii=False, sort_keys=True
+).encode  # made once: cheap per entry
 
 
-def content(seq: int, kind: str, action_id: str | None, action: Any, events: Any, summary: str,
-            target: int | None, at: str) -> dict:
+def content(
+    seq: int, kind: str, action_id: str | None, action: Any, events: Any, summary: str, target: int | None, at: str
+) -> dict:
     """The fields of an entry the hash covers: all of them but the hash itself."""
-    return {"seq": seq, "kind": kind, "id": action_id, "action": action, "events": events,
-            "summary": summary, "target": target, "at": at}
+    return {
+        "seq": seq,
+        "kind": kind,
+        "id": action_id,
+        "action": action,
+        "events": events,
+        "summary": summary,
+        "target": target,
+        "at": at,
+    }
 
 
 def entry_hash(previous: str, fields: dict) -> str:

@@ -8,6 +8,7 @@ the JSON a phone sends (``companion do GAME '{"action": "rent", ...}'``) or as a
 are generated from the action's declared fields (``companion do GAME rent --payer Bob --deed Boardwalk``;
 see :mod:`companion.action_args`). The global ``--data DIR`` is the folder relative game paths are in.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -111,11 +112,18 @@ def cmd_new(args) -> int:
     with Banker.create(args.game, args.rules, [_player(p) for p in args.player], _options(args.option)) as b:
         order = b.table["order"]
         if args.json:
-            _print_json({"game": str(b.path), "rules": b.table["pack"]["name"],
-                         "players": [{"name": p, "cash": b.table["accounts"][p]} for p in order]})
+            _print_json(
+                {
+                    "game": str(b.path),
+                    "rules": b.table["pack"]["name"],
+                    "players": [{"name": p, "cash": b.table["accounts"][p]} for p in order],
+                }
+            )
         else:
-            print(f"New {b.table['pack'].get('title', b.table['pack']['name'])} game at {b.path}: "
-                  + ", ".join(f"{p} {b.fmt(b.table['accounts'][p])}" for p in order))
+            print(
+                f"New {b.table['pack'].get('title', b.table['pack']['name'])} game at {b.path}: "
+                + ", ".join(f"{p} {b.fmt(b.table['accounts'][p])}" for p in order)
+            )
     return 0
 
 
@@ -138,9 +146,13 @@ def _action(b, args, command: str) -> tuple[dict | str, bool]:
     prog = f"companion {command} {args.game_given} {spec.name}"
     if "-h" in rest or "--help" in rest:
         given = given_fields(spec, rest)
-        action_parser(spec, prog=prog, game=args.game_given,
-                      choices_of=lambda name, partial: b.choices(spec.name, name, partial),
-                      given=given).print_help()
+        action_parser(
+            spec,
+            prog=prog,
+            game=args.game_given,
+            choices_of=lambda name, partial: b.choices(spec.name, name, partial),
+            given=given,
+        ).print_help()
         raise SystemExit(0)
     options = action_parser(spec, prog=prog, game=args.game_given).parse_args(rest)
     return read_action(spec, options), args.json or options.json
@@ -167,8 +179,11 @@ def cmd_do(args) -> int:
                 worst = max(worst, e.exit_code)
             except BankerError as e:  # the game cannot be written (a full disk): stop, and say where
                 sys.stdout.flush()
-                print(f"companion: line {number} failed, the batch stopped ({applied} applied, none after): {e}",
-                      file=sys.stderr, flush=True)
+                print(
+                    f"companion: line {number} failed, the batch stopped ({applied} applied, none after): {e}",
+                    file=sys.stderr,
+                    flush=True,
+                )
                 return e.exit_code
             sys.stdout.flush()
         return worst
@@ -184,7 +199,9 @@ def cmd_actions(args) -> int:
                 _print_json([json_schema(spec) for spec in b.actions()])
                 return 0
             for spec in b.actions():
-                fields = ", ".join(f"{f.name}{'' if f.required else '?'} ({f.kind})" for f in spec.fields) or "no fields"
+                fields = (
+                    ", ".join(f"{f.name}{'' if f.required else '?'} ({f.kind})" for f in spec.fields) or "no fields"
+                )
                 print(f"{spec.name:<20} {spec.says}\n{'':<20} {fields}")
             return 0
         spec = b.spec(args.action)
@@ -216,8 +233,14 @@ def cmd_preview(args) -> int:
             raise BadAction("preview takes one action, not - (standard input)")
         p = b.preview(load_json(action) if isinstance(action, str) else action)
         if as_json:
-            _print_json({"summary": p.summary, "action": p.action, "events": list(p.events),
-                         "postings": [x.as_json() for x in p.postings]})
+            _print_json(
+                {
+                    "summary": p.summary,
+                    "action": p.action,
+                    "events": list(p.events),
+                    "postings": [x.as_json() for x in p.postings],
+                }
+            )
             return 0
         print(p.summary)
         for x in p.postings:
@@ -273,15 +296,18 @@ def cmd_export(args) -> int:
     return 0
 
 
-_MONEY_KEY = re.compile(r"(cash|price|rent|cost|tax|wages|fine|salary|fee|mortgage|loan|amount|bonus|payday|value)",
-                        re.IGNORECASE)
+_MONEY_KEY = re.compile(
+    r"(cash|price|rent|cost|tax|wages|fine|salary|fee|mortgage|loan|amount|bonus|payday|value)", re.IGNORECASE
+)
 
 
 def shown(key: str, value: object, currency) -> str:
     """A card's or an option's value for a ``key=value`` line: sums of money in the pack's own style where
     it writes money short (``price=₩2.6M``, ``rent=[₩150K, ₩300K]``, which ``--set`` reads back), else JSON."""
+
     def money(v: object) -> bool:
         return isinstance(v, int) and not isinstance(v, bool)
+
     if currency.style == "short" and _MONEY_KEY.search(key):
         if money(value):
             return currency.format(value)
@@ -296,14 +322,25 @@ def cmd_rules(args) -> int:
 
     packs = [load_pack(name) for name in pack_names()]
     if args.json:
-        _print_json([{"name": pack["name"], "title": pack.get("title", pack["name"]), "family": pack.get("family"),
-                      "options": {k: v["default"] for k, v in option_specs(pack).items()}} for pack in packs])
+        _print_json(
+            [
+                {
+                    "name": pack["name"],
+                    "title": pack.get("title", pack["name"]),
+                    "family": pack.get("family"),
+                    "options": {k: v["default"] for k, v in option_specs(pack).items()},
+                }
+                for pack in packs
+            ]
+        )
         return 0
     for pack in packs:
         name = pack["name"]
         currency = Currency.from_pack(pack)
-        options = ", ".join(f"{k}={v['default'] if isinstance(v['default'], bool) else shown(k, v['default'], currency)}"
-                            for k, v in option_specs(pack).items())
+        options = ", ".join(
+            f"{k}={v['default'] if isinstance(v['default'], bool) else shown(k, v['default'], currency)}"
+            for k, v in option_specs(pack).items()
+        )
         print(f"{name:<16} {pack.get('title', name)}" + (f"  [options: {options}]" if options else ""))
     return 0
 
@@ -391,8 +428,14 @@ def cmd_run(args) -> int:
 def _command(sub, name: str, says: str, example: str, *, more: str = "", **kw):
     """A subcommand whose --help says what it does, what it takes, and one example."""
     description = says[0].upper() + says[1:] + "." + (f"\n\n{more}" if more else "")
-    return sub.add_parser(name, help=says, description=description, epilog=f"example:\n  {example}",
-                          formatter_class=argparse.RawDescriptionHelpFormatter, **kw)
+    return sub.add_parser(
+        name,
+        help=says,
+        description=description,
+        epilog=f"example:\n  {example}",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        **kw,
+    )
 
 
 def _json_flag(s, what: str = "print JSON, for programs") -> None:
@@ -403,17 +446,27 @@ GAME_HELP = "the game file (relative to --data when that is given)"
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="companion", description="Table Banker: the bank of a board game",
-                epilog="example:\n  companion new friday.game --rules classic --player Ann --player Bob\n\n"
-                       "`companion COMMAND --help` says what each command takes.",
-                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = _Parser(
+        prog="companion",
+        description="Table Banker: the bank of a board game",
+        epilog="example:\n  companion new friday.game --rules classic --player Ann --player Bob\n\n"
+        "`companion COMMAND --help` says what each command takes.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     p.add_argument("--version", action=_Version, help="print the installed version and exit")
-    p.add_argument("--data", help="the folder of games; relative game paths are read in it (default: the current "
-                                  "folder for paths, $COMPANION_DATA or the user data folder for the app)")
+    p.add_argument(
+        "--data",
+        help="the folder of games; relative game paths are read in it (default: the current "
+        "folder for paths, $COMPANION_DATA or the user data folder for the app)",
+    )
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser, metavar="COMMAND")
 
-    s = _command(sub, "new", "start a new game file",
-                 "companion new friday.game --rules classic --player Ann --player Bob:red --option free_parking=true")
+    s = _command(
+        sub,
+        "new",
+        "start a new game file",
+        "companion new friday.game --rules classic --player Ann --player Bob:red --option free_parking=true",
+    )
     s.add_argument("game", metavar="GAME", help="the new game file")
     s.add_argument("--rules", required=True, help="a pack name (see `companion rules`) or a .toml file")
     s.add_argument("--player", action="append", default=[], help="a player's name (NAME or NAME:colour); repeat")
@@ -422,25 +475,40 @@ def build_parser() -> argparse.ArgumentParser:
     s.set_defaults(func=cmd_new)
 
     for name, says, example, more in (
-        ("do", "apply one action", "companion do friday.game rent --payer Bob --deed Boardwalk",
-         ("ACTION is an action's name followed by its fields as options (`companion do GAME ACTION --help`\n"
-         "lists them with the values they may take now), or the action as JSON\n"
-         "('{\"action\": \"rent\", \"payer\": \"Bob\", \"deed\": \"Boardwalk\"}'), or - to read one JSON action\n"
-         "per line from standard input, each applied on its own.\n"
-         "Exit codes: 0 applied; 1 refused by a rule (the game unchanged); 2 bad usage or malformed input.")),
-        ("preview", "say what one action would do, without doing it",
-         "companion preview friday.game rent --payer Bob --deed Boardwalk",
-         "ACTION is given as for `companion do`: a name and its options, or JSON. Nothing is written."),
+        (
+            "do",
+            "apply one action",
+            "companion do friday.game rent --payer Bob --deed Boardwalk",
+            (
+                "ACTION is an action's name followed by its fields as options (`companion do GAME ACTION --help`\n"
+                "lists them with the values they may take now), or the action as JSON\n"
+                '(\'{"action": "rent", "payer": "Bob", "deed": "Boardwalk"}\'), or - to read one JSON action\n'
+                "per line from standard input, each applied on its own.\n"
+                "Exit codes: 0 applied; 1 refused by a rule (the game unchanged); 2 bad usage or malformed input."
+            ),
+        ),
+        (
+            "preview",
+            "say what one action would do, without doing it",
+            "companion preview friday.game rent --payer Bob --deed Boardwalk",
+            "ACTION is given as for `companion do`: a name and its options, or JSON. Nothing is written.",
+        ),
     ):
         s = _command(sub, name, says, example, more=more)
         s.add_argument("game", metavar="GAME", help=GAME_HELP)
         s.add_argument("action", metavar="ACTION", help="an action's name (then its options), JSON, or -")
-        s.add_argument("rest", nargs=argparse.REMAINDER, metavar="OPTIONS", help="the action's fields, as --FIELD VALUE")
+        s.add_argument(
+            "rest", nargs=argparse.REMAINDER, metavar="OPTIONS", help="the action's fields, as --FIELD VALUE"
+        )
         _json_flag(s)
         s.set_defaults(func=cmd_do if name == "do" else cmd_preview)
 
-    s = _command(sub, "actions", "list the game's actions and their fields; with ACTION, what may be chosen now",
-                 "companion actions friday.game rent payer=Bob")
+    s = _command(
+        sub,
+        "actions",
+        "list the game's actions and their fields; with ACTION, what may be chosen now",
+        "companion actions friday.game rent payer=Bob",
+    )
     s.add_argument("game", metavar="GAME", help=GAME_HELP)
     s.add_argument("action", nargs="?")
     s.add_argument("given", nargs="*", metavar="FIELD=VALUE", help="fields already chosen")
@@ -453,9 +521,13 @@ def build_parser() -> argparse.ArgumentParser:
     s.set_defaults(func=cmd_show)
 
     for name in ("undo", "redo"):
-        s = _command(sub, name, f"{name} the last action" if name == "undo" else "apply again the action last undone",
-                     f"companion {name} friday.game",
-                     more="The log keeps everything: undoing appends the reversal.")
+        s = _command(
+            sub,
+            name,
+            f"{name} the last action" if name == "undo" else "apply again the action last undone",
+            f"companion {name} friday.game",
+            more="The log keeps everything: undoing appends the reversal.",
+        )
         s.add_argument("game", metavar="GAME", help=GAME_HELP)
         _json_flag(s)
         s.set_defaults(func=cmd_undo)
@@ -465,8 +537,12 @@ def build_parser() -> argparse.ArgumentParser:
     _json_flag(s, "one JSON object per entry, with its events")
     s.set_defaults(func=cmd_log)
 
-    s = _command(sub, "export", "write the log as CSV, one row per payment (or every event as JSON)",
-                 "companion export friday.game > friday.csv")
+    s = _command(
+        sub,
+        "export",
+        "write the log as CSV, one row per payment (or every event as JSON)",
+        "companion export friday.game > friday.csv",
+    )
     s.add_argument("game", metavar="GAME", help=GAME_HELP)
     form = s.add_mutually_exclusive_group()
     form.add_argument("--csv", action="store_true", help="CSV with from, to, amount and memo (the default)")
@@ -477,33 +553,50 @@ def build_parser() -> argparse.ArgumentParser:
     _json_flag(s)
     s.set_defaults(func=cmd_rules)
 
-    s = _command(sub, "deeds", "list deeds and their card values, or correct one card",
-                 "companion deeds friday.game --set Boardwalk price=450")
+    s = _command(
+        sub,
+        "deeds",
+        "list deeds and their card values, or correct one card",
+        "companion deeds friday.game --set Boardwalk price=450",
+    )
     s.add_argument("game", metavar="GAME", help=GAME_HELP)
     s.add_argument("--set", nargs="+", metavar="ARG", help="DEED KEY=VALUE [KEY=VALUE ...]")
     _json_flag(s)
     s.set_defaults(func=cmd_deeds)
 
-    s = _command(sub, "backups", "list a game's backups, oldest first", "companion backups friday.game",
-                 more="The app copies the game beside it, into GAME.backups/, every 20 actions and keeps the\n"
-                      "newest 10; `companion restore` brings one back.")
+    s = _command(
+        sub,
+        "backups",
+        "list a game's backups, oldest first",
+        "companion backups friday.game",
+        more="The app copies the game beside it, into GAME.backups/, every 20 actions and keeps the\n"
+        "newest 10; `companion restore` brings one back.",
+    )
     s.add_argument("game", metavar="GAME", help=GAME_HELP)
     _json_flag(s, "the backups' paths as a JSON list")
     s.set_defaults(func=cmd_backups)
 
-    s = _command(sub, "restore", "bring back a backup (the current file is kept aside)",
-                 "companion restore friday.game friday.game.backups/friday-0000040.game",
-                 more="The backup is checked first; the game file it replaces is kept as GAME.replaced-STAMP.")
+    s = _command(
+        sub,
+        "restore",
+        "bring back a backup (the current file is kept aside)",
+        "companion restore friday.game friday.game.backups/friday-0000040.game",
+        more="The backup is checked first; the game file it replaces is kept as GAME.replaced-STAMP.",
+    )
     s.add_argument("game", metavar="GAME", help=GAME_HELP)
     s.add_argument("backup", help="a backup file (see `companion backups`; relative to --data when given)")
     _json_flag(s)
     s.set_defaults(func=cmd_restore)
 
-    s = _command(sub, "check", "run a full check: integrity, replay against snapshots, the ledger",
-                 "companion check friday.game",
-                 more="Prints GAME: ok and exits 0, or prints each problem on standard error and exits 1.")
+    s = _command(
+        sub,
+        "check",
+        "run a full check: integrity, replay against snapshots, the ledger",
+        "companion check friday.game",
+        more="Prints GAME: ok and exits 0, or prints each problem on standard error and exits 1.",
+    )
     s.add_argument("game", metavar="GAME", help=GAME_HELP)
-    _json_flag(s, "print {\"ok\": ..., \"problems\": [...]} as JSON")
+    _json_flag(s, 'print {"ok": ..., "problems": [...]} as JSON')
     s.set_defaults(func=cmd_check)
 
     s = _command(sub, "run", "start the touchscreen app", "companion run --fullscreen friday.game")

@@ -8,6 +8,7 @@ Threading: an :class:`Advertisement` lives on the app's asyncio loop; every meth
 named ``async_*`` or plain ``start``/``stop`` awaited there. ``stop`` sends the goodbye packets and is
 safe to call twice.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -98,8 +99,13 @@ async def find_table(name: str, *, interfaces: Sequence[str] | None = None, time
         return None
     props = {k.decode(): (v.decode() if v is not None else None) for k, v in info.properties.items()}
     addresses = info.parsed_addresses(IPVersion.V4Only)
-    return {"address": addresses[0] if addresses else None, "port": info.port, "path": props.get("path"),
-            "server": info.server, "properties": props}
+    return {
+        "address": addresses[0] if addresses else None,
+        "port": info.port,
+        "path": props.get("path"),
+        "server": info.server,
+        "properties": props,
+    }
 
 
 async def _demo() -> None:  # pragma: no cover - manual check: python -m companion.discovery

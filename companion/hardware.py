@@ -11,6 +11,7 @@ Wiring it up in the app::
     ...
     board.close()
 """
+
 from __future__ import annotations
 
 import logging
@@ -31,9 +32,36 @@ PINS_FILE = Path(str(files("companion") / "hw" / "pins.toml")).resolve()
 BUTTONS = ("auction", "build", "next_turn", "undo")
 """The unit's buttons, in the order a person meets them."""
 
-HEADER_PIN = {2: 3, 3: 5, 4: 7, 14: 8, 15: 10, 17: 11, 18: 12, 27: 13, 22: 15, 23: 16, 24: 18,
-              10: 19, 9: 21, 25: 22, 11: 23, 8: 24, 7: 26, 0: 27, 1: 28, 5: 29, 6: 31, 12: 32,
-              13: 33, 19: 35, 16: 36, 26: 37, 20: 38, 21: 40}
+HEADER_PIN = {
+    2: 3,
+    3: 5,
+    4: 7,
+    14: 8,
+    15: 10,
+    17: 11,
+    18: 12,
+    27: 13,
+    22: 15,
+    23: 16,
+    24: 18,
+    10: 19,
+    9: 21,
+    25: 22,
+    11: 23,
+    8: 24,
+    7: 26,
+    0: 27,
+    1: 28,
+    5: 29,
+    6: 31,
+    12: 32,
+    13: 33,
+    19: 35,
+    16: 36,
+    26: 37,
+    20: 38,
+    21: 40,
+}
 """BCM number -> physical pin on the 40-pin header (the same on every 40-pin Pi)."""
 
 PASSIVE_MID_TONE_HZ, PASSIVE_OCTAVES = 1760.0, 2
@@ -78,10 +106,14 @@ def load_pins(path: Path | str | None = None, overrides: Mapping[str, Any] | Non
     path = Path(path) if path else PINS_FILE
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
-        flat = dict(data["buttons"], light=data["light"]["pin"], buzzer=data["buzzer"]["pin"],
-                    light_pwm=data["light"].get("pwm", True),
-                    buzzer_kind=data["buzzer"].get("kind", "active"),
-                    bounce_time=data.get("timing", {}).get("bounce_time", 0.05))
+        flat = dict(
+            data["buttons"],
+            light=data["light"]["pin"],
+            buzzer=data["buzzer"]["pin"],
+            light_pwm=data["light"].get("pwm", True),
+            buzzer_kind=data["buzzer"].get("kind", "active"),
+            bounce_time=data.get("timing", {}).get("bounce_time", 0.05),
+        )
         known = {f.name for f in fields(PinMap)}
         unknown = set(overrides or {}) - known
         if unknown:
@@ -105,13 +137,26 @@ class BoardDevices:
         self.pins, self._tone = pins, Tone.from_frequency
         self._opened: list[Any] = []
         try:
-            self.buttons = {name: self._open(Button, getattr(pins, name), pull_up=True,
-                                             bounce_time=pins.bounce_time, hold_time=hold_time,
-                                             pin_factory=pin_factory) for name in BUTTONS}
+            self.buttons = {
+                name: self._open(
+                    Button,
+                    getattr(pins, name),
+                    pull_up=True,
+                    bounce_time=pins.bounce_time,
+                    hold_time=hold_time,
+                    pin_factory=pin_factory,
+                )
+                for name in BUTTONS
+            }
             self.light = self._open(PWMLED if pins.light_pwm else LED, pins.light, pin_factory=pin_factory)
             if pins.buzzer_kind == "passive":
-                self.buzzer = self._open(TonalBuzzer, pins.buzzer, mid_tone=Tone(PASSIVE_MID_TONE_HZ),
-                                         octaves=PASSIVE_OCTAVES, pin_factory=pin_factory)
+                self.buzzer = self._open(
+                    TonalBuzzer,
+                    pins.buzzer,
+                    mid_tone=Tone(PASSIVE_MID_TONE_HZ),
+                    octaves=PASSIVE_OCTAVES,
+                    pin_factory=pin_factory,
+                )
             else:
                 self.buzzer = self._open(Buzzer, pins.buzzer, pin_factory=pin_factory)
         except BaseException:
@@ -157,8 +202,14 @@ class OutputDriver:
     unit's next change, so nothing polls. Every unit event wakes it at once.
     """
 
-    def __init__(self, unit: TradingUnit, devices: BoardDevices, *, clock: Callable[[], float],
-                 call_later: Callable[[float, Callable[[], object]], Any] | None = None) -> None:
+    def __init__(
+        self,
+        unit: TradingUnit,
+        devices: BoardDevices,
+        *,
+        clock: Callable[[], float],
+        call_later: Callable[[float, Callable[[], object]], Any] | None = None,
+    ) -> None:
         self.unit, self.devices, self._clock, self._call_later = unit, devices, clock, call_later
         self._shown: tuple[float, float | None] | None = None
         self._handle: Any = None
@@ -219,9 +270,15 @@ class TradingUnitBoard:
     present = True
     reason: str | None = None
 
-    def __init__(self, unit: TradingUnit, devices: BoardDevices, *, clock: Callable[[], float],
-                 call_soon_threadsafe: Callable[..., Any],
-                 call_later: Callable[[float, Callable[[], object]], Any] | None = None) -> None:
+    def __init__(
+        self,
+        unit: TradingUnit,
+        devices: BoardDevices,
+        *,
+        clock: Callable[[], float],
+        call_soon_threadsafe: Callable[..., Any],
+        call_later: Callable[[float, Callable[[], object]], Any] | None = None,
+    ) -> None:
         self.unit, self.devices = unit, devices
         self._clock, self._call_soon_threadsafe = clock, call_soon_threadsafe
         buttons = devices.buttons
@@ -236,6 +293,7 @@ class TradingUnitBoard:
     def _handler(self, press: Callable[[float], object]) -> Callable[[], None]:
         def on_gpio_thread() -> None:
             self._call_soon_threadsafe(self._on_loop, press, self._clock())
+
         return on_gpio_thread
 
     def _on_loop(self, press: Callable[[float], object], now: float) -> None:
@@ -271,21 +329,27 @@ class NoHardware:
         """Nothing to release."""
 
 
-def open_board(unit: TradingUnit, *, clock: Callable[[], float], call_soon_threadsafe: Callable[..., Any],
-               call_later: Callable[[float, Callable[[], object]], Any] | None = None,
-               pins: Mapping[str, Any] | None = None, pins_path: Path | str | None = None,
-               pin_factory: Any = None) -> TradingUnitBoard | NoHardware:
+def open_board(
+    unit: TradingUnit,
+    *,
+    clock: Callable[[], float],
+    call_soon_threadsafe: Callable[..., Any],
+    call_later: Callable[[float, Callable[[], object]], Any] | None = None,
+    pins: Mapping[str, Any] | None = None,
+    pins_path: Path | str | None = None,
+    pin_factory: Any = None,
+) -> TradingUnitBoard | NoHardware:
     """Open the unit's GPIO parts, or a NoHardware stand-in that says why they are missing."""
     with warnings.catch_warnings(record=True) as fallbacks:
         warnings.simplefilter("always")
         try:
             pin_map = load_pins(pins_path, pins)
-            devices = BoardDevices(pin_map, pin_factory=pin_factory,
-                                   hold_time=unit.settings.undo_hold_seconds)
+            devices = BoardDevices(pin_map, pin_factory=pin_factory, hold_time=unit.settings.undo_hold_seconds)
         except Exception as error:  # no gpiozero, no GPIO, pin busy, bad pin map
             tried = "; ".join(str(w.message) for w in fallbacks)
             return NoHardware(f"{type(error).__name__}: {error}" + (f" ({tried})" if tried else ""))
     for caught in fallbacks:
         log.debug("gpiozero: %s", caught.message)
-    return TradingUnitBoard(unit, devices, clock=clock, call_soon_threadsafe=call_soon_threadsafe,
-                            call_later=call_later)
+    return TradingUnitBoard(
+        unit, devices, clock=clock, call_soon_threadsafe=call_soon_threadsafe, call_later=call_later
+    )

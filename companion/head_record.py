@@ -9,6 +9,7 @@ its record, or with another hash at the recorded entry, has lost what the record
 Written whole or not at all (a new file renamed into place); a record that cannot be read or written is
 no reason to refuse a game, since it only adds a check.
 """
+
 from __future__ import annotations
 
 import json

@@ -16,6 +16,7 @@ evening of screens made and let go leaves dozens of arenas each held by a few lo
 ``malloc_trim`` at a pause (:mod:`companion.ui.tidy`), hands back every free page instead: the
 evening ended 6 MB lower over an empty window, at the same speed per action (``benchmarks/ui.py``).
 """
+
 from __future__ import annotations
 
 import gc
@@ -52,8 +53,11 @@ def on_c_allocator() -> None:
         return
     sys.stdout.flush()
     sys.stderr.flush()
-    os.execve(sys.executable, [sys.executable, *sys.orig_argv[1:]],
-              {**os.environ, "PYTHONMALLOC": ALLOCATOR, STARTED_AGAIN: "1"})
+    os.execve(
+        sys.executable,
+        [sys.executable, *sys.orig_argv[1:]],
+        {**os.environ, "PYTHONMALLOC": ALLOCATOR, STARTED_AGAIN: "1"},
+    )
 
 
 def settle() -> int:

@@ -7,6 +7,7 @@ everything works, 1 when a part did not answer, 2 when the GPIO could not be ope
 ``--dry-run`` asks nothing: it opens the pins the way the app does and says what the app will use,
 the trading unit or (when the pins cannot be opened) the on-screen unit alone.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -24,21 +25,28 @@ LABELS = {"auction": "AUCTION", "build": "BUILD", "next_turn": "NEXT TURN", "und
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="companion hw-check",
-                                     description="Check the trading unit's buttons, red light and buzzer.",
-                                     epilog="example:\n  companion hw-check --dry-run\n\n"
-                                            f"without a Pi (gpiozero's mock pins):\n  {WITHOUT_A_PI}",
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="companion hw-check",
+        description="Check the trading unit's buttons, red light and buzzer.",
+        epilog=f"example:\n  companion hw-check --dry-run\n\nwithout a Pi (gpiozero's mock pins):\n  {WITHOUT_A_PI}",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--pins", help="pin map file (default: hw/pins.toml)")
     parser.add_argument("--buzzer", choices=("active", "passive"), help="override the buzzer kind")
     parser.add_argument("--timeout", type=float, default=20.0, help="seconds to wait for each press")
-    parser.add_argument("--dry-run", action="store_true",
-                        help="only open the pins and say whether the app will use them; ask nothing")
+    parser.add_argument(
+        "--dry-run", action="store_true", help="only open the pins and say whether the app will use them; ask nothing"
+    )
     return parser
 
 
-def main(argv: list[str] | None = None, *, input: Callable[[str], str] = input,
-         output: Callable[[str], Any] = print, pin_factory: Any = None) -> int:
+def main(
+    argv: list[str] | None = None,
+    *,
+    input: Callable[[str], str] = input,
+    output: Callable[[str], Any] = print,
+    pin_factory: Any = None,
+) -> int:
     """Run the check; ``input``/``output`` talk to the person, ``pin_factory`` picks the GPIO."""
     args = _parser().parse_args(argv)
     try:
@@ -47,10 +55,13 @@ def main(argv: list[str] | None = None, *, input: Callable[[str], str] = input,
     except Exception as error:  # no gpiozero, no GPIO, pin busy, bad pin map
         output(f"Cannot open the trading unit's pins: {type(error).__name__}: {reason_of(error)}")
         if args.dry_run:
-            output("The app will run with the on-screen trading unit only, as it does wherever the pins "
-                   "cannot be opened.")
-        output("Is this a Raspberry Pi, is another program (or the running app) using the pins, "
-               "and does hw/pins.toml match the wiring (hw/wiring.md)?")
+            output(
+                "The app will run with the on-screen trading unit only, as it does wherever the pins cannot be opened."
+            )
+        output(
+            "Is this a Raspberry Pi, is another program (or the running app) using the pins, "
+            "and does hw/pins.toml match the wiring (hw/wiring.md)?"
+        )
         output(f"To try the check without a Pi: {WITHOUT_A_PI}")
         return 2
     if args.dry_run:
@@ -91,14 +102,16 @@ def reason_of(error: BaseException) -> str:
     return "no reason given"
 
 
-def _check_button(devices: BoardDevices, name: str, timeout: float,
-                  input: Callable[[str], str], output: Callable[[str], Any]) -> bool:
+def _check_button(
+    devices: BoardDevices, name: str, timeout: float, input: Callable[[str], str], output: Callable[[str], Any]
+) -> bool:
     """Ask for one press of the button; offer another try when none comes."""
     button, where = devices.buttons[name], devices.pins.describe(name)
     while True:
         if button.is_pressed:
-            output(f"The {LABELS[name]} button reads as pressed before anyone touched it: "
-                   f"is {where} shorted to ground?")
+            output(
+                f"The {LABELS[name]} button reads as pressed before anyone touched it: is {where} shorted to ground?"
+            )
             return False
         pressed = threading.Event()
         button.when_pressed = pressed.set
@@ -113,8 +126,7 @@ def _check_button(devices: BoardDevices, name: str, timeout: float,
             return False
 
 
-def _check_output(devices: BoardDevices, part: str, input: Callable[[str], str],
-                  output: Callable[[str], Any]) -> bool:
+def _check_output(devices: BoardDevices, part: str, input: Callable[[str], str], output: Callable[[str], Any]) -> bool:
     """Turn the light or the buzzer on, ask whether it works, turn it off."""
     pins: PinMap = devices.pins
     if part == "light":

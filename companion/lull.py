@@ -11,6 +11,7 @@ for again before it ran is done once, with the latest request. Closing runs what
 Threading: ``touch``, ``submit``, ``flush`` and ``close`` are called from the Banker's thread; the
 worker shares nothing with it but the job table (under a lock) and the time of the last commit.
 """
+
 from __future__ import annotations
 
 import logging

@@ -1,4 +1,5 @@
 """Where games live: ``--data DIR``, else ``$COMPANION_DATA``, else the user's data folder."""
+
 from __future__ import annotations
 
 import json

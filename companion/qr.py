@@ -18,6 +18,7 @@ Phones scan the code on the table's screen once; it holds a link such as
 Medium error correction (about 15 % of the code may be covered or smudged) and a four-module quiet
 zone, as scanners expect.
 """
+
 from __future__ import annotations
 
 import io

@@ -3,6 +3,7 @@
 docs/actions.md is this module's output below its hand-written introduction; a test holds the two equal, so
 the page can never describe a field the code does not take. Run ``python -m companion.reference`` to write it.
 """
+
 from __future__ import annotations
 
 import sys
@@ -69,9 +70,15 @@ def _action(spec: ActionSpec) -> list[str]:
 def reference_markdown() -> str:
     lines = [MARKER, "", "## Kinds of field", "", "| Kind | What it takes |", "| --- | --- |"]
     lines += [f"| {kind} | {what} |" for kind, what in KINDS.items()]
-    lines += ["", "## Roles of player fields", "",
-              "A player or account field declares what it stands for; screens and phones read the role, never the name.", "",
-              "| Role | Meaning |", "| --- | --- |"]
+    lines += [
+        "",
+        "## Roles of player fields",
+        "",
+        "A player or account field declares what it stands for; screens and phones read the role, never the name.",
+        "",
+        "| Role | Meaning |",
+        "| --- | --- |",
+    ]
     lines += [f"| {role or '(none)'} | {what} |" for role, what in ROLES.items()]
     lines.append("")
     for family, (packs, specs) in families().items():

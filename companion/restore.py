@@ -1,4 +1,5 @@
 """Bringing a backup back: the current game file is kept aside, never destroyed."""
+
 from __future__ import annotations
 
 import datetime as _dt
@@ -48,8 +49,15 @@ def restore(game: Path, backup: Path) -> str:
     else:
         forget_head(game)
     later = _move_later_backups(game, backup, seq, kept)
-    return (f"restored {game} from {backup} (entry {seq})" + (f"; the previous file is kept as {kept}" if kept else "")
-            + (f"; {later} later backup{'' if later == 1 else 's'} moved to {backup_folder(kept)}" if later and kept else ""))
+    return (
+        f"restored {game} from {backup} (entry {seq})"
+        + (f"; the previous file is kept as {kept}" if kept else "")
+        + (
+            f"; {later} later backup{'' if later == 1 else 's'} moved to {backup_folder(kept)}"
+            if later and kept
+            else ""
+        )
+    )
 
 
 def _move_later_backups(game: Path, restored: Path, seq: int, kept: Path | None) -> int:

@@ -8,6 +8,7 @@ callbacks) hand work over with ``loop.call_soon_threadsafe`` first. Other *proce
 game: each write first catches up with whatever they committed, under SQLite's write lock, so the log
 never forks; :meth:`refresh` picks their changes up between actions.
 """
+
 from __future__ import annotations
 
 import datetime as _dt
@@ -101,8 +102,15 @@ class _History:
 class Banker:
     """An open game. Use :meth:`create` or :meth:`open`; always :meth:`close` (or use ``with``)."""
 
-    def __init__(self, store: Store, *, backup_every: int = 20, backup_keep: int = 10, backup_quiet: float = 1.0,
-                 clock: Clock = _now) -> None:
+    def __init__(
+        self,
+        store: Store,
+        *,
+        backup_every: int = 20,
+        backup_keep: int = 10,
+        backup_quiet: float = 1.0,
+        clock: Clock = _now,
+    ) -> None:
         self.store = store
         self.clock = clock
         self._subscribers: list[Callable[[Outcome], None]] = []
@@ -280,7 +288,7 @@ class Banker:
         if isinstance(action, (str, bytes)):
             action = contract.load_json(action)
         if not isinstance(action, dict):
-            raise BadAction("an action is a JSON object with an \"action\" key")
+            raise BadAction('an action is a JSON object with an "action" key')
         name = action.get("action")
         if name in ("undo", "redo"):
             extra = set(action) - {"action", "id"}
@@ -362,12 +370,14 @@ class Banker:
             raise Refused(f"action id {action_id!r} was already used for a different action")
         return Outcome(seen, self.version, repeated=True, undone=seen.seq in self._history.undone)
 
-    def _append(self, kind: str, action: dict, events: list, summary: str, action_id: str | None,
-                target: int | None) -> Entry:
+    def _append(
+        self, kind: str, action: dict, events: list, summary: str, action_id: str | None, target: int | None
+    ) -> Entry:
         at = self.clock()
         seq = self.version + 1
-        self.store.append(seq=seq, kind=kind, action=action, events=events, summary=summary, at=at,
-                          action_id=action_id, target=target)
+        self.store.append(
+            seq=seq, kind=kind, action=action, events=events, summary=summary, at=at, action_id=action_id, target=target
+        )
         return Entry(seq, kind, action_id, action, events, summary, target, at)
 
     def _committed(self, entry: Entry, table: dict) -> Outcome:
@@ -441,8 +451,10 @@ class Banker:
             wrong = check_backup(self.store.path, backup)
             held = backup_seq(backup)
             if wrong is None and held is not None and held > seq:
-                wrong = (f"{self.store.path.name} has lost entries {seq + 1}-{held}, which this backup holds: "
-                         f"companion restore {self.store.path.name} {backup.name}")
+                wrong = (
+                    f"{self.store.path.name} has lost entries {seq + 1}-{held}, which this backup holds: "
+                    f"companion restore {self.store.path.name} {backup.name}"
+                )
             if wrong is not None:
                 problems.append(f"backup {backup.name}: {wrong}")
         return problems
@@ -527,11 +539,15 @@ def glance(path: str | Path) -> GlanceAtGame:
             table = engine.fold(state["table"], (e for entry in store.entries(seq) for e in entry.events))
         over = (table or {}).get("over") or {}
         return GlanceAtGame(
-            path, meta.get("title", path.stem),
+            path,
+            meta.get("title", path.stem),
             players=tuple(table["order"]) if table else (),
             colours={name: rec.get("colour", "") for name, rec in table["players"].items()} if table else {},
-            entries=last, last_at=store.entry(last).at if last else meta.get("created"),
-            over=bool(over), winner=over.get("winner") or "")
+            entries=last,
+            last_at=store.entry(last).at if last else meta.get("created"),
+            over=bool(over),
+            winner=over.get("winner") or "",
+        )
     except GameFileError as e:  # an entry or snapshot that differs from what was written
         return GlanceAtGame(path, path.stem, problem=str(e))
     except Exception as e:  # whatever else a damaged file holds: described, never raised

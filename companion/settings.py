@@ -5,6 +5,7 @@ JSON beside the games (``touchscreen.json`` in the data folder), written atomica
 missing or unreadable file means the defaults; a bad value is refused with a reason and not saved.
 Pure apart from reading and writing that one file; no Kivy.
 """
+
 from __future__ import annotations
 
 import ipaddress
@@ -62,8 +63,9 @@ class UiSettings:
                 ipaddress.ip_address(str(value))
             except ValueError:
                 raise ValueError(f"{value!r} is not an IP address (0.0.0.0 listens on every network)") from None
-        if key == "port" and (isinstance(value, bool) or not isinstance(value, int)
-                              or not (value == 0 or 1024 <= value <= 65535)):
+        if key == "port" and (
+            isinstance(value, bool) or not isinstance(value, int) or not (value == 0 or 1024 <= value <= 65535)
+        ):
             raise ValueError("the port is a number from 1024 to 65535 (0: any free port)")
         if key == "volume" and (isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 100):
             raise ValueError("the volume is a whole number from 0 to 100")

@@ -7,6 +7,7 @@ reported and never overwritten.
 
 Threading: a :class:`Store` belongs to one thread (the app's loop). Backups open their own connection.
 """
+
 from __future__ import annotations
 
 import json
@@ -97,8 +98,10 @@ class Entry:
 
     def chained_to(self, previous: str) -> str:
         """This entry's hash when the entry before it has hash ``previous``."""
-        return entry_hash(previous, content(self.seq, self.kind, self.action_id, self.action, self.events,
-                                            self.summary, self.target, self.at))
+        return entry_hash(
+            previous,
+            content(self.seq, self.kind, self.action_id, self.action, self.events, self.summary, self.target, self.at),
+        )
 
     def as_json(self) -> dict:
         return {
@@ -142,8 +145,10 @@ class Store:
         if _exists(path):
             raise GameFileError(f"{path} already exists; choose another name (a game is never overwritten)")
         if _has_backups(path):  # a new game's first open would take them for its own lost entries
-            raise GameFileError(f"{path.name}.backups holds the backups of an earlier game of that name; "
-                                f"choose another name, or restore one of them")
+            raise GameFileError(
+                f"{path.name}.backups holds the backups of an earlier game of that name; "
+                f"choose another name, or restore one of them"
+            )
         Path(f"{path}.head").unlink(missing_ok=True)  # the head record of a game no longer there
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -217,7 +222,9 @@ class Store:
             if version > FORMAT + 1000 or version < 0:  # no release is that far ahead: a flipped bit
                 raise GameFileError(damaged_message(path, f"its header names file format {version}"))
             if version > FORMAT:
-                raise GameFileError(f"{path} was written by a newer Table Banker (file format {version}); update to open it")
+                raise GameFileError(
+                    f"{path} was written by a newer Table Banker (file format {version}); update to open it"
+                )
             problems = [r[0] for r in con.execute("PRAGMA quick_check").fetchall()]
             if problems != ["ok"]:
                 raise GameFileError(damaged_message(path, problems[0]))
@@ -242,8 +249,10 @@ class Store:
             if code in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
                 raise GameBusy("another program is writing to this game right now; try again in a moment") from None
             if code == sqlite3.SQLITE_READONLY:
-                raise GameFileError(f"{path} was written by an earlier Table Banker and is brought up to date when "
-                                    f"opened, but the file cannot be written; nothing was changed") from None
+                raise GameFileError(
+                    f"{path} was written by an earlier Table Banker and is brought up to date when "
+                    f"opened, but the file cannot be written; nothing was changed"
+                ) from None
             raise GameFileError(damaged_message(path, str(e))) from None
         except sqlite3.DatabaseError as e:
             con.close()
@@ -320,8 +329,9 @@ class Store:
         return self.con.execute("SELECT seq, kind, target FROM entries ORDER BY seq").fetchall()
 
     def entry_by_id(self, action_id: str) -> Entry | None:
-        row = self.con.execute(f"SELECT {_COLUMNS}, {self._hash} FROM entries WHERE action_id = ?",
-                               (action_id,)).fetchone()
+        row = self.con.execute(
+            f"SELECT {_COLUMNS}, {self._hash} FROM entries WHERE action_id = ?", (action_id,)
+        ).fetchone()
         return self._checked(row) if row else None
 
     def entry(self, seq: int) -> Entry:
@@ -396,8 +406,10 @@ class Store:
             if self.con.in_transaction:
                 self.con.execute("ROLLBACK")
             if e.sqlite_errorcode & 0xFF == sqlite3.SQLITE_READONLY:
-                raise GameFileError(f"the game cannot be written (the file is read-only or locked against changes); "
-                                    f"nothing was changed: {self.path.name}") from None
+                raise GameFileError(
+                    f"the game cannot be written (the file is read-only or locked against changes); "
+                    f"nothing was changed: {self.path.name}"
+                ) from None
             if e.sqlite_errorcode & 0xFF == sqlite3.SQLITE_FULL:
                 raise GameFileError(f"the disk is full; nothing was changed: {self.path.name}") from None
             raise
@@ -450,7 +462,6 @@ class Store:
         return [r[0] for r in self.con.execute("PRAGMA integrity_check").fetchall()]
 
 
-
 def save_snapshot(path: Path, seq: int, schema: int, state: dict) -> None:
     """Add the snapshot of the table after entry ``seq``, on a connection of its own (the game's lull
     worker calls this, off the thread that owns the :class:`Store`). The JSON is made before the write
@@ -470,8 +481,10 @@ def _insert_snapshot(con: sqlite3.Connection, seq: int, schema: int, text: str) 
     """Add a snapshot recording the chain's head at its entry and its digest under that head."""
     row = con.execute("SELECT hash FROM entries WHERE seq = ?", (seq,)).fetchone() if seq else (GENESIS,)
     head = row[0] if row and row[0] else GENESIS
-    con.execute("INSERT OR IGNORE INTO snapshots (seq, schema, state, head, digest) VALUES (?, ?, ?, ?, ?)",
-                (seq, schema, text, head, snapshot_digest(head, text)))
+    con.execute(
+        "INSERT OR IGNORE INTO snapshots (seq, schema, state, head, digest) VALUES (?, ?, ?, ?, ?)",
+        (seq, schema, text, head, snapshot_digest(head, text)),
+    )
 
 
 def _upgrade_from_1(con: sqlite3.Connection) -> None:
@@ -493,8 +506,9 @@ def _upgrade_from_1(con: sqlite3.Connection) -> None:
             con.execute("UPDATE entries SET hash = ? WHERE seq = ?", (previous, entry.seq))
         for seq, text in con.execute("SELECT seq, state FROM snapshots").fetchall():
             head = hashes.get(seq, GENESIS)
-            con.execute("UPDATE snapshots SET head = ?, digest = ? WHERE seq = ?",
-                        (head, snapshot_digest(head, text), seq))
+            con.execute(
+                "UPDATE snapshots SET head = ?, digest = ? WHERE seq = ?", (head, snapshot_digest(head, text), seq)
+            )
         for statement in _statements(_TRIGGERS):
             con.execute(statement)
         con.execute(f"PRAGMA user_version = {FORMAT}")
@@ -578,7 +592,9 @@ def damaged_message(path: Path, problem: str) -> str:
     good = newest_good_backup(path)
     if good is None:
         return f"{path.name} is damaged ({problem}), and no backup of it is sound: see `companion backups`"
-    return f"{path.name} is damaged ({problem}); restore its newest good backup: companion restore {path.name} {good.name}"
+    return (
+        f"{path.name} is damaged ({problem}); restore its newest good backup: companion restore {path.name} {good.name}"
+    )
 
 
 def _has_backups(path: Path) -> bool:

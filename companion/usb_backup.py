@@ -14,6 +14,7 @@ line that says what to do. The touchscreen's settings screen calls these functio
 thread (a copy takes a second or two) and shows ``.text`` of the result; ``python -m
 companion.usb_backup`` does the same from a terminal. Restore only games that are not open.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -118,8 +119,8 @@ def _unescape(text: str) -> str:
     """/proc/mounts writes a space as \\040, a tab as \\011 and so on."""
     out, i = [], 0
     while i < len(text):
-        if text[i] == "\\" and i + 3 < len(text) and text[i + 1:i + 4].isdigit():
-            out.append(chr(int(text[i + 1:i + 4], 8)))
+        if text[i] == "\\" and i + 3 < len(text) and text[i + 1 : i + 4].isdigit():
+            out.append(chr(int(text[i + 1 : i + 4], 8)))
             i += 4
         else:
             out.append(text[i])
@@ -127,8 +128,9 @@ def _unescape(text: str) -> str:
     return "".join(out)
 
 
-def sticks_from_mounts(mounts: str, roots: Iterable[str] = STICK_ROOTS,
-                       labels: dict[str, str] | None = None) -> list[Stick]:
+def sticks_from_mounts(
+    mounts: str, roots: Iterable[str] = STICK_ROOTS, labels: dict[str, str] | None = None
+) -> list[Stick]:
     """The sticks in a mount table (the text of /proc/self/mounts), in mount order.
 
     A stick is a real file system mounted strictly below one of ``roots``. ``labels`` maps a device
@@ -169,7 +171,7 @@ def _decode_udev(name: str) -> str:
     while i < len(name):
         if name.startswith("\\x", i) and i + 4 <= len(name):
             try:
-                out.append(chr(int(name[i + 2:i + 4], 16)))
+                out.append(chr(int(name[i + 2 : i + 4], 16)))
                 i += 4
                 continue
             except ValueError:
@@ -262,8 +264,12 @@ def _stick_error(stick: Stick, error: OSError) -> StickProblem:
     return StickProblem(f"the copy to the stick {stick.label} failed ({error.strerror or error}); try again")
 
 
-def backup_to_stick(data: str | os.PathLike | None = None, stick: Stick | str | os.PathLike | None = None,
-                    *, now: _dt.datetime | None = None) -> Copied:
+def backup_to_stick(
+    data: str | os.PathLike | None = None,
+    stick: Stick | str | os.PathLike | None = None,
+    *,
+    now: _dt.datetime | None = None,
+) -> Copied:
     """Copy every game of the games folder ``data`` to the stick; the one plugged in when ``stick`` is None."""
     folder = data_dir(data)
     target = _as_stick(stick, writable=True)
@@ -290,8 +296,7 @@ def backup_to_stick(data: str | os.PathLike | None = None, stick: Stick | str | 
             copy = part / game.name
             backup_copy(game, copy)
             copied[game.name] = _last_entry(copy)
-        _write_json(part / MANIFEST, {"format": 1, "made": made.isoformat(timespec="seconds"),
-                                      "games": copied})
+        _write_json(part / MANIFEST, {"format": 1, "made": made.isoformat(timespec="seconds"), "games": copied})
         _fsync_dir(part)
         os.replace(part, final)
         _fsync_dir(top)
@@ -340,8 +345,9 @@ def stick_backups(stick: Stick | str | os.PathLike | None = None) -> list[StickB
     return sorted(found, key=lambda b: (b.made, b.folder.name), reverse=True)
 
 
-def restore_from_stick(backup: StickBackup | str | os.PathLike, data: str | os.PathLike | None = None,
-                       games: Iterable[str] | None = None) -> Restored:
+def restore_from_stick(
+    backup: StickBackup | str | os.PathLike, data: str | os.PathLike | None = None, games: Iterable[str] | None = None
+) -> Restored:
     """Bring games back from a stick backup into the games folder (all of them, or those named).
 
     A game that exists is replaced by the copy and kept aside first; a damaged copy is refused and
@@ -377,16 +383,21 @@ def restore_from_stick(backup: StickBackup | str | os.PathLike, data: str | os.P
 
 # -- the command ------------------------------------------------------------------------------------------
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="companion usb-backup",
-                                description="Copy every game to a USB stick, or bring games back from one.",
-                                epilog="example:\n  companion usb-backup backup",
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(
+        prog="companion usb-backup",
+        description="Copy every game to a USB stick, or bring games back from one.",
+        epilog="example:\n  companion usb-backup backup",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     p.add_argument("--data", help="folder of games (default: $COMPANION_DATA or the user data folder)")
     p.add_argument("--json", action="store_true", help="print JSON, for programs")
     sub = p.add_subparsers(dest="command")
-    for name, says in (("sticks", "the sticks plugged in"), ("backup", "copy every game to the stick (the default)"),
-                       ("list", "the backups on the stick, newest first"),
-                       ("restore", "bring back games from a backup on the stick (the newest by default)")):
+    for name, says in (
+        ("sticks", "the sticks plugged in"),
+        ("backup", "copy every game to the stick (the default)"),
+        ("list", "the backups on the stick, newest first"),
+        ("restore", "bring back games from a backup on the stick (the newest by default)"),
+    ):
         s = sub.add_parser(name, help=says)
         s.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="print JSON, for programs")
         if name == "sticks":
@@ -410,15 +421,27 @@ def main(argv: Sequence[str] | None = None) -> int:
         if command == "sticks":
             sticks = find_sticks()
             if as_json:
-                say("", [{"path": str(s.path), "label": s.label, "device": s.device, "readonly": s.readonly}
-                         for s in sticks])
+                say(
+                    "",
+                    [
+                        {"path": str(s.path), "label": s.label, "device": s.device, "readonly": s.readonly}
+                        for s in sticks
+                    ],
+                )
             for s in [] if as_json else sticks:
                 print(f"{s.path}\t{s.label}\t{s.device}\t{'read-only' if s.readonly else 'writable'}")
             return 0
         if command == "backup":
             copied = backup_to_stick(args.data, getattr(args, "stick", None))
-            say(copied.text, {"stick": str(copied.stick.path), "folder": str(copied.folder), "games": copied.games,
-                              "said": copied.text})
+            say(
+                copied.text,
+                {
+                    "stick": str(copied.stick.path),
+                    "folder": str(copied.folder),
+                    "games": copied.games,
+                    "said": copied.text,
+                },
+            )
             return 0
         if command == "list":
             backups = stick_backups(args.stick)

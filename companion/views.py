@@ -3,6 +3,7 @@
 Used by ``companion show``, the phones' API and the touchscreen's view-models, so every adapter
 describes the game the same way.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -93,9 +94,14 @@ def _state(table: dict, rules: Rules, version: int, *, every_card: bool) -> dict
             row.update(player_extra(table, name))
         players.append(row)
     pots = [
-        {"name": pot, "label": rec.get("label", pot), "amount": cash(table, pot_account(pot)),
-         "amount_text": currency.format(cash(table, pot_account(pot)))}
-        for pot, rec in table["pots"].items() if pot_enabled(table, pot)
+        {
+            "name": pot,
+            "label": rec.get("label", pot),
+            "amount": cash(table, pot_account(pot)),
+            "amount_text": currency.format(cash(table, pot_account(pot))),
+        }
+        for pot, rec in table["pots"].items()
+        if pot_enabled(table, pot)
     ]
     return {
         "rules": pack["name"],
@@ -118,7 +124,9 @@ def _state(table: dict, rules: Rules, version: int, *, every_card: bool) -> dict
 def state_text(state: dict) -> str:
     """A readable table of the state for the terminal."""
     cur = Currency(**state["currency"]) if state.get("currency") else Currency()
-    lines = [f"{state['title']} - version {state['version']} - turn {state['turn']['number']}: {state['turn']['player']} to play"]
+    lines = [
+        f"{state['title']} - version {state['version']} - turn {state['turn']['number']}: {state['turn']['player']} to play"
+    ]
     if state.get("over"):
         lines.append(f"GAME OVER: {state['over'].get('winner')} wins ({state['over'].get('reason')})")
     width = max([len("Player")] + [len(p["name"]) for p in state["players"]])
@@ -135,8 +143,10 @@ def state_text(state: dict) -> str:
         for loan in p.get("loans", []):
             flags.append(loan.get("text", "loan"))
         deeds = ", ".join(_deed_label(state, d) for d in p["deeds"]) or "-"
-        lines.append(f"{p['name']:<{width}}  {cur.format(p['cash']):>12}  {cur.format(p['net_worth']):>12}  {deeds}"
-                     + (f"  [{'; '.join(flags)}]" if flags else ""))
+        lines.append(
+            f"{p['name']:<{width}}  {cur.format(p['cash']):>12}  {cur.format(p['net_worth']):>12}  {deeds}"
+            + (f"  [{'; '.join(flags)}]" if flags else "")
+        )
     for pot in state["pots"]:
         lines.append(f"Pot {pot['label']}: {pot['amount_text']}")
     if state["stock"]:

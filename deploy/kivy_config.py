@@ -8,6 +8,7 @@ it). The ``[input]`` section is replaced whole by the edition's (one touch provi
 sections of ``deploy/kivy/<edition>.ini`` change single options. The output is the same for the same
 Kivy and the same overlay, so install.sh can tell when nothing changed.
 """
+
 from __future__ import annotations
 
 import configparser
@@ -61,8 +62,10 @@ def render(edition: str, defaults: str | None = None, version: str | None = None
         defaults, version = kivy_defaults()
     config = lay_over(defaults, (HERE / "kivy" / f"{edition}.ini").read_text(encoding="utf-8"))
     out = io.StringIO()
-    out.write(f"; Kivy {version} settings of the Table Banker ({edition} edition), written by install.sh\n"
-              f"; from Kivy's defaults and deploy/kivy/{edition}.ini. install.sh rewrites this file: change that one.\n")
+    out.write(
+        f"; Kivy {version} settings of the Table Banker ({edition} edition), written by install.sh\n"
+        f"; from Kivy's defaults and deploy/kivy/{edition}.ini. install.sh rewrites this file: change that one.\n"
+    )
     config.write(out)
     return out.getvalue()
 

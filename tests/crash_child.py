@@ -3,6 +3,7 @@
 Usage: python -m tests.crash_child GAME PACK SEED [OPTIONS_JSON]. Prints "ACK <seq>" after each action's COMMIT
 returned, and "ACKUNDO <seq>" for undo; the parent kills it with SIGKILL at a random moment.
 """
+
 from __future__ import annotations
 
 import json
@@ -19,7 +20,11 @@ def main() -> None:
     game, pack, seed = Path(sys.argv[1]), sys.argv[2], int(sys.argv[3])
     options = json.loads(sys.argv[4]) if len(sys.argv) > 4 else {}
     rnd = random.Random(seed)
-    banker = Banker.open(game, backup_every=5) if game.exists() else Banker.create(game, pack, players_for(pack), options, backup_every=5)
+    banker = (
+        Banker.open(game, backup_every=5)
+        if game.exists()
+        else Banker.create(game, pack, players_for(pack), options, backup_every=5)
+    )
     out = sys.stdout
     out.write(f"READY {banker.version}\n")
     out.flush()

@@ -1,4 +1,5 @@
 """A game at the table, for tests: short calls that read like the banker's taps."""
+
 from __future__ import annotations
 
 from pathlib import Path

@@ -2,6 +2,7 @@
 
 Exit codes of the `companion` command: 2 for malformed input, 1 for what a rule refuses.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -90,9 +91,18 @@ def test_an_immutable_game_file_is_refused_for_one_action_and_a_batch(game):
     if shutil.which("chattr") is None or subprocess.run(["chattr", "+i", str(game)], capture_output=True).returncode:
         pytest.skip("this file system cannot mark a file immutable")
     try:
-        refused_cleanly(game, "do", str(game), '{"action": "salary", "player": "Ann"}', code=2, says="cannot be written")
-        refused_cleanly(game, "do", str(game), "-", code=2, says="cannot be written",
-                        stdin=b'{"action": "salary", "player": "Ann"}\n')
+        refused_cleanly(
+            game, "do", str(game), '{"action": "salary", "player": "Ann"}', code=2, says="cannot be written"
+        )
+        refused_cleanly(
+            game,
+            "do",
+            str(game),
+            "-",
+            code=2,
+            says="cannot be written",
+            stdin=b'{"action": "salary", "player": "Ann"}\n',
+        )
     finally:
         subprocess.run(["chattr", "-i", str(game)], check=True)
 
@@ -104,7 +114,9 @@ def test_a_read_only_game_file_is_refused_for_a_reader_without_rights(game, tmp_
             rc, _, err = companion("do", str(game), '{"action": "salary", "player": "Ann"}')
             assert rc == 0, err
         else:
-            refused_cleanly(game, "do", str(game), '{"action": "salary", "player": "Ann"}', code=2, says="cannot be written")
+            refused_cleanly(
+                game, "do", str(game), '{"action": "salary", "player": "Ann"}', code=2, says="cannot be written"
+            )
     finally:
         os.chmod(game, 0o644)
 
@@ -116,7 +128,9 @@ def test_an_amount_with_five_thousand_digits_is_refused(game, amount):
 
 
 def test_a_player_called_pot_with_a_colour_that_is_none_is_refused(tmp_path):
-    rc, _, err = companion("new", str(tmp_path / "p.game"), "--rules", "classic", "--player", "pot:x", "--player", "Bob")
+    rc, _, err = companion(
+        "new", str(tmp_path / "p.game"), "--rules", "classic", "--player", "pot:x", "--player", "Bob"
+    )
     assert rc == 2 and "not a player colour" in err
 
 
@@ -134,7 +148,9 @@ def test_a_pot_s_name_is_no_player_s_name(tmp_path, name):
 
 
 def test_two_names_the_same_under_case_folding_are_refused(tmp_path):
-    rc, _, err = companion("new", str(tmp_path / "s.game"), "--rules", "classic", "--player", "Straße", "--player", "STRASSE")
+    rc, _, err = companion(
+        "new", str(tmp_path / "s.game"), "--rules", "classic", "--player", "Straße", "--player", "STRASSE"
+    )
     assert rc == 2 and "two players are called" in err
 
 
@@ -169,7 +185,9 @@ def test_a_memo_over_the_limit_is_refused_never_cut(tmp_path):
     with Banker.create(tmp_path / "memo.game", "classic", ["Ann", "Bob"]) as b:
         with pytest.raises(BankerError, match="at most 120"):
             b.do({"action": "transfer", "from": "Ann", "to": "Bob", "amount": 5, "memo": "m" * 121})
-        assert b.do({"action": "transfer", "from": "Ann", "to": "Bob", "amount": 5, "memo": "m" * 120}).summary.endswith("m)")
+        assert b.do(
+            {"action": "transfer", "from": "Ann", "to": "Bob", "amount": 5, "memo": "m" * 120}
+        ).summary.endswith("m)")
 
 
 @pytest.mark.parametrize("rules,low", [("classic", 2), ("greenopoly", 2), ("game-of-life", 2)])

@@ -1,6 +1,7 @@
 """Correcting a card to match the box: each correction declares what the card reads now, so every
 screen starts from it. A Greenopoly character correction changes only what differs from the card, and
 one that changes nothing is refused and leaves the game as it was."""
+
 import pytest
 
 from companion.core.errors import Refused
@@ -23,7 +24,12 @@ def values_field(t):
 def test_the_correction_form_learns_from_the_declaration_what_the_gardener_reads_now(t):
     values = values_field(t)
     assert values.current_value(t.table, {"character": "Gardener"}) == {
-        "salary": 200 * K, "night": True, "detour": True, "stand_in": True, "title": "Gardener"}
+        "salary": 200 * K,
+        "night": True,
+        "detour": True,
+        "stand_in": True,
+        "title": "Gardener",
+    }
     assert values.current_value(t.table, {}) is None  # no card chosen yet: nothing to show
     assert values.current_value(t.table, {"character": "Nobody"}) is None
     t.do("correct_character", character="Gardener", values={"salary": "250K"})
@@ -31,8 +37,11 @@ def test_the_correction_form_learns_from_the_declaration_what_the_gardener_reads
 
 
 def test_the_banker_sends_the_printed_values_back_and_only_the_salary_goes_in_the_log(t):
-    entry = t.do("correct_character", character="Gardener",
-                 values={"salary": "250K", "night": True, "detour": True, "title": "Gardener"})
+    entry = t.do(
+        "correct_character",
+        character="Gardener",
+        values={"salary": "250K", "night": True, "detour": True, "title": "Gardener"},
+    )
     assert entry.summary == "The banker corrected Gardener: salary = €250K"
     card = t.table["pack"]["characters"]["Gardener"]
     assert (card["salary"], card["night"], card["detour"]) == (250 * K, True, True)

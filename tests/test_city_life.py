@@ -1,4 +1,5 @@
 """City Life, round by round: every money rule of the basic and the advanced rules as the banker meets it."""
+
 import pytest
 
 from companion.core.errors import BadAction
@@ -56,7 +57,10 @@ def test_each_player_starts_with_7000_and_the_bank_puts_1000_in_the_lottery(t):
 
 
 def test_only_the_player_whose_turn_it_is_lands(t):
-    assert t.refused("land", player="Bob", square=3) == "it is Ann's turn, not Bob's: only the player whose turn it is moves and lands on a square"
+    assert (
+        t.refused("land", player="Bob", square=3)
+        == "it is Ann's turn, not Bob's: only the player whose turn it is moves and lands on a square"
+    )
 
 
 # -- basic squares ---------------------------------------------------------------------------------
@@ -79,13 +83,19 @@ def test_ann_buys_house_4_for_1000_on_landing_there(t):
 
 def test_a_property_is_bought_from_the_bank_only_on_landing_on_it(t):
     land(t, "Ann", 3)
-    assert t.refused("buy", player="Ann", deed=4) == "Ann can buy House 4 from the Bank only on landing on square 4 this turn"
+    assert (
+        t.refused("buy", player="Ann", deed=4)
+        == "Ann can buy House 4 from the Bank only on landing on square 4 this turn"
+    )
 
 
 def test_bob_cannot_buy_from_the_bank_what_ann_owns(t):
     own(t, "Ann", 4)
     land(t, "Bob", 4, choice="miss_turns")
-    assert t.refused("buy", player="Bob", deed=4) == "House 4 belongs to Ann; only Ann can sell it now (sell, with to and price)"
+    assert (
+        t.refused("buy", player="Bob", deed=4)
+        == "House 4 belongs to Ann; only Ann can sell it now (sell, with to and price)"
+    )
 
 
 def test_bob_pays_ann_a_500_visitors_fee_at_her_house(t):
@@ -105,9 +115,9 @@ def test_ann_makes_bob_miss_his_next_two_turns_instead(t):
     own(t, "Ann", 8)
     land(t, "Bob", 8, choice="miss_turns")
     assert view(t, "Bob")["turns_to_miss"] == 2
-    t.do("next_turn")   # Bob's turn ends
-    t.do("next_turn")   # Cy's turn ends; Ann plays
-    t.do("next_turn")   # Ann's ends: Bob misses, Cy plays
+    t.do("next_turn")  # Bob's turn ends
+    t.do("next_turn")  # Cy's turn ends; Ann plays
+    t.do("next_turn")  # Ann's ends: Bob misses, Cy plays
     assert t.table["players"]["Bob"]["missed"] == 1
     assert state_json(t.table, t.banker.rules, t.banker.version)["turn"]["player"] == "Cy"
 
@@ -117,8 +127,10 @@ def test_a_visitor_short_of_the_fee_owes_it_and_sells_to_the_proprietor_first(t)
     own(t, "Bob", 13)
     take(t, "Bob", 5700)  # Bob: $300 and House 13
     out = land(t, "Bob", 8, choice="fee")
-    assert out.endswith("Bob has $300 but owes Ann $500 for the Visitor's Fee at House 8: sell property first "
-                        "(to Ann at the purchase price, to other players, or to the Bank for $1,000), then settle")
+    assert out.endswith(
+        "Bob has $300 but owes Ann $500 for the Visitor's Fee at House 8: sell property first "
+        "(to Ann at the purchase price, to other players, or to the Bank for $1,000), then settle"
+    )
     assert view(t, "Bob")["owes"][0]["text"] == "owes Ann $500 for the Visitor's Fee at House 8"
     assert t.refused("next_turn").startswith("Bob has $300 but owes Ann $500")
     t.do("sell", player="Bob", deed=13, to="Ann", price=1000)
@@ -164,8 +176,10 @@ def test_a_tower_visitor_with_nothing_to_sell_pays_what_he_has_and_goes_to_jail(
     own(t, "Bob", 61)
     take(t, "Cy", 6300)  # Cy: $700, nothing to sell; owes $2,500
     out = land(t, "Cy", 61, choice="fee")
-    assert out.endswith("Cy paid Bob all $700 of the $2,500 Visitor's Fee at Tower 61, has nothing to sell and "
-                        "misses 4 turns in Jail for the $1,800 still owed")
+    assert out.endswith(
+        "Cy paid Bob all $700 of the $2,500 Visitor's Fee at Tower 61, has nothing to sell and "
+        "misses 4 turns in Jail for the $1,800 still owed"
+    )
     assert t.cash("Cy") == 0 and t.table["players"]["Cy"]["in_jail"] and view(t, "Cy")["jail_turns"] == 4
 
 
@@ -182,7 +196,9 @@ def test_bobs_supermarket_bill_goes_to_the_lottery(t):
 def test_a_player_with_no_money_and_nothing_to_sell_misses_a_turn_at_the_garage(t):
     take(t, "Ann", 6900)
     out = land(t, "Ann", 19)
-    assert out.endswith("Ann has $100 and nothing to sell, so misses a turn instead of paying the $400 motor vehicle repair bill")
+    assert out.endswith(
+        "Ann has $100 and nothing to sell, so misses a turn instead of paying the $400 motor vehicle repair bill"
+    )
     assert view(t, "Ann")["turns_to_miss"] == 1 and t.cash("Ann") == 100
 
 
@@ -191,7 +207,8 @@ def test_a_bill_the_player_cannot_pay_is_owed_until_property_is_sold(t):
     take(t, "Ann", 5900)
     assert land(t, "Ann", 27).endswith(
         "Ann has $100 but owes the Lottery $200 for the grocery bill: sell property first "
-        "(to other players, or to the Bank for $1,000), then settle")
+        "(to other players, or to the Bank for $1,000), then settle"
+    )
     t.do("sell", player="Ann", deed=4)
     t.do("settle", player="Ann")
     assert t.cash("Ann") == 900 and t.pot("lottery") == 1200
@@ -212,19 +229,21 @@ def test_property_tax_is_counted_on_landing_and_what_is_left_after_selling_is_a_
     t.do("sell", player="Ann", deed=61, to="Bob", price=0)
     t.do("sell", player="Ann", deed=65, to="Cy", price=300)
     out = t.do("settle", player="Ann").summary
-    assert out == ("Ann paid the Lottery all $300 of the $1,000 Property Tax, has nothing to sell and misses "
-                   "2 turns for the $700 still owed")
+    assert out == (
+        "Ann paid the Lottery all $300 of the $1,000 Property Tax, has nothing to sell and misses "
+        "2 turns for the $700 still owed"
+    )
     assert view(t, "Ann")["turns_to_miss"] == 2 and t.pot("lottery") == 1300
 
 
 def test_turns_missed_for_a_debt_do_not_count_toward_a_loan(new_game):
     t = new_game("city-life", "Ann", "Bob", advanced=True)
-    t.do("borrow", player="Ann")        # Ann's turn: the loan's clock starts with her next one
+    t.do("borrow", player="Ann")  # Ann's turn: the loan's clock starts with her next one
     t.do("transfer", **{"from": "Ann", "to": "Bob", "amount": 8000, "memo": "set-up"})
     t.do("next_turn")
-    land(t, "Ann", 27)                  # $200 grocery bill, no cash, nothing to sell: a missed turn
-    t.do("next_turn")                   # the loan's first counted turn
-    t.do("next_turn")                   # Bob's; Ann misses hers, which does not count
+    land(t, "Ann", 27)  # $200 grocery bill, no cash, nothing to sell: a missed turn
+    t.do("next_turn")  # the loan's first counted turn
+    t.do("next_turn")  # Bob's; Ann misses hers, which does not count
     assert t.table["players"]["Ann"]["missed"] == 1
     assert view(t, "Ann")["loans"][0]["due_in_turns"] == 6
 
@@ -297,7 +316,9 @@ def test_the_mall_pays_1000(t):
 
 
 def test_the_restaurant_leads_by_the_theatre_to_the_mall(t):
-    assert land(t, "Ann", 30).endswith("went on by 51 to square 66 (City Life Mall): Ann won $1,000 in the advertising contest")
+    assert land(t, "Ann", 30).endswith(
+        "went on by 51 to square 66 (City Life Mall): Ann won $1,000 in the advertising contest"
+    )
 
 
 def test_museum_collect_1500(t):
@@ -328,9 +349,11 @@ def test_a_right_answer_at_school_15_plays_school_57_in_the_same_landing(t):
     """A School answered right sends the player on to a square with its own instructions; given what
     happened on each square of the way (``then``), one landing plays the whole chain and says every step."""
     out = land(t, "Ann", 15, correct=True, then=[{"correct": True}, {"choice": "collect"}])
-    assert out == ("Ann landed on square 15 (School): quiz: Ann $300; Ann goes on by square 36 (Library) to "
-                   "square 57 (School); then at square 57 (School): quiz: Ann $300; Ann goes on to square 68 "
-                   "(Museum); then at square 68 (Museum): Ann collected $1,500")
+    assert out == (
+        "Ann landed on square 15 (School): quiz: Ann $300; Ann goes on by square 36 (Library) to "
+        "square 57 (School); then at square 57 (School): quiz: Ann $300; Ann goes on to square 68 "
+        "(Museum); then at square 68 (Museum): Ann collected $1,500"
+    )
     assert t.cash("Ann") == 7000 + 600 + 1500 and t.table["players"]["Ann"]["at"] == 68
 
 
@@ -340,9 +363,11 @@ def test_a_chain_stops_where_the_next_answer_is_not_given_yet(t):
     assert t.table["players"]["Ann"]["at"] == 57
     t.do("next_turn")
     assert t.refused("land", player="Bob", square=15, correct=False, then=[{"correct": True}]) == (
-        "then lists 1 square more than the landing leads to")
+        "then lists 1 square more than the landing leads to"
+    )
     assert t.refused("land", player="Bob", square=15, correct=True, then=[{"choice": "collect"}]) == (
-        "then: square 57 (School) takes no choice")
+        "then: square 57 (School) takes no choice"
+    )
 
 
 def test_school_basic_a_wrong_answer_pays_nothing(t):
@@ -376,10 +401,10 @@ def test_a_roll_of_three_quiz_pays_300_a_right_answer_to_the_roller_only_in_basi
 
 def test_jail_keeps_the_player_three_turns_unless_a_six(t):
     land(t, "Ann", 44)
-    t.do("next_turn")   # Ann's landing turn ends
-    turn_of(t, "Ann")   # the rotation stops on Ann: she rolls for a six
+    t.do("next_turn")  # Ann's landing turn ends
+    turn_of(t, "Ann")  # the rotation stops on Ann: she rolls for a six
     assert t.refused("land", player="Ann", square=47) == "Ann is in Jail: roll for a six (leave_jail) or end the turn"
-    t.do("next_turn")   # no six: a jail turn spent
+    t.do("next_turn")  # no six: a jail turn spent
     assert t.table["players"]["Ann"]["missed"] == 1 and view(t, "Ann")["jail_turns"] == 2
     turn_of(t, "Ann")
     t.do("leave_jail", player="Ann")
@@ -401,8 +426,10 @@ def test_a_traffic_fine_goes_to_the_lottery(t):
 def test_a_traffic_fine_beyond_everything_costs_a_turn_per_500_up_to_five(t):
     take(t, "Ann", 7000)
     out = t.do("violation", player="Ann", fine=4000).summary
-    assert out == ("Traffic Violation: Ann paid the Lottery all $0 of the $4,000 traffic fine, has nothing to sell and "
-                   "misses 5 turns for the $4,000 still owed")
+    assert out == (
+        "Traffic Violation: Ann paid the Lottery all $0 of the $4,000 traffic fine, has nothing to sell and "
+        "misses 5 turns for the $4,000 still owed"
+    )
     assert view(t, "Ann")["turns_to_miss"] == 5
 
 
@@ -439,7 +466,10 @@ def test_a_sale_to_a_player_needs_the_agreed_price(t):
 def test_a_tower_is_exchanged_for_an_unsold_house_on_the_owners_turn(t):
     own(t, "Ann", 61)
     turn_of(t, "Bob")
-    assert t.refused("exchange", player="Ann", tower=61, house=4) == "it is Bob's turn, not Ann's: a Tower is exchanged for an unsold House only on its proprietor's own turn"
+    assert (
+        t.refused("exchange", player="Ann", tower=61, house=4)
+        == "it is Bob's turn, not Ann's: a Tower is exchanged for an unsold House only on its proprietor's own turn"
+    )
     turn_of(t, "Ann")
     t.do("exchange", player="Ann", tower=61, house=4)
     assert t.owner("House 4") == "Ann" and t.owner("Tower 61") is None and t.cash("Ann") == 2000
@@ -452,7 +482,9 @@ def test_reaching_square_100_wins_the_game(t):
 
 
 def test_shares_loans_and_mortgages_belong_to_the_advanced_rules(t):
-    assert t.refused("borrow", player="Ann") == "Bank loans belong to the advanced rules; this game plays the basic rules"
+    assert (
+        t.refused("borrow", player="Ann") == "Bank loans belong to the advanced rules; this game plays the basic rules"
+    )
     own(t, "Ann", 4)
     assert "advanced rules" in t.refused("mortgage", player="Ann", deed=4)
     land(t, "Ann", 3)
@@ -497,8 +529,10 @@ def test_five_shares_at_most_from_the_bank_in_a_game_even_after_selling_back(adv
     adv.do("next_turn")
     adv.do("next_turn")
     land(adv, "Ann", 9)
-    assert adv.refused("buy_shares", player="Ann", count=2) == \
-        "Ann has bought 4 of the 5 shares a player may buy from the Bank in a game"
+    assert (
+        adv.refused("buy_shares", player="Ann", count=2)
+        == "Ann has bought 4 of the 5 shares a player may buy from the Bank in a game"
+    )
     adv.do("buy_shares", player="Ann", count=1)
 
 
@@ -536,8 +570,9 @@ def test_advanced_sale_to_the_bank_costs_the_capital_gains_tax(adv):
 def test_advanced_trade_seller_pays_capital_gains_and_buyer_land_transfer(adv):
     own(adv, "Ann", 4)
     out = adv.do("sell", player="Ann", deed=4, to="Bob", price=1500).summary
-    assert out == ("Ann sold House 4 to Bob for $1,500; Ann paid $200 Capital Gains Tax; "
-                   "Bob paid $200 Land Transfer Tax")
+    assert out == (
+        "Ann sold House 4 to Bob for $1,500; Ann paid $200 Capital Gains Tax; Bob paid $200 Land Transfer Tax"
+    )
     assert adv.cash("Ann") == 5800 + 1300 and adv.cash("Bob") == 5300
 
 
@@ -563,7 +598,7 @@ def test_advanced_museum_and_fire_department_pay_capital_gains(adv):
 
 
 def test_advanced_quiz_round_pays_every_player_but_the_judge(adv):
-    turn_of(adv, "Bob")   # Bob rolled a three: Ann, before him, is the Judge
+    turn_of(adv, "Bob")  # Bob rolled a three: Ann, before him, is the Judge
     adv.do("quiz", answers={"Bob": 1, "Cy": 2})
     assert adv.cash("Bob") == 7300 and adv.cash("Cy") == 7600
     assert adv.refused("quiz", answers={"Ann": 1}) == "Ann is the Judge of this Quiz Card round and cannot answer"
@@ -597,16 +632,16 @@ def test_nobody_owes_the_bank_more_than_one_loan(adv):
 
 
 def test_ann_loan_falls_due_after_seven_counted_turns_with_a_jail_stay_in_between(adv):
-    adv.do("borrow", player="Ann")                 # during Ann's first turn, which does not count
+    adv.do("borrow", player="Ann")  # during Ann's first turn, which does not count
     adv.do("next_turn")
     for played in (1, 2):
         turn_of(adv, "Ann")
         adv.do("next_turn")
         assert view(adv, "Ann")["loans"][0]["due_in_turns"] == 7 - played
-    land(adv, "Ann", 44)                           # third turn: Jail for 3 turns
+    land(adv, "Ann", 44)  # third turn: Jail for 3 turns
     adv.do("next_turn")
     assert view(adv, "Ann")["loans"][0]["text"] == "loan $1,200 due in 4 turns"
-    for _ in range(3):                             # three jail turns: recorded, not counted
+    for _ in range(3):  # three jail turns: recorded, not counted
         turn_of(adv, "Ann")
         adv.do("next_turn")
     assert adv.table["players"]["Ann"]["missed"] == 3
@@ -617,18 +652,18 @@ def test_ann_loan_falls_due_after_seven_counted_turns_with_a_jail_stay_in_betwee
         assert view(adv, "Ann")["loans"][0]["due_in_turns"] == left
     turn_of(adv, "Ann")
     cash = adv.cash("Ann")
-    out = adv.do("next_turn").summary                 # the seventh counted turn ends
+    out = adv.do("next_turn").summary  # the seventh counted turn ends
     assert "Ann repaid the Bank loan ($1,200), due after 7 turns" in out
     assert adv.cash("Ann") == cash - 1200 and view(adv, "Ann")["loans"] == []
 
 
 def test_missed_turns_other_than_jail_and_debts_count_toward_the_seven(adv):
     adv.do("borrow", player="Ann")
-    land(adv, "Ann", 24)             # construction zone: the next turn is lost
+    land(adv, "Ann", 24)  # construction zone: the next turn is lost
     adv.do("next_turn")
     turn_of(adv, "Bob")
     turn_of(adv, "Cy")
-    adv.do("next_turn")              # Ann misses her turn: it counts
+    adv.do("next_turn")  # Ann misses her turn: it counts
     assert view(adv, "Ann")["loans"][0]["due_in_turns"] == 6
 
 
@@ -651,12 +686,14 @@ def play_turns(t, player, n):
 def test_a_loan_due_while_short_is_overdue_until_the_player_sells_and_repays(adv):
     own(adv, "Ann", 4)
     adv.do("borrow", player="Ann")
-    adv.do("transfer", **{"from": "Ann", "to": "Bob", "amount": 6500, "memo": "set-up"})   # Ann: $300 + House 4
+    adv.do("transfer", **{"from": "Ann", "to": "Bob", "amount": 6500, "memo": "set-up"})  # Ann: $300 + House 4
     play_turns(adv, "Ann", 7)
     turn_of(adv, "Ann")
     out = adv.do("next_turn").summary
-    assert ("Ann's Bank loan of $1,200 is due and Ann has $300: sell property first "
-            "(to other players, or to the Bank for $800), then repay") in out
+    assert (
+        "Ann's Bank loan of $1,200 is due and Ann has $300: sell property first "
+        "(to other players, or to the Bank for $800), then repay"
+    ) in out
     assert view(adv, "Ann")["loans"][0]["text"] == "loan $1,200 overdue"
     assert "sell property first" in adv.refused("repay", player="Ann")
     adv.do("sell", player="Ann", deed=4, to="Bob", price=1500)
@@ -669,11 +706,13 @@ def test_an_overdue_loan_stops_play_until_the_debtor_sells_and_repays(adv):
     and still has something to sell."""
     own(adv, "Ann", 4)
     adv.do("borrow", player="Ann")
-    adv.do("transfer", **{"from": "Ann", "to": "Bob", "amount": 6500, "memo": "set-up"})   # Ann: $300 + House 4
+    adv.do("transfer", **{"from": "Ann", "to": "Bob", "amount": 6500, "memo": "set-up"})  # Ann: $300 + House 4
     play_turns(adv, "Ann", 8)  # the loan falls due at the end of Ann's seventh counted turn
     reason = adv.refused("next_turn")
-    assert reason == ("Ann's Bank loan of $1,200 is overdue and Ann has $300: sell property first (to other "
-                      "players, or to the Bank for $800), then repay, before the turn ends")
+    assert reason == (
+        "Ann's Bank loan of $1,200 is overdue and Ann has $300: sell property first (to other "
+        "players, or to the Bank for $800), then repay, before the turn ends"
+    )
     adv.do("sell", player="Ann", deed=4)
     adv.do("repay", player="Ann")
     adv.do("next_turn")
@@ -681,12 +720,14 @@ def test_an_overdue_loan_stops_play_until_the_debtor_sells_and_repays(adv):
 
 def test_a_loan_unpaid_after_selling_everything_means_square_3_and_a_turn_per_500(adv):
     adv.do("borrow", player="Ann")
-    adv.do("transfer", **{"from": "Ann", "to": "Bob", "amount": 7700, "memo": "set-up"})   # Ann: $300, nothing to sell
+    adv.do("transfer", **{"from": "Ann", "to": "Bob", "amount": 7700, "memo": "set-up"})  # Ann: $300, nothing to sell
     play_turns(adv, "Ann", 7)
     turn_of(adv, "Ann")
     out = adv.do("next_turn").summary
-    assert ("Ann could not repay the Bank loan: paid $300, has nothing to sell, goes back to square 3 and misses "
-            "2 turns for the $900 still owed; no more Bank loans") in out
+    assert (
+        "Ann could not repay the Bank loan: paid $300, has nothing to sell, goes back to square 3 and misses "
+        "2 turns for the $900 still owed; no more Bank loans"
+    ) in out
     assert view(adv, "Ann")["square"] == 3 and view(adv, "Ann")["turns_to_miss"] == 2
     assert not view(adv, "Ann")["may_borrow"]
     assert "may no longer borrow" in adv.refused("borrow", player="Ann")
@@ -744,8 +785,17 @@ def test_the_player_record_shows_the_square_shares_and_loans(adv):
     adv.do("borrow", player="Ann")
     row = view(adv, "Ann")
     assert row["square"] == 3 and row["shares"] == 2
-    assert row["loans"] == [{"kind": "loan", "label": "Bank loan", "amount": 1200, "amount_text": "$1,200",
-                             "due_in_turns": 7, "overdue": False, "text": "loan $1,200 due in 7 turns"}]
+    assert row["loans"] == [
+        {
+            "kind": "loan",
+            "label": "Bank loan",
+            "amount": 1200,
+            "amount_text": "$1,200",
+            "due_in_turns": 7,
+            "overdue": False,
+            "text": "loan $1,200 due in 7 turns",
+        }
+    ]
     assert row["net_worth"] == adv.cash("Ann") + 1000 - 1200
 
 

@@ -1,4 +1,5 @@
 """Classic Monopoly, round by round: every money rule of the rulebook as the banker meets it."""
+
 import pytest
 
 from companion.core.errors import BadAction, NotEnoughMoney, Refused
@@ -158,8 +159,11 @@ def test_no_building_while_a_deed_of_the_group_is_mortgaged(t):
 def test_the_bank_runs_out_of_houses(t):
     rich(t, "Ann", 20000)
     rich(t, "Bob", 5000)
-    groups = [("Park Place", "Boardwalk"), ("Pacific Avenue", "North Carolina Avenue", "Pennsylvania Avenue"),
-              ("Atlantic Avenue", "Ventnor Avenue", "Marvin Gardens")]
+    groups = [
+        ("Park Place", "Boardwalk"),
+        ("Pacific Avenue", "North Carolina Avenue", "Pennsylvania Avenue"),
+        ("Atlantic Avenue", "Ventnor Avenue", "Marvin Gardens"),
+    ]
     for group in groups:
         t.give("Ann", *group)
     for _ in range(4):
@@ -377,7 +381,10 @@ def test_bad_amounts_are_refused(t, amount):
 def test_unknown_names_are_refused(t):
     assert t.refused("buy", player="Zed", deed="Boardwalk") == "there is no player called 'Zed' in this game"
     assert t.refused("buy", player="Ann", deed="Broadway") == "there is no deed called 'Broadway' in this game"
-    assert t.refused("rent", payer="Ann", deed="Boardwalk") == "nobody owns Boardwalk: no rent is due (it can be bought or auctioned)"
+    assert (
+        t.refused("rent", payer="Ann", deed="Boardwalk")
+        == "nobody owns Boardwalk: no rent is due (it can be bought or auctioned)"
+    )
 
 
 def test_malformed_actions_are_bad_input_not_refusals(t):
@@ -394,6 +401,7 @@ def test_malformed_actions_are_bad_input_not_refusals(t):
 
 
 # -- round 2: bankruptcy, deals, pots and whole groups ---------------------------------------------
+
 
 def state(t):
     """What the touchscreen and the phones are shown."""
@@ -426,11 +434,15 @@ def test_each_mortgaged_deed_a_creditor_receives_is_offered_lifted_now_or_kept_w
     board, oriental = rows["Boardwalk"], rows["Oriental Avenue"]
     assert board.listed and not oriental.listed
     assert (board.inside.label, board.outside.label) == (
-        "Lift now: Ann pays $220", "Keep it mortgaged: Ann pays the 10% now, $20")
+        "Lift now: Ann pays $220",
+        "Keep it mortgaged: Ann pays the 10% now, $20",
+    )
     assert oriental.inside.label == "Lift now: Ann pays $55"
     # each way is the whole bankruptcy decided with the rest of the list as chosen
     assert board.outside.preview.action["lift"] == [] and oriental.inside.preview.action["lift"] == [
-        "Boardwalk", "Oriental Avenue"]
+        "Boardwalk",
+        "Oriental Avenue",
+    ]
     assert board.inside.preview.moved("Ann") == oriental.outside.preview.moved("Ann")
 
 
@@ -480,7 +492,9 @@ def test_without_the_free_parking_house_rule_there_is_no_pot(t):
     """Free Parking is a plain resting square unless the table plays the house rule: no pot to show,
     pay into or win."""
     assert state(t)["pots"] == []
-    assert "does not play with the free parking pot" in t.refused("transfer", **{"from": "Ann", "to": "pot:free parking", "amount": 50})
+    assert "does not play with the free parking pot" in t.refused(
+        "transfer", **{"from": "Ann", "to": "pot:free parking", "amount": 50}
+    )
     assert "does not play with the free parking pot" in t.refused("win_pot", player="Ann", pot="free parking")
     t.do("tax", player="Ann", tax="luxury")
     assert t.cash("bank") == -4500 + 100
@@ -563,7 +577,9 @@ def test_bibleopoly_names_its_taxes_and_salary_by_the_board(new_game):
 def test_a_card_is_corrected_with_money_typed_as_everywhere_else(t):
     """Correcting a deed reads money the pack's way, lists too, and names a field the card lacks."""
     out = t.do("correct_card", deed="Boardwalk", values={"price": "$410", "rent": "50, 200, 600, 1400, 1700, 2000"})
-    assert out.summary == "The banker corrected Boardwalk: price = $410, rent = [$50, $200, $600, $1,400, $1,700, $2,000]"
+    assert (
+        out.summary == "The banker corrected Boardwalk: price = $410, rent = [$50, $200, $600, $1,400, $1,700, $2,000]"
+    )
     reason = t.refused("correct_card", deed="Boardwalk", values={"colour": "blue"})
     assert reason.startswith("Boardwalk has no field 'colour'; its fields are group, house_cost, kind, mortgage")
     t.give("Ann", "Park Place")

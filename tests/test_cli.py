@@ -1,4 +1,5 @@
 """The `companion` command: the contract scripts and the other adapters rely on."""
+
 from __future__ import annotations
 
 import json
@@ -53,7 +54,7 @@ def test_new_show_and_do(game, capsys):
         ('{"action": "mortgage", "player": "Ann", "deed": "Boardwalk"}', 1, "belongs to the bank, not Ann"),
         ('{"action": "build", "player": "Ann", "deed": "Boardwalk"}', 1, "belongs to the bank"),
         ('{"action": "buy", "player": "Ann"', 2, "not valid JSON"),
-        ('[1, 2]', 2, "JSON object"),
+        ("[1, 2]", 2, "JSON object"),
         ('{"action": "teleport"}', 2, "unknown action"),
     ],
 )
@@ -79,12 +80,14 @@ def test_buying_an_owned_deed_and_uneven_building(game):
 
 
 def test_json_lines_from_standard_input_each_applied_on_its_own(game):
-    lines = "\n".join([
-        '{"action": "salary", "player": "Ann"}',
-        '{"action": "buy", "player": "Ann", "deed": "Nowhere"}',
-        '{"action": "salary", "player": "Bob"',
-        '{"action": "salary", "player": "Bob"}',
-    ])
+    lines = "\n".join(
+        [
+            '{"action": "salary", "player": "Ann"}',
+            '{"action": "buy", "player": "Ann", "deed": "Nowhere"}',
+            '{"action": "salary", "player": "Bob"',
+            '{"action": "salary", "player": "Bob"}',
+        ]
+    )
     rc, out, err = companion("do", game, "-", stdin=lines)
     assert rc == 2
     assert len(out.splitlines()) == 2
@@ -109,8 +112,15 @@ def test_undo_redo_log_and_export(game):
         assert any(",bank,Ann,200,salary" in r for r in rows)
     rc, out, _ = companion("export", game, "--json")
     events = json.loads(out)
-    assert {"seq": 2, "kind": "do", "type": "Paid", "from": "bank", "to": "Ann", "amount": 200, "memo": "salary"}.items() \
-        <= next(e for e in events if e["seq"] == 2).items()
+    assert {
+        "seq": 2,
+        "kind": "do",
+        "type": "Paid",
+        "from": "bank",
+        "to": "Ann",
+        "amount": 200,
+        "memo": "salary",
+    }.items() <= next(e for e in events if e["seq"] == 2).items()
 
 
 def test_rules_lists_the_packs():
@@ -121,7 +131,9 @@ def test_rules_lists_the_packs():
 def test_new_refuses_bad_options_and_existing_files(game, tmp_path):
     rc, _, err = companion("new", game, "--rules", "classic", "--player", "Cy", "--player", "Di")
     assert rc == 2 and "already exists" in err
-    rc, _, err = companion("new", str(tmp_path / "x.game"), "--rules", "classic", "--player", "A", "--option", "jackpot=1")
+    rc, _, err = companion(
+        "new", str(tmp_path / "x.game"), "--rules", "classic", "--player", "A", "--option", "jackpot=1"
+    )
     assert rc == 2 and "unknown option 'jackpot'" in err
     rc, _, err = companion("new", str(tmp_path / "y.game"), "--rules", "monopoly-junior", "--player", "A")
     assert rc == 2 and "unknown rules" in err
@@ -180,8 +192,11 @@ def test_an_action_as_a_subcommand_is_the_same_as_its_json(game, tmp_path):
     assert rc == 0, err
     by_options = json.loads(out)
     by_json = json.loads(companion("do", twin, '{"action": "rent", "payer": "Bob", "deed": "Boardwalk"}', "--json")[1])
-    assert by_options["events"] == by_json["events"] == [
-        {"type": "Paid", "from": "Bob", "to": "Ann", "amount": 50, "memo": "rent for Boardwalk"}]
+    assert (
+        by_options["events"]
+        == by_json["events"]
+        == [{"type": "Paid", "from": "Bob", "to": "Ann", "amount": 50, "memo": "rent for Boardwalk"}]
+    )
     rc, out, _ = companion("do", game, "rent", "--payer", "Bob", "--deed", "Boardwalk")
     assert rc == 0 and out == "Bob paid Ann $50 rent for Boardwalk\n"  # text for people by default
 
@@ -215,8 +230,10 @@ def test_an_actions_help_lists_its_fields_kinds_and_choices_on_this_game(game):
 def test_preview_says_from_and_to_as_the_events_do(game):
     companion("do", game, "buy", "--player", "Ann", "--deed", "Boardwalk")
     rc, out, _ = companion("preview", game, "rent", "--payer", "Bob", "--deed", "Boardwalk")
-    assert rc == 0 and out.splitlines() == ["Bob paid Ann $50 rent for Boardwalk",
-                                            "  $50 from Bob to Ann (rent for Boardwalk)"]
+    assert rc == 0 and out.splitlines() == [
+        "Bob paid Ann $50 rent for Boardwalk",
+        "  $50 from Bob to Ann (rent for Boardwalk)",
+    ]
     rc, out, _ = companion("preview", game, '{"action": "rent", "payer": "Bob", "deed": "Boardwalk"}', "--json")
     assert json.loads(out)["postings"] == [{"from": "Bob", "to": "Ann", "amount": 50, "memo": "rent for Boardwalk"}]
     state = json.loads(companion("show", game, "--json")[1])
@@ -226,8 +243,9 @@ def test_preview_says_from_and_to_as_the_events_do(game):
 def test_data_is_where_relative_game_paths_are(tmp_path):
     games = tmp_path / "games"
     games.mkdir()
-    rc, _, err = companion("--data", str(games), "new", "friday.game", "--rules", "classic", "--player", "Ann",
-                           "--player", "Bob")
+    rc, _, err = companion(
+        "--data", str(games), "new", "friday.game", "--rules", "classic", "--player", "Ann", "--player", "Bob"
+    )
     assert rc == 0, err
     assert (games / "friday.game").exists()
     assert companion("--data", str(games), "do", "friday.game", "salary", "--player", "Ann")[0] == 0
@@ -259,8 +277,19 @@ def test_every_command_answers_json_for_programs(game):
     backup_copy(Path(game), kept)
     restored = json.loads(companion("restore", game, str(kept), "--json")[1])
     assert restored["game"] == game and restored["backup"] == str(kept) and restored["said"].startswith("restored")
-    fresh = json.loads(companion("new", str(kept.with_name("fresh.game")), "--rules", "classic", "--player", "Ann",
-                                 "--player", "Bob", "--json")[1])
+    fresh = json.loads(
+        companion(
+            "new",
+            str(kept.with_name("fresh.game")),
+            "--rules",
+            "classic",
+            "--player",
+            "Ann",
+            "--player",
+            "Bob",
+            "--json",
+        )[1]
+    )
     assert fresh["players"] == [{"name": "Ann", "cash": 1500}, {"name": "Bob", "cash": 1500}]
 
 
@@ -296,11 +325,15 @@ def test_readmes_examples_run_as_written(tmp_path):
     bin_dir, home, work = tmp_path / "bin", tmp_path / "home", tmp_path / "work"
     for d in (bin_dir, home / "games", work):
         d.mkdir(parents=True)
-    (bin_dir / "companion").write_text(f"#!/bin/sh\nexec {shlex.quote(sys.executable)} -m companion \"$@\"\n")
+    (bin_dir / "companion").write_text(f'#!/bin/sh\nexec {shlex.quote(sys.executable)} -m companion "$@"\n')
     (bin_dir / "companion").chmod(0o755)
     here = str(Path(__file__).resolve().parent.parent)
-    env = {**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}", "HOME": str(home),
-           "PYTHONPATH": os.pathsep.join(filter(None, [here, os.environ.get("PYTHONPATH")]))}
+    env = {
+        **os.environ,
+        "PATH": f"{bin_dir}:{os.environ['PATH']}",
+        "HOME": str(home),
+        "PYTHONPATH": os.pathsep.join(filter(None, [here, os.environ.get("PYTHONPATH")])),
+    }
     ran = 0
     for line in lines:
         command = line.split("#", 1)[0].strip() if " #" in line else line

@@ -1,5 +1,6 @@
 """The action contract: declarations that every adapter reads, choices judged by the rules, previews that
 are exactly what the ledger then commits."""
+
 from __future__ import annotations
 
 import json
@@ -93,7 +94,9 @@ def test_ann_cannot_build_on_half_a_group_and_the_screen_says_why(tmp_path):
         b.do({"action": "buy", "player": "Ann", "deed": "Baltic Avenue"})
         choices = b.choices("build", "deed", {"player": "Ann"})
         assert [c.preview.summary for c in choices] == [
-            "Ann built 1 house on Mediterranean Avenue for $50", "Ann built 1 house on Baltic Avenue for $50"]
+            "Ann built 1 house on Mediterranean Avenue for $50",
+            "Ann built 1 house on Baltic Avenue for $50",
+        ]
 
 
 def test_a_preview_commits_nothing(tmp_path):
@@ -128,7 +131,11 @@ def test_a_city_life_square_is_chosen_by_name_and_asks_only_what_it_needs(tmp_pa
         museum = next(c.value for c in squares if "Museum" in c.label)
         asked = b.next_field("land", {"player": "Ann", "square": museum})
         assert asked.name == "choice"
-        assert [c.value for c in b.choices("land", "choice", {"player": "Ann", "square": museum})] == ["school", "collect", "roll"]
+        assert [c.value for c in b.choices("land", "choice", {"player": "Ann", "square": museum})] == [
+            "school",
+            "collect",
+            "roll",
+        ]
         assert b.next_field("land", {"player": "Ann", "square": museum, "choice": "roll"}).name == "roll"
         assert b.next_field("land", {"player": "Ann", "square": museum, "choice": "collect"}) is None
 
@@ -169,7 +176,9 @@ def _build(b: Banker, name: str, draw) -> dict | None:
 
 
 @pytest.mark.parametrize("rules", PACKS)
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@settings(
+    max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
+)
 @given(data=st.data())
 def test_every_action_built_from_choices_is_decided_as_previewed(tmp_path_factory, rules, data):
     folder = tmp_path_factory.mktemp(rules)
@@ -197,13 +206,21 @@ def test_every_action_built_from_choices_is_decided_as_previewed(tmp_path_factor
 
 
 @pytest.mark.parametrize("rules", PACKS)
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@settings(
+    max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
+)
 @given(data=st.data())
 def test_a_value_outside_the_choices_is_refused_and_changes_nothing(tmp_path_factory, rules, data):
     folder = tmp_path_factory.mktemp(rules)
     with new_game(folder, rules) as b:
-        specs = [s for s in b.actions() if any(f.kind in ("player", "deed", "pot", "choice", "count", "dice", "square")
-                                               and f.required for f in s.fields)]
+        specs = [
+            s
+            for s in b.actions()
+            if any(
+                f.kind in ("player", "deed", "pot", "choice", "count", "dice", "square") and f.required
+                for f in s.fields
+            )
+        ]
         spec = data.draw(st.sampled_from(specs))
         partial: dict = {}
         for f in spec.fields:
@@ -216,7 +233,7 @@ def test_a_value_outside_the_choices_is_refused_and_changes_nothing(tmp_path_fac
                     partial[f.name] = outside
                     continue
                 action = {"action": spec.name, **partial, f.name: outside}
-                for later in spec.fields[spec.fields.index(f) + 1:]:
+                for later in spec.fields[spec.fields.index(f) + 1 :]:
                     if later.required:
                         cands = b.choices(spec.name, later.name, action)
                         action[later.name] = cands[0].value if cands else _value_for(later, b.table, data.draw) or 1
@@ -258,4 +275,7 @@ def test_bibleopolys_jail_buttons_say_bondage_and_greenopolys_say_night(tmp_path
     with Banker.create(tmp_path / "b.game", "bibleopoly", ["Ann", "Bob"]) as b:
         assert b.spec("jail").label == "Go to Bondage" and "Bondage" in b.spec("leave_jail").says
     with Banker.create(tmp_path / "g.game", "greenopoly", ["Ann", "Bob"]) as g:
-        assert [s.label for s in g.actions() if s.name in ("night", "night_fine")] == ["Go to Night", "Pay to leave Night"]
+        assert [s.label for s in g.actions() if s.name in ("night", "night_fine")] == [
+            "Go to Night",
+            "Pay to leave Night",
+        ]

@@ -3,6 +3,7 @@
 After every kill, every action the child acknowledged is in the game file, SQLite's integrity check
 says ok, and a full replay of the log equals the state rebuilt from the snapshots.
 """
+
 from __future__ import annotations
 
 import json
@@ -27,7 +28,11 @@ ROOT = Path(__file__).resolve().parent.parent
 def _run_and_kill(game: Path, pack: str, options: dict, seed: int, rnd: random.Random) -> int:
     child = subprocess.Popen(
         [sys.executable, "-m", "tests.crash_child", str(game), pack, str(seed), json.dumps(options)],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1,
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        bufsize=1,
     )
     try:
         ready = child.stdout.readline()
@@ -75,7 +80,9 @@ def test_every_acknowledged_action_survives_sigkill(tmp_path):
         if not game.exists():
             continue  # killed before the game file was linked into place: nothing was acknowledged
         with Banker.open(game, backup_every=0) as banker:
-            assert banker.version >= acked, f"kill {kill}: acknowledged entry {acked} is missing (file has {banker.version})"
+            assert banker.version >= acked, (
+                f"kill {kill}: acknowledged entry {acked} is missing (file has {banker.version})"
+            )
             assert banker.verify() == [], f"kill {kill}: {banker.verify()}"
             assert banker.store.integrity_check() == ["ok"]
             acked_total += 1

@@ -4,6 +4,7 @@ backup to restore.
 
 A few hundred cases run in the normal suite; ``FUZZ_CASES=5000`` (and ``FUZZ_SEED``) run more.
 """
+
 from __future__ import annotations
 
 import io
@@ -130,7 +131,7 @@ def _edit_entry(path: Path, rng: random.Random) -> str:
             return f"nothing to change in entry {seq}'s {column}"
         i = rng.choice(digits)
         new = str((int(text[i]) + rng.randrange(1, 10)) % 10)
-        con.execute(f"UPDATE entries SET {column} = ? WHERE seq = ?", (text[:i] + new + text[i + 1:], seq))
+        con.execute(f"UPDATE entries SET {column} = ? WHERE seq = ?", (text[:i] + new + text[i + 1 :], seq))
         con.commit()
     finally:
         con.close()
@@ -185,8 +186,13 @@ def test_no_damaged_file_makes_a_command_crash_or_show_another_table(baseline):
             for line in err.splitlines():
                 assert "damaged" in line or "backup" in line, f"{what}: {line!r}"
         command = rng.choice(["log", "export", "do", "undo", "batch"])
-        argv = {"log": ["log", g, "--json"], "export": ["export", g, "--csv"], "do": ["do", g, json.dumps(PAY)],
-                "undo": ["undo", g], "batch": ["do", g, "-"]}[command]
+        argv = {
+            "log": ["log", g, "--json"],
+            "export": ["export", g, "--csv"],
+            "do": ["do", g, json.dumps(PAY)],
+            "undo": ["undo", g],
+            "batch": ["do", g, "-"],
+        }[command]
         code, out, err = _run(argv, stdin=json.dumps(PAY) + "\n")
         if code == 0:
             if command == "log":

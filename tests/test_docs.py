@@ -1,4 +1,5 @@
 """The docs stay true: every action of every family is documented, every pack has its rules page."""
+
 from pathlib import Path
 
 from companion.rules import FAMILIES, load_pack, pack_names, rules_for
@@ -39,7 +40,8 @@ def test_every_tap_count_has_hasbros_beside_it_with_how_it_was_counted():
     for row in rows:
         for unit in ("Ultimate Banking", "Monopoly City's unit"):
             cell = row[unit]
-            assert re.fullmatch(r"(\d+|none|not counted) \(([a-z])\)", cell), \
+            assert re.fullmatch(r"(\d+|none|not counted) \(([a-z])\)", cell), (
                 f"{row['The banker says']}: {unit} says {cell!r}"
+            )
             note = re.fullmatch(r".* \(([a-z])\)", cell).group(1)
             assert f"* ({note}) " in text, f"no note ({note}) says how {unit}'s count was made"

@@ -5,6 +5,7 @@ becomes a fresh game of the page's own pack (docs/rules/<pack>.md), or of classi
 Examples that open a window or serve the phones (`run`, `serve`) are started by tests/gui and tests/web
 instead; an inline example with another placeholder (BACKUP, 'JSON', ACTION) is a pattern, not an example.
 """
+
 from __future__ import annotations
 
 import os
@@ -50,18 +51,30 @@ def test_the_docs_have_examples_to_run():
 def test_the_example_runs_as_written(page, line, tmp_path):
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
-    (bin_dir / "companion").write_text(f"#!/bin/sh\nexec {shlex.quote(sys.executable)} -m companion \"$@\"\n")
+    (bin_dir / "companion").write_text(f'#!/bin/sh\nexec {shlex.quote(sys.executable)} -m companion "$@"\n')
     (bin_dir / "companion").chmod(0o755)
-    env = {**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}", "HOME": str(tmp_path),
-           "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
+    env = {
+        **os.environ,
+        "PATH": f"{bin_dir}:{os.environ['PATH']}",
+        "HOME": str(tmp_path),
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+    }
     env.pop("GPIOZERO_PIN_FACTORY", None)  # an example that needs mock pins says so itself
     pack = page.stem if page.stem in PACKS else "classic"
     game = tmp_path / "game.game"
-    made = subprocess.run([sys.executable, "-m", "companion", "new", str(game), "--rules", pack,
-                           "--player", "Ann", "--player", "Bob"], env=env, capture_output=True, text=True, cwd=tmp_path, check=False)
+    made = subprocess.run(
+        [sys.executable, "-m", "companion", "new", str(game), "--rules", pack, "--player", "Ann", "--player", "Bob"],
+        env=env,
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        check=False,
+    )
     assert made.returncode == 0, made.stderr
     command = line.split(" # ", 1)[0].strip() if re.search(r"\s#\s", line) else line
     command = re.sub(r"(?<=\s)GAME\b", shlex.quote(str(game)), command)
-    done = subprocess.run(["bash", "-c", command], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120, check=False)
+    done = subprocess.run(
+        ["bash", "-c", command], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120, check=False
+    )
     assert done.returncode == 0, f"{page.relative_to(ROOT)}: {line}\n{done.stdout}\n{done.stderr}"
     assert done.stdout.strip() or done.stderr.strip() == "", f"{line}: says nothing"

@@ -1,4 +1,5 @@
 """The game file: durable, append-only, self-checking, and never silently replaced."""
+
 from __future__ import annotations
 
 import sqlite3
@@ -176,7 +177,8 @@ def test_a_second_process_writes_and_the_open_game_sees_it(game):
         b.subscribe(lambda outcome: seen.append(outcome.summary))
         subprocess.run(
             [sys.executable, "-m", "companion.cli", "do", str(game), '{"action": "salary", "player": "Bob"}'],
-            check=True, capture_output=True,
+            check=True,
+            capture_output=True,
         )
         deadline = time.monotonic() + 1.0
         while not b.refresh() and time.monotonic() < deadline:

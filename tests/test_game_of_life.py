@@ -1,4 +1,5 @@
 """The Game of Life, along the highway: every money rule of the rulebook as the banker meets it."""
+
 import pytest
 
 from companion.core.errors import BadAction, NotEnoughMoney
@@ -50,8 +51,10 @@ def test_a_doctor_draws_20000_for_the_whole_game(t):
     t.do("profession", player="Ann", profession="Doctor")
     t.do("pay_day", player="Ann")
     assert t.cash("Ann") == 22000
-    assert t.refused("profession", player="Ann", profession="Bachelor's Degree") == \
-        "Ann is Doctor for the whole game and keeps that salary"
+    assert (
+        t.refused("profession", player="Ann", profession="Bachelor's Degree")
+        == "Ann is Doctor for the whole game and keeps that salary"
+    )
 
 
 def test_the_teacher_draws_8000(t):
@@ -61,13 +64,18 @@ def test_the_teacher_draws_8000(t):
 
 
 def test_professions_are_for_the_college_road(t):
-    assert t.refused("profession", player="Bob", profession="Doctor") == \
-        "professions are for the college road; Bob went into business"
+    assert (
+        t.refused("profession", player="Bob", profession="Doctor")
+        == "professions are for the college road; Bob went into business"
+    )
 
 
 def test_no_pay_day_before_a_road_is_chosen(new_game):
     t = new_game("game-of-life", "Ann", "Bob")
-    assert t.refused("pay_day", player="Ann") == "Ann has not chosen the business or the college road yet: record it with Choose a career"
+    assert (
+        t.refused("pay_day", player="Ann")
+        == "Ann has not chosen the business or the college road yet: record it with Choose a career"
+    )
 
 
 def test_the_road_is_chosen_once(t):
@@ -80,10 +88,12 @@ def test_ann_borrows_two_notes_pays_interest_on_two_pay_days_and_settles_at_the_
     t.do("borrow", player="Ann", notes=2)
     assert t.cash("Ann") == 42000 and notes(t, "Ann") == 2
     assert view(t, "Ann")["loans"][0]["text"] == "2 promissory notes: $40,000"
-    assert view(t, "Ann")["loans"][0]["detail"] == "$1,000 interest on interest pay days, $50,000 at the Day of Reckoning"
+    assert (
+        view(t, "Ann")["loans"][0]["detail"] == "$1,000 interest on interest pay days, $50,000 at the Day of Reckoning"
+    )
     out = t.do("pay_day", player="Ann", interest=True).summary
     assert out == "Ann collected a $20,000 pay day (Doctor) and paid $1,000 interest on 2 notes"
-    t.do("pay_day", player="Ann")                       # a pay day without interest
+    t.do("pay_day", player="Ann")  # a pay day without interest
     t.do("pay_day", player="Ann", interest=True)
     assert t.cash("Ann") == 42000 + 3 * 20000 - 2 * 1000
     out = t.do("reckoning", player="Ann").summary
@@ -105,8 +115,10 @@ def test_a_player_short_for_an_obligation_borrows_the_notes_needed(t):
 
 def test_without_auto_notes_the_banker_records_the_borrowing_first(new_game):
     t = new_game("game-of-life", "Ann", "Bob", auto_notes=False)
-    assert t.refused("pay_space", player="Ann", amount=5000) == \
-        "Ann has $2,000 but owes $5,000 for white space: borrow 1 promissory note first"
+    assert (
+        t.refused("pay_space", player="Ann", amount=5000)
+        == "Ann has $2,000 but owes $5,000 for white space: borrow 1 promissory note first"
+    )
 
 
 def test_interest_is_500_a_note_and_borrowed_for_when_short(t):
@@ -172,7 +184,9 @@ def test_the_toll_privilege_passes_on_when_the_first_goes_to_the_poor_farm(t):
 # -- revenge ---------------------------------------------------------------------------------------
 def test_revenge_takes_100000_from_a_chosen_player(t):
     give(t, "Bob", 150000)
-    assert t.do("revenge", player="Ann", victim="Bob", choice="collect").summary == "Ann took Revenge: Bob paid $100,000"
+    assert (
+        t.do("revenge", player="Ann", victim="Bob", choice="collect").summary == "Ann took Revenge: Bob paid $100,000"
+    )
     assert t.cash("Ann") == 102000
 
 
@@ -185,8 +199,10 @@ def test_a_revenge_victim_who_cannot_pay_goes_back_ten_spaces_and_borrows_nothin
 def test_no_revenge_on_a_player_in_millionaire_acres(t):
     t.do("reckoning", player="Bob")
     t.do("millionaire_acres", player="Bob", spin=5)
-    assert t.refused("revenge", player="Ann", victim="Bob", choice="collect") == \
-        "Bob is in Millionaire Acres, out of Revenge's reach"
+    assert (
+        t.refused("revenge", player="Ann", victim="Bob", choice="collect")
+        == "Bob is in Millionaire Acres, out of Revenge's reach"
+    )
 
 
 # -- the wheel -------------------------------------------------------------------------------------
@@ -222,23 +238,40 @@ def test_playing_the_market_by_the_spin(t, spin, change):
 def test_side_bets_pay_ten_times_the_stake_on_the_number_spun_and_the_rest_goes_to_the_bank(t):
     give(t, "Bob", 20000)
     give(t, "Cy", 20000)
-    out = t.do("spin", player="Ann", number=7, bets=[
-        {"player": "Bob", "number": 7, "amount": 5000}, {"player": "Bob", "number": 2, "amount": 5000},
-        {"player": "Cy", "number": 3, "amount": 20000}]).summary
+    out = t.do(
+        "spin",
+        player="Ann",
+        number=7,
+        bets=[
+            {"player": "Bob", "number": 7, "amount": 5000},
+            {"player": "Bob", "number": 2, "amount": 5000},
+            {"player": "Cy", "number": 3, "amount": 20000},
+        ],
+    ).summary
     assert out == "Ann spun 7; bets: Bob won $50,000, Cy lost $20,000"
     assert t.cash("Bob") == 22000 - 10000 + 50000 and t.cash("Cy") == 2000
 
 
 def test_bets_are_at_most_20000_and_two_numbers_and_never_on_notes(t):
     give(t, "Bob", 50000)
-    assert t.refused("spin", player="Ann", number=1, bets=[{"player": "Bob", "number": 1, "amount": 25000}]) == \
-        "Bob bets $25,000; at most $20,000 a spin"
-    assert t.refused("spin", player="Ann", number=1, bets=[
-        {"player": "Bob", "number": n, "amount": 1000} for n in (1, 2, 3)]) == "Bob covers 3 numbers; at most 2 a spin"
-    assert t.refused("spin", player="Ann", number=1, bets=[{"player": "Cy", "number": 1, "amount": 5000}]) == \
-        "Cy has $2,000 but bets $5,000: no promissory notes for side bets"
-    assert t.refused("spin", player="Ann", number=1, bets=[{"player": "Ann", "number": 1, "amount": 500}]) == \
-        "Ann is spinning and cannot bet on this spin"
+    assert (
+        t.refused("spin", player="Ann", number=1, bets=[{"player": "Bob", "number": 1, "amount": 25000}])
+        == "Bob bets $25,000; at most $20,000 a spin"
+    )
+    assert (
+        t.refused(
+            "spin", player="Ann", number=1, bets=[{"player": "Bob", "number": n, "amount": 1000} for n in (1, 2, 3)]
+        )
+        == "Bob covers 3 numbers; at most 2 a spin"
+    )
+    assert (
+        t.refused("spin", player="Ann", number=1, bets=[{"player": "Cy", "number": 1, "amount": 5000}])
+        == "Cy has $2,000 but bets $5,000: no promissory notes for side bets"
+    )
+    assert (
+        t.refused("spin", player="Ann", number=1, bets=[{"player": "Ann", "number": 1, "amount": 500}])
+        == "Ann is spinning and cannot bet on this spin"
+    )
 
 
 def test_the_lucky_number_costs_an_opponent_who_spins_it_10000(t):
@@ -247,7 +280,7 @@ def test_the_lucky_number_costs_an_opponent_who_spins_it_10000(t):
     assert out == "Bob is the first at Millionaire Acres: $100,000 and the Lucky Number 4"
     give(t, "Ann", 20000)
     assert t.do("spin", player="Ann", number=4).summary == "Ann spun 4; Ann spun Bob's Lucky Number 4 and paid $10,000"
-    t.do("wedding", player="Cy", spin=4)   # a wedding spin counts too: presents, then the fee
+    t.do("wedding", player="Cy", spin=4)  # a wedding spin counts too: presents, then the fee
     assert t.cash("Bob") == 102000 + 10000 - 500 + 10000
 
 
@@ -259,7 +292,10 @@ def test_a_collect_card_takes_half_of_a_collection_of_10000_or_more(t):
 
 
 def test_a_collect_card_needs_10000_or_more(t):
-    assert t.refused("collect_space", player="Ann", amount=5000, collect_card="Bob") == "a Collect card needs $10,000 or more"
+    assert (
+        t.refused("collect_space", player="Ann", amount=5000, collect_card="Bob")
+        == "a Collect card needs $10,000 or more"
+    )
 
 
 def test_an_exemption_card_voids_a_collect_card(t):
@@ -295,10 +331,12 @@ def test_the_day_of_reckoning_pays_20000_a_child(t):
 
 def test_notes_left_for_want_of_cash_count_against_the_player_at_the_final_count(t):
     t.do("borrow", player="Cy", notes=2)
-    take(t, "Cy", 15000)                                  # Cy: $27,000 and 2 notes
+    take(t, "Cy", 15000)  # Cy: $27,000 and 2 notes
     out = t.do("reckoning", player="Cy").summary
-    assert out.startswith("Day of Reckoning for Cy: paid $25,000 for 1 note; 1 note left unpaid for want of cash "
-                          "(each counts $25,000 against Cy at the final count)")
+    assert out.startswith(
+        "Day of Reckoning for Cy: paid $25,000 for 1 note; 1 note left unpaid for want of cash "
+        "(each counts $25,000 against Cy at the final count)"
+    )
     assert notes(t, "Cy") == 1 and t.cash("Cy") == 2000 and view(t, "Cy")["net_worth"] == 2000 - 25000
 
 
@@ -331,7 +369,7 @@ def test_the_final_count_when_the_last_player_retires(t):
     t.do("buy", player="Ann", item="Stock Certificate")
     t.do("buy", player="Ann", item="Life Insurance")
     t.do("reckoning", player="Ann")
-    t.do("millionaire_acres", player="Ann", spin=1)       # $42,000 + $100,000 bonus
+    t.do("millionaire_acres", player="Ann", spin=1)  # $42,000 + $100,000 bonus
     t.do("reckoning", player="Cy")
     t.do("tycoon", player="Cy", number=1, spin=2)
     give(t, "Bob", 150000)
@@ -352,8 +390,14 @@ def test_retired_players_take_no_turns(t):
 def test_refusals_change_nothing_and_say_why(t):
     assert t.refused("repay", player="Ann", notes=1) == "Ann holds 0 promissory notes, not 1"
     assert t.refused("revenge", player="Ann", victim="Ann", choice="back") == "Revenge is taken on another player"
-    assert t.refused("tycoon", player="Ann", number=2, spin=2) == "Ann may try to become a Tycoon only at the Day of Reckoning"
-    assert t.refused("spin", player="Ann", number=5) == "nothing rides on Ann's spin of 5: no bets and nobody's Lucky Number"
+    assert (
+        t.refused("tycoon", player="Ann", number=2, spin=2)
+        == "Ann may try to become a Tycoon only at the Day of Reckoning"
+    )
+    assert (
+        t.refused("spin", player="Ann", number=5)
+        == "nothing rides on Ann's spin of 5: no bets and nobody's Lucky Number"
+    )
     with pytest.raises(NotEnoughMoney):
         t.do("buy", player="Ann", item="Stock Certificate")
 

@@ -5,6 +5,7 @@ The parks' stand-in cards are the classic streets scaled by 1,000: Corner Park a
 cost €100K (access 6K, then 30K, 90K, 270K, 400K by level; infrastructure €50K a piece),
 Prinzessinnengarten €120K (access 8K ... 450K).
 """
+
 import json
 
 import pytest
@@ -25,8 +26,8 @@ BLUE = ("Corner Park", "Comenius Garten", "Prinzessinnengarten")
 @pytest.fixture
 def t(new_game):
     t = new_game("greenopoly", "Ann", "Bob", "Cy")
-    t.do("choose_character", player="Ann", character="Gardener")    # 200K, Night and Detour
-    t.do("choose_character", player="Bob", character="beekeeper")   # 200K, neither
+    t.do("choose_character", player="Ann", character="Gardener")  # 200K, Night and Detour
+    t.do("choose_character", player="Bob", character="beekeeper")  # 200K, neither
     t.do("choose_character", player="Cy", character="Urban Planner")  # 300K, Night and Detour
     return t
 
@@ -38,6 +39,7 @@ def improve_all(t, player, parks, levels):
 
 
 # -- the start, characters and salaries ---------------------------------------------------------------
+
 
 def test_everyone_starts_with_2m_and_the_centre_is_empty(new_game):
     t = new_game("greenopoly", "Ann", "Bob")
@@ -65,11 +67,15 @@ def test_passing_go_then_a_card_back_to_go_pays_the_salary_twice(t):
 def test_no_salary_before_the_character_is_recorded(new_game):
     t = new_game("greenopoly", "Ann", "Bob")
     assert t.refused("salary", player="Ann") == (
-        "Ann has no character card yet: record the card they drew with Choose a character")
+        "Ann has no character card yet: record the card they drew with Choose a character"
+    )
 
 
 def test_each_character_card_is_in_one_hand(t, new_game):
-    assert t.refused("choose_character", player="Ann", character="Student") == "Ann already holds Gardener; undo to change it"
+    assert (
+        t.refused("choose_character", player="Ann", character="Student")
+        == "Ann already holds Gardener; undo to change it"
+    )
     u = new_game("greenopoly", "Dee", "Eve")
     u.do("choose_character", player="Dee", character="Student")
     assert u.refused("choose_character", player="Eve", character="student") == "Dee already holds Student"
@@ -77,6 +83,7 @@ def test_each_character_card_is_in_one_hand(t, new_game):
 
 
 # -- the centre of the board -------------------------------------------------------------------------
+
 
 def test_income_tax_flat_goes_to_the_centre_and_free_access_takes_it_all(t):
     t.do("tax", player="Ann", choice="flat")
@@ -107,6 +114,7 @@ def test_income_tax_choice_must_be_made_before_counting(t):
 
 # -- Night -------------------------------------------------------------------------------------------
 
+
 def test_night_costs_500_to_leave_early_for_characters_it_affects(t):
     t.do("night", player="Ann")
     assert t.table["players"]["Ann"]["in_jail"]
@@ -116,7 +124,9 @@ def test_night_costs_500_to_leave_early_for_characters_it_affects(t):
 
 
 def test_characters_spared_by_night_play_on(t):
-    assert t.refused("night", player="Bob") == "Bob's character (Beekeeper) is not affected by Night: no penalty, play on"
+    assert (
+        t.refused("night", player="Bob") == "Bob's character (Beekeeper) is not affected by Night: no penalty, play on"
+    )
 
 
 def test_doubles_or_a_torch_card_get_you_out_of_night_for_free(t):
@@ -135,12 +145,15 @@ def test_a_table_reading_the_fine_as_500k_sets_the_option(new_game):
 
 # -- park access -------------------------------------------------------------------------------------
 
+
 def test_access_is_doubled_on_an_unimproved_complete_group_even_with_one_park_mortgaged(t):
     t.give("Ann", *BLUE)
     t.do("mortgage", player="Ann", deed="Prinzessinnengarten")
     t.do("rent", payer="Bob", deed="Corner Park")
     assert t.cash("Bob") == START - 12 * K
-    assert t.refused("rent", payer="Bob", deed="Prinzessinnengarten") == "Prinzessinnengarten is mortgaged: no rent is due"
+    assert (
+        t.refused("rent", payer="Bob", deed="Prinzessinnengarten") == "Prinzessinnengarten is mortgaged: no rent is due"
+    )
 
 
 def test_bob_lands_on_corner_park_with_a_playground_and_pays_ann_90k(t):
@@ -152,27 +165,34 @@ def test_bob_lands_on_corner_park_with_a_playground_and_pays_ann_90k(t):
 
 # -- infrastructure ----------------------------------------------------------------------------------
 
+
 def test_improving_needs_the_whole_group_unmortgaged(t):
     t.give("Ann", "Corner Park", "Comenius Garten")
     assert t.refused("improve", player="Ann", deed="Corner Park") == (
-        "Ann needs the whole light blue group to improve parks (missing Prinzessinnengarten)")
+        "Ann needs the whole light blue group to improve parks (missing Prinzessinnengarten)"
+    )
     t.give("Ann", "Prinzessinnengarten")
     t.do("mortgage", player="Ann", deed="Comenius Garten")
     assert t.refused("improve", player="Ann", deed="Corner Park") == (
-        "lift the mortgage on Comenius Garten before improving the light blue group")
+        "lift the mortgage on Comenius Garten before improving the light blue group"
+    )
 
 
 def test_parks_are_improved_evenly_a_fountain_then_a_playground(t):
     t.give("Ann", *BLUE)
     t.do("improve", player="Ann", deed="Corner Park")
     assert t.refused("improve", player="Ann", deed="Corner Park") == (
-        "improve evenly: Comenius Garten, Prinzessinnengarten must reach level 1 before Corner Park goes higher")
+        "improve evenly: Comenius Garten, Prinzessinnengarten must reach level 1 before Corner Park goes higher"
+    )
     t.do("improve", player="Ann", deed="Comenius Garten")
     t.do("improve", player="Ann", deed="Prinzessinnengarten")
     assert t.table["stock"]["fountains"] == 10
     out = t.do("improve", player="Ann", deed="Corner Park")
     assert out.summary == "Ann improved Corner Park to level 2 (a playground) for €50K"
-    assert (t.table["stock"]["fountains"], t.table["stock"]["playgrounds"]) == (11, 14)  # the playground replaces the fountain
+    assert (t.table["stock"]["fountains"], t.table["stock"]["playgrounds"]) == (
+        11,
+        14,
+    )  # the playground replaces the fountain
     assert t.cash("Ann") == START - 320 * K - 4 * 50 * K
 
 
@@ -181,7 +201,8 @@ def test_level_four_is_the_top(t):
     t.give("Ann", *BLUE)
     improve_all(t, "Ann", BLUE, 4)
     assert t.refused("improve", player="Ann", deed="Corner Park") == (
-        "Corner Park is at level four (a collective space): it cannot be improved further")
+        "Corner Park is at level four (a collective space): it cannot be improved further"
+    )
     assert t.table["stock"] == {"fountains": 13, "playgrounds": 15, "sports grounds": 20, "collective spaces": 12}
 
 
@@ -211,7 +232,8 @@ def test_when_the_bank_runs_out_of_fountains_nobody_improves(tmp_path):
         t.do("improve", player="Ann", deed="Comenius Garten")
         assert t.refused("improve", player="Ann", deed="Prinzessinnengarten") == (
             "the bank has no fountains left: wait until one is sold back, "
-            "or auction the last ones among the players who want them")
+            "or auction the last ones among the players who want them"
+        )
         t.do("sell_infrastructure", player="Ann", deed="Corner Park")
         t.do("improve", player="Ann", deed="Prinzessinnengarten", price="80K")  # the last one, won at auction
         assert t.cash("Ann") == START - 320 * K - 2 * 50 * K + 25 * K - 80 * K
@@ -224,7 +246,8 @@ def test_infrastructure_sells_back_at_half_price_evenly(t):
     improve_all(t, "Ann", BLUE, 2)
     t.do("improve", player="Ann", deed="Corner Park")
     assert t.refused("sell_infrastructure", player="Ann", deed="Comenius Garten") == (
-        "sell evenly: sell from Corner Park before Comenius Garten")
+        "sell evenly: sell from Corner Park before Comenius Garten"
+    )
     before = t.cash("Ann")
     out = t.do("sell_infrastructure", player="Ann", deed="Corner Park", count=2)
     assert out.summary == "Ann sold 2 levels of infrastructure on Corner Park for €50K"
@@ -258,8 +281,10 @@ def test_a_park_can_always_be_sold_down_even_when_the_piece_below_is_out(tmp_pat
         cash = t.cash("Ann")
         out = t.do("sell_infrastructure", player="Ann", deed="Comenius Garten")
         assert t.deed("Comenius Garten")["level"] == 1 and t.cash("Ann") == cash + 50 * K
-        assert out.summary == ("Ann sold 2 levels of infrastructure on Comenius Garten for €50K (the bank had no "
-                               "piece for level 2, so Comenius Garten came down to level 1)")
+        assert out.summary == (
+            "Ann sold 2 levels of infrastructure on Comenius Garten for €50K (the bank had no "
+            "piece for level 2, so Comenius Garten came down to level 1)"
+        )
         t.do("sell_infrastructure", player="Ann", deed="Prinzessinnengarten")
         t.do("sell_infrastructure", player="Ann", deed="Corner Park")  # the highest again: evenness holds
         assert [t.deed(p)["level"] for p in BLUE] == [1, 1, 1]
@@ -302,10 +327,12 @@ def test_an_improved_group_cannot_be_mortgaged_or_traded(t):
     t.do("improve", player="Ann", deed="Comenius Garten")
     assert "before mortgaging Corner Park" in t.refused("mortgage", player="Ann", deed="Corner Park")
     assert "before Corner Park can change hands" in t.refused(
-        "trade", a="Ann", b="Bob", give={"deeds": ["Corner Park"]})
+        "trade", a="Ann", b="Bob", give={"deeds": ["Corner Park"]}
+    )
 
 
 # -- mortgages and deals -----------------------------------------------------------------------------
+
 
 def test_mortgage_and_lifting_at_ten_percent(t):
     t.give("Ann", "Corner Park")
@@ -334,6 +361,7 @@ def test_a_creditor_lifts_a_bankrupts_mortgaged_park_at_once(t):
 
 
 # -- the end -----------------------------------------------------------------------------------------
+
 
 def test_a_bankruptcy_ends_the_game_and_the_most_improved_parks_win(t):
     t.give("Bob", *BLUE)
@@ -373,12 +401,20 @@ def test_a_timed_end_ranks_by_improved_parks_with_worth_beside(t):
 def test_phones_see_character_night_and_improved_parks(t):
     t.do("night", player="Ann")
     ann = state_json(t.table, t.banker.rules, t.banker.version)["players"][0]
-    assert {k: ann[k] for k in ("character", "salary", "night_applies", "detour_applies", "in_night", "improved_parks")} == {
-        "character": "Gardener", "salary": 200 * K, "night_applies": True, "detour_applies": True,
-        "in_night": True, "improved_parks": 0}
+    assert {
+        k: ann[k] for k in ("character", "salary", "night_applies", "detour_applies", "in_night", "improved_parks")
+    } == {
+        "character": "Gardener",
+        "salary": 200 * K,
+        "night_applies": True,
+        "detour_applies": True,
+        "in_night": True,
+        "improved_parks": 0,
+    }
 
 
 # -- corrections -------------------------------------------------------------------------------------
+
 
 def test_the_banker_corrects_a_character_card_and_salaries_paid_stay_paid(t):
     t.do("salary", player="Ann")
@@ -386,24 +422,36 @@ def test_the_banker_corrects_a_character_card_and_salaries_paid_stay_paid(t):
     t.do("salary", player="Ann")
     assert t.cash("Ann") == START + 200 * K + 250 * K
     assert t.refused("correct_character", character="Gardener", values={"salary": 0}) == (
-        "character Gardener: salary must be a whole number above 0, not 0")
+        "character Gardener: salary must be a whole number above 0, not 0"
+    )
     assert t.refused("correct_character", character="Gardener", values={"night": "perhaps"}) == (
-        "night is true or false, not 'perhaps'")
+        "night is true or false, not 'perhaps'"
+    )
     assert t.refused("correct_character", character="Gardener", values={"colour": "red"}) == (
-        "Gardener has no field 'colour'; its fields are detour, night, salary, stand_in, title")
+        "Gardener has no field 'colour'; its fields are detour, night, salary, stand_in, title"
+    )
     t.banker.undo()
     assert t.table["pack"]["characters"]["Gardener"]["salary"] == 250 * K
     t.banker.undo()
     assert t.table["pack"]["characters"]["Gardener"]["salary"] == 200 * K
 
 
-@pytest.mark.parametrize("values, reason", [
-    ({"rent": [1, 2, 3, 4, 5, 6]}, "Corner Park: a park has 5 access charges (unimproved, then levels 1 to 4), not [1, 2, 3, 4, 5, 6]"),
-    ({"infrastructure_cost": 0}, "Corner Park: infrastructure_cost must be a whole number above 0, not 0"),
-    ({"mortgage": "fifty"}, "'fifty' is not an amount of money"),
-    ({"colour": "green"}, "Corner Park has no field 'colour'; its fields are group, infrastructure_cost, mortgage, price, "
-                          "rent, stand_in"),
-])
+@pytest.mark.parametrize(
+    "values, reason",
+    [
+        (
+            {"rent": [1, 2, 3, 4, 5, 6]},
+            "Corner Park: a park has 5 access charges (unimproved, then levels 1 to 4), not [1, 2, 3, 4, 5, 6]",
+        ),
+        ({"infrastructure_cost": 0}, "Corner Park: infrastructure_cost must be a whole number above 0, not 0"),
+        ({"mortgage": "fifty"}, "'fifty' is not an amount of money"),
+        (
+            {"colour": "green"},
+            "Corner Park has no field 'colour'; its fields are group, infrastructure_cost, mortgage, price, "
+            "rent, stand_in",
+        ),
+    ],
+)
 def test_bad_park_values_are_refused(t, values, reason):
     assert t.refused("correct_card", deed="Corner Park", values=values) == reason
 
@@ -420,7 +468,9 @@ def test_a_parks_group_is_fixed_once_play_has_begun(t):
     t.do("correct_card", deed="Corner Park", values={"group": "dark blue"})
     t.banker.undo()
     t.give("Ann", "Willow Meadow")
-    assert "cannot change once play has begun" in t.refused("correct_card", deed="Corner Park", values={"group": "brown"})
+    assert "cannot change once play has begun" in t.refused(
+        "correct_card", deed="Corner Park", values={"group": "brown"}
+    )
 
 
 def test_companion_deeds_lists_and_corrects_park_cards(tmp_path, capsys):

@@ -1,4 +1,5 @@
 """The trading unit on GPIO, with gpiozero's mock pins and a fake clock (no real pin, no sleep)."""
+
 import heapq
 import itertools
 import logging
@@ -14,7 +15,13 @@ import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from companion.hardware import (
-    HEADER_PIN, BoardDevices, NoHardware, OutputDriver, PinMapError, load_pins, open_board,
+    HEADER_PIN,
+    BoardDevices,
+    NoHardware,
+    OutputDriver,
+    PinMapError,
+    load_pins,
+    open_board,
 )
 from companion.trading_unit import TradingUnit, TradingUnitSettings, UndoConfirmAsked
 
@@ -69,12 +76,21 @@ class Table:
     def __init__(self, loop, factory, settings=None, **pins):
         self.loop, self.factory = loop, factory
         self.next_turns, self.undos, self.event_threads = [], [], []
-        self.unit = TradingUnit(settings, rng=random.Random(3),
-                                on_next_turn=lambda: self.next_turns.append(loop.now),
-                                on_undo=lambda: self.undos.append(loop.now))
+        self.unit = TradingUnit(
+            settings,
+            rng=random.Random(3),
+            on_next_turn=lambda: self.next_turns.append(loop.now),
+            on_undo=lambda: self.undos.append(loop.now),
+        )
         self.unit.subscribe(lambda event: self.event_threads.append(threading.get_ident()))
-        self.board = open_board(self.unit, clock=loop, call_soon_threadsafe=loop.call_soon_threadsafe,
-                                call_later=loop.call_later, pin_factory=factory, pins=pins or None)
+        self.board = open_board(
+            self.unit,
+            clock=loop,
+            call_soon_threadsafe=loop.call_soon_threadsafe,
+            call_later=loop.call_later,
+            pin_factory=factory,
+            pins=pins or None,
+        )
         self.light, self.buzzer = factory.pin(LIGHT), factory.pin(BUZZER)
 
     def press(self, bcm, hold=0.0):
@@ -260,10 +276,12 @@ def test_the_driver_can_be_ticked_by_hand(loop, factory):
 
 # -- no hardware ------------------------------------------------------------------------------
 
+
 def test_a_busy_pin_leaves_the_screen_unit_alone_with_one_warning(table, loop, factory, caplog):
     with caplog.at_level(logging.WARNING, logger="companion.hardware"):
-        second = open_board(TradingUnit(), clock=loop, call_soon_threadsafe=loop.call_soon_threadsafe,
-                            pin_factory=factory)
+        second = open_board(
+            TradingUnit(), clock=loop, call_soon_threadsafe=loop.call_soon_threadsafe, pin_factory=factory
+        )
     assert not second.present and "GPIO5" in second.reason
     assert [r.levelname for r in caplog.records] == ["WARNING"]
     second.close()
@@ -289,12 +307,18 @@ def test_without_gpiozero_installed_the_app_still_runs(monkeypatch, loop):
 
 
 def test_a_missing_pin_map_is_explained(loop, factory, tmp_path):
-    board = open_board(TradingUnit(), clock=loop, call_soon_threadsafe=loop.call_soon_threadsafe,
-                       pin_factory=factory, pins_path=tmp_path / "nowhere.toml")
+    board = open_board(
+        TradingUnit(),
+        clock=loop,
+        call_soon_threadsafe=loop.call_soon_threadsafe,
+        pin_factory=factory,
+        pins_path=tmp_path / "nowhere.toml",
+    )
     assert not board.present and "nowhere.toml" in board.reason
 
 
 # -- pin map ----------------------------------------------------------------------------------
+
 
 def test_the_pin_map_comes_from_hw_pins_toml_and_can_be_overridden():
     pins = load_pins()

@@ -1,5 +1,6 @@
 """The heap an evening runs on: start-up's objects are frozen out of the collector's way, and what
 the evening itself makes is still collected."""
+
 import gc
 import weakref
 

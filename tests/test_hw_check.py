@@ -1,4 +1,5 @@
 """Setting up a new box: `companion hw-check` with mock pins standing in for the wiring."""
+
 import pytest
 from gpiozero import LED
 from gpiozero.pins.mock import MockFactory, MockPWMPin

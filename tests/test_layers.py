@@ -1,4 +1,5 @@
 """The core is pure: importing it loads no GUI, GPIO, web or discovery module."""
+
 import ast
 import subprocess
 import sys
@@ -67,7 +68,11 @@ def test_no_adapter_reaches_into_the_bankers_game_file():
     for modules in ADAPTERS.values():
         for path in (p for m in modules for p in _modules(m)):
             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-                if isinstance(node, ast.Attribute) and node.attr == "store" and isinstance(node.value, (ast.Name, ast.Attribute)):
+                if (
+                    isinstance(node, ast.Attribute)
+                    and node.attr == "store"
+                    and isinstance(node.value, (ast.Name, ast.Attribute))
+                ):
                     problems.append(f"{path.relative_to(PACKAGE.parent)}:{node.lineno}")
     assert not problems, f"adapters talk to the Banker, not its store: {problems}"
 
@@ -80,14 +85,27 @@ def _reads_error_words(handler: ast.ExceptHandler) -> list[int]:
     for node in ast.walk(handler):
         if isinstance(node, ast.Compare) and any(isinstance(op, (ast.In, ast.NotIn, ast.Eq)) for op in node.ops):
             for side in [node.left, *node.comparators]:
-                if isinstance(side, ast.Call) and getattr(side.func, "id", None) == "str" and side.args \
-                        and isinstance(side.args[0], ast.Name) and side.args[0].id == handler.name:
+                if (
+                    isinstance(side, ast.Call)
+                    and getattr(side.func, "id", None) == "str"
+                    and side.args
+                    and isinstance(side.args[0], ast.Name)
+                    and side.args[0].id == handler.name
+                ):
                     lines.append(node.lineno)
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in (
-                "search", "match", "fullmatch", "findall", "startswith", "endswith"):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in ("search", "match", "fullmatch", "findall", "startswith", "endswith")
+        ):
             for arg in [*node.args, node.func.value]:
-                if isinstance(arg, ast.Call) and getattr(arg.func, "id", None) == "str" and arg.args \
-                        and isinstance(arg.args[0], ast.Name) and arg.args[0].id == handler.name:
+                if (
+                    isinstance(arg, ast.Call)
+                    and getattr(arg.func, "id", None) == "str"
+                    and arg.args
+                    and isinstance(arg.args[0], ast.Name)
+                    and arg.args[0].id == handler.name
+                ):
                     lines.append(node.lineno)
     return lines
 
@@ -148,13 +166,22 @@ def _guesses(tree: ast.AST, names: set[str]) -> list[int]:
         if isinstance(node, ast.Compare):
             sides = [node.left, *node.comparators]
             if any(isinstance(s, ast.Attribute) and s.attr in ("name", "actor") for s in sides) and any(
-                    set(_constants(s)) & names for s in sides):
+                set(_constants(s)) & names for s in sides
+            ):
                 lines.append(node.lineno)
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get" \
-                and isinstance(node.func.value, ast.Dict):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "get"
+            and isinstance(node.func.value, ast.Dict)
+        ):
             keys = [k.value for k in node.func.value.keys if isinstance(k, ast.Constant)]
-            if len(set(keys) & names) >= 2 and node.args and isinstance(node.args[0], ast.Attribute) \
-                    and node.args[0].attr in ("name", "actor"):
+            if (
+                len(set(keys) & names) >= 2
+                and node.args
+                and isinstance(node.args[0], ast.Attribute)
+                and node.args[0].attr in ("name", "actor")
+            ):
                 lines.append(node.lineno)
         if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
             listed = _constants(node.value) if isinstance(node.value, (ast.Tuple, ast.List, ast.Set)) else []
@@ -177,10 +204,12 @@ def test_no_code_outside_the_rules_guesses_a_role_from_a_field_s_name():
 
 def test_the_check_catches_the_guesses_it_is_meant_to():
     names = {"player", "payer", "from", "a", "winner"}
-    guessing = ast.parse('ACTING = ("player", "payer", "from", "a")\n'
-                         'def f(spec):\n    return [x for x in spec.fields if x.name != "winner"]\n'
-                         'def g(form):\n    return form.actor in ("from", "payer")\n'
-                         'def h(form):\n    return {"from": "Who pays", "a": "Who offers"}.get(form.actor, "Who")\n')
+    guessing = ast.parse(
+        'ACTING = ("player", "payer", "from", "a")\n'
+        'def f(spec):\n    return [x for x in spec.fields if x.name != "winner"]\n'
+        'def g(form):\n    return form.actor in ("from", "payer")\n'
+        'def h(form):\n    return {"from": "Who pays", "a": "Who offers"}.get(form.actor, "Who")\n'
+    )
     assert sorted(_guesses(guessing, names)) == [1, 3, 5, 7]
     reading = ast.parse('def f(spec):\n    return [x for x in spec.fields if x.role == "payer"]\n')
     assert _guesses(reading, names) == []

@@ -4,6 +4,7 @@ Other programs write the same game (the phones' server, a `companion do` in a te
 Bankers may hold it in one process. Whatever they committed before an action is taken into account
 before that action is decided, so nothing is refused, or accepted, on a table that is no longer true.
 """
+
 from __future__ import annotations
 
 import json
@@ -33,16 +34,22 @@ def pay(payer: str, payee: str, amount: int, **extra) -> dict:
 
 def companion(*args: str) -> dict:
     """Run the real command in a child process and return its JSON answer (``--json``: for programs)."""
-    done = subprocess.run([sys.executable, "-m", "companion.cli", *args, "--json"], capture_output=True, text=True,
-                          check=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "companion.cli", *args, "--json"], capture_output=True, text=True, check=True
+    )
     return json.loads(done.stdout)
 
 
 def test_a_batch_sees_a_payment_another_program_made_between_its_lines(game):
     """`companion do GAME -` decides each line on the game as it stands when the line arrives: Ann pays
     Bob $1,400, the phones' server pays Ann $500 meanwhile, and Ann's next $550 is accepted."""
-    batch = subprocess.Popen([sys.executable, "-m", "companion.cli", "do", str(game), "-", "--json"],
-                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    batch = subprocess.Popen(
+        [sys.executable, "-m", "companion.cli", "do", str(game), "-", "--json"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         batch.stdin.write(json.dumps(pay("Ann", "Bob", 1400)) + "\n")
         batch.stdin.flush()
@@ -140,7 +147,8 @@ def test_undo_and_redo_always_name_the_action_itself(game):
         b.do({"action": "salary", "player": "Ann"})
         said = [b.undo().summary, b.redo().summary, b.undo().summary, b.redo().summary, b.undo().summary]
         assert said == ["Undone: Ann collected $200 salary", "Redone: Ann collected $200 salary"] * 2 + [
-            "Undone: Ann collected $200 salary"]
+            "Undone: Ann collected $200 salary"
+        ]
         assert b.next_redo().summary == "Ann collected $200 salary"  # what the redo button names
         assert b.redo().summary == "Redone: Ann collected $200 salary"
         assert b.table["accounts"]["Ann"] == 1700 and b.verify() == []

@@ -9,6 +9,7 @@ keep the stored state equal to a full replay. Its file is not synced (``PRAGMA s
 nothing here depends on the disk, and what does (a pulled plug, a crash mid-commit) is proved on fully
 synced files by tests/test_game_file.py and tests/test_crash.py.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -57,8 +58,9 @@ def test_the_rules_keep_the_books(pack, options):
         @initialize(seed=st.integers(0, 2**32 - 1))
         def start(self, seed):
             self.rnd = random.Random(seed)
-            self.opening = new_table(the_pack, [{"name": p} for p in players_for(pack)],
-                                     resolve_options(the_pack, dict(options)))
+            self.opening = new_table(
+                the_pack, [{"name": p} for p in players_for(pack)], resolve_options(the_pack, dict(options))
+            )
             events, _ = engine.start(self.opening, rules)
             self.log = [events]  # the events of each entry, in order: actions, undos and redos alike
             self.undo_stack: list[list] = []  # the events of actions in force, last on top

@@ -1,4 +1,5 @@
 """Which screens live while the banker looks at another (pure: no window)."""
+
 from companion.ui.letting_go import screens_to_let_go
 
 

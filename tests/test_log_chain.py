@@ -1,6 +1,7 @@
 """The log proves itself: every entry's hash chains it to the one before, snapshots and backups record
 the head, a changed digit is caught and named with the backup to restore, and games written before the
 chain are brought up to date without losing anything."""
+
 from __future__ import annotations
 
 import hashlib
@@ -56,10 +57,20 @@ def game(tmp_path):
 def test_each_entry_hashes_the_previous_hash_and_its_canonical_content(game):
     previous = bytes(32)
     con = sqlite3.connect(game)
-    rows = con.execute("SELECT seq, kind, action_id, action, events, summary, target, at, hash FROM entries ORDER BY seq")
+    rows = con.execute(
+        "SELECT seq, kind, action_id, action, events, summary, target, at, hash FROM entries ORDER BY seq"
+    )
     for seq, kind, action_id, action, events, summary, target, at, digest in rows:
-        fields = {"seq": seq, "kind": kind, "id": action_id, "action": json.loads(action),
-                  "events": json.loads(events), "summary": summary, "target": target, "at": at}
+        fields = {
+            "seq": seq,
+            "kind": kind,
+            "id": action_id,
+            "action": json.loads(action),
+            "events": json.loads(events),
+            "summary": summary,
+            "target": target,
+            "at": at,
+        }
         text = json.dumps(fields, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
         assert digest == hashlib.sha256(previous + text).hexdigest()
         previous = bytes.fromhex(digest)
@@ -87,8 +98,14 @@ def test_a_changed_digit_after_the_last_snapshot_is_caught_on_opening(game, caps
     """Someone turns Ann's $10 in entry 25 into $19: `show` refuses instead of showing a richer Ann, and
     names the entry and the newest good backup."""
     tamper(game, "UPDATE entries SET events = replace(events, '\"amount\":10', '\"amount\":19') WHERE seq = 25")
-    for command in (["show", str(game)], ["check", str(game)], ["log", str(game)], ["export", str(game), "--csv"],
-                    ["undo", str(game)], ["do", str(game), '{"action": "transfer", "from": "bank", "to": "Bob", "amount": 5}']):
+    for command in (
+        ["show", str(game)],
+        ["check", str(game)],
+        ["log", str(game)],
+        ["export", str(game), "--csv"],
+        ["undo", str(game)],
+        ["do", str(game), '{"action": "transfer", "from": "bank", "to": "Bob", "amount": 5}'],
+    ):
         code, _out, err = run(*command, capsys=capsys)
         assert code == 2 and _out == "", command
         assert err.count("\n") == 1 and "entry 25 differs from what was written" in err, err

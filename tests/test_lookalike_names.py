@@ -5,6 +5,7 @@ by letters from another alphabet that look the same. Each is refused with a reas
 character or which name, and nothing is made. Names that merely resemble each other ("Ann" and "Anne",
 "Zoë" and "Zoe") still sit side by side.
 """
+
 from __future__ import annotations
 
 import pytest
@@ -45,13 +46,16 @@ def test_bob_with_a_word_joiner_is_refused_even_without_a_plain_bob():
         player_names_checked(["Bob\u2060", "Cy"])
 
 
-@pytest.mark.parametrize("twin", [
-    "\u0410nn",  # Cyrillic capital A
-    "\u0430nn",  # Cyrillic small a (and "ann" folds to "Ann"'s key)
-    "A\u0578\u0578",  # Armenian letters that look like n
-    "\u0391nn",  # Greek capital alpha
-    "\uff21nn",  # full-width A
-])
+@pytest.mark.parametrize(
+    "twin",
+    [
+        "\u0410nn",  # Cyrillic capital A
+        "\u0430nn",  # Cyrillic small a (and "ann" folds to "Ann"'s key)
+        "A\u0578\u0578",  # Armenian letters that look like n
+        "\u0391nn",  # Greek capital alpha
+        "\uff21nn",  # full-width A
+    ],
+)
 def test_a_name_in_look_alike_letters_is_refused_as_a_twin(twin):
     with pytest.raises(BadAction) as refused:
         new_table({}, [{"name": "Ann"}, {"name": twin}], {})
@@ -73,8 +77,18 @@ def test_the_bank_and_the_pots_cannot_be_spelt_in_look_alike_letters_either(name
         player_names_checked([name, "Bob"])
 
 
-@pytest.mark.parametrize("pair", [("Ann", "Anne"), ("Zoë", "Zoe"), ("Bob", "Rob"), ("Åsa", "Asa"),
-                                  ("Ольга", "Olga"), ("李", "Lee"), ("Ann-Marie", "Annmarie")])
+@pytest.mark.parametrize(
+    "pair",
+    [
+        ("Ann", "Anne"),
+        ("Zoë", "Zoe"),
+        ("Bob", "Rob"),
+        ("Åsa", "Asa"),
+        ("Ольга", "Olga"),
+        ("李", "Lee"),
+        ("Ann-Marie", "Annmarie"),
+    ],
+)
 def test_names_that_read_differently_still_sit_together(pair):
     assert player_names_checked(pair) == list(pair)
 

@@ -1,4 +1,5 @@
 """Money in one style per game wherever it shows: `rules`, `deeds`, `show`, the phone and the touchscreen."""
+
 from __future__ import annotations
 
 import subprocess
@@ -8,7 +9,9 @@ from companion.core.money import Currency
 
 
 def companion(*args: str, cwd) -> str:
-    done = subprocess.run([sys.executable, "-m", "companion", *args], capture_output=True, text=True, cwd=cwd, check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "companion", *args], capture_output=True, text=True, cwd=cwd, check=False
+    )
     assert done.returncode == 0, done.stderr
     return done.stdout
 
@@ -36,7 +39,11 @@ def test_classic_money_stays_as_it_was(tmp_path):
 def test_one_style_for_millions_in_monopoly_city():
     city = Currency("\u20a9", "short", 3)
     assert [city.format(n) for n in (37_575_000, 36_980_000, 1_250_000, 500_000)] == [
-        "\u20a937.575M", "\u20a936.98M", "\u20a91.25M", "\u20a9500K"]
+        "\u20a937.575M",
+        "\u20a936.98M",
+        "\u20a91.25M",
+        "\u20a9500K",
+    ]
 
 
 def test_the_game_choosers_tabs_read_the_packs_own_titles():

@@ -3,6 +3,7 @@
 The pack's district cards are stand-ins; Central Quay's are chosen so the rulebook's rent example
 shows its arithmetic: 6 blocks rent 5.25M, 4 blocks 3.5M, and a skyscraper doubles that to 7M.
 """
+
 import json
 
 import pytest
@@ -45,6 +46,7 @@ def green_group(t, owner="Ann"):
 
 # -- money and the start -----------------------------------------------------------------------------
 
+
 def test_everyone_is_dealt_37_7m_shown_the_way_the_box_prints_it(t):
     assert [t.cash(p) for p in ("Ann", "Bob", "Cy")] == [START] * 3
     assert t.cash("bank") == -3 * START
@@ -81,6 +83,7 @@ def test_ann_passes_go_and_collects_her_wages(t):
 
 # -- buying and auctions -----------------------------------------------------------------------------
 
+
 def test_ann_buys_central_quay_at_its_price(t):
     out = t.do("buy", player="Ann", deed="central quay")
     assert t.owner("Central Quay") == "Ann" and t.cash("Ann") == START - 3 * M
@@ -96,6 +99,7 @@ def test_auction_bids_start_at_10k(t):
 
 # -- the build spinner -------------------------------------------------------------------------------
 
+
 def test_ann_spins_3_and_builds_up_to_3_blocks_across_her_districts(t):
     t.give("Ann", "Mill Lane", "Canal Side")
     t.do("spin", player="Ann", result=3)
@@ -110,12 +114,15 @@ def test_ann_spins_3_and_builds_up_to_3_blocks_across_her_districts(t):
 def test_no_blocks_without_a_spin_and_one_spin_a_turn(t):
     t.give("Ann", "Mill Lane")
     assert t.refused("build", player="Ann", deed="Mill Lane", building="residential") == (
-        "Ann has not spun the build spinner this turn: spin first")
+        "Ann has not spun the build spinner this turn: spin first"
+    )
     t.do("spin", player="Ann", result=1)
     assert t.refused("spin", player="Ann", result=3) == (
-        "Ann already spun on turn 1 (1 block (1 left)): the spinner turns once a roll, and again only after a double")
+        "Ann already spun on turn 1 (1 block (1 left)): the spinner turns once a roll, and again only after a double"
+    )
     assert t.refused("spin", player="Bob", result=2) == (
-        "it is Ann's turn, not Bob's: the build spinner is pressed by the player whose turn it is, once a roll")
+        "it is Ann's turn, not Bob's: the build spinner is pressed by the player whose turn it is, once a roll"
+    )
 
 
 def test_a_double_means_another_roll_and_another_spin_in_the_same_turn(t):
@@ -130,7 +137,10 @@ def test_a_double_means_another_roll_and_another_spin_in_the_same_turn(t):
     t.do("build", player="Ann", deed="Mill Lane", building="residential", count=2)
     assert t.deed("Mill Lane")["residential"] == 3
     assert "again only after a double" in t.refused("spin", player="Ann", result=3)
-    assert t.refused("double", player="Bob") == "it is Ann's turn, not Bob's: only the player whose turn it is rolls the dice"
+    assert (
+        t.refused("double", player="Bob")
+        == "it is Ann's turn, not Bob's: only the player whose turn it is rolls the dice"
+    )
     t.do("double", player="Ann")
     out = t.do("double", player="Ann")
     assert out.summary == "Ann rolled a third double in a row and goes to jail; the turn ends"
@@ -157,15 +167,19 @@ def test_the_railroad_face_gives_one_free_railroad_and_no_blocks(t):
     out = t.do("spin", player="Ann", result="railroad")
     assert "free railroad" in out.summary
     assert t.refused("build", player="Ann", deed="Mill Lane", building="residential") == (
-        "the spinner gave Ann a railroad this turn, not blocks")
+        "the spinner gave Ann a railroad this turn, not blocks"
+    )
     t.do("build", player="Ann", deed="Old Mint", building="railroad")  # any district, even the bank's
     assert t.deed("Old Mint")["railroad"] is True and t.cash("Ann") == START - 600 * K
     assert t.refused("build", player="Ann", deed="Mill Lane", building="railroad") == (
-        "Ann has already built this turn's railroad")
+        "Ann has already built this turn's railroad"
+    )
 
 
-@pytest.mark.parametrize("face, allowance", [("1", "1 block (1 left)"), ("3", "3 blocks (3 left)"),
-                                             (4, "a railroad"), ("railroad", "a railroad")])
+@pytest.mark.parametrize(
+    "face, allowance",
+    [("1", "1 block (1 left)"), ("3", "3 blocks (3 left)"), (4, "a railroad"), ("railroad", "a railroad")],
+)
 def test_the_trading_units_faces_are_accepted_as_it_sends_them(t, face, allowance):
     t.do("spin", player="Ann", result=face)
     ann = state_json(t.table, t.banker.rules, t.banker.version)["players"][0]
@@ -178,7 +192,8 @@ def test_a_district_holds_at_most_8_blocks(t):
     turn_of(t, "Ann")
     t.do("spin", player="Ann", result=3)
     assert t.refused("build", player="Ann", deed="Mill Lane", building="industrial", count=3) == (
-        "Mill Lane has 6 blocks: a district holds at most 8")
+        "Mill Lane has 6 blocks: a district holds at most 8"
+    )
     t.do("build", player="Ann", deed="Mill Lane", building="industrial", count=2)
     assert t.deed("Mill Lane")["residential"] + t.deed("Mill Lane")["industrial"] == 8
 
@@ -188,12 +203,17 @@ def test_blocks_go_only_on_your_own_unmortgaged_districts(t):
     t.give("Ann", "Brick Row")
     t.do("mortgage", player="Ann", deed="Brick Row")
     t.do("spin", player="Ann", result=3)
-    assert t.refused("build", player="Ann", deed="Mill Lane", building="residential") == "Mill Lane belongs to Bob, not Ann"
+    assert (
+        t.refused("build", player="Ann", deed="Mill Lane", building="residential")
+        == "Mill Lane belongs to Bob, not Ann"
+    )
     assert t.refused("build", player="Ann", deed="Brick Row", building="residential") == (
-        "Brick Row is mortgaged: buy it back before building there")
+        "Brick Row is mortgaged: buy it back before building there"
+    )
 
 
 # -- rent: the rulebook's example --------------------------------------------------------------------
+
 
 def test_the_rulebook_rent_example_power_station_and_skyscraper(t):
     """Ann owns Central Quay, Old Town and Harbor Heights. Central Quay has 2 residential and 4
@@ -231,10 +251,12 @@ def test_the_tower_doubles_every_district_of_its_owner_but_never_twice_with_a_sk
     green_group(t)
     t.give("Ann", "Mill Lane", "Canal Side")
     assert t.refused("build", player="Ann", deed="Old Town", building="tower") == (
-        "the Monopoly Tower needs two whole colour groups; Ann has 1")
+        "the Monopoly Tower needs two whole colour groups; Ann has 1"
+    )
     t.give("Ann", "Brick Row")
     assert t.refused("build", player="Ann", deed="Canal Side", building="tower") == (
-        "the Monopoly Tower goes on a district of a whole group Ann owns (brown, green), and Canal Side is light blue")
+        "the Monopoly Tower goes on a district of a whole group Ann owns (brown, green), and Canal Side is light blue"
+    )
     t.do("build", player="Ann", deed="Old Town", building="tower")
     t.do("rent", payer="Bob", deed="Mill Lane")
     assert t.cash("Bob") == START - 2 * 60 * K
@@ -242,7 +264,8 @@ def test_the_tower_doubles_every_district_of_its_owner_but_never_twice_with_a_sk
     t.do("rent", payer="Cy", deed="Central Quay")
     assert t.cash("Cy") == START - 2 * 300 * K
     assert t.refused("build", player="Ann", deed="Canal Side", building="tower") == (
-        "the Monopoly Tower is already built (on Old Town)")
+        "the Monopoly Tower is already built (on Old Town)"
+    )
 
 
 def test_no_rent_on_a_mortgaged_district_and_no_rent_from_yourself(t):
@@ -260,16 +283,18 @@ def test_a_player_short_of_rent_is_told_what_mortgaging_could_raise(t):
     with pytest.raises(NotEnoughMoney) as caught:
         t.do("rent", payer="Bob", deed="Central Quay")
     assert str(caught.value) == (
-        "Bob has ₩100K but needs ₩600K for rent for Central Quay; "
-        "mortgaging districts could raise ₩60K more")
+        "Bob has ₩100K but needs ₩600K for rent for Central Quay; mortgaging districts could raise ₩60K more"
+    )
 
 
 # -- the Rent Dodge card -----------------------------------------------------------------------------
 
+
 def test_rent_dodge_cancels_one_rent_and_goes_back_beside_free_parking(t):
     t.give("Ann", "Central Quay")
     assert "does not hold the Rent Dodge card (it is beside Free Parking)" in t.refused(
-        "rent", payer="Bob", deed="Central Quay", dodge=True)
+        "rent", payer="Bob", deed="Central Quay", dodge=True
+    )
     t.do("free_parking", player="Bob")
     out = t.do("rent", payer="Bob", deed="Central Quay", dodge=True)
     assert out.summary == "Bob played the Rent Dodge card on Central Quay and paid Ann nothing instead of ₩300K"
@@ -301,6 +326,7 @@ def test_an_unused_rent_dodge_card_passes_to_the_next_player_on_free_parking(t):
 
 
 # -- taxes, jail -------------------------------------------------------------------------------------
+
 
 def test_industry_tax_is_due_only_from_owners_of_industrial_blocks(t):
     t.give("Ann", "Mill Lane")
@@ -336,14 +362,17 @@ def test_jail_costs_a_500k_fine(t):
 
 # -- stadiums, skyscrapers ---------------------------------------------------------------------------
 
+
 def test_a_stadium_needs_two_districts_of_a_colour_and_adds_1m_to_wages(t):
     t.give("Ann", "Canal Side")
     assert t.refused("build", player="Ann", deed="Canal Side", building="stadium") == (
-        "a stadium needs two light blue districts; Ann owns 1")
+        "a stadium needs two light blue districts; Ann owns 1"
+    )
     t.give("Ann", "Market Square")
     t.do("build", player="Ann", deed="Market Square", building="stadium")
     assert t.refused("build", player="Ann", deed="Canal Side", building="stadium") == (
-        "the light blue group already has its stadium (on Market Square)")
+        "the light blue group already has its stadium (on Market Square)"
+    )
     before = t.cash("Ann")
     t.do("salary", player="Ann")
     assert t.cash("Ann") == before + 3 * M
@@ -355,42 +384,51 @@ def test_there_are_only_two_stadiums(t):
     t.do("build", player="Ann", deed="Mill Lane", building="stadium")
     t.do("build", player="Ann", deed="Canal Side", building="stadium")
     assert t.refused("build", player="Ann", deed="Riverside", building="stadium") == (
-        "both stadiums are built: there are only two in the game")
+        "both stadiums are built: there are only two in the game"
+    )
     assert t.table["stock"]["stadiums"] == 0
 
 
 def test_a_skyscraper_needs_the_whole_group_and_costs_what_its_card_says(t):
     t.give("Ann", "Central Quay", "Old Town")
     assert t.refused("build", player="Ann", deed="Old Town", building="skyscraper") == (
-        "a skyscraper needs the whole green group (missing Harbor Heights)")
+        "a skyscraper needs the whole green group (missing Harbor Heights)"
+    )
     t.give("Ann", "Harbor Heights")
     before = t.cash("Ann")
     t.do("build", player="Ann", deed="Old Town", building="skyscraper")
     assert t.cash("Ann") == before - 3 * M
     assert "already has its skyscraper (on Old Town)" in t.refused(
-        "build", player="Ann", deed="Central Quay", building="skyscraper")
+        "build", player="Ann", deed="Central Quay", building="skyscraper"
+    )
 
 
 # -- planning permission -----------------------------------------------------------------------------
+
 
 def test_bonus_buildings_and_hazards_keep_each_other_out(t):
     t.give("Ann", "Mill Lane")
     t.give("Bob", "Brick Row")
     t.do("planning_permission", player="Ann", deed="Mill Lane", building="school")
     assert t.refused("planning_permission", player="Ann", deed="Brick Row", building="park") == (
-        "a bonus building goes on Ann's own district or an unowned one, and Brick Row belongs to Bob")
+        "a bonus building goes on Ann's own district or an unowned one, and Brick Row belongs to Bob"
+    )
     t.do("planning_permission", player="Ann", deed="Brick Row", building="sewage plant")
     turn_of(t, "Bob")
     assert t.refused("planning_permission", player="Bob", deed="Mill Lane", building="prison") == (
-        "Mill Lane has a school: bonus buildings keep hazards out")
+        "Mill Lane has a school: bonus buildings keep hazards out"
+    )
     assert t.refused("planning_permission", player="Bob", deed="Brick Row", building="prison") == (
-        "a hazard goes on another player's district or an unowned one, not on Bob's own Brick Row")
+        "a hazard goes on another player's district or an unowned one, not on Bob's own Brick Row"
+    )
     assert t.refused("planning_permission", player="Bob", deed="Brick Row", building="water tower") == (
-        "Brick Row has a sewage plant: hazards keep bonus buildings out")
+        "Brick Row has a sewage plant: hazards keep bonus buildings out"
+    )
     turn_of(t, "Cy")
     t.do("planning_permission", player="Cy", deed="Old Mint", building="wind farm")  # unowned: either kind
-    assert t.total() == 0 and all(t.cash(p) == START - 600 * K * (p == "Ann") - 700 * K * (p == "Bob")
-                                  for p in ("Ann", "Bob", "Cy"))
+    assert t.total() == 0 and all(
+        t.cash(p) == START - 600 * K * (p == "Ann") - 700 * K * (p == "Bob") for p in ("Ann", "Bob", "Cy")
+    )
 
 
 def test_removing_a_prison_costs_2m(t):
@@ -406,6 +444,7 @@ def test_removing_a_prison_costs_2m(t):
 
 
 # -- mortgages ---------------------------------------------------------------------------------------
+
 
 def test_mortgage_pays_the_rent_value_and_buying_back_costs_what_was_received(t):
     green_group(t)
@@ -433,6 +472,7 @@ def test_deals_move_districts_with_their_buildings_and_mortgages(t):
 
 
 # -- bankruptcy and the end ---------------------------------------------------------------------------
+
 
 def test_bankrupt_to_a_player_hands_over_cash_and_districts(t):
     t.give("Cy", "Mill Lane", "Brick Row")
@@ -480,12 +520,20 @@ def test_phones_see_the_rent_dodge_card_stadiums_and_the_build_allowance(t):
     state = state_json(t.table, t.banker.rules, t.banker.version)
     ann = state["players"][0]
     assert (ann["rent_dodge"], ann["stadiums"], ann["build_allowance"], ann["district_value"]) == (
-        True, 1, "2 blocks (2 left)", 130 * K)
+        True,
+        1,
+        "2 blocks (2 left)",
+        130 * K,
+    )
 
 
 def test_malformed_city_actions_are_bad_input(t):
     t.give("Ann", "Mill Lane")
-    for fields in ({"player": "Ann", "result": 4.5}, {"player": "Ann", "result": True}, {"player": "Ann", "result": "5"}):
+    for fields in (
+        {"player": "Ann", "result": 4.5},
+        {"player": "Ann", "result": True},
+        {"player": "Ann", "result": "5"},
+    ):
         with pytest.raises(BadAction):
             t.do("spin", **fields)
     with pytest.raises(BadAction):
@@ -497,6 +545,7 @@ def test_malformed_city_actions_are_bad_input(t):
 
 
 # -- card corrections --------------------------------------------------------------------------------
+
 
 def test_the_banker_corrects_a_district_card_and_undoes_it_without_moving_money(t):
     t.give("Ann", "Mill Lane")
@@ -510,14 +559,23 @@ def test_the_banker_corrects_a_district_card_and_undoes_it_without_moving_money(
     assert t.table["pack"]["cards"]["Mill Lane"]["land_rent"] == 60 * K
 
 
-@pytest.mark.parametrize("values, reason", [
-    ({"rent": [1, 2, 3]}, "Mill Lane: a district has 8 rents (for 1 to 8 blocks), not [1, 2, 3]"),
-    ({"rent": [1, 2, 3, 4, 5, 6, 7, 0]}, "Mill Lane: rents are whole numbers above 0, not [1, 2, 3, 4, 5, 6, 7, 0]"),
-    ({"price": -5}, "Mill Lane: price must be a whole number above 0, not -5"),
-    ({"industrial_cost": 1.5}, "Mill Lane: industrial_cost must be a whole number above 0, not 1.5"),
-    ({"hotel_cost": 5}, "Mill Lane has no field 'hotel_cost'; its fields are group, industrial_cost, land_rent, "
-                        "price, rent, residential_cost, skyscraper_cost, stand_in"),
-])
+@pytest.mark.parametrize(
+    "values, reason",
+    [
+        ({"rent": [1, 2, 3]}, "Mill Lane: a district has 8 rents (for 1 to 8 blocks), not [1, 2, 3]"),
+        (
+            {"rent": [1, 2, 3, 4, 5, 6, 7, 0]},
+            "Mill Lane: rents are whole numbers above 0, not [1, 2, 3, 4, 5, 6, 7, 0]",
+        ),
+        ({"price": -5}, "Mill Lane: price must be a whole number above 0, not -5"),
+        ({"industrial_cost": 1.5}, "Mill Lane: industrial_cost must be a whole number above 0, not 1.5"),
+        (
+            {"hotel_cost": 5},
+            "Mill Lane has no field 'hotel_cost'; its fields are group, industrial_cost, land_rent, "
+            "price, rent, residential_cost, skyscraper_cost, stand_in",
+        ),
+    ],
+)
 def test_bad_card_values_are_refused(t, values, reason):
     assert t.refused("correct_card", deed="Mill Lane", values=values) == reason
 
@@ -529,7 +587,9 @@ def test_companion_deeds_lists_and_corrects_city_cards(tmp_path, capsys):
     capsys.readouterr()
     assert main(["deeds", game]) == 0
     listing = capsys.readouterr().out
-    assert "Central Quay" in listing and "land_rent=\u20a9300K" in listing and "owner=Ann" in listing  # the notes' style
+    assert (
+        "Central Quay" in listing and "land_rent=\u20a9300K" in listing and "owner=Ann" in listing
+    )  # the notes' style
     assert main(["deeds", game, "--set", "Central Quay", "land_rent=250K", "stand_in=false"]) == 0
     assert "corrected Central Quay" in capsys.readouterr().out
     assert main(["deeds", game, "--set", "Central Quay", "rent=[1,2]"]) == 2

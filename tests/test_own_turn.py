@@ -1,6 +1,7 @@
 """What the rulebooks do "during your turn" waits for the player's own turn, in every game, checked in one
 place with the rule's reason; what they allow at any time still happens on anyone's turn.
 """
+
 from __future__ import annotations
 
 import re
@@ -43,7 +44,8 @@ def test_ann_cannot_remove_a_hazard_on_bobs_turn_but_can_on_her_own(city):
     city.do("planning_permission", player="Bob", deed="Mill Lane", building="prison")
     cash = city.cash("Ann")
     assert city.refused("remove_hazard", player="Ann", deed="Mill Lane") == (
-        "it is Bob's turn, not Ann's: a hazard is removed by its district's owner during the owner's own turn")
+        "it is Bob's turn, not Ann's: a hazard is removed by its district's owner during the owner's own turn"
+    )
     assert city.cash("Ann") == cash and city.deed("Mill Lane")["hazard"] == "prison"
     turn_of(city, "Ann")
     city.do("remove_hazard", player="Ann", deed="Mill Lane")
@@ -96,8 +98,9 @@ def test_a_deed_card_greys_building_out_of_turn_with_the_rules_reason(city):
 
 def _bound() -> dict[str, dict[str, str]]:
     """Each pack: its actions bound to the player's own turn, with their reasons."""
-    return {name: {s.name: s.own_turn for s in rules_for(load_pack(name)).registry if s.own_turn}
-            for name in pack_names()}
+    return {
+        name: {s.name: s.own_turn for s in rules_for(load_pack(name)).registry if s.own_turn} for name in pack_names()
+    }
 
 
 def test_every_bound_action_names_its_player_and_says_why():

@@ -1,5 +1,6 @@
 """After a mishap at the table: restores that keep every copy, the last game found again after a clock
 jump, a batch stopped by a full disk that says where it stopped, and a failed backup that leaves nothing."""
+
 from __future__ import annotations
 
 import io
@@ -156,7 +157,9 @@ def small_disk(tmp_path):
 
     mount = tmp_path / "small"
     mount.mkdir()
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(mount)], capture_output=True, check=False)
+    done = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(mount)], capture_output=True, check=False
+    )
     if done.returncode:
         pytest.skip("cannot mount a small file system here (needs root)")
     try:
@@ -179,8 +182,10 @@ def test_a_batch_on_a_really_full_disk_stops_says_where_and_the_game_stays_sound
     out, err = capsys.readouterr()
     applied = len(out.splitlines())
     assert code == 2 and 0 < applied < 3000
-    assert err.splitlines()[-1] == (f"companion: line {applied + 1} failed, the batch stopped ({applied} applied, "
-                                    f"none after): the disk is full; nothing was changed: full.game"), err
+    assert err.splitlines()[-1] == (
+        f"companion: line {applied + 1} failed, the batch stopped ({applied} applied, "
+        f"none after): the disk is full; nothing was changed: full.game"
+    ), err
     assert main(["show", str(path), "--json"]) == 0
     state = json.loads(capsys.readouterr().out)
     assert state["version"] == applied + 1

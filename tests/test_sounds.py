@@ -1,4 +1,5 @@
 """The touchscreen's sounds are made by the project and never crash the table: no device means silence."""
+
 from __future__ import annotations
 
 import wave

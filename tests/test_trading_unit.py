@@ -1,4 +1,5 @@
 """The trading unit at the table: auctions, deals, the build spinner, the game clock, undo."""
+
 import random
 import subprocess
 import sys
@@ -8,9 +9,23 @@ import pytest
 from hypothesis import given, settings as hypothesis_settings, strategies as st
 
 from companion.trading_unit import (
-    FACES, BidRefused, Blink, CancelAsked, ClockRanOut, PressRefused, SettingError,
-    SpinStarted, SpinStopped, TimerEnded, TimerStarted, TradingUnit, TradingUnitSettings,
-    TurnPassed, UndoConfirmAsked, UndoDone, UndoPressed,
+    FACES,
+    BidRefused,
+    Blink,
+    CancelAsked,
+    ClockRanOut,
+    PressRefused,
+    SettingError,
+    SpinStarted,
+    SpinStopped,
+    TimerEnded,
+    TimerStarted,
+    TradingUnit,
+    TradingUnitSettings,
+    TurnPassed,
+    UndoConfirmAsked,
+    UndoDone,
+    UndoPressed,
 )
 
 
@@ -19,9 +34,12 @@ class Table:
 
     def __init__(self, settings=None, rng=None):
         self.next_turns, self.undos, self.events = [], [], []
-        self.unit = TradingUnit(settings, rng=rng or random.Random(1),
-                                on_next_turn=lambda: self.next_turns.append(1),
-                                on_undo=lambda: self.undos.append(1))
+        self.unit = TradingUnit(
+            settings,
+            rng=rng or random.Random(1),
+            on_next_turn=lambda: self.next_turns.append(1),
+            on_undo=lambda: self.undos.append(1),
+        )
         self.unit.subscribe(self.events.append)
 
     def changes(self, start, end):
@@ -63,6 +81,7 @@ def beeps(changes):
 
 
 # -- auction ------------------------------------------------------------------------------
+
 
 def test_the_banker_presses_auction_and_the_light_flashes_once_a_second():
     table = Table()
@@ -155,6 +174,7 @@ def test_a_second_press_after_the_window_asks_again_instead_of_cancelling():
 
 # -- deal -----------------------------------------------------------------------------------
 
+
 def test_the_same_button_times_a_deal_which_lapses_at_zero():
     table = Table()
     started = table.unit.press_deal(0.0)
@@ -176,6 +196,7 @@ def test_a_deal_agreed_in_time_is_closed_by_the_banker():
 
 
 # -- build spinner -----------------------------------------------------------------------
+
 
 def test_the_build_button_spins_with_ticks_and_stops_on_a_face():
     table = Table()
@@ -264,6 +285,7 @@ def test_the_settings_can_weigh_the_spinner():
 
 # -- game clock -------------------------------------------------------------------------------
 
+
 def test_the_game_clock_beeps_more_and_more_often_near_the_hour():
     table = Table()
     table.unit.start_clock(0.0)
@@ -307,6 +329,7 @@ def test_the_auction_warning_drowns_out_a_clock_beep():
 
 # -- next turn and undo -------------------------------------------------------------------
 
+
 def test_a_short_press_on_undo_undoes():
     table = Table()
     table.unit.press_undo(5.0)
@@ -343,20 +366,34 @@ def test_unconnected_buttons_say_so():
 
 # -- settings -------------------------------------------------------------------------------
 
+
 def test_a_pack_can_change_every_duration_and_pattern():
-    settings = TradingUnitSettings.from_mapping({
-        "auction_seconds": 30, "warning_seconds": 10, "flash": [0.25, 0.25],
-        "clock_beeps": [[60, 20], [20, 5]], "spinner_weights": [1, 1, 1, 0],
-    })
+    settings = TradingUnitSettings.from_mapping(
+        {
+            "auction_seconds": 30,
+            "warning_seconds": 10,
+            "flash": [0.25, 0.25],
+            "clock_beeps": [[60, 20], [20, 5]],
+            "spinner_weights": [1, 1, 1, 0],
+        }
+    )
     assert settings.flash == Blink(0.25, 0.25) and settings.beep_marks() == (60, 40, 20, 15, 10, 5)
     table = Table(settings)
     table.unit.press_auction(0.0)
     assert beeps(table.changes(0.0, 31.0))[0] == (20.0, 20.25)
 
 
-@pytest.mark.parametrize("bad", [{"auction_seconds": 0}, {"warning_seconds": 60}, {"colour": "red"},
-                                 {"spinner_weights": [1, 1]}, {"flash": [0, 0]},
-                                 {"clock_beep_seconds": 2, "clock_beeps": [[10, 1]]}])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"auction_seconds": 0},
+        {"warning_seconds": 60},
+        {"colour": "red"},
+        {"spinner_weights": [1, 1]},
+        {"flash": [0, 0]},
+        {"clock_beep_seconds": 2, "clock_beeps": [[10, 1]]},
+    ],
+)
 def test_nonsense_settings_are_refused(bad):
     with pytest.raises(SettingError):
         TradingUnitSettings.from_mapping(bad)
@@ -364,8 +401,13 @@ def test_nonsense_settings_are_refused(bad):
 
 # -- invariants -----------------------------------------------------------------------------
 
-PRESSES = st.lists(st.tuples(st.floats(0, 30), st.sampled_from(
-    ["auction", "deal", "build", "next", "undo", "release", "confirm", "dismiss", "clock", "bid"])), max_size=12)
+PRESSES = st.lists(
+    st.tuples(
+        st.floats(0, 30),
+        st.sampled_from(["auction", "deal", "build", "next", "undo", "release", "confirm", "dismiss", "clock", "bid"]),
+    ),
+    max_size=12,
+)
 
 
 @hypothesis_settings(max_examples=60, deadline=None)
@@ -373,9 +415,17 @@ PRESSES = st.lists(st.tuples(st.floats(0, 30), st.sampled_from(
 def test_next_change_is_always_in_the_future_and_time_runs_out(presses):
     table = Table(TradingUnitSettings(clock_seconds=120.0))
     unit, now = table.unit, 0.0
-    actions = {"auction": unit.press_auction, "deal": unit.press_deal, "build": unit.press_build,
-               "next": unit.press_next_turn, "undo": unit.press_undo, "release": unit.release_undo,
-               "confirm": unit.confirm_cancel, "dismiss": unit.dismiss, "clock": unit.start_clock}
+    actions = {
+        "auction": unit.press_auction,
+        "deal": unit.press_deal,
+        "build": unit.press_build,
+        "next": unit.press_next_turn,
+        "undo": unit.press_undo,
+        "release": unit.release_undo,
+        "confirm": unit.confirm_cancel,
+        "dismiss": unit.dismiss,
+        "clock": unit.start_clock,
+    }
     for gap, what in presses:
         now += gap
         if what == "bid":
@@ -394,7 +444,9 @@ def test_next_change_is_always_in_the_future_and_time_runs_out(presses):
 
 
 def test_the_unit_is_pure_python():
-    code = ("import sys, companion.trading_unit; "
-            "bad = [m for m in sys.modules if m.split('.')[0] in ('kivy', 'gpiozero', 'threading', 'asyncio')]; "
-            "print(bad); assert not bad")
+    code = (
+        "import sys, companion.trading_unit; "
+        "bad = [m for m in sys.modules if m.split('.')[0] in ('kivy', 'gpiozero', 'threading', 'asyncio')]; "
+        "print(bad); assert not bad"
+    )
     subprocess.run([sys.executable, "-c", code], check=True, capture_output=True)

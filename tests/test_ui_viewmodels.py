@@ -1,5 +1,6 @@
 """The touchscreen's view-models, without a window: what each screen would show, and what each tap
 would do, at a classic table (Ann, Bob and Cy) and at the other packs' tables."""
+
 import json
 import os
 import subprocess
@@ -85,8 +86,12 @@ def test_every_pack_is_offered_with_its_options(tmp_path):
     assert [c["name"] for c in choices] == pack_names()
     classic = next(c for c in choices if c["name"] == "classic")
     assert {o["key"]: o["kind"] for o in classic["options"]} == {
-        "free_parking": "bool", "free_parking_seed": "amount",
-        "phone_requests": "bool", "phone_actions": "bool", "trust_table": "bool"}  # the pack's own, then every game's
+        "free_parking": "bool",
+        "free_parking_seed": "amount",
+        "phone_requests": "bool",
+        "phone_actions": "bool",
+        "trust_table": "bool",
+    }  # the pack's own, then every game's
     assert [o["key"] for o in classic["options"]][:2] == ["free_parking", "free_parking_seed"]
     assert all(o["help"] for o in classic["options"])
 
@@ -122,7 +127,11 @@ def test_when_a_game_was_played_reads_like_a_person_says_it():
 # -- the table ---------------------------------------------------------------------------------------
 def test_the_table_shows_each_balance_and_whose_turn(desk):
     view = table_view(desk.state(), desk.specs, undo_text=desk.undo_text(), redo_text=desk.redo_text())
-    assert [(t["name"], t["cash_text"]) for t in view["players"]] == [("Ann", "$1,500"), ("Bob", "$1,500"), ("Cy", "$1,500")]
+    assert [(t["name"], t["cash_text"]) for t in view["players"]] == [
+        ("Ann", "$1,500"),
+        ("Bob", "$1,500"),
+        ("Cy", "$1,500"),
+    ]
     assert view["turn_text"] == "Turn 1: Ann to play" and view["acting"] == "Ann"
     assert view["players"][0]["is_turn"] and view["players"][0]["colour"] == player_colour("red")
     assert not view["can_undo"] and view["undo_text"] == "Nothing to undo"
@@ -130,7 +139,17 @@ def test_the_table_shows_each_balance_and_whose_turn(desk):
 
 def test_the_big_buttons_are_the_families_common_actions_in_order(desk):
     common, more = flows.buttons_for(desk.specs)
-    assert [b["name"] for b in common] == ["salary", "pay", "collect", "transfer", "rent", "buy", "auction", "build", "next_turn"]
+    assert [b["name"] for b in common] == [
+        "salary",
+        "pay",
+        "collect",
+        "transfer",
+        "rent",
+        "buy",
+        "auction",
+        "build",
+        "next_turn",
+    ]
     assert {"mortgage", "trade", "bankrupt", "jail"} <= {m["name"] for m in more}
     assert next(m for m in more if m["name"] == "bankrupt")["destructive"]
 
@@ -212,7 +231,11 @@ def test_buying_lists_the_banks_deeds_with_their_prices(desk):
     view = ask_view(desk, form, "deed")
     assert "Boardwalk" not in [c["value"] for c in view["choices"]]  # only the bank's deeds are for sale
     park = next(c for c in view["choices"] if c["value"] == "Park Place")
-    assert park["refused"] is None and park["detail"] == "Bob pays $350" and park["preview"] == "Bob bought Park Place for $350"
+    assert (
+        park["refused"] is None
+        and park["detail"] == "Bob pays $350"
+        and park["preview"] == "Bob bought Park Place for $350"
+    )
     assert view["title"] == "Buy: which deed?"
     assert [c["value"] for c in view["who"]["choices"] if c["selected"]] == ["Bob"]
 
@@ -254,7 +277,10 @@ def test_the_rent_list_shows_what_each_deed_charges_this_payer(desk):
     do(desk, "mortgage", player="Ann", deed="Boardwalk")
     form = flows.start_flow("rent", desk.specs, player="Bob")
     rows = {c["value"]: c for c in ask_view(desk, form, "deed")["choices"]}
-    assert rows["Baltic Avenue"]["detail"] == "Bob pays Ann $4" and rows["Baltic Avenue"]["preview"] == "Bob paid Ann $4 rent for Baltic Avenue"
+    assert (
+        rows["Baltic Avenue"]["detail"] == "Bob pays Ann $4"
+        and rows["Baltic Avenue"]["preview"] == "Bob paid Ann $4 rent for Baltic Avenue"
+    )
     assert rows["Boardwalk"]["refused"] and "mortgaged" in rows["Boardwalk"]["refused"]
 
 
@@ -263,7 +289,9 @@ def test_monopoly_city_buildings_come_from_its_declared_choices(tmp_path):
     with Banker.create(tmp_path / "city.game", "monopoly-city", ["Ann", "Bob"], {}, backup_every=0) as b:
         d = Desk(b)
         building = next(f for f in d.specs["build"].fields if f.kind == "choice")
-        values = [c.value for c in d.choices("build", building.name, {"player": "Ann", "deed": next(iter(b.table["deeds"]))})]
+        values = [
+            c.value for c in d.choices("build", building.name, {"player": "Ann", "deed": next(iter(b.table["deeds"]))})
+        ]
         assert "residential" in values and "stadium" in values
 
 
@@ -353,8 +381,13 @@ def test_ann_trades_park_place_for_bobs_railroad_and_100(desk):
     view = trade_view(desk, deal)
     assert view["sentence"] == "Ann gives Park Place; Bob gives $100, Reading Railroad"
     assert view["ready"] and view["refused"] is None
-    assert deal.action() == {"action": "trade", "a": "Ann", "b": "Bob", "give": {"deeds": ["Park Place"]},
-                             "get": {"cash": 100, "deeds": ["Reading Railroad"]}}
+    assert deal.action() == {
+        "action": "trade",
+        "a": "Ann",
+        "b": "Bob",
+        "give": {"deeds": ["Park Place"]},
+        "get": {"cash": 100, "deeds": ["Reading Railroad"]},
+    }
 
 
 # -- history, loans, game over ----------------------------------------------------------------------
@@ -364,8 +397,11 @@ def test_history_is_newest_first_and_marks_what_was_undone(desk):
     desk.undo()
     entries = desk.banker.log()
     view = history_view(entries, undo_text=desk.undo_text(), redo_text=desk.redo_text())
-    assert [r["text"] for r in view["rows"][:3]] == ["Undone: Bob collected $200 salary", "Bob collected $200 salary",
-                                                     "Ann collected $200 salary"]
+    assert [r["text"] for r in view["rows"][:3]] == [
+        "Undone: Bob collected $200 salary",
+        "Bob collected $200 salary",
+        "Ann collected $200 salary",
+    ]
     assert view["rows"][1]["undone"] and not view["rows"][2]["undone"]
     assert view["redo_text"] == "Redo: Bob collected $200 salary"
 
@@ -374,16 +410,23 @@ def test_a_mortgage_shows_what_lifting_it_costs(desk):
     do(desk, "buy", player="Bob", deed="Reading Railroad")
     do(desk, "mortgage", player="Bob", deed="Reading Railroad")
     view = loans_view(desk)
-    assert [(m["player"], m["text"], m["lift_text"]) for m in view["mortgages"]] == \
-        [("Bob", "Reading Railroad is mortgaged", "Lift: Bob pays $110")]
+    assert [(m["player"], m["text"], m["lift_text"]) for m in view["mortgages"]] == [
+        ("Bob", "Reading Railroad is mortgaged", "Lift: Bob pays $110")
+    ]
     assert view["empty_text"] == ""
 
 
 def test_loans_due_soonest_come_first():
-    state = {"players": [
-        {"name": "Ann", "colour": "red", "loans": [{"text": "loan", "due_in_turns": 5, "amount_text": "$1,000"}]},
-        {"name": "Bob", "colour": "blue", "loans": [{"text": "mortgage", "due_in_turns": 1}, {"text": "old", "overdue": True}]},
-    ]}
+    state = {
+        "players": [
+            {"name": "Ann", "colour": "red", "loans": [{"text": "loan", "due_in_turns": 5, "amount_text": "$1,000"}]},
+            {
+                "name": "Bob",
+                "colour": "blue",
+                "loans": [{"text": "mortgage", "due_in_turns": 1}, {"text": "old", "overdue": True}],
+            },
+        ]
+    }
     rows = loan_rows(state)
     assert [r["text"] for r in rows] == ["old", "mortgage", "loan"]
     assert [r["due_text"] for r in rows] == ["overdue", "due in 1 turn", "due in 5 turns"]
@@ -480,11 +523,30 @@ def test_themes_and_readable_text_colours():
 
 # -- purity ------------------------------------------------------------------------------------------
 def test_view_models_load_no_kivy():
-    modules = ["games", "flows", "desk", "table_view", "ask_view", "amount_view", "keypad", "deeds_view",
-               "history_view", "loans_view", "over_view", "trade_view", "settings_view", "colours",
-               "unit_link", "phones", "auction_view"]
-    code = ("import sys\n" + "".join(f"import companion.ui.{m}\n" for m in modules)
-            + "print([m for m in sys.modules if m.split('.')[0] == 'kivy'])")
+    modules = [
+        "games",
+        "flows",
+        "desk",
+        "table_view",
+        "ask_view",
+        "amount_view",
+        "keypad",
+        "deeds_view",
+        "history_view",
+        "loans_view",
+        "over_view",
+        "trade_view",
+        "settings_view",
+        "colours",
+        "unit_link",
+        "phones",
+        "auction_view",
+    ]
+    code = (
+        "import sys\n"
+        + "".join(f"import companion.ui.{m}\n" for m in modules)
+        + "print([m for m in sys.modules if m.split('.')[0] == 'kivy'])"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
 
@@ -521,8 +583,9 @@ def test_in_monopoly_city_the_spinner_stopping_gives_ann_her_blocks_for_the_turn
 
     city = Desk(Banker.create(tmp_path / "city.game", "monopoly-city", ["Ann", "Bob"], {}, backup_every=0))
     clock = FakeClock()
-    link = UnitLink(city.pack, act=city.do, clock=clock, rng=random.Random(3),
-                    whose_turn=lambda: current_player(city.table))
+    link = UnitLink(
+        city.pack, act=city.do, clock=clock, rng=random.Random(3), whose_turn=lambda: current_player(city.table)
+    )
     link.unit.press_build(0.0)
     link.unit.advance(30.0)
     spin = city.table["turn"]["spin"]
@@ -540,8 +603,9 @@ def test_ann_rolls_a_double_in_monopoly_city_and_the_spinner_turns_again(tmp_pat
     from companion.ui.unit_link import UnitLink
 
     city = Desk(Banker.create(tmp_path / "double.game", "monopoly-city", ["Ann", "Bob"], {}, backup_every=0))
-    link = UnitLink(city.pack, act=city.do, clock=FakeClock(), rng=random.Random(5),
-                    whose_turn=lambda: current_player(city.table))
+    link = UnitLink(
+        city.pack, act=city.do, clock=FakeClock(), rng=random.Random(5), whose_turn=lambda: current_player(city.table)
+    )
     link.unit.press_build(0.0)
     link.unit.advance(30.0)
     assert link.last_result.ok and len(city.banker.log()) == 2
@@ -581,8 +645,11 @@ def test_the_gpio_next_turn_button_reaches_the_ledger_through_the_loop(desk):
     link = UnitLink(desk.pack, act=desk.do)
     from companion.appliance import board_opener
 
-    text = link.open_board(board_opener(), call_soon_threadsafe=lambda fn, *args: handed_over.append((fn, args)),
-                           pin_factory=MockFactory(pin_class=MockPWMPin))
+    text = link.open_board(
+        board_opener(),
+        call_soon_threadsafe=lambda fn, *args: handed_over.append((fn, args)),
+        pin_factory=MockFactory(pin_class=MockPWMPin),
+    )
     assert text == "Buttons, light and buzzer connected"
     try:
         button = link.board.devices.buttons["next_turn"]
@@ -611,8 +678,9 @@ def test_a_phone_request_is_approved_and_another_declined_with_a_reason(desk):
 
     from companion.appliance import phone_server
 
-    phones = Phones(UiSettings(host="127.0.0.1", port=0), server_factory=phone_server(), advertise=False,
-                    lan_address="127.0.0.1")
+    phones = Phones(
+        UiSettings(host="127.0.0.1", port=0), server_factory=phone_server(), advertise=False, lan_address="127.0.0.1"
+    )
     if not phones.installed:
         pytest.skip("the phones' server is not installed")
 
@@ -624,7 +692,10 @@ def test_a_phone_request_is_approved_and_another_declined_with_a_reason(desk):
             yacht = requests.ask("Cy", "bank", 1000, "a yacht")
             do(desk, "transfer", **{"from": "Cy", "to": "bank", "amount": 800})  # meanwhile, at the table
             rows = request_rows(phones.pending(), desk)
-            assert [r["text"] for r in rows] == ["Bob asks to pay Ann $50 (pizza)", "Cy asks to pay the bank $1,000 (a yacht)"]
+            assert [r["text"] for r in rows] == [
+                "Bob asks to pay Ann $50 (pizza)",
+                "Cy asks to pay the bank $1,000 (a yacht)",
+            ]
             assert rows[0]["refused"] is None and rows[1]["refused"].startswith("Cy has $700 but needs $1,000")
             assert phones.approve(pizza.id).ok and desk.table["accounts"]["Ann"] == 1550
             assert not phones.approve(yacht.id).ok
@@ -648,10 +719,14 @@ def test_the_auction_keypad_is_two_rows_with_k_and_m_for_monopoly_city():
 
 
 def test_a_familys_description_reaches_the_screen_without_code_names():
-    assert flows.for_people("The player goes to Jail for 3 turns (or ``turns``); jail turns do not count.") == \
-        "The player goes to Jail for 3 turns; jail turns do not count."
-    assert flows.for_people("or send them back. ``over_bridge``: back across the Toll Bridge.") == \
-        "or send them back. over bridge: back across the Toll Bridge."
+    assert (
+        flows.for_people("The player goes to Jail for 3 turns (or ``turns``); jail turns do not count.")
+        == "The player goes to Jail for 3 turns; jail turns do not count."
+    )
+    assert (
+        flows.for_people("or send them back. ``over_bridge``: back across the Toll Bridge.")
+        == "or send them back. over bridge: back across the Toll Bridge."
+    )
 
 
 def test_more_is_a_short_grouped_menu_with_bankrupt_last(desk):
@@ -666,12 +741,16 @@ def test_more_is_a_short_grouped_menu_with_bankrupt_last(desk):
 def test_the_touchscreen_does_not_import_the_phones_adapter():
     """One composition root (companion.appliance) wires them; the touchscreen's modules never import
     companion.web themselves."""
-    code = ("import sys, pkgutil, importlib, companion.ui, companion.ui.screens\n"
-            "for m in pkgutil.iter_modules(companion.ui.__path__):\n"
-            "    if m.name not in ('bank_app', 'trading_unit', 'chart', 'widgets', 'screens'):\n"
-            "        importlib.import_module('companion.ui.' + m.name)\n"
-            "print(sorted(n for n in sys.modules if n.startswith('companion.web')))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env={**os.environ, "KIVY_NO_ARGS": "1"})
+    code = (
+        "import sys, pkgutil, importlib, companion.ui, companion.ui.screens\n"
+        "for m in pkgutil.iter_modules(companion.ui.__path__):\n"
+        "    if m.name not in ('bank_app', 'trading_unit', 'chart', 'widgets', 'screens'):\n"
+        "        importlib.import_module('companion.ui.' + m.name)\n"
+        "print(sorted(n for n in sys.modules if n.startswith('companion.web')))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env={**os.environ, "KIVY_NO_ARGS": "1"}
+    )
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.strip() == "[]"
 
@@ -711,8 +790,13 @@ def test_deleting_a_game_deletes_its_phones_codes_too(tmp_path):
 def test_a_new_game_can_start_with_the_same_players_as_last_time(tmp_path):
     from companion.ui.games import last_players
 
-    Banker.create(tmp_path / "friday.game", "classic", [{"name": "Ann", "colour": "blue"}, {"name": "Bob", "colour": "red"}],
-                  {}, backup_every=0).close()
+    Banker.create(
+        tmp_path / "friday.game",
+        "classic",
+        [{"name": "Ann", "colour": "blue"}, {"name": "Bob", "colour": "red"}],
+        {},
+        backup_every=0,
+    ).close()
     people = last_players(tmp_path)
     assert people == [{"name": "Ann", "colour": "blue"}, {"name": "Bob", "colour": "red"}]
     form = NewGame.start("monopoly-city", players=3).with_players(people)
@@ -818,12 +902,18 @@ def test_every_structured_field_a_table_plays_is_answered_with_tiles():
 def test_side_bets_are_rows_of_players_numbers_and_stakes():
     from companion.rules.life_wheel import BETS
 
-    setting = schema_form.Setting(players=("Bob", "Cy"), amounts=(500, 1000, 5000, 10000, 20000, 50000),
-                                  fmt=lambda n: f"${n:,}")
+    setting = schema_form.Setting(
+        players=("Bob", "Cy"), amounts=(500, 1000, 5000, 10000, 20000, 50000), fmt=lambda n: f"${n:,}"
+    )
     value = schema_form.change(BETS.schema, [], (), "add")
     rows = schema_form.rows(BETS.schema, value, setting)
     assert [(r["kind"], r["label"]) for r in rows] == [
-        ("item", "Bet 1"), ("pick", "Who bets"), ("pick", "Number"), ("amount", "Stake"), ("add", "Add")]
+        ("item", "Bet 1"),
+        ("pick", "Who bets"),
+        ("pick", "Number"),
+        ("amount", "Stake"),
+        ("add", "Add"),
+    ]
     assert [c["label"] for c in rows[-1]["choices"]] == ["Bob's bet", "Cy's bet"]
     assert schema_form.change(BETS.schema, [], (), "add", ("player", "Cy")) == [{"player": "Cy"}]
     assert schema_form.rows(BETS.schema, [], schema_form.Setting()) == []  # nobody may bet: nothing to add
@@ -851,7 +941,7 @@ def test_two_numbers_to_speculate_on_the_first_gives_way_to_a_third():
     assert value == [8, 5]
     assert schema_form.change(SPECULATE.schema, value, (), "toggle", 8) == [5]
     assert schema_form.missing(SPECULATE.schema, [5]) == "choose 1 more number"
-    row, = schema_form.rows(SPECULATE.schema, [8, 5], schema_form.Setting())
+    (row,) = schema_form.rows(SPECULATE.schema, [8, 5], schema_form.Setting())
     assert row["kind"] == "many" and [c["value"] for c in row["choices"] if c["selected"]] == [5, 8]
 
 
@@ -888,7 +978,10 @@ def test_a_lucky_day_kept_reads_as_such_and_speculating_asks_the_spin_next(life)
     both = form_view(life, form, "speculate", [4, 9])
     assert both["sentence"] == "Next" and both["ready"]
     assert life.next_field("lucky_day", form.fill("speculate", [4, 9]).values).name == "spin"
-    assert flows.ActionForm("lucky_day", {"player": "Ann", "speculate": []}).as_action() == {"action": "lucky_day", "player": "Ann"}
+    assert flows.ActionForm("lucky_day", {"player": "Ann", "speculate": []}).as_action() == {
+        "action": "lucky_day",
+        "player": "Ann",
+    }
 
 
 def test_the_quiz_form_leaves_out_the_judge(tmp_path):
@@ -897,7 +990,9 @@ def test_the_quiz_form_leaves_out_the_judge(tmp_path):
         form = flows.start_flow("quiz", d.specs, player="Ann")
         view = form_view(d, form, "answers", {})
         assert [r["label"] for r in view["rows"]] == ["Ann", "Bob"]  # Cy, before Ann, is the Judge
-        assert view["note"] == "Cy is the Judge (the player before Ann): Cy asks, checks the answers and does not answer"
+        assert (
+            view["note"] == "Cy is the Judge (the player before Ann): Cy asks, checks the answers and does not answer"
+        )
         assert view["sentence"] == "Nothing chosen yet" and not view["ready"]
     finally:
         d.close()
@@ -917,7 +1012,12 @@ def test_a_character_card_is_corrected_with_money_steps_yes_no_and_its_name_in_w
     setting = schema_form.Setting(amounts=(500, 10000, 50000, 100000, 200000, 500000), fmt=lambda n: f"€{n:,}")
     rows = schema_form.rows(CHARACTER_VALUES, {}, setting)
     assert [(r["kind"], r["label"]) for r in rows] == [
-        ("amount", "Salary"), ("pick", "Night"), ("pick", "Detour"), ("pick", "Stand-in"), ("text", "Name")]
+        ("amount", "Salary"),
+        ("pick", "Night"),
+        ("pick", "Detour"),
+        ("pick", "Stand-in"),
+        ("text", "Name"),
+    ]
     assert all(r["clearable"] for r in rows if r["kind"] == "pick")  # a value not chosen stays as printed
     value = schema_form.change(CHARACTER_VALUES, {}, ("title",), "type", "  The   Gardener ")
     assert value == {"title": "The Gardener"}
@@ -949,7 +1049,7 @@ def test_the_pack_bounds_a_quiz_to_its_three_questions_and_a_side_bet_to_20000(l
     from companion.rules.life_wheel import BETS
 
     setting = schema_form.Setting(players=("Ann",), limits={"quiz_questions": 3})
-    row, = schema_form.rows(schema_form.bounded(ANSWERS.schema, setting), {"Ann": 2}, setting)
+    (row,) = schema_form.rows(schema_form.bounded(ANSWERS.schema, setting), {"Ann": 2}, setting)
     assert row["kind"] == "pick" and [c["value"] for c in row["choices"]] == [0, 1, 2, 3]
     assert [c["value"] for c in row["choices"] if c["selected"]] == [2]
     form = flows.start_flow("spin", life.specs, player="Ann").fill("number", 7)
@@ -966,8 +1066,11 @@ def test_the_pack_bounds_a_quiz_to_its_three_questions_and_a_side_bet_to_20000(l
 
 def test_a_city_life_house_card_offers_a_mortgage_only_under_the_advanced_rules(tmp_path):
     for advanced, mortgage_shown in ((False, False), (True, True)):
-        city = Desk(Banker.create(tmp_path / f"city-{advanced}.game", "city-life", ["Ann", "Bob"],
-                                  {"advanced": advanced}, backup_every=0))
+        city = Desk(
+            Banker.create(
+                tmp_path / f"city-{advanced}.game", "city-life", ["Ann", "Bob"], {"advanced": advanced}, backup_every=0
+            )
+        )
         do(city, "land", player="Ann", square=4)
         do(city, "buy", player="Ann", deed="House 4")
         labels = [a["label"] for a in deed_card(city, "House 4")["actions"]]
@@ -1022,9 +1125,11 @@ def test_a_greenopoly_park_is_corrected_in_the_notes_own_k_and_m(tmp_path):
         assert fields["price"]["text"] == "100K" and fields["mortgage"]["text"] == "50K"
         assert fields["rent"]["text"] == "6K, 30K, 90K, 270K, 400K"
         assert changed_values(card, {"price": ("int", "€120K"), "rent": ("list", fields["rent"]["text"])}, money) == {
-            "price": 120_000}
+            "price": 120_000
+        }
         assert changed_values(card, {"rent": ("list", "8K, 30K, 90K, 270K, 1.2M")}, money) == {
-            "rent": [8_000, 30_000, 90_000, 270_000, 1_200_000]}
+            "rent": [8_000, 30_000, 90_000, 270_000, 1_200_000]
+        }
         assert card_fields({"price": 1_234_000}, money)[0]["text"] == "1234000"  # no comma inside a field
         with pytest.raises(ValueError, match="not an amount of money"):
             changed_values(card, {"price": ("int", "lots")}, money)
@@ -1038,7 +1143,9 @@ from companion.ui.ask_view import offers_others, on_show, others_on_deeds  # noq
 
 @pytest.fixture
 def four(tmp_path):
-    people = [{"name": n, "colour": c} for n, c in [("Ann", "red"), ("Bob", "blue"), ("Cy", "green"), ("Dee", "yellow")]]
+    people = [
+        {"name": n, "colour": c} for n, c in [("Ann", "red"), ("Bob", "blue"), ("Cy", "green"), ("Dee", "yellow")]
+    ]
     d = Desk(Banker.create(tmp_path / "four.game", "classic", people, {}, backup_every=0))
     yield d
     d.close()
@@ -1054,7 +1161,10 @@ def test_bobs_boardwalk_with_2_houses_says_ann_pays_600_and_offers_cy_and_dee_60
     form = flows.start_flow("rent", four.specs, player=player_to_play(four.state()))
     boardwalk = next(r for r in ask_view(four, form, "deed")["choices"] if r["value"] == "Boardwalk")
     assert boardwalk["detail"] == "Ann pays Bob $600" and boardwalk["refused"] is None
-    assert [(c["player"], c["amount"], c["refused"]) for c in boardwalk["others"]] == [("Cy", "$600", None), ("Dee", "$600", None)]
+    assert [(c["player"], c["amount"], c["refused"]) for c in boardwalk["others"]] == [
+        ("Cy", "$600", None),
+        ("Dee", "$600", None),
+    ]
     assert boardwalk["others"][0]["preview"] == "Cy paid Bob $600 rent for Boardwalk"
     assert form.values["payer"] == "Ann"  # looking at the chips changes nobody's turn to pay
 
@@ -1065,7 +1175,11 @@ def test_anns_own_baltic_is_greyed_for_her_and_offered_to_the_others(four):
     form = flows.start_flow("rent", four.specs, player="Ann")
     rows = {r["value"]: r for r in ask_view(four, form, "deed")["choices"]}
     assert rows["Baltic Avenue"]["refused"] == "Ann owns Baltic Avenue: no rent is due"
-    assert [(c["player"], c["amount"]) for c in rows["Baltic Avenue"]["others"]] == [("Bob", "$4"), ("Cy", "$4"), ("Dee", "$4")]
+    assert [(c["player"], c["amount"]) for c in rows["Baltic Avenue"]["others"]] == [
+        ("Bob", "$4"),
+        ("Cy", "$4"),
+        ("Dee", "$4"),
+    ]
     shown, hidden = on_show(list(rows.values()), show_all=False)
     assert [r["value"] for r in shown] == ["Baltic Avenue", "Boardwalk"] and hidden == 0
 
@@ -1075,10 +1189,12 @@ def test_show_more_keeps_the_tiles_on_show_in_their_places(desk):
     nobody owns (refused) come after them when asked for, never between."""
     do(desk, "buy", player="Ann", deed="Baltic Avenue")
     do(desk, "buy", player="Bob", deed="Boardwalk")
-    rows = [{"value": "Mediterranean Avenue", "refused": "nobody owns it", "others": []},
-            {"value": "Baltic Avenue", "refused": None, "others": []},
-            {"value": "Park Place", "refused": "nobody owns it", "others": []},
-            {"value": "Boardwalk", "refused": None, "others": []}]
+    rows = [
+        {"value": "Mediterranean Avenue", "refused": "nobody owns it", "others": []},
+        {"value": "Baltic Avenue", "refused": None, "others": []},
+        {"value": "Park Place", "refused": "nobody owns it", "others": []},
+        {"value": "Boardwalk", "refused": None, "others": []},
+    ]
     shown, hidden = on_show(rows, show_all=False)
     assert [r["value"] for r in shown] == ["Baltic Avenue", "Boardwalk"] and hidden == 2
     every, hidden = on_show(rows, show_all=True)
@@ -1153,9 +1269,13 @@ def test_bob_bankrupt_to_ann_asks_each_mortgage_both_ways_and_the_confirm_lists_
     found, _ = desk.preview(form.as_action())
     sums = flows.every_sum(found.postings, desk.account_name, desk.fmt)
     bob = desk.table["accounts"]["Bob"]
-    assert sums == [f"Bob pays Ann ${bob:,}",
-                    "Ann pays the bank $223: $3 interest on mortgaged Baltic Avenue, $220 lifting the mortgage on Boardwalk"]
+    assert sums == [
+        f"Bob pays Ann ${bob:,}",
+        "Ann pays the bank $223: $3 interest on mortgaged Baltic Avenue, $220 lifting the mortgage on Boardwalk",
+    ]
     question = flows.destructive_question(form, desk.account_name, sums, found.summary)
-    assert question.startswith(f"Bob went bankrupt to Ann, handing over ${bob:,}; Ann paid $3 interest on "
-                               "mortgaged Baltic Avenue; Ann lifted the mortgage on Boardwalk for $220.\n")
+    assert question.startswith(
+        f"Bob went bankrupt to Ann, handing over ${bob:,}; Ann paid $3 interest on "
+        "mortgaged Baltic Avenue; Ann lifted the mortgage on Boardwalk for $220.\n"
+    )
     assert all(line in question for line in sums) and "Bob leaves the game. Are you sure?" in question

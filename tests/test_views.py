@@ -1,4 +1,5 @@
 """Each family says how its deeds read on screens and phones; the views only carry what the family says."""
+
 from __future__ import annotations
 
 from companion.views import deed_marks, state_json
@@ -30,7 +31,11 @@ def test_a_mortgaged_monopoly_city_district_reads_mortgaged(tmp_path):
 
 def test_a_greenopoly_park_reads_its_level_and_piece(tmp_path):
     t = AtTheTable.new(tmp_path, "greenopoly", "Ann", "Bob")
-    group = [d for d, c in t.table["pack"]["cards"].items() if c.get("group") == t.table["pack"]["cards"]["Corner Park"]["group"]]
+    group = [
+        d
+        for d, c in t.table["pack"]["cards"].items()
+        if c.get("group") == t.table["pack"]["cards"]["Corner Park"]["group"]
+    ]
     t.give("Ann", *group)
     for deed in group:
         t.do("improve", player="Ann", deed=deed)
@@ -47,7 +52,12 @@ def test_a_glance_at_a_finished_game_names_the_winner_and_writes_nothing(tmp_pat
     before = path.read_bytes()
     seen = glance(path)
     assert (seen.title, seen.players, seen.over, seen.winner, seen.problem) == (
-        "Monopoly (classic US board)", ("Ann", "Bob"), True, "Ann", None)
+        "Monopoly (classic US board)",
+        ("Ann", "Bob"),
+        True,
+        "Ann",
+        None,
+    )
     assert seen.entries == 2 and path.read_bytes() == before
 
 

@@ -5,6 +5,7 @@ checkout (the layouts, the pin map, the packs and the phones' page are package d
 The fresh environment gets the app from the wheel alone; the libraries it needs (Kivy, aiohttp, ...) are
 the ones this test runs with, added to its path by a ``.pth`` file, so the test needs no network.
 """
+
 from __future__ import annotations
 
 import json
@@ -26,8 +27,20 @@ from companion.service import Banker
 pytestmark = pytest.mark.slow
 
 REPO = Path(__file__).resolve().parents[1]
-LEFT_OUT = shutil.ignore_patterns(".git", ".venv", "build", "dist", "artifacts", "__pycache__", "*.egg-info",
-                                  ".hypothesis", ".pytest_cache", ".mypy_cache", ".ruff_cache", "*.game*")
+LEFT_OUT = shutil.ignore_patterns(
+    ".git",
+    ".venv",
+    "build",
+    "dist",
+    "artifacts",
+    "__pycache__",
+    "*.egg-info",
+    ".hypothesis",
+    ".pytest_cache",
+    ".mypy_cache",
+    ".ruff_cache",
+    "*.game*",
+)
 
 
 def clean_env(**extra: str) -> dict[str, str]:
@@ -42,31 +55,72 @@ def installed(tmp_path_factory) -> Path:
     work = tmp_path_factory.mktemp("wheel")
     source = work / "source"
     shutil.copytree(REPO, source, symlinks=True, ignore=LEFT_OUT)
-    built = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
-                            "--disable-pip-version-check", "-q", "-w", str(work / "dist"), str(source)],
-                           capture_output=True, text=True, timeout=600, env=clean_env())
+    built = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "--disable-pip-version-check",
+            "-q",
+            "-w",
+            str(work / "dist"),
+            str(source),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=clean_env(),
+    )
     assert built.returncode == 0, built.stderr[-3000:]
     (wheel,) = (work / "dist").glob("table_banker-*.whl")
     venv = work / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=300)
-    site = Path(subprocess.run([venv / "bin" / "python", "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
-                               capture_output=True, text=True, check=True).stdout.strip())
+    site = Path(
+        subprocess.run(
+            [venv / "bin" / "python", "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+    )
     # the libraries this test runs with, after the fresh environment's own packages (a plain path line:
     # .pth files there, such as an editable install of the checkout, are not read)
     (site / "libraries.pth").write_text(sysconfig.get_path("purelib") + "\n")
-    done = subprocess.run([sys.executable, "-m", "pip", "--python", str(venv / "bin" / "python"), "install",
-                           "--no-deps", "--no-index", "--disable-pip-version-check", "-q", str(wheel)],
-                          capture_output=True, text=True, timeout=600, env=clean_env())
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "--python",
+            str(venv / "bin" / "python"),
+            "install",
+            "--no-deps",
+            "--no-index",
+            "--disable-pip-version-check",
+            "-q",
+            str(wheel),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=clean_env(),
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     shutil.rmtree(source)  # nothing may be read from the copy either
     return venv / "bin"
 
 
 def test_the_package_data_comes_from_the_installed_wheel(installed, tmp_path):
-    probe = ("import json, companion, companion.hardware as h, companion.ui.app as a, companion.rules as r\n"
-             "print(json.dumps([companion.__file__, str(a.KV_DIR), str(h.PINS_FILE), sorted(r.pack_names())]))")
-    out = subprocess.run([installed / "python", "-c", probe], capture_output=True, text=True, cwd=tmp_path,
-                         env=clean_env(), timeout=120)
+    probe = (
+        "import json, companion, companion.hardware as h, companion.ui.app as a, companion.rules as r\n"
+        "print(json.dumps([companion.__file__, str(a.KV_DIR), str(h.PINS_FILE), sorted(r.pack_names())]))"
+    )
+    out = subprocess.run(
+        [installed / "python", "-c", probe], capture_output=True, text=True, cwd=tmp_path, env=clean_env(), timeout=120
+    )
     assert out.returncode == 0, out.stderr[-3000:]
     package, kv, pins, packs = json.loads(out.stdout)
     venv = installed.parent
@@ -84,10 +138,25 @@ def free_port() -> int:
 
 def test_companion_serve_from_the_wheel_answers_a_phone(installed, tmp_path):
     Banker.create(tmp_path / "friday.game", "classic", ["Ann", "Bob"], {}).close()
-    serve = subprocess.Popen([installed / "companion", "serve", str(tmp_path / "friday.game"), "--host", "127.0.0.1",
-                              "--port", "0", "--no-zeroconf", "--lan-address", "127.0.0.1"],
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
-                             env=clean_env())
+    serve = subprocess.Popen(
+        [
+            installed / "companion",
+            "serve",
+            str(tmp_path / "friday.game"),
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--no-zeroconf",
+            "--lan-address",
+            "127.0.0.1",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=tmp_path,
+        env=clean_env(),
+    )
     try:
         lines = [serve.stdout.readline() for _ in range(4)]  # "Serving ... at URL", the banker, Ann, Bob
         assert lines[0].startswith("Serving"), (lines, serve.stderr.read()[-3000:] if serve.poll() is not None else "")
@@ -121,12 +190,16 @@ def test_companion_run_from_the_wheel_draws_its_first_screen(installed, tmp_path
     """Friday's game is the last one played: the app opens on its table, with the phones' server beside it."""
     Banker.create(tmp_path / "friday.game", "classic", ["Ann", "Bob"], {}).close()
     port = free_port()
-    (tmp_path / "touchscreen.json").write_text(json.dumps(
-        {"host": "127.0.0.1", "port": port, "advertise": False, "hardware": False}))
+    (tmp_path / "touchscreen.json").write_text(
+        json.dumps({"host": "127.0.0.1", "port": port, "advertise": False, "hardware": False})
+    )
     number = tmp_path / "display"
     with number.open("w") as told:  # a screen of its own, the touchscreen's size, empty to start with
-        xvfb = subprocess.Popen(["Xvfb", "-displayfd", str(told.fileno()), "-screen", "0", "800x480x24",
-                                 "-nolisten", "tcp"], pass_fds=(told.fileno(),), stderr=subprocess.DEVNULL)
+        xvfb = subprocess.Popen(
+            ["Xvfb", "-displayfd", str(told.fileno()), "-screen", "0", "800x480x24", "-nolisten", "tcp"],
+            pass_fds=(told.fileno(),),
+            stderr=subprocess.DEVNULL,
+        )
     run = None
     try:
         deadline = time.monotonic() + 60
@@ -134,10 +207,13 @@ def test_companion_run_from_the_wheel_draws_its_first_screen(installed, tmp_path
             time.sleep(0.1)
         display = ":" + number.read_text().strip()
         log = (tmp_path / "run.log").open("w+")
-        run = subprocess.Popen([installed / "companion", "--data", str(tmp_path), "run"], cwd=tmp_path, stdout=log,
-                               stderr=subprocess.STDOUT,
-                               env=clean_env(DISPLAY=display, KIVY_HOME=str(tmp_path / "kivy"),
-                                             COMPANION_LAN_ADDRESS="127.0.0.1"))
+        run = subprocess.Popen(
+            [installed / "companion", "--data", str(tmp_path), "run"],
+            cwd=tmp_path,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            env=clean_env(DISPLAY=display, KIVY_HOME=str(tmp_path / "kivy"), COMPANION_LAN_ADDRESS="127.0.0.1"),
+        )
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline and run.poll() is None and colours_on(display) < 16:
             time.sleep(0.5)

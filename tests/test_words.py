@@ -5,6 +5,7 @@ refusal and preview reached by walking each family's contract on a fresh table a
 None may carry a code name ("buy_shares", "(borrow)"), a snake_case identifier, "true"/"false"
 wording, or a number over 9,999 written without its groups ("37700000"). The screens' own words are
 read by tests/gui/test_words.py; this walks what the rules can say."""
+
 from __future__ import annotations
 
 import re
@@ -79,7 +80,9 @@ def _walk(banker: Banker, name: str, actions: set[str], last: bool = False) -> l
                 if banker.next_field(name, {**partial, f.name: value}) is not None:
                     continue  # a screen asks every field before it shows a preview
                 try:
-                    found += problems(where, banker.preview({"action": name, **partial, f.name: value}).summary, actions)
+                    found += problems(
+                        where, banker.preview({"action": name, **partial, f.name: value}).summary, actions
+                    )
                 except BankerError as e:
                     found += problems(where, str(e), actions)
             partial[f.name] = 1
@@ -125,7 +128,9 @@ def _in_play(banker: Banker) -> None:
             spec = banker.spec(action)
         except BankerError:
             continue
-        fields = {f.name: banker.table["order"][banker.table["turn"]["index"]] for f in spec.fields if f.kind == "player"}
+        fields = {
+            f.name: banker.table["order"][banker.table["turn"]["index"]] for f in spec.fields if f.kind == "player"
+        }
         try:
             banker.do({"action": action, **fields})
         except BankerError:

@@ -2,6 +2,7 @@
 
 Standard library only; no clock, no randomness, no I/O. Adapters and the service build on it.
 """
+
 from .engine import Registry, Rules, Tx, decide, fold, start
 from .errors import BadAction, BankerError, GameBusy, GameFileError, NotEnoughMoney, Refused, UnknownName
 from .money import Currency

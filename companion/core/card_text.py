@@ -4,6 +4,7 @@ Money is read the pack's way ("110K", "$1,500", 110000); a list of money as "[6K
 or a JSON list; true or false as "true", "yes", "no" ...; text stays text. The card's current value
 says which it is. Pure: no I/O.
 """
+
 from __future__ import annotations
 
 import json

@@ -1,4 +1,5 @@
 """Actions every game has: moving money, the turn, pots, and the end of the game."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -6,7 +7,18 @@ from typing import Any
 from . import contract as c
 from .engine import Registry, Tx, may_be_empty, ranking
 from .errors import BadAction, Refused
-from .model import BANK, account_name, pot_seed, active_players, cash, playing, find_account, find_player, find_pot, pot_account
+from .model import (
+    BANK,
+    account_name,
+    pot_seed,
+    active_players,
+    cash,
+    playing,
+    find_account,
+    find_player,
+    find_pot,
+    pot_account,
+)
 
 __all__ = ["COMMON", "MONEY", "POTS", "TURNS", "GAME", "CARD_VALUES", "advance_turn", "declare_out"]
 
@@ -17,10 +29,18 @@ TURNS = Registry()
 GAME = Registry()
 
 #: The shape of a card correction: card keys and their new values (money as text or a number, rents a list).
-CARD_VALUES = {"type": "object", "maxProperties": 16,
-               "additionalProperties": {"oneOf": [{"type": "integer"}, {"type": "string", "maxLength": 32},
-                                                  {"type": "boolean"},
-                                                  {"type": "array", "maxItems": 16, "items": {"type": ["integer", "string"]}}]}}
+CARD_VALUES = {
+    "type": "object",
+    "maxProperties": 16,
+    "additionalProperties": {
+        "oneOf": [
+            {"type": "integer"},
+            {"type": "string", "maxLength": 32},
+            {"type": "boolean"},
+            {"type": "array", "maxItems": 16, "items": {"type": ["integer", "string"]}},
+        ]
+    },
+}
 
 
 def _not_payer(table: dict[str, Any], partial: dict[str, Any]) -> list[str]:
@@ -34,8 +54,15 @@ def _memo(a: dict[str, Any], default: str = "") -> str:
     return a.get("memo") or default
 
 
-@MONEY.action("transfer", c.account("from", "Who pays", role="payer"), c.account("to", "Who receives", role="payee", only=_not_payer), c.amount(),
-               c.text(), label="Transfer", group="money")
+@MONEY.action(
+    "transfer",
+    c.account("from", "Who pays", role="payer"),
+    c.account("to", "Who receives", role="payee", only=_not_payer),
+    c.amount(),
+    c.text(),
+    label="Transfer",
+    group="money",
+)
 def transfer(tx: Tx, a: dict[str, Any]) -> str:
     """Move money between the bank, players and pots."""
     payer = find_account(tx.table, a["from"])
@@ -50,8 +77,14 @@ def transfer(tx: Tx, a: dict[str, Any]) -> str:
     return f"{account_name(payer)} paid {account_name(payee)} {tx.fmt(amount)}" + (f" ({memo})" if memo else "")
 
 
-@MONEY.action("collect_from_all", c.player(says="Who collects"), c.amount(says="From each player"), c.text(),
-               label="Collect from all", group="money")
+@MONEY.action(
+    "collect_from_all",
+    c.player(says="Who collects"),
+    c.amount(says="From each player"),
+    c.text(),
+    label="Collect from all",
+    group="money",
+)
 def collect_from_all(tx: Tx, a: dict[str, Any]) -> str:
     """Every other player pays the player the same sum (a birthday, a card); each pays what they can
     and the log says who fell short (they settle it with the player as the table agrees)."""
@@ -76,8 +109,14 @@ def collect_from_all(tx: Tx, a: dict[str, Any]) -> str:
     return head + "".join(f"; {s}" for s in short)
 
 
-@MONEY.action("pay_to_all", c.player(says="Who pays"), c.amount(says="To each player"), c.text(),
-               label="Pay everyone", group="money")
+@MONEY.action(
+    "pay_to_all",
+    c.player(says="Who pays"),
+    c.amount(says="To each player"),
+    c.text(),
+    label="Pay everyone",
+    group="money",
+)
 def pay_to_all(tx: Tx, a: dict[str, Any]) -> str:
     """The player pays every other player the same sum."""
     player = find_player(tx.table, a["player"])
@@ -88,7 +127,9 @@ def pay_to_all(tx: Tx, a: dict[str, Any]) -> str:
         raise Refused(f"{player} has no opponents left to pay")
     total = amount * len(others)
     if cash(tx.table, player) < total:
-        raise tx.short_of(player, total, f"{tx.fmt(amount)} to each of {len(others)} player{'s' if len(others) != 1 else ''}")
+        raise tx.short_of(
+            player, total, f"{tx.fmt(amount)} to each of {len(others)} player{'s' if len(others) != 1 else ''}"
+        )
     for p in others:
         tx.pay(player, p, amount, memo)
     return f"{player} paid {tx.fmt(amount)} to each of {', '.join(others)}"
@@ -146,8 +187,9 @@ def next_turn(tx: Tx, a: dict[str, Any]) -> str:
     return advance_turn(tx)
 
 
-@TURNS.action("miss_turns", c.player(), c.count("turns", "How many turns", 1, 20), c.text(), label="Miss turns",
-               group="turn")
+@TURNS.action(
+    "miss_turns", c.player(), c.count("turns", "How many turns", 1, 20), c.text(), label="Miss turns", group="turn"
+)
 def miss_turns(tx: Tx, a: dict[str, Any]) -> str:
     """The player must miss some turns (jail, a construction zone): counted, not played."""
     player = find_player(tx.table, a["player"])
@@ -183,9 +225,13 @@ def printed_card(table: dict[str, Any], partial: dict[str, Any]) -> dict[str, An
     return {k: v for k, v in table["pack"]["cards"][find_deed(table, partial["deed"])].items() if k != "name"}
 
 
-@GAME.action("correct_card", c.deed(), c.structured("values", "The card's values to correct", CARD_VALUES,
-                                                    current=printed_card),
-             label="Correct a card", group="game")
+@GAME.action(
+    "correct_card",
+    c.deed(),
+    c.structured("values", "The card's values to correct", CARD_VALUES, current=printed_card),
+    label="Correct a card",
+    group="game",
+)
 def correct_card(tx: Tx, a: dict[str, Any]) -> str:
     """The banker corrects a deed's printed values to match the card on the table (money already moved
     stays). Money is typed the pack's way ("110K", "[6K, 30K]"); a deed's group is fixed once play begins."""
@@ -205,8 +251,10 @@ def correct_card(tx: Tx, a: dict[str, Any]) -> str:
         if key not in current and key not in tx.rules.extras.get("card_keys", ()):
             raise BadAction(f"{deed} has no field {key!r}; its fields are {', '.join(fields)}")
         if key == "group" and value != current.get("group") and game_started(tx.table):
-            raise Refused(f"{deed}'s group cannot change once play has begun (it would change which groups are "
-                          "complete); correct it in a copy of the pack for the next game")
+            raise Refused(
+                f"{deed}'s group cannot change once play has begun (it would change which groups are "
+                "complete); correct it in a copy of the pack for the next game"
+            )
         fixed[key] = card_value(key, current.get(key), value, tx.currency.parse)
     tx.rules.check_card(deed, fixed)
     for key in values:

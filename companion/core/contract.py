@@ -14,6 +14,7 @@ which it is asked. From these declarations alone:
 Nothing here reads an error message to learn anything: a refusal's text is only ever shown to people.
 Pure: stdlib only.
 """
+
 from __future__ import annotations
 
 import json
@@ -21,7 +22,17 @@ from dataclasses import dataclass, field as _dc_field, replace
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from .errors import BadAction, BankerError
-from .model import BANK, account_name, active_players, find_account, find_deed, find_player, find_pot, pot_account, pot_enabled
+from .model import (
+    BANK,
+    account_name,
+    active_players,
+    find_account,
+    find_deed,
+    find_player,
+    find_pot,
+    pot_account,
+    pot_enabled,
+)
 from .money import LIMIT, Currency
 from .text import clean_text, shown
 
@@ -77,11 +88,11 @@ When = Callable[[Table, Partial], bool]
 #: Every kind a field can have, with what it means for people.
 KINDS = {
     "player": "a player in the game, by name",
-    "account": "a player, \"bank\", or \"pot:NAME\"",
+    "account": 'a player, "bank", or "pot:NAME"',
     "deed": "a deed, by name",
     "deeds": "a list of deeds, by name",
     "pot": "a pot, by name",
-    "amount": "an amount of money: 1500, \"$1,500\", \"2.5M\", \"500K\"",
+    "amount": 'an amount of money: 1500, "$1,500", "2.5M", "500K"',
     "count": "a whole number",
     "dice": "a number rolled or spun (the dice total, a die, the wheel)",
     "square": "a square of the board, by number",
@@ -249,7 +260,9 @@ class ActionSpec:
         for f in self.fields:
             if f.name == name:
                 return f
-        raise BadAction(f"{self.name} has no field {shown(name)}; its fields are {', '.join(f.name for f in self.fields) or 'none'}")
+        raise BadAction(
+            f"{self.name} has no field {shown(name)}; its fields are {', '.join(f.name for f in self.fields) or 'none'}"
+        )
 
 
 def role_fields(spec: ActionSpec, *roles: str) -> list[Field]:
@@ -624,14 +637,19 @@ def _candidates(f: Field, table: Table, partial: dict[str, Any]) -> list[tuple[A
         rows: list[tuple[Any, str]] = [(p, p) for p in active_players(table)]
     elif kind == "account":
         rows = [(BANK, "Bank"), *((p, p) for p in active_players(table))]
-        rows += [(pot_account(name), rec.get("label", name.title())) for name, rec in table["pots"].items()
-                 if pot_enabled(table, name)]
+        rows += [
+            (pot_account(name), rec.get("label", name.title()))
+            for name, rec in table["pots"].items()
+            if pot_enabled(table, name)
+        ]
     elif kind in ("deed", "deeds"):
         order = table["pack"].get("deed_order") or list(table["deeds"])
         rows = [(d, d) for d in order if d in table["deeds"]]
         rows += [(d, d) for d in table["deeds"] if d not in set(order)]
     elif kind == "pot":
-        rows = [(name, rec.get("label", name.title())) for name, rec in table["pots"].items() if pot_enabled(table, name)]
+        rows = [
+            (name, rec.get("label", name.title())) for name, rec in table["pots"].items() if pot_enabled(table, name)
+        ]
     elif kind in ("count", "dice", "square"):
         rows = [(n, str(n)) for n in range(f.low or 0, (f.high or 0) + 1)]
     elif kind == "choice":
@@ -775,8 +793,12 @@ def field_schema(f: Field) -> dict[str, Any]:
     elif kind == "deeds":
         base = {"type": "array", "items": {"type": "string", "minLength": 1, "maxLength": 120}, "maxItems": 64}
     elif kind == "amount":
-        base = {"oneOf": [{"type": "integer", "minimum": 0 if f.allow_zero else 1, "maximum": LIMIT},
-                          {"type": "string", "minLength": 1, "maxLength": 32}]}
+        base = {
+            "oneOf": [
+                {"type": "integer", "minimum": 0 if f.allow_zero else 1, "maximum": LIMIT},
+                {"type": "string", "minLength": 1, "maxLength": 32},
+            ]
+        }
     elif kind in ("count", "dice", "square"):
         base = {"type": "integer"}
         if f.low is not None:
@@ -797,9 +819,21 @@ def field_schema(f: Field) -> dict[str, Any]:
 
 def json_schema(spec: ActionSpec) -> dict[str, Any]:
     """The JSON schema of an action's body, as a phone or the command line sends it."""
-    props = {"action": {"const": spec.name},
-             "id": {"type": "string", "minLength": 1, "maxLength": 100, "description": "any text naming this one action, so a retry applies it once"},
-             "by": {"type": "string", "minLength": 1, "maxLength": 120, "description": "the player whose own phone started this action"}}
+    props = {
+        "action": {"const": spec.name},
+        "id": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 100,
+            "description": "any text naming this one action, so a retry applies it once",
+        },
+        "by": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 120,
+            "description": "the player whose own phone started this action",
+        },
+    }
     for f in spec.fields:
         props[f.name] = field_schema(f)
     return {

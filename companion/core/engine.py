@@ -5,6 +5,7 @@ A rule family is a :class:`Rules` object: pack data plus a registry of action ha
 the rules, records events through the Tx and returns one sentence for the log. If it raises, nothing of
 the action happens. The core knows no family: families plug in, as plugins do in a ledger.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -17,7 +18,19 @@ from .model import BANK, Table, active_players, cash, current_player, pot_seed
 from .money import Currency
 from .text import shown
 
-__all__ = ["Tx", "Rules", "Registry", "Handler", "decide", "decide_full", "require_own_turn", "start", "fold", "ranking", "may_be_empty"]
+__all__ = [
+    "Tx",
+    "Rules",
+    "Registry",
+    "Handler",
+    "decide",
+    "decide_full",
+    "require_own_turn",
+    "start",
+    "fold",
+    "ranking",
+    "may_be_empty",
+]
 
 Handler = Callable[["Tx", dict[str, Any]], str]
 
@@ -42,9 +55,17 @@ class Registry:
         for part in parts:
             self.specs.update(part.specs)
 
-    def action(self, name: str, *fields: Field, says: str | None = None, label: str = "", group: str = "money",
-               offered: Callable[[Table], bool] | None = None, own_turn: str = "",
-               turn_field: str = "player") -> Callable[[Handler], Handler]:
+    def action(
+        self,
+        name: str,
+        *fields: Field,
+        says: str | None = None,
+        label: str = "",
+        group: str = "money",
+        offered: Callable[[Table], bool] | None = None,
+        own_turn: str = "",
+        turn_field: str = "player",
+    ) -> Callable[[Handler], Handler]:
         names = [f.name for f in fields]
         if len(set(names)) != len(names):  # pragma: no cover - a declaration bug
             raise AssertionError(f"{name} declares a field twice")
@@ -54,8 +75,9 @@ class Registry:
         def register(fn: Handler) -> Handler:
             first_paragraph = (fn.__doc__ or "").strip().split("\n\n")[0]
             sentence = says or " ".join(first_paragraph.split())
-            self.specs[name] = ActionSpec(name, sentence, tuple(fields), fn, label or _label(name), group, offered,
-                                          own_turn, turn_field)
+            self.specs[name] = ActionSpec(
+                name, sentence, tuple(fields), fn, label or _label(name), group, offered, own_turn, turn_field
+            )
             return fn
 
         return register
@@ -84,7 +106,9 @@ class Rules:
     worth: Callable[[Table, str], int] = lambda table, player: cash(table, player)
     check_card: Callable[[str, dict[str, Any]], None] = lambda name, card: None
     #: How a deed's state is said on screens and phones, in the family's words ("3 houses", "level 2").
-    marks: Callable[[Table, str], list[str]] = lambda table, deed: ["mortgaged"] if table["deeds"][deed].get("mortgaged") else []
+    marks: Callable[[Table, str], list[str]] = lambda table, deed: (
+        ["mortgaged"] if table["deeds"][deed].get("mortgaged") else []
+    )
     opening: Callable[["Tx"], str] | None = None
     extras: dict[str, Any] = field(default_factory=dict)
 
@@ -149,8 +173,10 @@ class Tx:
         raisable = self.rules.could_raise(self.table, payer)
         # A family may word the hint its own way: extras "raise_hint" (with {amount}) and "no_raise_hint".
         hint = (
-            "; " + self.rules.extras.get("raise_hint", "selling buildings and mortgaging could raise {amount} more")
-            .format(amount=self.fmt(raisable))
+            "; "
+            + self.rules.extras.get("raise_hint", "selling buildings and mortgaging could raise {amount} more").format(
+                amount=self.fmt(raisable)
+            )
             if raisable
             else "; " + self.rules.extras.get("no_raise_hint", "nothing left to sell or mortgage")
         )
@@ -170,10 +196,10 @@ def decide_full(table: Table, action: dict[str, Any], rules: Rules) -> Preview:
     :class:`BadAction` for a malformed action and :class:`Refused` when a rule forbids it.
     """
     if not isinstance(action, dict):
-        raise BadAction("an action is a JSON object with an \"action\" key")
+        raise BadAction('an action is a JSON object with an "action" key')
     name = action.get("action")
     if not isinstance(name, str):
-        raise BadAction("the action has no \"action\" name")
+        raise BadAction('the action has no "action" name')
     try:
         spec = rules.registry.spec(name)
     except BadAction:
@@ -188,7 +214,9 @@ def decide_full(table: Table, action: dict[str, Any], rules: Rules) -> Preview:
     if not tx.events and not getattr(spec.handler, "may_be_empty", False):
         raise Refused(f"{spec.name} would change nothing")
     check_conservation(tx.table)
-    postings = tuple(Posting(e["from"], e["to"], e["amount"], e.get("memo", "")) for e in tx.events if e["type"] == "Paid")
+    postings = tuple(
+        Posting(e["from"], e["to"], e["amount"], e.get("memo", "")) for e in tx.events if e["type"] == "Paid"
+    )
     return Preview(typed, text, tuple(tx.events), postings, tx.table)
 
 
@@ -248,7 +276,8 @@ def fold(table: Table, events: Iterable[dict[str, Any]]) -> Table:
 
 def ranking(table: Table, rules: Rules) -> list[dict[str, Any]]:
     """Players by worth, richest first (bankrupt players last, in the order they went out)."""
-    rows: list[dict[str, Any]] = [{"player": p, "worth": rules.worth(table, p), "cash": cash(table, p)}
-                                  for p in active_players(table)]
+    rows: list[dict[str, Any]] = [
+        {"player": p, "worth": rules.worth(table, p), "cash": cash(table, p)} for p in active_players(table)
+    ]
     rows.sort(key=lambda r: (-r["worth"], -r["cash"]))
     return rows

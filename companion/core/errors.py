@@ -5,6 +5,7 @@ declares its *kind*: a short stable name (``not-enough-money``) and a title for 
 adapter tells a program (the phones' API answers it as a problem type, docs/api.md), so nothing ever
 reads a reason's words to learn what happened.
 """
+
 from __future__ import annotations
 
 __all__ = [
@@ -83,5 +84,12 @@ class GameBusy(BankerError, TimeoutError):
 
 
 #: Every kind of error the game raises on purpose, most general first.
-ERRORS: tuple[type[BankerError], ...] = (BankerError, BadAction, Refused, UnknownName, NotEnoughMoney, GameFileError,
-                                         GameBusy)
+ERRORS: tuple[type[BankerError], ...] = (
+    BankerError,
+    BadAction,
+    Refused,
+    UnknownName,
+    NotEnoughMoney,
+    GameFileError,
+    GameBusy,
+)

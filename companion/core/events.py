@@ -9,6 +9,7 @@ Both carry everything needed to reverse them, so undo is mechanical: :func:`reve
 and :func:`apply` checks that ``old`` really is what the table holds, so a reversal can never silently
 apply to the wrong state.
 """
+
 from __future__ import annotations
 
 from typing import Any, Iterable

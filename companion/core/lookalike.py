@@ -17,6 +17,7 @@ The Unicode data (the prototypes and the default-ignorable ranges, Unicode 17) c
 name checked (a new game), about 150 KB, never at import. See docs/architecture.md for why the core
 may use it.
 """
+
 from __future__ import annotations
 
 import bisect

@@ -16,6 +16,7 @@ change). Its keys:
 
 These helpers read it; only :mod:`companion.core.events` builds new tables.
 """
+
 from __future__ import annotations
 
 from functools import lru_cache
@@ -88,8 +89,10 @@ def player_names_checked(names: Iterable[object]) -> list[str]:
         if twin is not None and name_key(twin) == name_key(name):
             raise BadAction(f"two players are called {shown(name)}")
         if twin is not None:
-            raise BadAction(f"{shown(name)} looks just like {shown(twin)} on the screens (the same letters in "
-                            f"another alphabet, or look-alike ones); choose a name that reads differently")
+            raise BadAction(
+                f"{shown(name)} looks just like {shown(twin)} on the screens (the same letters in "
+                f"another alphabet, or look-alike ones); choose a name that reads differently"
+            )
         seated.update(dict.fromkeys(looks, name))
         order.append(name)
     return order
@@ -113,7 +116,9 @@ def new_table(pack: dict[str, Any], players: Iterable[dict[str, Any]], options: 
         records[name] = {"colour": colour, "bankrupt": False, "in_jail": False, "turns": 0, "missed": 0}
     low, high = player_range(pack)
     if not low <= len(order) <= high:
-        raise BadAction(f"a {pack.get('title', pack.get('name', 'game'))} game takes {low} to {high} players, not {len(order)}")
+        raise BadAction(
+            f"a {pack.get('title', pack.get('name', 'game'))} game takes {low} to {high} players, not {len(order)}"
+        )
     accounts = {BANK: 0, **{n: 0 for n in order}}
     pots = {}
     for pot in pack.get("pots", []):

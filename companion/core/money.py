@@ -6,6 +6,7 @@ read: a round number of millions as "225M" or "1.5M" (at most ``places`` decimal
 a round number of thousands as "500K" or "1,250K", and any other sum in whole units ("1,000,001").
 A shown sum is never rounded.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -25,11 +26,10 @@ _SUFFIX = {"": 1, "K": 10**3, "M": 10**6, "B": 10**9}
 #: Digits, with commas only as thousands separators (groups of exactly three), then an optional point and
 #: decimals, then an optional K, M or B. "1,5" and "2,5M" are refused rather than guessed: a point is the
 #: only decimal mark, because the notes and the trading unit print "2.5M".
-_AMOUNT = re.compile(
-    r"^(?P<sign>[-+]?)(?P<num>(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|\.\d+)(?P<suffix>[KMB]?)$", re.I
-)
+_AMOUNT = re.compile(r"^(?P<sign>[-+]?)(?P<num>(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|\.\d+)(?P<suffix>[KMB]?)$", re.I)
 #: Longer text is no amount anyone typed: refuse it before reading a single digit.
 _LONGEST = 32
+
 
 @dataclass(frozen=True)
 class Currency:
@@ -113,7 +113,7 @@ class Currency:
 
 
 def _short(n: int, places: int = 2) -> str:
-    """"225M", "1.5M", "500K", "1,250K", or whole units when the sum is not a round number of thousands."""
+    """ "225M", "1.5M", "500K", "1,250K", or whole units when the sum is not a round number of thousands."""
     if n >= 10**6 and n % 10 ** max(6 - places, 0) == 0:
         whole, rest = divmod(n, 10**6)
         if not rest:

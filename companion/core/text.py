@@ -19,6 +19,7 @@ Names are held to more than other text, since a name is how people tell each oth
 twins when :func:`look_keys` shares a key between them: the same :func:`name_key`, or the same confusable
 skeleton (Unicode UTS #39, :mod:`companion.core.lookalike`), as the Cyrillic "Аnn" has with "Ann".
 """
+
 from __future__ import annotations
 
 import unicodedata
@@ -85,8 +86,10 @@ def clean_name(value: object, what: str, max_len: int) -> str:
         kind = invisible(c)
         if kind is not None:
             described = unicodedata.name(c, "").lower()
-            raise BadAction(f"{what} {shown(text)} holds {kind} nobody can see (U+{ord(c):04X}"
-                            f"{', ' + described if described else ''}); a name must show every character it has")
+            raise BadAction(
+                f"{what} {shown(text)} holds {kind} nobody can see (U+{ord(c):04X}"
+                f"{', ' + described if described else ''}); a name must show every character it has"
+            )
     if not any(unicodedata.category(c)[0] in "LNPS" for c in text):
         raise BadAction(f"{what} {shown(text)} has no visible characters")
     return text

@@ -4,6 +4,7 @@ A family is a module in this package that defines ``FAMILY`` (its name, as packs
 ``family`` key), ``rules(pack) -> Rules`` and optionally ``check_card(name, card)``. Families are found
 by scanning this package, so adding a game is adding a module and a pack file: nothing else changes.
 """
+
 from __future__ import annotations
 
 import importlib

@@ -6,6 +6,7 @@ grants a free railroad instead. The banker records its result with ``spin``; blo
 builds then draw on that allowance until the turn ends. Stadiums, skyscrapers and the tower are
 bought outside the spinner's allowance, and none of them counts towards a district's 8 blocks.
 """
+
 from __future__ import annotations
 
 from typing import Any, cast
@@ -21,11 +22,27 @@ __all__ = ["BUILDING", "spin_of", "roll_of", "describe_spin"]
 
 BUILDING = Registry()
 
-_FACES: dict[int | str, int | str] = {1: 1, 2: 2, 3: 3, "1": 1, "2": 2, "3": 3, 4: "railroad", "4": "railroad", "railroad": "railroad"}
+_FACES: dict[int | str, int | str] = {
+    1: 1,
+    2: 2,
+    3: 3,
+    "1": 1,
+    "2": 2,
+    "3": 3,
+    4: "railroad",
+    "4": "railroad",
+    "railroad": "railroad",
+}
 _KINDS = ("residential", "industrial", "railroad", "stadium", "skyscraper", "tower")
 FACES = ((1, "1 block"), (2, "2 blocks"), (3, "3 blocks"), ("railroad", "A railroad"))
-BUILDINGS = (("residential", "Residential blocks"), ("industrial", "Industrial blocks"), ("railroad", "A railroad"),
-             ("stadium", "A stadium"), ("skyscraper", "A skyscraper"), ("tower", "The Monopoly Tower"))
+BUILDINGS = (
+    ("residential", "Residential blocks"),
+    ("industrial", "Industrial blocks"),
+    ("railroad", "A railroad"),
+    ("stadium", "A stadium"),
+    ("skyscraper", "A skyscraper"),
+    ("tower", "The Monopoly Tower"),
+)
 
 
 def _own_districts(table: dict[str, Any], partial: dict[str, Any]) -> list[str]:
@@ -57,24 +74,34 @@ def describe_spin(spin: dict[str, Any]) -> str:
     return f"{spin['result']} block{'s' if spin['result'] > 1 else ''} ({left} left)"
 
 
-@BUILDING.action("spin", c.player(), c.choice("result", "Where the spinner stopped", FACES, aliases=((4, "railroad"), ("4", "railroad"))),
-                 label="Spin", group="deeds", own_turn="the build spinner is pressed by the player whose turn it is, once a roll")
+@BUILDING.action(
+    "spin",
+    c.player(),
+    c.choice("result", "Where the spinner stopped", FACES, aliases=((4, "railroad"), ("4", "railroad"))),
+    label="Spin",
+    group="deeds",
+    own_turn="the build spinner is pressed by the player whose turn it is, once a roll",
+)
 def spin(tx: Tx, a: dict[str, Any]) -> str:
     """Record where the build spinner stopped for the player whose turn it is (once a roll: after a
     double the player rolls again and may build again, so the spinner turns again)."""
     player = find_player(tx.table, a["player"])
     result = a["result"]
     if isinstance(result, bool) or not isinstance(result, (int, str)) or _key(result) not in _FACES:
-        raise BadAction(f"result is 1, 2, 3 or \"railroad\", not {result!r}")
+        raise BadAction(f'result is 1, 2, 3 or "railroad", not {result!r}')
     face = _FACES[_key(result)]
     done = spin_of(tx.table, player)
     roll = roll_of(tx.table)
     if done and done.get("roll", 1) == roll:
-        raise Refused(f"{player} already spun on turn {done['turn']} ({describe_spin(done)}): the spinner turns "
-                      "once a roll, and again only after a double")
+        raise Refused(
+            f"{player} already spun on turn {done['turn']} ({describe_spin(done)}): the spinner turns "
+            "once a roll, and again only after a double"
+        )
     number = tx.table["turn"]["number"]
-    tx.set(["turn", "spin"], {"player": player, "turn": number, "result": face, "used": 0,
-                              **({"roll": roll} if roll > 1 else {})})
+    tx.set(
+        ["turn", "spin"],
+        {"player": player, "turn": number, "result": face, "used": 0, **({"roll": roll} if roll > 1 else {})},
+    )
     if face == "railroad":
         return f"{player} spun a railroad: one free railroad on any district this turn, but no blocks"
     return f"{player} spun {face}: up to {face} block{'s' if face != 1 else ''} this turn"
@@ -84,8 +111,13 @@ def _key(result: int | str) -> int | str:
     return result.strip().lower() if isinstance(result, str) else result
 
 
-@BUILDING.action("double", c.player(says="Who rolled a double"), label="Rolled a double", group="turn",
-                 own_turn="only the player whose turn it is rolls the dice")
+@BUILDING.action(
+    "double",
+    c.player(says="Who rolled a double"),
+    label="Rolled a double",
+    group="turn",
+    own_turn="only the player whose turn it is rolls the dice",
+)
 def double(tx: Tx, a: dict[str, Any]) -> str:
     """The player whose turn it is rolled a double: after this roll's landing and building they roll
     again in the same turn, and may spin and build again. A third double in a row sends them to jail."""
@@ -102,10 +134,17 @@ def double(tx: Tx, a: dict[str, Any]) -> str:
     return f"{player} rolled a double: another roll this turn, and the spinner may turn again"
 
 
-@BUILDING.action("build", c.player(role="owner"), c.deed(only=_own_districts), c.choice("building", "What to build", BUILDINGS),
-                 c.count("count", "How many blocks", 1, 3, required=False), label="Build", group="deeds",
-                 own_turn="building on one's districts (blocks, a railroad, a stadium, a skyscraper or the Tower) "
-                          "is done during one's own turn")
+@BUILDING.action(
+    "build",
+    c.player(role="owner"),
+    c.deed(only=_own_districts),
+    c.choice("building", "What to build", BUILDINGS),
+    c.count("count", "How many blocks", 1, 3, required=False),
+    label="Build",
+    group="deeds",
+    own_turn="building on one's districts (blocks, a railroad, a stadium, a skyscraper or the Tower) "
+    "is done during one's own turn",
+)
 def build(tx: Tx, a: dict[str, Any]) -> str:
     """Build blocks, a railroad, a stadium, a skyscraper or the Monopoly Tower on a district.
 
@@ -148,8 +187,10 @@ def _blocks(tx: Tx, player: str, deed: str, kind: str, count: int) -> str:
         raise Refused(f"the spinner gave {player} a railroad this turn, not blocks")
     left = spin["result"] - spin["used"]
     if count > left:
-        raise Refused(f"the spinner allows {player} {spin['result']} block{'s' if spin['result'] > 1 else ''} "
-                      f"this turn and {spin['used']} {'is' if spin['used'] == 1 else 'are'} built: {left} left")
+        raise Refused(
+            f"the spinner allows {player} {spin['result']} block{'s' if spin['result'] > 1 else ''} "
+            f"this turn and {spin['used']} {'is' if spin['used'] == 1 else 'are'} built: {left} left"
+        )
     standing = cd.blocks(tx.table, deed)
     if standing + count > cd.MAX_BLOCKS:
         raise Refused(f"{deed} has {standing} blocks: a district holds at most {cd.MAX_BLOCKS}")
@@ -215,8 +256,10 @@ def _tower(tx: Tx, player: str, deed: str) -> str:
         raise Refused(f"the Monopoly Tower needs two whole colour groups; {player} has {len(complete)}")
     group = cd.group_of(tx.table, deed)
     if group not in complete:
-        raise Refused(f"the Monopoly Tower goes on a district of a whole group {player} owns "
-                      f"({', '.join(complete)}), and {deed} is {group}")
+        raise Refused(
+            f"the Monopoly Tower goes on a district of a whole group {player} owns "
+            f"({', '.join(complete)}), and {deed} is {group}"
+        )
     cost = tx.table["pack"]["tower_cost"]
     tx.pay(player, BANK, cost, f"the Monopoly Tower on {deed}")
     tx.set(["deeds", deed, "tower"], True)
@@ -239,11 +282,20 @@ def _planning_building(table: dict[str, Any], name: object) -> tuple[str, str]:
     raise BadAction(f"building is one of {', '.join(every)}, not {name!r}")
 
 
-@BUILDING.action("planning_permission", c.player(role="owner"), c.deed(),
-                 c.choice("building", "Which bonus building or hazard", options_from=_planning_options,
-                          resolve=lambda table, value: _planning_building(table, value)[1]),
-                 label="Planning permission", group="deeds",
-                 own_turn="planning permission is used by the player who landed on it, in that turn")
+@BUILDING.action(
+    "planning_permission",
+    c.player(role="owner"),
+    c.deed(),
+    c.choice(
+        "building",
+        "Which bonus building or hazard",
+        options_from=_planning_options,
+        resolve=lambda table, value: _planning_building(table, value)[1],
+    ),
+    label="Planning permission",
+    group="deeds",
+    own_turn="planning permission is used by the player who landed on it, in that turn",
+)
 def planning_permission(tx: Tx, a: dict[str, Any]) -> str:
     """Planning permission: a free bonus building or hazard goes on a district.
 
@@ -255,21 +307,35 @@ def planning_permission(tx: Tx, a: dict[str, Any]) -> str:
     state = tx.table["deeds"][deed]
     owner = state.get("owner")
     if kind == "bonus" and owner not in (None, player):
-        raise Refused(f"a bonus building goes on {player}'s own district or an unowned one, and {deed} belongs to {owner}")
+        raise Refused(
+            f"a bonus building goes on {player}'s own district or an unowned one, and {deed} belongs to {owner}"
+        )
     if kind == "hazard" and owner == player:
         raise Refused(f"a hazard goes on another player's district or an unowned one, not on {player}'s own {deed}")
     if state.get("bonus"):
-        raise Refused(f"{deed} has a {state['bonus']}" + (": bonus buildings keep hazards out" if kind == "hazard" else " already"))
+        raise Refused(
+            f"{deed} has a {state['bonus']}"
+            + (": bonus buildings keep hazards out" if kind == "hazard" else " already")
+        )
     if state.get("hazard"):
-        raise Refused(f"{deed} has a {state['hazard']}" + (": hazards keep bonus buildings out" if kind == "bonus" else " already"))
+        raise Refused(
+            f"{deed} has a {state['hazard']}"
+            + (": hazards keep bonus buildings out" if kind == "bonus" else " already")
+        )
     tx.set(["deeds", deed, kind], name)
     if kind == "hazard":
         return f"{player} built a {name} on {deed}: its residential blocks are worthless while it stands"
     return f"{player} built a {name} on {deed}: no hazard can go there"
 
 
-@BUILDING.action("remove_hazard", c.player(role="owner"), c.deed(), label="Remove a hazard", group="deeds",
-                 own_turn="a hazard is removed by its district's owner during the owner's own turn")
+@BUILDING.action(
+    "remove_hazard",
+    c.player(role="owner"),
+    c.deed(),
+    label="Remove a hazard",
+    group="deeds",
+    own_turn="a hazard is removed by its district's owner during the owner's own turn",
+)
 def remove_hazard(tx: Tx, a: dict[str, Any]) -> str:
     """The district's owner pays the bank to take a hazard away (a fixed sum per block of the hazard)."""
     player = find_player(tx.table, a["player"])

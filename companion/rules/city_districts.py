@@ -10,6 +10,7 @@ Pure functions over a table. A district's card (in the pack's ``cards``) holds `
 
 The rent value is both what a visitor pays and what the district is worth at the end of the game.
 """
+
 from __future__ import annotations
 
 from typing import Any, cast

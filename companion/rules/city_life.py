@@ -9,6 +9,7 @@ taxes and fees a player cannot pay at once), :mod:`.city_life_turn` (the counted
 :mod:`.city_life_cards` (the Quiz and Traffic Violation cards); :mod:`.turns` keeps the turn clock and
 the due dates.
 """
+
 from __future__ import annotations
 
 from typing import Any, cast
@@ -29,8 +30,16 @@ __all__ = ["FAMILY", "CITY", "rules", "worth", "player_view", "check_card"]
 
 FAMILY = "city-life"
 
-_KEYS = ("price", "visitor_fee", "visitor_capital_gains", "property_tax", "land_transfer_tax", "capital_gains_tax",
-         "mortgage", "mortgage_cost")
+_KEYS = (
+    "price",
+    "visitor_fee",
+    "visitor_capital_gains",
+    "property_tax",
+    "land_transfer_tax",
+    "capital_gains_tax",
+    "mortgage",
+    "mortgage_cost",
+)
 
 
 def worth(table: Table, player: str) -> int:
@@ -51,9 +60,19 @@ def player_view(table: Table, player: str) -> dict[str, Any]:
         "shares_bought_from_bank": record.get("shares_bought", 0),
         "demerits": record.get("demerits", 0),
         # Loans and mortgages, then sums owed for a square or card (due now): every debt in one list.
-        "loans": turns.loans_view(table, player, fmt) + [
-            {"kind": "owed", "label": e["memo"], "amount": e["amount"], "amount_text": e["amount_text"],
-             "due_in_turns": 0, "overdue": False, "text": e["text"]} for e in owed_view(table, player, fmt)],
+        "loans": turns.loans_view(table, player, fmt)
+        + [
+            {
+                "kind": "owed",
+                "label": e["memo"],
+                "amount": e["amount"],
+                "amount_text": e["amount_text"],
+                "due_in_turns": 0,
+                "overdue": False,
+                "text": e["text"],
+            }
+            for e in owed_view(table, player, fmt)
+        ],
         "owes": owed_view(table, player, fmt),
         "jail_turns": record.get("jail_turns", 0),
         "turns_to_miss": record.get("skip", 0) + record.get("jail_turns", 0),
@@ -78,12 +97,37 @@ def check_card(name: str, c: dict[str, Any]) -> None:
 
 #: Every sum the family reads from the pack's [amounts] table.
 AMOUNTS = (
-    "dollar_sign", "dollar_sign_advanced", "dividend", "share_price", "share_capital_gains", "shares_from_bank",
-    "quiz_answer", "quiz_questions", "garage", "supermarket", "hospital", "fire_department",
-    "fire_department_capital_gains", "mall", "museum", "museum_capital_gains", "museum_roll",
-    "museum_roll_capital_gains", "exchange_capital_gains", "exchange_land_transfer", "loan", "loan_cost", "loan_turns",
-    "mortgage_turns", "turn_per", "violation_turn_cap", "demerit_limit", "insurance_increase", "jail_turns",
-    "construction_turns", "visitor_miss_turns",
+    "dollar_sign",
+    "dollar_sign_advanced",
+    "dividend",
+    "share_price",
+    "share_capital_gains",
+    "shares_from_bank",
+    "quiz_answer",
+    "quiz_questions",
+    "garage",
+    "supermarket",
+    "hospital",
+    "fire_department",
+    "fire_department_capital_gains",
+    "mall",
+    "museum",
+    "museum_capital_gains",
+    "museum_roll",
+    "museum_roll_capital_gains",
+    "exchange_capital_gains",
+    "exchange_land_transfer",
+    "loan",
+    "loan_cost",
+    "loan_turns",
+    "mortgage_turns",
+    "turn_per",
+    "violation_turn_cap",
+    "demerit_limit",
+    "insurance_increase",
+    "jail_turns",
+    "construction_turns",
+    "visitor_miss_turns",
 )
 BOARD = ("dollar_sign", "advance", "school_next")
 

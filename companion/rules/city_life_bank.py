@@ -5,6 +5,7 @@ the end of the turn that uses the last of them the Bank collects, or the debt is
 the player has sold enough, or, with nothing left to sell, the player goes back to square 3 and
 misses the turns.
 """
+
 from __future__ import annotations
 
 from typing import Any, Callable, cast
@@ -18,9 +19,22 @@ from companion.core.model import BANK, Table, card, cash, find_deed, find_player
 from . import turns
 
 __all__ = [
-    "CITY", "LOTTERY", "amount_of", "is_advanced", "need_advanced", "find_property", "properties_of",
-    "shares_of", "bank_value", "could_raise", "has_assets", "sell_hint", "mortgage_index",
-    "settle_mortgage", "collect_due", "turns_for",
+    "CITY",
+    "LOTTERY",
+    "amount_of",
+    "is_advanced",
+    "need_advanced",
+    "find_property",
+    "properties_of",
+    "shares_of",
+    "bank_value",
+    "could_raise",
+    "has_assets",
+    "sell_hint",
+    "mortgage_index",
+    "settle_mortgage",
+    "collect_due",
+    "turns_for",
 ]
 
 CITY = Registry(COMMON)
@@ -44,7 +58,7 @@ def _debts(table: Table, partial: dict[str, Any]) -> list[tuple[str, str]]:
 
 
 def _debt_name(table: Table, value: object) -> object:
-    """"loan", or the House or Tower a mortgage is on (by name or square number)."""
+    """ "loan", or the House or Tower a mortgage is on (by name or square number)."""
     if isinstance(value, str) and value.strip().lower() == "loan":
         return "loan"
     return find_property(table, value)
@@ -139,7 +153,7 @@ def _pick_debt(tx: Tx, player: str, which: object) -> int:
         raise Refused(f"{player} owes the Bank nothing")
     if which is None:
         if len(debts) > 1:
-            raise BadAction(f"{player} has {len(debts)} debts: say which (\"loan\" or the mortgaged square)")
+            raise BadAction(f'{player} has {len(debts)} debts: say which ("loan" or the mortgaged square)')
         return 0
     if isinstance(which, str) and which.strip().lower() == "loan":
         for i, d in enumerate(debts):
@@ -174,8 +188,10 @@ def _default(tx: Tx, player: str, index: int) -> str:
         tx.set(["deeds", debt["deed"], "mortgaged"], None)
     tx.set(["players", player, "at"], 3)
     turns.miss(tx, player, n, "debt")
-    text = (f"{player} could not repay the {debt['label']}: paid {tx.fmt(have)}, has nothing to sell, goes back "
-            f"to square 3 and misses {n} turn{'s' if n != 1 else ''} for the {tx.fmt(owed)} still owed")
+    text = (
+        f"{player} could not repay the {debt['label']}: paid {tx.fmt(have)}, has nothing to sell, goes back "
+        f"to square 3 and misses {n} turn{'s' if n != 1 else ''} for the {tx.fmt(owed)} still owed"
+    )
     if debt["kind"] == "loan":
         tx.set(["players", player, "barred"], True)
         text += "; no more Bank loans"
@@ -206,8 +222,10 @@ def collect_due(tx: Tx, player: str) -> list[str]:
                 debts[i]["overdue"] = True
                 tx.set(["players", player, "debts"], debts)
                 have = tx.fmt(cash(tx.table, player))
-                notes.append(f"{player}'s {debt['label']} of {tx.fmt(debt['amount'])} is due and {player} has "
-                             f"{have}: " + sell_hint(tx.table, player, tx.fmt) + ", then repay")
+                notes.append(
+                    f"{player}'s {debt['label']} of {tx.fmt(debt['amount'])} is due and {player} has "
+                    f"{have}: " + sell_hint(tx.table, player, tx.fmt) + ", then repay"
+                )
             i += 1
     return notes
 
@@ -221,15 +239,19 @@ def borrow(tx: Tx, a: dict[str, Any]) -> str:
     if tx.table["players"][player].get("barred"):
         raise Refused(f"{player} could not repay a Bank loan and may no longer borrow from the Bank")
     if any(d["kind"] == "loan" for d in tx.table["players"][player].get("debts", [])):
-        raise Refused(f"{player} already has a Bank loan: nobody may owe the Bank more than "
-                      f"{tx.fmt(amount_of(tx.table, 'loan'))} in loans")
+        raise Refused(
+            f"{player} already has a Bank loan: nobody may owe the Bank more than "
+            f"{tx.fmt(amount_of(tx.table, 'loan'))} in loans"
+        )
     loan, cost, n = (amount_of(tx.table, k) for k in ("loan", "loan_cost", "loan_turns"))
     tx.pay(BANK, player, loan, "Bank loan")
     turns.add_debt(tx, player, "loan", "Bank loan", loan + cost, n, short="loan")
     return f"{player} borrowed {tx.fmt(loan)} from the Bank: {tx.fmt(loan + cost)} due in {n} turns"
 
 
-@CITY.action("mortgage", c.player(role="owner"), PROPERTY_OF_PLAYER, label="Mortgage", group="loans", offered=is_advanced)
+@CITY.action(
+    "mortgage", c.player(role="owner"), PROPERTY_OF_PLAYER, label="Mortgage", group="loans", offered=is_advanced
+)
 def mortgage(tx: Tx, a: dict[str, Any]) -> str:
     """Advanced: the Bank lends $400 on a House or $2,000 on a Tower, repaid with its cost in 7 turns."""
     need_advanced(tx, "Bank mortgages")
@@ -249,11 +271,21 @@ def mortgage(tx: Tx, a: dict[str, Any]) -> str:
     return f"{player} mortgaged {deed} for {tx.fmt(c['mortgage'])}: {tx.fmt(due)} due in {n} turns"
 
 
-@CITY.action("repay", c.player(), c.choice("debt", "Which debt", options_from=_debts, required=False,
-                                           when=lambda table, partial: len(_debts(table, partial)) > 1,
-                                           resolve=lambda table, value: _debt_name(table, value)),
-             label="Repay", group="loans",
-             says="Repay a Bank loan or a mortgage, with its cost.")
+@CITY.action(
+    "repay",
+    c.player(),
+    c.choice(
+        "debt",
+        "Which debt",
+        options_from=_debts,
+        required=False,
+        when=lambda table, partial: len(_debts(table, partial)) > 1,
+        resolve=lambda table, value: _debt_name(table, value),
+    ),
+    label="Repay",
+    group="loans",
+    says="Repay a Bank loan or a mortgage, with its cost.",
+)
 def repay(tx: Tx, a: dict[str, Any]) -> str:
     """Repay a Bank loan or a mortgage (``debt``: "loan" or the mortgaged square) with its cost.
 
@@ -270,6 +302,8 @@ def repay(tx: Tx, a: dict[str, Any]) -> str:
     if not due:
         raise NotEnoughMoney(f"{player} has {tx.fmt(have)} but the {debt['label']} takes {tx.fmt(debt['amount'])}")
     if has_assets(tx.table, player):
-        raise NotEnoughMoney(f"{player} has {tx.fmt(have)} but the {debt['label']} takes {tx.fmt(debt['amount'])}: "
-                             + sell_hint(tx.table, player, tx.fmt))
+        raise NotEnoughMoney(
+            f"{player} has {tx.fmt(have)} but the {debt['label']} takes {tx.fmt(debt['amount'])}: "
+            + sell_hint(tx.table, player, tx.fmt)
+        )
     return _default(tx, player, index)

@@ -5,6 +5,7 @@ gave (at $300 each, tax free) and the Traffic Violation card's fine, award and d
 to the City Life Lottery; a fine the player cannot pay is owed until they have sold enough (see
 :mod:`.city_life_debts`), and with nothing left to sell costs a missed turn per $500, at most 5.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -36,10 +37,18 @@ def _who_judges(table: Table, partial: dict[str, Any]) -> str:
 
 
 #: A Quiz Card round: each player who answered, with how many answers they got right.
-ANSWERS = c.structured("answers", "Correct answers by player", {
-    "type": "object", "maxProperties": 8, "propertyNames": {"x-kind": "player"},
-    "additionalProperties": {"type": "integer", "minimum": 0, "maximum": 20, "x-maximum": "quiz_questions"}},
-    only=_answering, note=_who_judges)
+ANSWERS = c.structured(
+    "answers",
+    "Correct answers by player",
+    {
+        "type": "object",
+        "maxProperties": 8,
+        "propertyNames": {"x-kind": "player"},
+        "additionalProperties": {"type": "integer", "minimum": 0, "maximum": 20, "x-maximum": "quiz_questions"},
+    },
+    only=_answering,
+    note=_who_judges,
+)
 
 __all__ = ["whole_number", "judge_of", "pay_quiz"]
 
@@ -63,7 +72,7 @@ def judge_of(table: Table) -> str | None:
 def pay_quiz(tx: Tx, answers: object, *, only: str | None) -> tuple[str, dict[str, int]]:
     """$300 from the Bank for every correct answer; ``only``: the one player allowed to answer."""
     if not isinstance(answers, dict) or not answers:
-        raise BadAction("answers is an object of player names and their correct answers, e.g. {\"Ann\": 2}")
+        raise BadAction('answers is an object of player names and their correct answers, e.g. {"Ann": 2}')
     most = amount_of(tx.table, "quiz_questions")
     judge = None if only else judge_of(tx.table)
     counts: dict[str, int] = {}
@@ -95,9 +104,15 @@ def quiz(tx: Tx, a: dict[str, Any]) -> str:
     return f"Quiz Card round for {player}'s roll of 3: " + text.removeprefix("quiz: ")
 
 
-@CITY.action("violation", c.player(), c.amount("fine", "The card's fine", required=False),
-             c.amount("award", "The card's award", required=False), c.count("demerits", "Demerit points", 1, 15, required=False),
-             label="Traffic violation", group="money")
+@CITY.action(
+    "violation",
+    c.player(),
+    c.amount("fine", "The card's fine", required=False),
+    c.amount("award", "The card's award", required=False),
+    c.count("demerits", "Demerit points", 1, 15, required=False),
+    label="Traffic violation",
+    group="money",
+)
 def violation(tx: Tx, a: dict[str, Any]) -> str:
     """A Traffic Violation card: its fine to the Lottery, its award from the Bank, its demerit points."""
     player = find_player(tx.table, a["player"])
@@ -123,8 +138,9 @@ def violation(tx: Tx, a: dict[str, Any]) -> str:
         else:
             tx.set(["players", player, "demerits"], None)
             tx.set(["players", player, "at"], 10)
-            parts.append(f"{player} reached {limit} demerit points: the cards go back and {player} "
-                         "returns to square 10")
+            parts.append(
+                f"{player} reached {limit} demerit points: the cards go back and {player} returns to square 10"
+            )
             if is_advanced(tx.table):
                 rise = amount_of(tx.table, "insurance_increase")
                 outcome = charge(tx, player, rise, "motor insurance increase", when_broke="turns")

@@ -15,6 +15,7 @@ player who has nothing left to sell meets the rest the rulebook's way, which the
 Missed turns for a debt do not count toward a loan's seven turns. The turn cannot end while the
 player whose turn it is still owes something they could sell to pay.
 """
+
 from __future__ import annotations
 
 from typing import Any, Callable
@@ -64,24 +65,43 @@ def _broke(tx: Tx, player: str, entry: dict[str, Any]) -> str:
     else:
         turns.miss(tx, player, n, "debt")
     where = " in Jail" if entry["broke"] == "jail" else ""
-    return (f"{player} paid {who(entry['to'])} all {tx.fmt(have)} of {what}, has nothing to sell and misses "
-            f"{n} turn{'s' if n != 1 else ''}{where} for the {tx.fmt(owed)} still owed")
+    return (
+        f"{player} paid {who(entry['to'])} all {tx.fmt(have)} of {what}, has nothing to sell and misses "
+        f"{n} turn{'s' if n != 1 else ''}{where} for the {tx.fmt(owed)} still owed"
+    )
 
 
 def _owed_text(tx: Tx, player: str, entry: dict[str, Any]) -> str:
     to = entry["to"] if entry["to"] != LOTTERY else None
-    return (f"{player} has {tx.fmt(cash(tx.table, player))} but owes {who(entry['to'])} {tx.fmt(entry['amount'])} "
-            f"for the {entry['memo']}: " + sell_hint(tx.table, player, tx.fmt, to) + ", then settle")
+    return (
+        f"{player} has {tx.fmt(cash(tx.table, player))} but owes {who(entry['to'])} {tx.fmt(entry['amount'])} "
+        f"for the {entry['memo']}: " + sell_hint(tx.table, player, tx.fmt, to) + ", then settle"
+    )
 
 
-def charge(tx: Tx, player: str, amount: int, memo: str, *, payee: str = LOTTERY, when_broke: str = "turns",
-           cap: int | None = None, tax: int = 0) -> str:
+def charge(
+    tx: Tx,
+    player: str,
+    amount: int,
+    memo: str,
+    *,
+    payee: str = LOTTERY,
+    when_broke: str = "turns",
+    cap: int | None = None,
+    tax: int = 0,
+) -> str:
     """The player pays ``amount`` for ``memo`` to ``payee`` (``tax``: the payee's Capital Gains Tax on
     it). Short of cash, it is owed until settled, or met the ``when_broke`` way with nothing to sell.
     Returns "" when paid, else a sentence about what happened."""
     assert when_broke in WHEN_BROKE
-    entry = {"to": payee, "amount": amount, "memo": memo, "broke": when_broke,
-             **({"cap": cap} if cap else {}), **({"tax": tax} if tax else {})}
+    entry = {
+        "to": payee,
+        "amount": amount,
+        "memo": memo,
+        "broke": when_broke,
+        **({"cap": cap} if cap else {}),
+        **({"tax": tax} if tax else {}),
+    }
     if cash(tx.table, player) >= amount:
         _pay(tx, player, entry, amount)
         return ""
@@ -114,9 +134,16 @@ def settle_owed(tx: Tx, player: str, *, strict: bool) -> list[str]:
 
 
 def owed_view(table: dict[str, Any], player: str, fmt: Callable[[int], str]) -> list[dict[str, Any]]:
-    return [{"to": who(e["to"]), "amount": e["amount"], "amount_text": fmt(e["amount"]), "memo": e["memo"],
-             "text": f"owes {who(e['to'])} {fmt(e['amount'])} for the {e['memo']}"}
-            for e in table["players"][player].get("owes", [])]
+    return [
+        {
+            "to": who(e["to"]),
+            "amount": e["amount"],
+            "amount_text": fmt(e["amount"]),
+            "memo": e["memo"],
+            "text": f"owes {who(e['to'])} {fmt(e['amount'])} for the {e['memo']}",
+        }
+        for e in table["players"][player].get("owes", [])
+    ]
 
 
 @CITY.action("settle", c.player(), label="Settle debts", group="loans")

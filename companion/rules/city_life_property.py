@@ -5,6 +5,7 @@ is sold back to the Bank at its purchase price, or to a player at a price they a
 advanced rules the buyer pays the Land Transfer Tax and the seller the Capital Gains Tax, to the City
 Life Lottery (never the Bank); a mortgaged property's mortgage is repaid out of the sale at once.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -15,8 +16,17 @@ from companion.core.errors import BadAction, NotEnoughMoney, Refused
 from companion.core.model import BANK, Table, card, cash, find_account, find_player
 
 from .city_life_bank import (
-    CITY, LOTTERY, PROPERTY_OF_PLAYER, _property_value, amount_of, find_property, is_advanced, mortgage_index,
-    need_advanced, settle_mortgage, shares_of,
+    CITY,
+    LOTTERY,
+    PROPERTY_OF_PLAYER,
+    _property_value,
+    amount_of,
+    find_property,
+    is_advanced,
+    mortgage_index,
+    need_advanced,
+    settle_mortgage,
+    shares_of,
 )
 
 __all__ = ["landed_on", "unsold", "take_property"]
@@ -47,7 +57,11 @@ def _for_sale(table: Table, partial: dict[str, Any]) -> list[str]:
 
 
 def _own_towers(table: Table, partial: dict[str, Any]) -> list[str]:
-    return [d for d, s in table["deeds"].items() if s.get("owner") == partial.get("player") and card(table, d)["kind"] == "tower"]
+    return [
+        d
+        for d, s in table["deeds"].items()
+        if s.get("owner") == partial.get("player") and card(table, d)["kind"] == "tower"
+    ]
 
 
 def _unsold_houses(table: Table, partial: dict[str, Any]) -> list[str]:
@@ -95,8 +109,10 @@ def buy(tx: Tx, a: dict[str, Any]) -> str:
         raise Refused(f"{player} can buy {deed} from the Bank only on landing on square {c['square']} this turn")
     ltt = _tax(tx, deed, "land_transfer_tax")
     if cash(tx.table, player) < c["price"] + ltt:
-        raise NotEnoughMoney(f"{player} has {tx.fmt(cash(tx.table, player))} but {deed} costs "
-                             f"{tx.fmt(c['price'] + ltt)}" + (" with the Land Transfer Tax" if ltt else ""))
+        raise NotEnoughMoney(
+            f"{player} has {tx.fmt(cash(tx.table, player))} but {deed} costs "
+            f"{tx.fmt(c['price'] + ltt)}" + (" with the Land Transfer Tax" if ltt else "")
+        )
     tx.pay(player, BANK, c["price"], f"bought {deed}")
     tx.pay(player, LOTTERY, ltt, f"Land Transfer Tax on {deed}")
     take_property(tx, player, deed)
@@ -104,10 +120,16 @@ def buy(tx: Tx, a: dict[str, Any]) -> str:
     return f"{player} bought {deed} for {tx.fmt(c['price'])}{tax}"
 
 
-@CITY.action("sell", c.player(role="owner"), PROPERTY_OF_PLAYER, c.account("to", "Who buys", role="", required=False, only=_buyers),
-             c.amount("price", "The agreed price", required=False, allow_zero=True, when=_to_player),
-             label="Sell", group="deeds",
-             says="Sell a House or Tower to the Bank at its purchase price, or to a player at the agreed price.")
+@CITY.action(
+    "sell",
+    c.player(role="owner"),
+    PROPERTY_OF_PLAYER,
+    c.account("to", "Who buys", role="", required=False, only=_buyers),
+    c.amount("price", "The agreed price", required=False, allow_zero=True, when=_to_player),
+    label="Sell",
+    group="deeds",
+    says="Sell a House or Tower to the Bank at its purchase price, or to a player at the agreed price.",
+)
 def sell(tx: Tx, a: dict[str, Any]) -> str:
     """Sell a House or Tower to the Bank at its purchase price, or to a player (``to``) at ``price``."""
     seller = find_player(tx.table, a["player"])
@@ -123,11 +145,15 @@ def sell(tx: Tx, a: dict[str, Any]) -> str:
     index = mortgage_index(tx.table, seller, deed)
     owed = tx.table["players"][seller]["debts"][index]["amount"] if index is not None else 0
     if buyer != BANK and cash(tx.table, buyer) < price + ltt:
-        raise NotEnoughMoney(f"{buyer} has {tx.fmt(cash(tx.table, buyer))} but buying {deed} takes "
-                             f"{tx.fmt(price + ltt)}" + (" with the Land Transfer Tax" if ltt else ""))
+        raise NotEnoughMoney(
+            f"{buyer} has {tx.fmt(cash(tx.table, buyer))} but buying {deed} takes "
+            f"{tx.fmt(price + ltt)}" + (" with the Land Transfer Tax" if ltt else "")
+        )
     if cash(tx.table, seller) + price < cgt + owed:
-        raise NotEnoughMoney(f"selling {deed} for {tx.fmt(price)} does not cover its "
-                             + " and ".join(x for x in ("Capital Gains Tax" * bool(cgt), "mortgage" * bool(owed)) if x))
+        raise NotEnoughMoney(
+            f"selling {deed} for {tx.fmt(price)} does not cover its "
+            + " and ".join(x for x in ("Capital Gains Tax" * bool(cgt), "mortgage" * bool(owed)) if x)
+        )
     tx.pay(buyer, seller, price, f"sold {deed}")
     tx.pay(seller, LOTTERY, cgt, f"Capital Gains Tax on {deed}")
     tx.pay(buyer, LOTTERY, ltt, f"Land Transfer Tax on {deed}")
@@ -142,10 +168,15 @@ def sell(tx: Tx, a: dict[str, Any]) -> str:
     return f"{seller} sold {deed} to {to} for {tx.fmt(price)}" + "".join(f"; {t}" for t in taxes) + note
 
 
-@CITY.action("exchange", c.player(role="owner"), c.deed("tower", "Which of the player's Towers", only=_own_towers, resolve=_property_value),
-             c.deed("house", "Which unsold House", only=_unsold_houses, resolve=_property_value),
-             label="Exchange a Tower", group="deeds",
-             own_turn="a Tower is exchanged for an unsold House only on its proprietor's own turn")
+@CITY.action(
+    "exchange",
+    c.player(role="owner"),
+    c.deed("tower", "Which of the player's Towers", only=_own_towers, resolve=_property_value),
+    c.deed("house", "Which unsold House", only=_unsold_houses, resolve=_property_value),
+    label="Exchange a Tower",
+    group="deeds",
+    own_turn="a Tower is exchanged for an unsold House only on its proprietor's own turn",
+)
 def exchange(tx: Tx, a: dict[str, Any]) -> str:
     """On the proprietor's turn: a Tower goes back to the Bank for an unsold House (no price changes
     hands; the advanced rules charge $200 Capital Gains and $200 Land Transfer Tax)."""
@@ -159,14 +190,16 @@ def exchange(tx: Tx, a: dict[str, Any]) -> str:
     if tx.table["deeds"][tower].get("mortgaged"):
         raise Refused(f"repay the mortgage on {tower} before exchanging it")
     if tx.table["deeds"][house].get("owner"):
-        raise Refused(f"{house} belongs to {tx.table['deeds'][house]['owner']}; "
-                      "only an unsold House can be had in exchange")
+        raise Refused(
+            f"{house} belongs to {tx.table['deeds'][house]['owner']}; only an unsold House can be had in exchange"
+        )
     taxes = (0, 0)
     if is_advanced(tx.table):
         taxes = (amount_of(tx.table, "exchange_capital_gains"), amount_of(tx.table, "exchange_land_transfer"))
     if cash(tx.table, player) < sum(taxes):
-        raise NotEnoughMoney(f"{player} has {tx.fmt(cash(tx.table, player))} but the exchange's taxes are "
-                             f"{tx.fmt(sum(taxes))}")
+        raise NotEnoughMoney(
+            f"{player} has {tx.fmt(cash(tx.table, player))} but the exchange's taxes are {tx.fmt(sum(taxes))}"
+        )
     tx.pay(player, LOTTERY, taxes[0], f"Capital Gains Tax on {tower}")
     tx.pay(player, LOTTERY, taxes[1], f"Land Transfer Tax on {house}")
     take_property(tx, None, tower)
@@ -174,8 +207,14 @@ def exchange(tx: Tx, a: dict[str, Any]) -> str:
     return f"{player} exchanged {tower} for {house}" + (f", paying {tx.fmt(sum(taxes))} in taxes" if sum(taxes) else "")
 
 
-@CITY.action("buy_shares", c.player(), c.count("count", "How many shares", 1, 5, required=False),
-             label="Buy shares", group="deeds", offered=is_advanced)
+@CITY.action(
+    "buy_shares",
+    c.player(),
+    c.count("count", "How many shares", 1, 5, required=False),
+    label="Buy shares",
+    group="deeds",
+    offered=is_advanced,
+)
 def buy_shares(tx: Tx, a: dict[str, Any]) -> str:
     """Advanced: on landing on a Dollar Sign square, buy Bank shares at $500 (at most 5 from the Bank
     in a whole game, and none once the player has sold shares to another player)."""
@@ -184,8 +223,9 @@ def buy_shares(tx: Tx, a: dict[str, Any]) -> str:
     n = _count(a, amount_of(tx.table, "shares_from_bank"))
     record = tx.table["players"][player]
     if landed_on(tx.table, player) not in tx.table["pack"]["board"]["dollar_sign"]:
-        raise Refused(f"{player} can buy shares from the Bank only on landing on a Dollar Sign square "
-                      "(from players at any time)")
+        raise Refused(
+            f"{player} can buy shares from the Bank only on landing on a Dollar Sign square (from players at any time)"
+        )
     if record.get("sold_shares"):
         raise Refused(f"{player} has sold shares to another player, so can buy shares only from players now")
     bought, most = record.get("shares_bought", 0), amount_of(tx.table, "shares_from_bank")
@@ -197,12 +237,17 @@ def buy_shares(tx: Tx, a: dict[str, Any]) -> str:
     return f"{player} bought {n} Bank share{'s' if n > 1 else ''} for {tx.fmt(n * amount_of(tx.table, 'share_price'))}"
 
 
-@CITY.action("sell_shares", c.player(), c.count("count", "How many shares", 1, 100, required=False),
-             c.account("to", "Who buys", role="", required=False, only=_buyers),
-             c.amount("price", "The agreed price", required=False, allow_zero=True, when=_to_player),
-             label="Sell shares", group="deeds",
-             says="Advanced rules: sell Bank shares to the Bank at $500 each, or to a player at the agreed price; "
-                  "the seller pays $100 Capital Gains Tax a share to the Lottery.")
+@CITY.action(
+    "sell_shares",
+    c.player(),
+    c.count("count", "How many shares", 1, 100, required=False),
+    c.account("to", "Who buys", role="", required=False, only=_buyers),
+    c.amount("price", "The agreed price", required=False, allow_zero=True, when=_to_player),
+    label="Sell shares",
+    group="deeds",
+    says="Advanced rules: sell Bank shares to the Bank at $500 each, or to a player at the agreed price; "
+    "the seller pays $100 Capital Gains Tax a share to the Lottery.",
+)
 def sell_shares(tx: Tx, a: dict[str, Any]) -> str:
     """Sell Bank shares to the Bank at $500 each, or to a player (``to``) at ``price``; under the
     advanced rules the seller pays $100 Capital Gains Tax a share to the City Life Lottery (the basic
@@ -228,4 +273,5 @@ def sell_shares(tx: Tx, a: dict[str, Any]) -> str:
     to = "the Bank" if buyer == BANK else buyer
     shares = f"{n} Bank share{'s' if n > 1 else ''}"
     return f"{seller} sold {shares} to {to} for {tx.fmt(price)}" + (
-        f" and paid {tx.fmt(cgt)} Capital Gains Tax" if cgt else "")
+        f" and paid {tx.fmt(cgt)} Capital Gains Tax" if cgt else ""
+    )

@@ -7,6 +7,7 @@ outcome sends the player on to another square with instructions of its own (a Sc
 the Museum's School choice) records where the player now stands and says so; that square is a
 ``land`` of its own. Squares that only move the piece record the square and move no money.
 """
+
 from __future__ import annotations
 
 from typing import Any, Callable, cast
@@ -19,7 +20,17 @@ from companion.core.errors import BadAction, Refused
 from companion.core.model import BANK, Table, active_players, card, cash, find_player, pot_seed
 
 from . import turns
-from .city_life_bank import CITY, LOTTERY, _property_value, amount_of, could_raise, find_property, is_advanced, properties_of, shares_of
+from .city_life_bank import (
+    CITY,
+    LOTTERY,
+    _property_value,
+    amount_of,
+    could_raise,
+    find_property,
+    is_advanced,
+    properties_of,
+    shares_of,
+)
 from .city_life_cards import ANSWERS, pay_quiz, whole_number
 from .city_life_debts import charge
 from .city_life_property import take_property, unsold
@@ -28,8 +39,12 @@ __all__ = ["kind_of", "square_name", "win_lottery"]
 
 #: Fields each kind of square takes beyond player and square.
 FIELDS = {
-    "house": {"choice"}, "tower": {"choice", "house"}, "hospital": {"house"}, "amusement_park": {"roll"},
-    "museum": {"choice", "roll"}, "school": {"correct", "answers"},
+    "house": {"choice"},
+    "tower": {"choice", "house"},
+    "hospital": {"house"},
+    "amusement_park": {"roll"},
+    "museum": {"choice", "roll"},
+    "school": {"correct", "answers"},
 }
 
 
@@ -67,7 +82,9 @@ def _needs_roll(table: Table, partial: dict[str, Any]) -> bool:
 
 def _needs_house(table: Table, partial: dict[str, Any]) -> bool:
     kind = _landing(table, partial)
-    return (kind == "hospital" and bool(unsold(table, "house"))) or (kind == "tower" and partial.get("choice") == "send")
+    return (kind == "hospital" and bool(unsold(table, "house"))) or (
+        kind == "tower" and partial.get("choice") == "send"
+    )
 
 
 def _house_options(table: Table, partial: dict[str, Any]) -> list[str]:
@@ -122,29 +139,60 @@ def win_lottery(tx: Tx, player: str) -> str:
 
 #: The squares a landing leads on to, one object each: a School's ``correct`` or ``answers``, the Museum's
 #: ``choice`` and ``roll``.
-THEN = {"type": "array", "maxItems": 4, "items": {"type": "object", "title": "Square", "maxProperties": 2, "properties": {
-    "correct": {"type": "boolean", "title": "Answered right"},
-    "answers": {**(ANSWERS.schema or {}), "title": "Answers"},
-    "choice": {"oneOf": [{"const": "school", "title": "School"}, {"const": "collect", "title": "Prize"},
-                         {"const": "roll", "title": "Roll"}], "title": "Museum"},
-    "roll": {"type": "integer", "minimum": 1, "maximum": 6, "title": "The die"}}, "additionalProperties": False}}
+THEN = {
+    "type": "array",
+    "maxItems": 4,
+    "items": {
+        "type": "object",
+        "title": "Square",
+        "maxProperties": 2,
+        "properties": {
+            "correct": {"type": "boolean", "title": "Answered right"},
+            "answers": {**(ANSWERS.schema or {}), "title": "Answers"},
+            "choice": {
+                "oneOf": [
+                    {"const": "school", "title": "School"},
+                    {"const": "collect", "title": "Prize"},
+                    {"const": "roll", "title": "Roll"},
+                ],
+                "title": "Museum",
+            },
+            "roll": {"type": "integer", "minimum": 1, "maximum": 6, "title": "The die"},
+        },
+        "additionalProperties": False,
+    },
+}
 
 #: What a square that sends the player on says when the chain stops there.
 _STOP = {"school": ": land there next", "museum": ": land there for its quiz"}
 
 
-@CITY.action("land", c.player(), c.square(label_of=lambda table, n: square_name(table, n)),
-             c.choice("choice", "The choice the square offers", options_from=_square_choices, required=False,
-                      when=lambda table, partial: bool(_square_choices(table, partial))),
-             c.dice("roll", "The die", 1, 6, required=False, when=_needs_roll),
-             c.yesno("correct", "Answered correctly", when=lambda table, partial: _landing(table, partial) == "school"
-                     and not is_advanced(table)),
-             replace(ANSWERS, required=False,
-                     when=lambda table, partial: _landing(table, partial) == "school" and is_advanced(table)),
-             c.deed("house", "Which House", required=False, when=_needs_house, only=_house_options, resolve=_property_value),
-             c.structured("then", "What happened on the squares it led to, in order", THEN, required=False),
-             label="Land on a square", group="money",
-             own_turn="only the player whose turn it is moves and lands on a square")
+@CITY.action(
+    "land",
+    c.player(),
+    c.square(label_of=lambda table, n: square_name(table, n)),
+    c.choice(
+        "choice",
+        "The choice the square offers",
+        options_from=_square_choices,
+        required=False,
+        when=lambda table, partial: bool(_square_choices(table, partial)),
+    ),
+    c.dice("roll", "The die", 1, 6, required=False, when=_needs_roll),
+    c.yesno(
+        "correct",
+        "Answered correctly",
+        when=lambda table, partial: _landing(table, partial) == "school" and not is_advanced(table),
+    ),
+    replace(
+        ANSWERS, required=False, when=lambda table, partial: _landing(table, partial) == "school" and is_advanced(table)
+    ),
+    c.deed("house", "Which House", required=False, when=_needs_house, only=_house_options, resolve=_property_value),
+    c.structured("then", "What happened on the squares it led to, in order", THEN, required=False),
+    label="Land on a square",
+    group="money",
+    own_turn="only the player whose turn it is moves and lands on a square",
+)
 def land(tx: Tx, a: dict[str, Any]) -> str:
     """The player's piece lands on a square: its money happens (choices and die rolls as fields).
 
@@ -157,8 +205,11 @@ def land(tx: Tx, a: dict[str, Any]) -> str:
     path = _follow(tx.table, whole_number(a["square"], "square", 1, 100))
     square = path[-1]
     kind = kind_of(tx.table, square)
-    extra = sorted(k for k in ("choice", "roll", "correct", "answers", "house")
-                   if a.get(k) is not None and k not in FIELDS.get(kind, ()))
+    extra = sorted(
+        k
+        for k in ("choice", "roll", "correct", "answers", "house")
+        if a.get(k) is not None and k not in FIELDS.get(kind, ())
+    )
     if extra:
         raise BadAction(f"{square_name(tx.table, square)} takes no {', '.join(extra)}")
     steps = list(a.get("then") or [])
@@ -213,8 +264,10 @@ def _dollar_sign(tx: Tx, player: str, square: int, a: dict[str, Any]) -> str:
         # The basic rules give a $500 Bank share, an asset the player may sell to the Bank or to others.
         held = shares_of(tx.table, player) + 1
         tx.set(["players", player, "shares"], held)
-        return (f"{player} received a {tx.fmt(amount_of(tx.table, 'share_price'))} Bank share from the Bank "
-                f"({player} holds {held})")
+        return (
+            f"{player} received a {tx.fmt(amount_of(tx.table, 'share_price'))} Bank share from the Bank "
+            f"({player} holds {held})"
+        )
     amount = amount_of(tx.table, "dollar_sign_advanced")
     tx.pay(BANK, player, amount, "Dollar Sign square")
     parts = [f"{player} collected {tx.fmt(amount)}"]
@@ -257,7 +310,7 @@ def _property(tx: Tx, player: str, square: int, a: dict[str, Any]) -> str:
         tx.set(["players", player, "at"], card(tx.table, target)["square"])
         return f"{owner} sent {player} to {target}"
     if a.get("house") is not None:
-        raise BadAction("house goes with the choice \"send\"")
+        raise BadAction('house goes with the choice "send"')
     return _visitor_fee(tx, player, owner, deed)
 
 
@@ -275,8 +328,10 @@ def _visitor_fee(tx: Tx, player: str, owner: str, deed: str) -> str:
         turns.miss(tx, player, n, "debt")
         return f"{player} cannot cover the {tx.fmt(fee)} Visitor's Fee, so misses the next {n} turns instead"
     outcome = charge(tx, player, fee, memo, payee=owner, when_broke="miss_two" if house else "jail", tax=cgt)
-    return outcome or (f"{player} paid {owner} a {tx.fmt(fee)} Visitor's Fee"
-                       + (f"; {owner} paid {tx.fmt(cgt)} Capital Gains Tax" if cgt else ""))
+    return outcome or (
+        f"{player} paid {owner} a {tx.fmt(fee)} Visitor's Fee"
+        + (f"; {owner} paid {tx.fmt(cgt)} Capital Gains Tax" if cgt else "")
+    )
 
 
 def _bill(key: str, memo: str) -> Callable[[Tx, str, int, dict[str, Any]], str]:
@@ -284,6 +339,7 @@ def _bill(key: str, memo: str) -> Callable[[Tx, str, int, dict[str, Any]], str]:
         amount = amount_of(tx.table, key)
         outcome = charge(tx, player, amount, memo, when_broke="one_turn")
         return outcome or f"{player} paid the {tx.fmt(amount)} {memo} to the Lottery"
+
     return square
 
 
@@ -374,9 +430,9 @@ def _mall(tx: Tx, player: str, square: int, a: dict[str, Any]) -> str:
 def _museum(tx: Tx, player: str, square: int, a: dict[str, Any]) -> str:
     choice = a.get("choice")
     if choice not in ("school", "collect", "roll"):
-        raise BadAction("at the Museum choice is \"school\", \"collect\" or \"roll\"")
+        raise BadAction('at the Museum choice is "school", "collect" or "roll"')
     if choice != "roll" and a.get("roll") is not None:
-        raise BadAction("roll goes with the choice \"roll\"")
+        raise BadAction('roll goes with the choice "roll"')
     adv = is_advanced(tx.table)
     if choice == "school":
         tx.set(["players", player, "at"], 82)
@@ -398,8 +454,9 @@ def _museum(tx: Tx, player: str, square: int, a: dict[str, Any]) -> str:
 def _school(tx: Tx, player: str, square: int, a: dict[str, Any]) -> str:
     if is_advanced(tx.table):
         if a.get("answers") is None:
-            raise BadAction("the School's Quiz Card round needs answers: each player's correct answers, "
-                            "e.g. {\"Ann\": 3}")
+            raise BadAction(
+                "the School's Quiz Card round needs answers: each player's correct answers, e.g. {\"Ann\": 3}"
+            )
         text, counts = pay_quiz(tx, a["answers"], only=None)
         every = amount_of(tx.table, "quiz_questions")
         correct = a.get("correct")
@@ -441,10 +498,22 @@ def _wrong_turn(tx: Tx, player: str, square: int, a: dict[str, Any]) -> str:
 
 
 SQUARES = {
-    "dollar_sign": _dollar_sign, "house": _property, "tower": _property,
-    "garage": _bill("garage", "motor vehicle repair bill"), "supermarket": _bill("supermarket", "grocery bill"),
-    "city_hall": _city_hall, "hospital": _hospital, "fire_department": _fire_department,
-    "amusement_park": _amusement_park, "lottery": _lottery, "jail": _jail, "construction_zone": _construction,
-    "mall": _mall, "museum": _museum, "school": _school, "winner": _winner, "wrong_turn": _wrong_turn,
+    "dollar_sign": _dollar_sign,
+    "house": _property,
+    "tower": _property,
+    "garage": _bill("garage", "motor vehicle repair bill"),
+    "supermarket": _bill("supermarket", "grocery bill"),
+    "city_hall": _city_hall,
+    "hospital": _hospital,
+    "fire_department": _fire_department,
+    "amusement_park": _amusement_park,
+    "lottery": _lottery,
+    "jail": _jail,
+    "construction_zone": _construction,
+    "mall": _mall,
+    "museum": _museum,
+    "school": _school,
+    "winner": _winner,
+    "wrong_turn": _wrong_turn,
     **{k: _move_text(k) for k in ("express_way", "detour", "dead_end", "gas_station", "traffic_violation")},
 }

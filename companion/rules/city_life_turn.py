@@ -4,6 +4,7 @@ A turn ends only when the player whose turn it is owes nothing they could still 
 end of every turn the Bank collects the loans and mortgages that fall due (see
 :mod:`.city_life_bank`), and what any player owes is settled as far as their cash allows.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -51,30 +52,43 @@ def require_overdue_settled(tx: Tx, player: str) -> None:
         if debt.get("overdue") and cash(tx.table, player) < debt["amount"] and has_assets(tx.table, player):
             raise NotEnoughMoney(
                 f"{player}'s {debt['label']} of {tx.fmt(debt['amount'])} is overdue and {player} has "
-                f"{tx.fmt(cash(tx.table, player))}: " + sell_hint(tx.table, player, tx.fmt)
-                + ", then repay, before the turn ends")
+                f"{tx.fmt(cash(tx.table, player))}: "
+                + sell_hint(tx.table, player, tx.fmt)
+                + ", then repay, before the turn ends"
+            )
 
 
-@CITY.action("miss_turns", c.player(), c.count("turns", "How many turns", 1, 20),
-             c.choice("reason", "Why", [("other", "Other"), ("debt", "To pay off a debt")], required=False), c.text(),
-             label="Miss turns", group="turn",
-             says="The player misses turns; turns missed to pay off a debt do not count toward a loan.")
+@CITY.action(
+    "miss_turns",
+    c.player(),
+    c.count("turns", "How many turns", 1, 20),
+    c.choice("reason", "Why", [("other", "Other"), ("debt", "To pay off a debt")], required=False),
+    c.text(),
+    label="Miss turns",
+    group="turn",
+    says="The player misses turns; turns missed to pay off a debt do not count toward a loan.",
+)
 def miss_turns(tx: Tx, a: dict[str, Any]) -> str:
     """The player misses turns; ``reason`` "debt" marks turns that do not count toward a loan."""
     player = find_player(tx.table, a["player"])
     n = _turns(a["turns"])
     reason = a.get("reason", "other")
     if reason not in ("other", "debt"):
-        raise BadAction("reason is \"other\" or \"debt\" (send a player to Jail with the jail action)")
+        raise BadAction('reason is "other" or "debt" (send a player to Jail with the jail action)')
     turns.miss(tx, player, n, reason)
     memo = a.get("memo")
     why = f" ({' '.join(str(memo).split())[:120]})" if memo else ""
     return f"{player} will miss {n} turn{'s' if n > 1 else ''}{why}"
 
 
-@CITY.action("jail", c.player(), c.count("turns", "How many turns in Jail", 1, 20, required=False),
-             label="Go to Jail", group="turn",
-             says="The player goes to Jail (3 turns unless the banker says otherwise); jail turns do not count toward loans.")
+@CITY.action(
+    "jail",
+    c.player(),
+    c.count("turns", "How many turns in Jail", 1, 20, required=False),
+    label="Go to Jail",
+    group="turn",
+    says="The player goes to Jail (3 turns unless the banker says otherwise); jail turns do not count toward loans.",
+)
 def jail(tx: Tx, a: dict[str, Any]) -> str:
     """The player goes to Jail for 3 turns (or ``turns``); jail turns do not count toward loans."""
     player = find_player(tx.table, a["player"])
@@ -84,8 +98,13 @@ def jail(tx: Tx, a: dict[str, Any]) -> str:
     return f"{player} went to Jail for {n} turn{'s' if n > 1 else ''}"
 
 
-@CITY.action("leave_jail", c.player(), label="Leave Jail", group="turn",
-             own_turn="a jailed player rolls for a six on their own turn")
+@CITY.action(
+    "leave_jail",
+    c.player(),
+    label="Leave Jail",
+    group="turn",
+    own_turn="a jailed player rolls for a six on their own turn",
+)
 def leave_jail(tx: Tx, a: dict[str, Any]) -> str:
     """The jailed player rolled a six on a jail turn: out of Jail at once, and this turn is played."""
     player = find_player(tx.table, a["player"])

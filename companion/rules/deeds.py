@@ -4,6 +4,7 @@ Pure functions over a table (see :mod:`companion.core.model`). A deed's state ho
 ``mortgaged`` and ``houses`` (0-4) / ``hotel`` (bool); its card (price, mortgage, rent table, house cost)
 lives in the pack's ``cards`` so the banker can correct it.
 """
+
 from __future__ import annotations
 
 from typing import cast
@@ -87,7 +88,7 @@ def rent_due(table: Table, deed: str, dice: int | None = None, *, multiplier: in
         return cast("int", rent * (multiplier or 1))
     if kind == "utility":
         if dice is None:
-            raise BadAction(f"rent for {deed} needs the dice total (\"dice\": 2 to 12)")
+            raise BadAction(f'rent for {deed} needs the dice total ("dice": 2 to 12)')
         if isinstance(dice, bool) or not isinstance(dice, int) or not 2 <= dice <= 12:
             raise BadAction(f"dice must be a total from 2 to 12, not {dice!r}")
         n = len(owned_by(table, owner, "utility"))
@@ -168,8 +169,9 @@ def rent_owner(table: Table, payer: str, deed: str) -> str:
     return cast("str", owner)
 
 
-def require_whole_group(table: Table, player: str, deed: str, *, to: str = "build",
-                        before: str = "building on") -> list[str]:
+def require_whole_group(
+    table: Table, player: str, deed: str, *, to: str = "build", before: str = "building on"
+) -> list[str]:
     """The deed's group, if ``player`` owns all of it and none of it is mortgaged; else a refusal
     ("Ann needs the whole dark blue group to build (missing Park Place)"). Returns the group's deeds."""
     c = card(table, deed)

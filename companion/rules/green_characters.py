@@ -4,6 +4,7 @@ The pack lists the six cards under ``characters`` (key -> ``title``, ``salary``,
 ``detour``, ``stand_in``). Each player draws one at the start; the banker records it with
 ``choose_character`` and can correct a card's values with ``correct_character``, as for deeds.
 """
+
 from __future__ import annotations
 
 from typing import Any, cast
@@ -24,19 +25,29 @@ def _characters(table: dict[str, Any], partial: dict[str, Any]) -> list[tuple[st
     return [(key, card["title"]) for key, card in table["pack"]["characters"].items()]
 
 
-CHARACTER = c.choice("character", "Which character", options_from=_characters,
-                     resolve=lambda table, value: find_character(table, value))
+CHARACTER = c.choice(
+    "character", "Which character", options_from=_characters, resolve=lambda table, value: find_character(table, value)
+)
 
 _KEYS = {"title": str, "salary": int, "night": bool, "detour": bool, "stand_in": bool}
 
 #: A character card's values to correct: only the ones given change.
-CHARACTER_VALUES = {"type": "object", "minProperties": 1, "additionalProperties": False, "properties": {
-    "salary": {"oneOf": [{"type": "integer", "minimum": 1}, {"type": "string", "maxLength": 32}], "x-kind": "amount",
-               "title": "Salary"},
-    "night": {"type": "boolean", "title": "Night"},
-    "detour": {"type": "boolean", "title": "Detour"},
-    "stand_in": {"type": "boolean", "title": "Stand-in"},
-    "title": {"type": "string", "maxLength": 60, "title": "Name"}}}
+CHARACTER_VALUES = {
+    "type": "object",
+    "minProperties": 1,
+    "additionalProperties": False,
+    "properties": {
+        "salary": {
+            "oneOf": [{"type": "integer", "minimum": 1}, {"type": "string", "maxLength": 32}],
+            "x-kind": "amount",
+            "title": "Salary",
+        },
+        "night": {"type": "boolean", "title": "Night"},
+        "detour": {"type": "boolean", "title": "Detour"},
+        "stand_in": {"type": "boolean", "title": "Stand-in"},
+        "title": {"type": "string", "maxLength": 60, "title": "Name"},
+    },
+}
 
 
 def check_character(key: str, c: object) -> None:
@@ -52,7 +63,9 @@ def check_character(key: str, c: object) -> None:
     for field, kind in _KEYS.items():
         value = c.get(field)
         if field in c and (not isinstance(value, kind) or (kind is int and isinstance(value, bool))):
-            raise BadAction(f"character {key}: {field} must be {'true or false' if kind is bool else kind.__name__}, not {value!r}")
+            raise BadAction(
+                f"character {key}: {field} must be {'true or false' if kind is bool else kind.__name__}, not {value!r}"
+            )
     if not 0 < c["salary"] <= LIMIT:
         raise BadAction(f"character {key}: salary must be a whole number above 0, not {c['salary']!r}")
     if not c["title"].strip() or len(c["title"]) > 40:
@@ -110,8 +123,9 @@ def choose_character(tx: Tx, a: dict[str, Any]) -> str:
     tx.set(["players", player, "character"], key)
     c = tx.table["pack"]["characters"][key]
     applies = [w for w in ("night", "detour") if c[w]]
-    return (f"{player} is {title}: salary {tx.fmt(c['salary'])}, "
-            + (f"affected by {' and '.join(w.title() for w in applies)}" if applies else "not affected by Night or Detour"))
+    return f"{player} is {title}: salary {tx.fmt(c['salary'])}, " + (
+        f"affected by {' and '.join(w.title() for w in applies)}" if applies else "not affected by Night or Detour"
+    )
 
 
 def printed(table: dict[str, Any], partial: dict[str, Any]) -> dict[str, Any]:
@@ -120,9 +134,13 @@ def printed(table: dict[str, Any], partial: dict[str, Any]) -> dict[str, Any]:
     return {field: card[field] for field in cast("dict[str, Any]", CHARACTER_VALUES["properties"]) if field in card}
 
 
-@CHARACTERS.action("correct_character", CHARACTER,
-                   c.structured("values", "The card's values to correct", CHARACTER_VALUES, current=printed),
-                   label="Correct a character", group="game")
+@CHARACTERS.action(
+    "correct_character",
+    CHARACTER,
+    c.structured("values", "The card's values to correct", CHARACTER_VALUES, current=printed),
+    label="Correct a character",
+    group="game",
+)
 def correct_character(tx: Tx, a: dict[str, Any]) -> str:
     """The banker corrects a character card to match the box (salaries already paid stay paid). A value
     the card already reads is left as it is; a correction that changes nothing is refused."""

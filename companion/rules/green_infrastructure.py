@@ -6,6 +6,7 @@ selling back goes down the same way. The bank's stock of each piece is finite: w
 nobody can improve to that level until one comes back (or the last pieces are auctioned among the
 buyers, recorded with ``price``).
 """
+
 from __future__ import annotations
 
 from typing import Any, cast
@@ -25,8 +26,11 @@ LEVELS = c.count("count", "How many levels", 1, len(gp.LEVELS), required=False)
 
 
 def own_parks(table: dict[str, Any], partial: dict[str, Any]) -> list[str]:
-    return [n for n, rec in table["deeds"].items()
-            if rec.get("owner") == partial.get("player") and "infrastructure_cost" in card(table, n)]
+    return [
+        n
+        for n, rec in table["deeds"].items()
+        if rec.get("owner") == partial.get("player") and "infrastructure_cost" in card(table, n)
+    ]
 
 
 def own_improved(table: dict[str, Any], partial: dict[str, Any]) -> list[str]:
@@ -57,8 +61,10 @@ def take_piece(tx: Tx, deed: str, new_level: int, paid: int | None = None) -> No
     """Raise a park one level, taking the new piece from the bank (and, unless pieces stack, giving
     back the one it replaces); ``paid`` is what the level cost, when not the card's price."""
     if _stock(tx, new_level) < 1:
-        raise Refused(f"the bank has no {gp.LEVELS[new_level - 1][1]} left: wait until one is sold back, "
-                      "or auction the last ones among the players who want them")
+        raise Refused(
+            f"the bank has no {gp.LEVELS[new_level - 1][1]} left: wait until one is sold back, "
+            "or auction the last ones among the players who want them"
+        )
     before = gp.paid_for(tx.table, deed)
     _add_stock(tx, new_level, -1)
     if new_level > 1 and not gp.stacked(tx.table):
@@ -120,9 +126,15 @@ def _shares(total: int, count: int) -> list[int]:
     return [each + (i < rest) for i in range(count)]
 
 
-@INFRASTRUCTURE.action("improve", c.player(role="owner"), c.deed(only=own_parks), LEVELS,
-                       c.amount("price", "Total price paid at a shortage auction", required=False),
-                       label="Improve a park", group="deeds")
+@INFRASTRUCTURE.action(
+    "improve",
+    c.player(role="owner"),
+    c.deed(only=own_parks),
+    LEVELS,
+    c.amount("price", "Total price paid at a shortage auction", required=False),
+    label="Improve a park",
+    group="deeds",
+)
 def improve(tx: Tx, a: dict[str, Any]) -> str:
     """Buy infrastructure from the bank to raise a park of a complete, unmortgaged group, evenly.
 
@@ -154,8 +166,14 @@ def improve(tx: Tx, a: dict[str, Any]) -> str:
     return f"{player} improved {deed} to level {top} (a {gp.piece(top)}) for {tx.fmt(total)}"
 
 
-@INFRASTRUCTURE.action("sell_infrastructure", c.player(role="owner"), c.deed(only=own_improved), LEVELS,
-                       label="Sell infrastructure", group="deeds")
+@INFRASTRUCTURE.action(
+    "sell_infrastructure",
+    c.player(role="owner"),
+    c.deed(only=own_improved),
+    LEVELS,
+    label="Sell infrastructure",
+    group="deeds",
+)
 def sell_infrastructure(tx: Tx, a: dict[str, Any]) -> str:
     """Sell a park's infrastructure back to the bank at half the price paid, a level at a time, evenly.
 
@@ -184,10 +202,13 @@ def sell_infrastructure(tx: Tx, a: dict[str, Any]) -> str:
     tx.pay(BANK, player, received, f"sold infrastructure on {deed}")
     note = ""
     if sold > count:
-        note = (f" (the bank had no piece for level {start - count}, so {deed} came down to "
-                f"{'bare land' if not gp.level(tx.table, deed) else 'level ' + str(gp.level(tx.table, deed))})")
-    return (f"{player} sold {sold} level{'s' if sold > 1 else ''} of infrastructure on {deed} "
-            f"for {tx.fmt(received)}{note}")
+        note = (
+            f" (the bank had no piece for level {start - count}, so {deed} came down to "
+            f"{'bare land' if not gp.level(tx.table, deed) else 'level ' + str(gp.level(tx.table, deed))})"
+        )
+    return (
+        f"{player} sold {sold} level{'s' if sold > 1 else ''} of infrastructure on {deed} for {tx.fmt(received)}{note}"
+    )
 
 
 def _level_field(a: dict[str, Any], low: int, high: int) -> int:
@@ -197,9 +218,14 @@ def _level_field(a: dict[str, Any], low: int, high: int) -> int:
     return n
 
 
-@INFRASTRUCTURE.action("improve_group", c.player(role="owner"), c.deed(only=own_parks, says="Which group (any park of it)"),
-                       c.count("level", "Up to which level on every park", 1, len(gp.LEVELS)),
-                       label="Improve the whole group", group="deeds")
+@INFRASTRUCTURE.action(
+    "improve_group",
+    c.player(role="owner"),
+    c.deed(only=own_parks, says="Which group (any park of it)"),
+    c.count("level", "Up to which level on every park", 1, len(gp.LEVELS)),
+    label="Improve the whole group",
+    group="deeds",
+)
 def improve_group(tx: Tx, a: dict[str, Any]) -> str:
     """Improve every park of a complete, unmortgaged group evenly to a level, in one go: all of it or none.
 
@@ -214,8 +240,9 @@ def improve_group(tx: Tx, a: dict[str, Any]) -> str:
         raise Refused(f"every park of the {name} group is already at level {target} or higher")
     above = [g for g in group if gp.level(tx.table, g) > target]
     if above:
-        raise Refused(f"{', '.join(above)} {'is' if len(above) == 1 else 'are'} above level {target}: "
-                      "sell the group down instead")
+        raise Refused(
+            f"{', '.join(above)} {'is' if len(above) == 1 else 'are'} above level {target}: sell the group down instead"
+        )
     steps = sum(target - gp.level(tx.table, g) for g in group)
     total = sum(card(tx.table, g)["infrastructure_cost"] * (target - gp.level(tx.table, g)) for g in group)
     if cash(tx.table, player) < total:
@@ -224,12 +251,19 @@ def improve_group(tx: Tx, a: dict[str, Any]) -> str:
         park = min(group, key=lambda g: gp.level(tx.table, g))  # the lowest first: evenly
         take_piece(tx, park, gp.level(tx.table, park) + 1)
     tx.pay(player, BANK, total, f"infrastructure on the {name} group")
-    return f"{player} improved the {name} group to level {target} (a {gp.piece(target)} on each park) for {tx.fmt(total)}"
+    return (
+        f"{player} improved the {name} group to level {target} (a {gp.piece(target)} on each park) for {tx.fmt(total)}"
+    )
 
 
-@INFRASTRUCTURE.action("sell_group", c.player(role="owner"), c.deed(only=own_improved, says="Which group (any park of it)"),
-                       c.count("level", "Down to which level on every park", 0, len(gp.LEVELS) - 1),
-                       label="Sell the group down", group="deeds")
+@INFRASTRUCTURE.action(
+    "sell_group",
+    c.player(role="owner"),
+    c.deed(only=own_improved, says="Which group (any park of it)"),
+    c.count("level", "Down to which level on every park", 0, len(gp.LEVELS) - 1),
+    label="Sell the group down",
+    group="deeds",
+)
 def sell_group(tx: Tx, a: dict[str, Any]) -> str:
     """Sell infrastructure back at half the price paid until no park of the group stands above a level.
 
@@ -253,8 +287,10 @@ def sell_group(tx: Tx, a: dict[str, Any]) -> str:
                 _add_stock(tx, n, +1)
     if target and not gp.stacked(tx.table):
         if _stock(tx, target) < len(group):
-            raise Refused(f"the bank has {_stock(tx, target)} {gp.LEVELS[target - 1][1]} for the {len(group)} "
-                          f"parks coming down to level {target}: sell down to a lower level (bare land always works)")
+            raise Refused(
+                f"the bank has {_stock(tx, target)} {gp.LEVELS[target - 1][1]} for the {len(group)} "
+                f"parks coming down to level {target}: sell down to a lower level (bare land always works)"
+            )
         _add_stock(tx, target, -len(group))
     for park in group:
         tx.set(["deeds", park, "paid"], gp.paid_for(tx.table, park)[:target] or None)

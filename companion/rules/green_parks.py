@@ -11,6 +11,7 @@ default a park shows one piece, the one of its level (improving swaps it for the
 ``infrastructure_cost`` (or its share of an auction's bid, kept under ``paid``), and each step down is
 sold back for half the price paid for it.
 """
+
 from __future__ import annotations
 
 from typing import Any, cast
@@ -88,7 +89,7 @@ def paid_for(table: Table, deed: str) -> list[int]:
 
 def sell_back_value(table: Table, deed: str, levels: int) -> int:
     """What selling the top ``levels`` levels of a park back to the bank brings: half the price paid."""
-    return sum(p // 2 for p in paid_for(table, deed)[level(table, deed) - levels:]) if levels else 0
+    return sum(p // 2 for p in paid_for(table, deed)[level(table, deed) - levels :]) if levels else 0
 
 
 def infrastructure_value(table: Table, deed: str) -> int:
@@ -136,14 +137,16 @@ def ranking(table: Table) -> list[dict[str, Any]]:
     rows = []
     for player in table["order"]:
         parks = improved_parks(table, player)
-        rows.append({
-            "player": player,
-            "improved_parks": len(parks),
-            "levels": sum(level(table, p) for p in parks),
-            "worth": worth(table, player),
-            "cash": cash(table, player),
-            "bankrupt": player not in active_players(table),
-        })
+        rows.append(
+            {
+                "player": player,
+                "improved_parks": len(parks),
+                "levels": sum(level(table, p) for p in parks),
+                "worth": worth(table, player),
+                "cash": cash(table, player),
+                "bankrupt": player not in active_players(table),
+            }
+        )
     rows.sort(key=lambda r: (r["bankrupt"], -r["improved_parks"], -r["levels"], -r["worth"]))
     return rows
 
@@ -164,7 +167,9 @@ def check_card(name: str, c: dict[str, Any]) -> None:
             raise BadAction(f"{name}: {key} must be a whole number above 0, not {c.get(key)!r}")
     rent = c.get("rent")
     if not isinstance(rent, list) or len(rent) != RENT_LENGTH:
-        raise BadAction(f"{name}: a park has {RENT_LENGTH} access charges (unimproved, then levels 1 to 4), not {rent!r}")
+        raise BadAction(
+            f"{name}: a park has {RENT_LENGTH} access charges (unimproved, then levels 1 to 4), not {rent!r}"
+        )
     if not all(_whole_positive(r) for r in rent):
         raise BadAction(f"{name}: access charges are whole numbers above 0, not {rent!r}")
     if "stand_in" in c and not isinstance(c["stand_in"], bool):

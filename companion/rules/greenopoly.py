@@ -7,6 +7,7 @@ landing on Free Access to Park takes; Night replaces jail and spares some charac
 improved with infrastructure (:mod:`.green_infrastructure`); a bankruptcy ends the game, and the
 most improved parks win.
 """
+
 from __future__ import annotations
 
 from typing import Any, cast
@@ -32,7 +33,6 @@ FAMILY = "greenopoly"
 CENTRE = "centre"
 
 
-
 def _night_fine(tx: Tx) -> int:
     return cast("int", tx.option("night_fine") or tx.table["pack"]["fines"]["night"])
 
@@ -44,9 +44,15 @@ def _spared(tx: Tx, player: str) -> str | None:
 
 
 #: Night is the property game's jail under its own name, with its own fine, sparing some characters.
-NIGHT = jail_actions("night", "night_fine", "leave_night", fine=_night_fine, spared=_spared,
-                     freed_by="doubles, or a torch card",
-                     fine_on_own_turn="the Night fine is paid before rolling, on one of the player's own turns in Night")
+NIGHT = jail_actions(
+    "night",
+    "night_fine",
+    "leave_night",
+    fine=_night_fine,
+    spared=_spared,
+    freed_by="doubles, or a torch card",
+    fine_on_own_turn="the Night fine is paid before rolling, on one of the player's own turns in Night",
+)
 
 #: Greenopoly: the property game's deeds with parks improved by infrastructure instead of houses, characters,
 #: Night instead of jail, and its own salary, centre of the board and end of game below.
@@ -59,8 +65,14 @@ def _centre(tx: Tx) -> str:
     return pot_account(CENTRE)
 
 
-@GREEN.action("salary", c.player(), TIMES, label="Salary", group="money",
-              says="The bank pays the salary on the player's character card for passing GO.")
+@GREEN.action(
+    "salary",
+    c.player(),
+    TIMES,
+    label="Salary",
+    group="money",
+    says="The bank pays the salary on the player's character card for passing GO.",
+)
 def salary(tx: Tx, a: dict[str, Any]) -> str:
     """The bank pays the salary on the player's character card for passing GO (``times``: 2 for twice)."""
     player = find_player(tx.table, a["player"])
@@ -108,8 +120,10 @@ def bankrupt(tx: Tx, a: dict[str, Any]) -> str:
     text = go_bankrupt(tx, a, clear=_clear_park, pass_on=pass_deed, noun="park")
     rows = _game_over(tx, f"{player} went bankrupt")
     lead = rows[0]
-    return (f"{text}. Game over: "
-            f"{lead['player']} wins with {lead['improved_parks']} improved park{'s' if lead['improved_parks'] != 1 else ''}")
+    return (
+        f"{text}. Game over: "
+        f"{lead['player']} wins with {lead['improved_parks']} improved park{'s' if lead['improved_parks'] != 1 else ''}"
+    )
 
 
 @GREEN.action("end_game", c.text("reason", "Why the game ends"), label="End the game", group="game")
@@ -123,8 +137,10 @@ def end_game(tx: Tx, a: dict[str, Any]) -> str:
         raise BadAction("reason must be text")
     rows = _game_over(tx, reason[:120])
     lead = rows[0]
-    return (f"Game over: {lead['player']} wins with {lead['improved_parks']} improved "
-            f"park{'s' if lead['improved_parks'] != 1 else ''} (worth {tx.fmt(lead['worth'])})")
+    return (
+        f"Game over: {lead['player']} wins with {lead['improved_parks']} improved "
+        f"park{'s' if lead['improved_parks'] != 1 else ''} (worth {tx.fmt(lead['worth'])})"
+    )
 
 
 def player_view(table: dict[str, Any], player: str) -> dict[str, Any]:
@@ -183,7 +199,14 @@ def rules(pack: dict[str, Any]) -> Rules:
         worth=gp.worth,
         check_card=check_card,
         marks=gp.marks,
-        extras={"player_view": player_view, "deed_fields": DEED_FIELDS, "card_keys": ("stand_in",), "tax_worth": gp.tax_worth,
-                "fines_to": pot_account(CENTRE), "fines_place": " into the centre of the board", "fine_memo": "card",
-                "fine_words": "for a card"},
+        extras={
+            "player_view": player_view,
+            "deed_fields": DEED_FIELDS,
+            "card_keys": ("stand_in",),
+            "tax_worth": gp.tax_worth,
+            "fines_to": pot_account(CENTRE),
+            "fines_place": " into the centre of the board",
+            "fine_memo": "card",
+            "fine_words": "for a card",
+        },
     )

@@ -4,6 +4,7 @@ Classic Monopoly's jail, the variant's Bondage and Greenopoly's Night are one ru
 the place's name (the pack's ``names.jail``), the actions' names, where the fine goes, and who is spared
 (Greenopoly spares some characters). :func:`jail_actions` builds the three actions for one game.
 """
+
 from __future__ import annotations
 
 from typing import Any, Callable, cast
@@ -36,8 +37,9 @@ def jail_actions(
     ``fine_on_own_turn``: the rulebook's reason when the fine is paid only on the prisoner's own turn."""
     actions = Registry()
 
-    @actions.action(go, c.player(), label="Go to {jail}", group="turn",
-                    says="The player is sent to {jail} (no salary on the way).")
+    @actions.action(
+        go, c.player(), label="Go to {jail}", group="turn", says="The player is sent to {jail} (no salary on the way)."
+    )
     def go_in(tx: Tx, a: dict[str, Any]) -> str:
         player = find_player(tx.table, a["player"])
         why = spared(tx, player)
@@ -48,8 +50,14 @@ def jail_actions(
         tx.set(["players", player, "in_jail"], True)
         return f"{player} went to {place_name(tx)}"
 
-    @actions.action(pay, c.player(only=_inside), label="Pay to leave {jail}", group="turn",
-                    says="A player in {jail} pays the fine to come out.", own_turn=fine_on_own_turn)
+    @actions.action(
+        pay,
+        c.player(only=_inside),
+        label="Pay to leave {jail}",
+        group="turn",
+        says="A player in {jail} pays the fine to come out.",
+        own_turn=fine_on_own_turn,
+    )
     def pay_out(tx: Tx, a: dict[str, Any]) -> str:
         player = find_player(tx.table, a["player"])
         if not tx.table["players"][player]["in_jail"]:
@@ -59,8 +67,13 @@ def jail_actions(
         tx.set(["players", player, "in_jail"], False)
         return f"{player} paid {tx.fmt(amount)} to leave {place_name(tx)}"
 
-    @actions.action(leave, c.player(only=_inside), label="Leave {jail} free", group="turn",
-                    says=f"A player in {{jail}} comes out without paying ({freed_by}).")
+    @actions.action(
+        leave,
+        c.player(only=_inside),
+        label="Leave {jail} free",
+        group="turn",
+        says=f"A player in {{jail}} comes out without paying ({freed_by}).",
+    )
     def come_out(tx: Tx, a: dict[str, Any]) -> str:
         player = find_player(tx.table, a["player"])
         if not tx.table["players"][player]["in_jail"]:

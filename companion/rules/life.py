@@ -5,6 +5,7 @@ Modules: :mod:`.life_bank` (careers, pay days, notes, purchases), :mod:`.life_ro
 move money between players, Share the Wealth cards, the Day of Reckoning, the turn) and
 :mod:`.life_wheel` (bets, the Lucky Number, Lucky Days, the market, the Tycoon).
 """
+
 from __future__ import annotations
 
 from typing import Any, cast
@@ -23,8 +24,13 @@ __all__ = ["FAMILY", "LIFE", "rules", "worth", "player_view", "check_card"]
 
 FAMILY = "game-of-life"
 
-_STAGES = {None: "on the road", "reckoned": "at the Day of Reckoning", "acres": "at Millionaire Acres",
-           "poor_farm": "at the Poor Farm", "tycoon": "Millionaire Tycoon"}
+_STAGES = {
+    None: "on the road",
+    "reckoned": "at the Day of Reckoning",
+    "acres": "at Millionaire Acres",
+    "poor_farm": "at the Poor Farm",
+    "tycoon": "Millionaire Tycoon",
+}
 
 
 def worth(table: Table, player: str) -> int:
@@ -43,13 +49,19 @@ def player_view(table: Table, player: str) -> dict[str, Any]:
     loans = []
     if n:
         owed = n * amount_of(table, "note")
-        loans.append({
-            "kind": "promissory note", "amount": owed, "amount_text": fmt(owed), "notes": n, "due_in_turns": None,
-            "overdue": False,
-            "text": f"{n} promissory note{'s' if n > 1 else ''}: {fmt(owed)}",
-            "detail": f"{fmt(n * amount_of(table, 'note_interest'))} interest on interest pay days, "
-                      f"{fmt(n * amount_of(table, 'reckoning_note'))} at the Day of Reckoning",
-        })
+        loans.append(
+            {
+                "kind": "promissory note",
+                "amount": owed,
+                "amount_text": fmt(owed),
+                "notes": n,
+                "due_in_turns": None,
+                "overdue": False,
+                "text": f"{n} promissory note{'s' if n > 1 else ''}: {fmt(owed)}",
+                "detail": f"{fmt(n * amount_of(table, 'note_interest'))} interest on interest pay days, "
+                f"{fmt(n * amount_of(table, 'reckoning_note'))} at the Day of Reckoning",
+            }
+        )
     return {
         "profession": job,
         "salary": card(table, job)["salary"] if job else 0,
@@ -87,9 +99,25 @@ def check_card(name: str, c: dict[str, Any]) -> None:
 
 
 #: Every sum the family reads from the pack's [amounts] table (the two lists run over the spin 1..10).
-AMOUNTS = ("note", "note_interest", "reckoning_note", "reckoning_child", "baby", "toll", "revenge", "revenge_spaces",
-           "lucky_day", "speculate_win", "bet_limit", "bet_numbers", "bet_odds", "lucky_number_fee", "acres_bonus",
-           "collect_card_from", "pay_card_from")
+AMOUNTS = (
+    "note",
+    "note_interest",
+    "reckoning_note",
+    "reckoning_child",
+    "baby",
+    "toll",
+    "revenge",
+    "revenge_spaces",
+    "lucky_day",
+    "speculate_win",
+    "bet_limit",
+    "bet_numbers",
+    "bet_odds",
+    "lucky_number_fee",
+    "acres_bonus",
+    "collect_card_from",
+    "pay_card_from",
+)
 BY_SPIN = ("wedding_presents", "market")
 
 
@@ -108,7 +136,7 @@ def check_pack(pack: dict[str, Any]) -> None:
             raise BadAction(f"{name}: amounts.{key} lists 10 whole sums, one for each number of the wheel")
     cards = pack.get("cards", {}).values()
     if not any(c.get("kind") == "profession" and c.get("route") == "business" for c in cards):
-        raise BadAction(f"{name}: a profession card needs route = \"business\"")
+        raise BadAction(f'{name}: a profession card needs route = "business"')
     if not any(c.get("kind") == "profession" and c.get("route") == "college" and c.get("default") for c in cards):
         raise BadAction(f"{name}: a college profession card needs default = true (the Bachelor's Degree)")
     if not any(c.get("kind") == "stock" for c in cards):

@@ -11,6 +11,7 @@ absent for a college graduate who landed on no profession space: the Bachelor's 
 ``stage`` ("reckoned", "acres", "poor_farm", "tycoon"), ``crossed`` (the order of crossing the Toll
 Bridge) and ``lucky_number``.
 """
+
 from __future__ import annotations
 
 from typing import Any, cast
@@ -23,8 +24,19 @@ from companion.core.errors import BadAction, NotEnoughMoney, Refused
 from companion.core.model import BANK, Table, active_players, card, cash, find_deed, find_player
 
 __all__ = [
-    "LIFE", "amount_of", "notes_of", "stage_of", "retired", "opponents", "take_notes", "obligation",
-    "profession_of", "holds", "whole", "spin_of", "first_card",
+    "LIFE",
+    "amount_of",
+    "notes_of",
+    "stage_of",
+    "retired",
+    "opponents",
+    "take_notes",
+    "obligation",
+    "profession_of",
+    "holds",
+    "whole",
+    "spin_of",
+    "first_card",
 ]
 
 LIFE = Registry(COMMON)
@@ -107,8 +119,10 @@ def obligation(tx: Tx, payer: str, payee: str, amount: int, memo: str) -> str:
         note = amount_of(tx.table, "note")
         n = -(-(amount - have) // note)
         if not tx.option("auto_notes"):
-            raise NotEnoughMoney(f"{payer} has {tx.fmt(have)} but owes {tx.fmt(amount)} for {memo}: "
-                                 f"borrow {n} promissory note{'s' if n > 1 else ''} first")
+            raise NotEnoughMoney(
+                f"{payer} has {tx.fmt(have)} but owes {tx.fmt(amount)} for {memo}: "
+                f"borrow {n} promissory note{'s' if n > 1 else ''} first"
+            )
         take_notes(tx, payer, n)
         tx.pay(payer, payee, amount, memo)
         return f"{payer} borrowed {n} promissory note{'s' if n > 1 else ''} ({tx.fmt(n * note)}) to pay"
@@ -145,14 +159,19 @@ def _joined(text: str, extra: str) -> str:
     return f"{text}; {extra}" if extra else text
 
 
-@LIFE.action("career", c.player(), c.choice("route", "Which road", [("business", "Business"), ("college", "College")]),
-             label="Choose a career", group="game")
+@LIFE.action(
+    "career",
+    c.player(),
+    c.choice("route", "Which road", [("business", "Business"), ("college", "College")]),
+    label="Choose a career",
+    group="game",
+)
 def career(tx: Tx, a: dict[str, Any]) -> str:
     """At the start: the short road to business ($5,000 a pay day) or the long road through college."""
     player = in_play(tx, a["player"])
     route = a["route"]
     if route not in ("business", "college"):
-        raise BadAction("route is \"business\" or \"college\"")
+        raise BadAction('route is "business" or "college"')
     if tx.table["players"][player].get("route"):
         road = tx.table["players"][player]["route"]
         raise Refused(f"{player} took the {road} road already; the salary never changes")
@@ -160,22 +179,33 @@ def career(tx: Tx, a: dict[str, Any]) -> str:
     if route == "business":
         job = first_card(tx.table, "profession", route="business")
         if job is None:
-            raise Refused("no profession card has route \"business\": correct the cards first")
+            raise Refused('no profession card has route "business": correct the cards first')
         tx.set(["players", player, "profession"], job)
         return f"{player} goes into business at {tx.fmt(card(tx.table, job)['salary'])} a pay day"
     return f"{player} goes to college (the Bachelor's Degree salary until a profession space)"
 
 
-@LIFE.action("profession", c.player(), c.deed("profession", "Which profession", only=_professions), label="Profession",
-             group="game")
+@LIFE.action(
+    "profession",
+    c.player(),
+    c.deed("profession", "Which profession", only=_professions),
+    label="Profession",
+    group="game",
+)
 def profession(tx: Tx, a: dict[str, Any]) -> str:
     """A college graduate lands on a profession space (or passes the Bachelor's Degree): theirs for life."""
     player = in_play(tx, a["player"])
     job = _profession(tx, a["profession"])
     record = tx.table["players"][player]
     if record.get("route") != "college":
-        raise Refused(f"professions are for the college road; {player} "
-                      + ("went into business" if record.get("route") else "has not chosen a road yet: record it with Choose a career"))
+        raise Refused(
+            f"professions are for the college road; {player} "
+            + (
+                "went into business"
+                if record.get("route")
+                else "has not chosen a road yet: record it with Choose a career"
+            )
+        )
     if card(tx.table, job).get("route") != "college":
         raise Refused(f"{job} is the business road's salary")
     if record.get("profession"):
@@ -184,8 +214,13 @@ def profession(tx: Tx, a: dict[str, Any]) -> str:
     return f"{player}'s profession: {job}, {tx.fmt(card(tx.table, job)['salary'])} every pay day"
 
 
-@LIFE.action("pay_day", c.player(), c.yesno("interest", "An interest-due pay day", when=_has_notes), label="Pay day",
-             group="money")
+@LIFE.action(
+    "pay_day",
+    c.player(),
+    c.yesno("interest", "An interest-due pay day", when=_has_notes),
+    label="Pay day",
+    group="money",
+)
 def pay_day(tx: Tx, a: dict[str, Any]) -> str:
     """Landing on or passing a Pay Day: the salary; on an interest space then $500 per note owed."""
     player = in_play(tx, a["player"])
@@ -194,8 +229,9 @@ def pay_day(tx: Tx, a: dict[str, Any]) -> str:
     job = profession_of(tx.table, player)
     if job is None:
         if tx.table["players"][player].get("route"):
-            raise Refused("no college profession card has default = true (the Bachelor's Degree): "
-                          "correct the cards first")
+            raise Refused(
+                "no college profession card has default = true (the Bachelor's Degree): correct the cards first"
+            )
         raise Refused(f"{player} has not chosen the business or the college road yet: record it with Choose a career")
     interest = a.get("interest", False)
     if not isinstance(interest, bool):
@@ -249,8 +285,10 @@ def buy(tx: Tx, a: dict[str, Any]) -> str:
     if holds(tx.table, player, item):
         raise Refused(f"{player} already has {item}: one of each")
     if cash(tx.table, player) < c["price"]:
-        raise NotEnoughMoney(f"{player} has {tx.fmt(cash(tx.table, player))} but {item} costs {tx.fmt(c['price'])}: "
-                             "borrow promissory notes first")
+        raise NotEnoughMoney(
+            f"{player} has {tx.fmt(cash(tx.table, player))} but {item} costs {tx.fmt(c['price'])}: "
+            "borrow promissory notes first"
+        )
     tx.pay(player, BANK, c["price"], f"bought {item}")
     tx.set(["players", player, "holdings"], [*tx.table["players"][player].get("holdings", []), item])
     return f"{player} bought {item} for {tx.fmt(c['price'])}"

@@ -5,6 +5,7 @@ Sums collected from every opponent (wedding presents, babies, the Toll Bridge) a
 each opponent: one short of cash borrows the notes needed. Revenge is the exception: its $100,000 may
 not be borrowed, and a victim who cannot pay goes back ten spaces instead.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -51,8 +52,11 @@ def _from_each(tx: Tx, player: str, amount: int, memo: str) -> str:
 def toll_keeper(table: dict[str, Any]) -> str | None:
     """Who collects the Toll Bridge's toll: the first across who is not at the Poor Farm and has not
     been sent back over the bridge."""
-    across = [(r["crossed"], p) for p, r in table["players"].items()
-              if r.get("crossed") and not r["bankrupt"] and r.get("stage") != "poor_farm"]
+    across = [
+        (r["crossed"], p)
+        for p, r in table["players"].items()
+        if r.get("crossed") and not r["bankrupt"] and r.get("stage") != "poor_farm"
+    ]
     return min(across)[1] if across else None
 
 
@@ -66,11 +70,14 @@ def wedding(tx: Tx, a: dict[str, Any]) -> str:
     tx.set(["players", player, "married"], True)
     presents = amount_of(tx.table, "wedding_presents")[number - 1]
     text = f"{player} got married and spun {number}: " + (
-        _from_each(tx, player, presents, "wedding present") if presents else "no presents")
+        _from_each(tx, player, presents, "wedding present") if presents else "no presents"
+    )
     return _joined(text, lucky_fee(tx, player, number))
 
 
-@LIFE.action("baby", c.player(), c.yesno("twins", "Twins", when=lambda table, partial: True), label="Baby", group="money")
+@LIFE.action(
+    "baby", c.player(), c.yesno("twins", "Twins", when=lambda table, partial: True), label="Baby", group="money"
+)
 def baby(tx: Tx, a: dict[str, Any]) -> str:
     """A baby (or twins): $500 from each opponent for each child."""
     player = in_play(tx, a["player"])
@@ -95,16 +102,23 @@ def cross_bridge(tx: Tx, a: dict[str, Any]) -> str:
     if keeper is None:
         return f"{player} is the first across the Toll Bridge and collects its toll from every player crossing later"
     toll = amount_of(tx.table, "toll")
-    return _joined(f"{player} crossed the Toll Bridge and paid {keeper} {tx.fmt(toll)}",
-                   obligation(tx, player, keeper, toll, "Toll Bridge"))
+    return _joined(
+        f"{player} crossed the Toll Bridge and paid {keeper} {tx.fmt(toll)}",
+        obligation(tx, player, keeper, toll, "Toll Bridge"),
+    )
 
 
-@LIFE.action("revenge", c.player(), c.player("victim", "On whom", role="", only=_others),
-             c.choice("choice", "Take the money or send back", [("collect", "Collect the money"), ("back", "Back ten spaces")]),
-             c.yesno("over_bridge", "Back across the Toll Bridge", when=lambda table, partial: partial.get("choice") == "back"),
-             label="Revenge", group="money",
-             says="A Revenge space: take $100,000 from another player (who goes back ten spaces when they cannot pay), "
-                  "or send them back ten spaces.")
+@LIFE.action(
+    "revenge",
+    c.player(),
+    c.player("victim", "On whom", role="", only=_others),
+    c.choice("choice", "Take the money or send back", [("collect", "Collect the money"), ("back", "Back ten spaces")]),
+    c.yesno("over_bridge", "Back across the Toll Bridge", when=lambda table, partial: partial.get("choice") == "back"),
+    label="Revenge",
+    group="money",
+    says="A Revenge space: take $100,000 from another player (who goes back ten spaces when they cannot pay), "
+    "or send them back ten spaces.",
+)
 @may_be_empty
 def revenge(tx: Tx, a: dict[str, Any]) -> str:
     """A Revenge space: take $100,000 from a chosen player (who goes back ten spaces when they cannot
@@ -117,7 +131,7 @@ def revenge(tx: Tx, a: dict[str, Any]) -> str:
         raise Refused(f"{victim} is in Millionaire Acres, out of Revenge's reach")
     choice = a["choice"]
     if choice not in ("collect", "back"):
-        raise BadAction("choice is \"collect\" ($100,000) or \"back\" (ten spaces)")
+        raise BadAction('choice is "collect" ($100,000) or "back" (ten spaces)')
     over = a.get("over_bridge", False)
     if not isinstance(over, bool):
         raise BadAction("over_bridge is true when the ten spaces take the player back across the Toll Bridge")
@@ -130,8 +144,9 @@ def revenge(tx: Tx, a: dict[str, Any]) -> str:
             tx.pay(victim, player, amount, "Revenge")
             return f"{player} took Revenge: {victim} paid {tx.fmt(amount)}"
         has = tx.fmt(cash(tx.table, victim))
-        text = (f"{player} took Revenge on {victim}, who has {has} and may not borrow for it, "
-                f"so goes back {spaces} spaces")
+        text = (
+            f"{player} took Revenge on {victim}, who has {has} and may not borrow for it, so goes back {spaces} spaces"
+        )
     else:
         text = f"{player} took Revenge: {victim} goes back {spaces} spaces"
     if over and tx.table["players"][victim].get("crossed"):
@@ -168,8 +183,10 @@ def _share_the_wealth(tx: Tx, a: dict[str, Any], player: str, amount: int, field
         return f"{other}'s Collect card: {player} gave {other} half, {tx.fmt(half)}"
     if exempt:
         return f"{player} gave {other} a Pay card; {other} showed an Exemption card"
-    return _joined(f"{player}'s Pay card: {other} paid {player} half, {tx.fmt(half)}",
-                   obligation(tx, other, player, half, "Share the Wealth: Pay card"))
+    return _joined(
+        f"{player}'s Pay card: {other} paid {player} half, {tx.fmt(half)}",
+        obligation(tx, other, player, half, "Share the Wealth: Pay card"),
+    )
 
 
 def _memo(a: dict[str, Any], default: str) -> str:
@@ -179,10 +196,17 @@ def _memo(a: dict[str, Any], default: str) -> str:
     return " ".join(memo.split())[:120]
 
 
-@LIFE.action("collect_space", c.player(), c.amount(), c.text(),
-             c.player("collect_card", "Who hands over a Collect card", role="", required=False, only=_others),
-             c.yesno("exempt", "Shows an Exemption card"), label="Collect", group="money",
-             says="A white space pays the player; an opponent may hand over a Collect card.")
+@LIFE.action(
+    "collect_space",
+    c.player(),
+    c.amount(),
+    c.text(),
+    c.player("collect_card", "Who hands over a Collect card", role="", required=False, only=_others),
+    c.yesno("exempt", "Shows an Exemption card"),
+    label="Collect",
+    group="money",
+    says="A white space pays the player; an opponent may hand over a Collect card.",
+)
 def collect_space(tx: Tx, a: dict[str, Any]) -> str:
     """A white space pays the player; an opponent may hand over a Collect card (``collect_card``)."""
     player = in_play(tx, a["player"])
@@ -193,13 +217,19 @@ def collect_space(tx: Tx, a: dict[str, Any]) -> str:
     return _joined(f"{player} collected {tx.fmt(amount)} ({memo})", card_text)
 
 
-@LIFE.action("pay_space", c.player(), c.amount(), c.text(),
-             c.player("pay_card", "Who receives a Pay card", role="", required=False, only=_others),
-             c.yesno("exempt", "Shows an Exemption card"),
-             c.choice("unless_insured", "Spared with this insurance", options_from=_policies, required=False),
-             label="Pay", group="money",
-             says="A white space costs the player (nothing when it spares the insured and the player is insured); "
-                  "the player may hand an opponent a Pay card.")
+@LIFE.action(
+    "pay_space",
+    c.player(),
+    c.amount(),
+    c.text(),
+    c.player("pay_card", "Who receives a Pay card", role="", required=False, only=_others),
+    c.yesno("exempt", "Shows an Exemption card"),
+    c.choice("unless_insured", "Spared with this insurance", options_from=_policies, required=False),
+    label="Pay",
+    group="money",
+    says="A white space costs the player (nothing when it spares the insured and the player is insured); "
+    "the player may hand an opponent a Pay card.",
+)
 @may_be_empty
 def pay_space(tx: Tx, a: dict[str, Any]) -> str:
     """A white space costs the player (nothing if it spares the insured and the player is); the player
@@ -240,15 +270,25 @@ def reckoning(tx: Tx, a: dict[str, Any]) -> str:
         tx.set(["players", player, "notes"], held - paid or None)
         parts.append(f"paid {tx.fmt(paid * each)} for {paid} note{'s' if paid > 1 else ''}")
     if held - paid:
-        parts.append(f"{held - paid} note{'s' if held - paid > 1 else ''} left unpaid for want of cash "
-                     f"(each counts {tx.fmt(each)} against {player} at the final count)")
+        parts.append(
+            f"{held - paid} note{'s' if held - paid > 1 else ''} left unpaid for want of cash "
+            f"(each counts {tx.fmt(each)} against {player} at the final count)"
+        )
     tx.set(["players", player, "stage"], "reckoned")
-    return f"Day of Reckoning for {player}: " + ("; ".join(parts) or "no children and no notes") + \
-        "; next: Millionaire Acres or the Tycoon's number"
+    return (
+        f"Day of Reckoning for {player}: "
+        + ("; ".join(parts) or "no children and no notes")
+        + "; next: Millionaire Acres or the Tycoon's number"
+    )
 
 
-@LIFE.action("millionaire_acres", c.player(), c.dice("spin", "The spin, for the Tycoon's last chance", 1, 10, required=False),
-             label="Millionaire Acres", group="game")
+@LIFE.action(
+    "millionaire_acres",
+    c.player(),
+    c.dice("spin", "The spin, for the Tycoon's last chance", 1, 10, required=False),
+    label="Millionaire Acres",
+    group="game",
+)
 def millionaire_acres(tx: Tx, a: dict[str, Any]) -> str:
     """Millionaire Acres: the first to arrive collects $100,000 and spins a Lucky Number."""
     player = in_play(tx, a["player"])
@@ -288,4 +328,3 @@ def next_turn(tx: Tx, a: dict[str, Any]) -> str:
     if not road:
         return f"{ended}'s turn ended; everyone has retired"
     return f"{ended}'s turn ended; {current_player(tx.table)} to play"
-

@@ -4,6 +4,7 @@ The wheel stays on the table; each spin that moves money is a field of the actio
 (1 to 10). Any spin made by an opponent of the Lucky Number's holder that shows that number costs the
 spinner $10,000, paid to the holder; the app charges it in every action that carries a spin.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -17,25 +18,57 @@ from .life_bank import LIFE, amount_of, first_card, holds, in_play, obligation, 
 
 __all__ = ["lucky_fee", "settle_bets", "final_count", "check_end"]
 
+
 def _bettors(table: dict[str, Any], partial: dict[str, Any]) -> list[str]:
     """Who may bet on a spin: every player still playing but the spinner."""
     return [p for p in active_players(table) if p != partial.get("player") and stage_of(table, p) != "poor_farm"]
 
 
 #: Opponents' side bets on one spin (asked on every spin: "No side bets" is one tap).
-BETS = c.structured("bets", "Side bets by the other players", {
-    "type": "array", "maxItems": 40, "x-none": "No side bets", "items": {
-        "type": "object", "title": "Bet", "additionalProperties": False, "required": ["player", "number", "amount"],
-        "properties": {"player": {"type": "string", "maxLength": 120, "x-kind": "player", "title": "Who bets"},
-                       "number": {"type": "integer", "minimum": 1, "maximum": 10, "title": "Number"},
-                       "amount": {"oneOf": [{"type": "integer", "minimum": 1}, {"type": "string", "maxLength": 32}],
-                                  "x-kind": "amount", "x-maximum": "bet_limit", "title": "Stake"}}}},
-    required=False, when=lambda table, partial: True, only=_bettors)
+BETS = c.structured(
+    "bets",
+    "Side bets by the other players",
+    {
+        "type": "array",
+        "maxItems": 40,
+        "x-none": "No side bets",
+        "items": {
+            "type": "object",
+            "title": "Bet",
+            "additionalProperties": False,
+            "required": ["player", "number", "amount"],
+            "properties": {
+                "player": {"type": "string", "maxLength": 120, "x-kind": "player", "title": "Who bets"},
+                "number": {"type": "integer", "minimum": 1, "maximum": 10, "title": "Number"},
+                "amount": {
+                    "oneOf": [{"type": "integer", "minimum": 1}, {"type": "string", "maxLength": 32}],
+                    "x-kind": "amount",
+                    "x-maximum": "bet_limit",
+                    "title": "Stake",
+                },
+            },
+        },
+    },
+    required=False,
+    when=lambda table, partial: True,
+    only=_bettors,
+)
 #: The two numbers a Lucky Day's bills are put on, when the player speculates.
-SPECULATE = c.structured("speculate", "Speculate on two numbers", {
-    "type": "array", "minItems": 2, "maxItems": 2, "uniqueItems": True, "title": "The two numbers",
-    "x-none": "Keep the money", "items": {"type": "integer", "minimum": 1, "maximum": 10}},
-    required=False, when=lambda table, partial: True)
+SPECULATE = c.structured(
+    "speculate",
+    "Speculate on two numbers",
+    {
+        "type": "array",
+        "minItems": 2,
+        "maxItems": 2,
+        "uniqueItems": True,
+        "title": "The two numbers",
+        "x-none": "Keep the money",
+        "items": {"type": "integer", "minimum": 1, "maximum": 10},
+    },
+    required=False,
+    when=lambda table, partial: True,
+)
 
 
 def lucky_fee(tx: Tx, spinner: str, number: int) -> str:
@@ -52,12 +85,12 @@ def lucky_fee(tx: Tx, spinner: str, number: int) -> str:
 def settle_bets(tx: Tx, spinner: str, number: int, bets: object) -> str:
     """Side bets placed by the spinner's opponents: stakes to the bank, ten times the stake on the number spun."""
     if not isinstance(bets, list) or not bets:
-        raise BadAction("bets is a list of {\"player\", \"number\", \"amount\"}")
+        raise BadAction('bets is a list of {"player", "number", "amount"}')
     limit, most, odds = (amount_of(tx.table, k) for k in ("bet_limit", "bet_numbers", "bet_odds"))
     per_player: dict[str, dict[int, int]] = {}
     for bet in bets:
         if not isinstance(bet, dict) or set(bet) != {"player", "number", "amount"}:
-            raise BadAction("each bet is {\"player\", \"number\", \"amount\"}")
+            raise BadAction('each bet is {"player", "number", "amount"}')
         player = in_play(tx, bet["player"])
         if player == spinner:
             raise Refused(f"{player} is spinning and cannot bet on this spin")
@@ -71,8 +104,10 @@ def settle_bets(tx: Tx, spinner: str, number: int, bets: object) -> str:
         if total > limit:
             raise Refused(f"{player} bets {tx.fmt(total)}; at most {tx.fmt(limit)} a spin")
         if cash(tx.table, player) < total:
-            raise NotEnoughMoney(f"{player} has {tx.fmt(cash(tx.table, player))} but bets {tx.fmt(total)}: "
-                                 "no promissory notes for side bets")
+            raise NotEnoughMoney(
+                f"{player} has {tx.fmt(cash(tx.table, player))} but bets {tx.fmt(total)}: "
+                "no promissory notes for side bets"
+            )
     parts = []
     for player, stakes in per_player.items():
         tx.pay(player, BANK, sum(stakes.values()), "side bet on the wheel")
@@ -88,8 +123,9 @@ def settle_bets(tx: Tx, spinner: str, number: int, bets: object) -> str:
 def final_count(tx: Tx) -> list[dict[str, Any]]:
     """Everyone counts their money; the Poor Farm's players come last."""
     rows = ranking(tx.table, tx.rules)
-    return [r for r in rows if stage_of(tx.table, r["player"]) != "poor_farm"] + \
-           [r for r in rows if stage_of(tx.table, r["player"]) == "poor_farm"]
+    return [r for r in rows if stage_of(tx.table, r["player"]) != "poor_farm"] + [
+        r for r in rows if stage_of(tx.table, r["player"]) == "poor_farm"
+    ]
 
 
 def check_end(tx: Tx) -> str:
@@ -118,10 +154,17 @@ def spin(tx: Tx, a: dict[str, Any]) -> str:
     return _joined(f"{player} spun {number}", bets, fee)
 
 
-@LIFE.action("lucky_day", c.player(), SPECULATE,
-             c.dice("spin", "The number spun", 1, 10, required=False, when=lambda table, partial: bool(partial.get("speculate"))),
-             label="Lucky Day", group="money",
-             own_turn="a Lucky Day is collected, or speculated, in the turn its player lands on it")
+@LIFE.action(
+    "lucky_day",
+    c.player(),
+    SPECULATE,
+    c.dice(
+        "spin", "The number spun", 1, 10, required=False, when=lambda table, partial: bool(partial.get("speculate"))
+    ),
+    label="Lucky Day",
+    group="money",
+    own_turn="a Lucky Day is collected, or speculated, in the turn its player lands on it",
+)
 def lucky_day(tx: Tx, a: dict[str, Any]) -> str:
     """A Lucky Day: $10,000, or speculate both $5,000 bills on two numbers for $150,000 on the spin."""
     player = in_play(tx, a["player"])
@@ -153,8 +196,14 @@ def lucky_day(tx: Tx, a: dict[str, Any]) -> str:
     return _joined(text, lucky_fee(tx, player, number))
 
 
-@LIFE.action("play_market", c.player(), c.dice("spin", "The number spun", 1, 10), label="Play the market", group="money",
-             own_turn="a stockholder plays the market in the turn they land in or pass a market space")
+@LIFE.action(
+    "play_market",
+    c.player(),
+    c.dice("spin", "The number spun", 1, 10),
+    label="Play the market",
+    group="money",
+    own_turn="a stockholder plays the market in the turn they land in or pass a market space",
+)
 @may_be_empty
 def play_market(tx: Tx, a: dict[str, Any]) -> str:
     """A stockholder plays the market: 1-3 pay $25,000, 4-6 nothing, 7-10 collect $50,000."""
@@ -175,8 +224,14 @@ def play_market(tx: Tx, a: dict[str, Any]) -> str:
     return _joined(text, lucky_fee(tx, player, number))
 
 
-@LIFE.action("tycoon", c.player(), c.dice("number", "The Lucky Number", 1, 10), c.dice("spin", "The number spun", 1, 10),
-             label="Tycoon", group="game")
+@LIFE.action(
+    "tycoon",
+    c.player(),
+    c.dice("number", "The Lucky Number", 1, 10),
+    c.dice("spin", "The number spun", 1, 10),
+    label="Tycoon",
+    group="game",
+)
 def tycoon(tx: Tx, a: dict[str, Any]) -> str:
     """After the Day of Reckoning: all the player's money on one number. The number spun makes a
     Millionaire Tycoon, who wins at once; any other sends the money to the bank and the player to the

@@ -6,6 +6,7 @@ the industry tax, mortgages worth the current rent value, deals in which buildin
 district, bankruptcy and the end-of-game count. Building lives in :mod:`.city_building`, the pure
 district arithmetic in :mod:`.city_districts`.
 """
+
 from __future__ import annotations
 
 from typing import Any, cast
@@ -70,7 +71,9 @@ def salary(tx: Tx, a: dict[str, Any]) -> str:
     stadiums = cd.stadiums_of(tx.table, player)
     bonus = stadiums * tx.table["pack"]["stadium_bonus"]
     amount = (_wages(tx) + bonus) * times
-    tx.pay(BANK, player, amount, "wages" + (f" and {stadiums} stadium{'s' if stadiums > 1 else ''}" if stadiums else ""))
+    tx.pay(
+        BANK, player, amount, "wages" + (f" and {stadiums} stadium{'s' if stadiums > 1 else ''}" if stadiums else "")
+    )
     extra = f" (with {tx.fmt(bonus * times)} for {stadiums} stadium{'s' if stadiums > 1 else ''})" if stadiums else ""
     return f"{player} collected {tx.fmt(amount)} wages{extra}"
 
@@ -82,8 +85,14 @@ def dodging(table: dict[str, Any], player: str) -> bool:
     return bool(dodge) and dodge["player"] == player and dodge["turn"] == table["turn"]["number"]
 
 
-@CITY.action("rent", c.player("payer", "Who pays", role="payer"), c.deed(only=rent_deeds, check=rent_check),
-             c.yesno("dodge", "Play the Rent Dodge card", when=_holds_dodge), label="Rent", group="money")
+@CITY.action(
+    "rent",
+    c.player("payer", "Who pays", role="payer"),
+    c.deed(only=rent_deeds, check=rent_check),
+    c.yesno("dodge", "Play the Rent Dodge card", when=_holds_dodge),
+    label="Rent",
+    group="money",
+)
 @may_be_empty
 def rent(tx: Tx, a: dict[str, Any]) -> str:
     """A visitor pays the district's rent value to its owner, or plays the Rent Dodge card instead:
@@ -98,7 +107,9 @@ def rent(tx: Tx, a: dict[str, Any]) -> str:
     if dodge:
         if not tx.table["players"][payer].get("rent_dodge"):
             holder = rent_dodge_holder(tx.table)
-            raise Refused(f"{payer} does not hold the Rent Dodge card ({holder + ' has it' if holder else 'it is beside Free Parking'})")
+            raise Refused(
+                f"{payer} does not hold the Rent Dodge card ({holder + ' has it' if holder else 'it is beside Free Parking'})"
+            )
         tx.set(["players", payer, "rent_dodge"], None)
         tx.set(["turn", "dodge"], {"player": payer, "turn": tx.table["turn"]["number"]})
         return f"{payer} played the Rent Dodge card on {deed} and paid {owner} nothing instead of {tx.fmt(amount)}"
@@ -119,8 +130,14 @@ def free_parking(tx: Tx, a: dict[str, Any]) -> str:
     return f"{player} took the Rent Dodge card" + (f" from {holder}, who had not used it" if holder else "")
 
 
-@CITY.action("tax", c.player(), TAX_FIELDS[0], c.amount(says="The sum printed on the board", required=False),
-             label="Industry tax", group="money")
+@CITY.action(
+    "tax",
+    c.player(),
+    TAX_FIELDS[0],
+    c.amount(says="The sum printed on the board", required=False),
+    label="Industry tax",
+    group="money",
+)
 def tax(tx: Tx, a: dict[str, Any]) -> str:
     """Industry tax: a player who owns industrial blocks pays the sum on the space to the bank.
 
@@ -130,8 +147,7 @@ def tax(tx: Tx, a: dict[str, Any]) -> str:
     taxes = tx.table["pack"]["taxes"]
     name = find_tax(taxes, a.get("tax") or "industry")
     rule = taxes[name]
-    amount = tx.amount(a["amount"]) if a.get("amount") is not None else (
-        tx.option(f"{name}_tax") or rule["flat"])
+    amount = tx.amount(a["amount"]) if a.get("amount") is not None else (tx.option(f"{name}_tax") or rule["flat"])
     label = rule.get("label", f"{name} tax")
     if not cd.holds_industry(tx.table, player):
         raise Refused(f"{player} owns no industrial blocks, so no {label} is due")
@@ -226,6 +242,7 @@ def player_view(table: dict[str, Any], player: str) -> dict[str, Any]:
 
 def _check_pack(pack: dict[str, Any]) -> None:
     """Refuse a pack (say, a table's edited copy) that lacks a number the rules need."""
+
     def money(value: object, what: str) -> None:
         if isinstance(value, bool) or not isinstance(value, int) or not 0 < value <= LIMIT:
             raise BadAction(f"{pack.get('name', 'pack')}: {what} must be a whole number above 0, not {value!r}")
@@ -264,6 +281,10 @@ def rules(pack: dict[str, Any]) -> Rules:
         check_card=check_card,
         opening=opening,
         marks=cd.marks,
-        extras={"player_view": player_view, "deed_fields": DEED_FIELDS, "card_keys": ("stand_in",),
-                "raise_hint": "mortgaging districts could raise {amount} more"},
+        extras={
+            "player_view": player_view,
+            "deed_fields": DEED_FIELDS,
+            "card_keys": ("stand_in",),
+            "raise_hint": "mortgaging districts could raise {amount} more",
+        },
     )

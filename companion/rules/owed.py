@@ -5,6 +5,7 @@ cannot pay the bank's interest on it, they pay what they have and owe the rest. 
 player's record under ``owes`` (``{"to", "amount", "memo"}``), shows on their tile, and is asked for:
 the debtor's turn cannot end until it is settled (by raising money and ``settle``) or they go bankrupt.
 """
+
 from __future__ import annotations
 
 from typing import Any, Callable
@@ -36,8 +37,10 @@ def settle_all(tx: Tx, player: str) -> str:
     total = sum(e["amount"] for e in debts)
     have = cash(tx.table, player)
     if have < total:
-        raise NotEnoughMoney(f"{player} has {tx.fmt(have)} but owes {tx.fmt(total)} ({_listing(tx.fmt, debts)}): "
-                             "raise it by selling buildings or mortgaging, or go bankrupt")
+        raise NotEnoughMoney(
+            f"{player} has {tx.fmt(have)} but owes {tx.fmt(total)} ({_listing(tx.fmt, debts)}): "
+            "raise it by selling buildings or mortgaging, or go bankrupt"
+        )
     for e in debts:
         tx.pay(player, e["to"], e["amount"], e["memo"])
     tx.set(["players", player, "owes"], None)
@@ -48,8 +51,10 @@ def require_nothing_owed(tx: Tx, player: str) -> None:
     """The turn of a player who still owes cannot end."""
     debts = owed(tx.table, player)
     if debts:
-        raise NotEnoughMoney(f"{player} still owes {_listing(tx.fmt, debts)}: raise the money and settle, "
-                             "or go bankrupt, before the turn ends")
+        raise NotEnoughMoney(
+            f"{player} still owes {_listing(tx.fmt, debts)}: raise the money and settle, "
+            "or go bankrupt, before the turn ends"
+        )
 
 
 def _listing(fmt: Callable[[int], str], debts: list[dict[str, Any]]) -> str:
@@ -58,5 +63,13 @@ def _listing(fmt: Callable[[int], str], debts: list[dict[str, Any]]) -> str:
 
 def owed_view(table: Table, player: str, fmt: Callable[[int], str]) -> list[dict[str, Any]]:
     """What the player owes, as the touchscreen and phones show it."""
-    return [{"to": account_name(e["to"]), "amount": e["amount"], "amount_text": fmt(e["amount"]), "memo": e["memo"],
-             "text": f"owes {account_name(e['to'])} {fmt(e['amount'])} for {e['memo']}"} for e in owed(table, player)]
+    return [
+        {
+            "to": account_name(e["to"]),
+            "amount": e["amount"],
+            "amount_text": fmt(e["amount"]),
+            "memo": e["memo"],
+            "text": f"owes {account_name(e['to'])} {fmt(e['amount'])} for {e['memo']}",
+        }
+        for e in owed(table, player)
+    ]

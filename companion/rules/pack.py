@@ -4,6 +4,7 @@ A pack names its ``family`` (the behaviour module) and carries everything a game
 holds its own copy and never depends on the pack file staying the same. Users copy a pack file, edit
 it, and load it with ``--rules path/to/pack.toml``: house rules and cards that differ are data.
 """
+
 from __future__ import annotations
 
 import tomllib
@@ -13,7 +14,17 @@ from typing import Any, Callable
 from companion.core.errors import BadAction
 from companion.core.money import LIMIT, Currency
 
-__all__ = ["TABLE_OPTIONS", "option_specs", "PACK_DIR", "pack_names", "load_pack", "normalise_pack", "resolve_options", "CARD_CHECKS", "check_card"]
+__all__ = [
+    "TABLE_OPTIONS",
+    "option_specs",
+    "PACK_DIR",
+    "pack_names",
+    "load_pack",
+    "normalise_pack",
+    "resolve_options",
+    "CARD_CHECKS",
+    "check_card",
+]
 
 PACK_DIR = Path(__file__).with_name("packs")
 
@@ -68,12 +79,16 @@ def normalise_pack(raw: dict[str, Any], source: str = "pack") -> dict[str, Any]:
         raise BadAction(f"{source}: unknown family {pack['family']!r} (known: {', '.join(sorted(FAMILIES))})")
     cur = pack.get("currency", {})
     if not isinstance(cur, dict) or cur.get("style", "plain") not in ("plain", "short"):
-        raise BadAction(f"{source}: currency style is \"plain\" or \"short\"")
+        raise BadAction(f'{source}: currency style is "plain" or "short"')
     Currency(cur.get("symbol", "$"), cur.get("style", "plain"))
     _positive(pack.get("start_cash", 0), f"{source}: start_cash", zero=True)
     players = pack.get("players", [2, 8])
-    if (not isinstance(players, list) or len(players) != 2 or any(isinstance(n, bool) or not isinstance(n, int) for n in players)
-            or not 2 <= players[0] <= players[1] <= 8):
+    if (
+        not isinstance(players, list)
+        or len(players) != 2
+        or any(isinstance(n, bool) or not isinstance(n, int) for n in players)
+        or not 2 <= players[0] <= players[1] <= 8
+    ):
         raise BadAction(f"{source}: players is [fewest, most], from 2 to 8")
     cards: dict[str, dict[str, Any]] = {}
     for i, deed in enumerate(pack.pop("deeds", [])):
@@ -98,7 +113,10 @@ def normalise_pack(raw: dict[str, Any], source: str = "pack") -> dict[str, Any]:
 TABLE_OPTIONS = {
     "phone_requests": {"default": True, "help": "Players may ask the banker for payments from their phones"},
     "phone_actions": {"default": True, "help": "Players act from their phones (rent, buy, tax, trades...)"},
-    "trust_table": {"default": False, "help": "Money from the bank to a player, asked from a phone, needs no banker's tap"},
+    "trust_table": {
+        "default": False,
+        "help": "Money from the bank to a player, asked from a phone, needs no banker's tap",
+    },
 }
 
 

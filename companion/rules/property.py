@@ -3,6 +3,7 @@
 Buying and auctions, rent, mortgages, houses and hotels, trades, taxes, jail and bankruptcy. Each
 handler checks every rule first and then records events; a refusal leaves the table untouched.
 """
+
 from __future__ import annotations
 
 from typing import Any, cast
@@ -96,16 +97,30 @@ def tax_ways(table: dict[str, Any], partial: dict[str, Any]) -> list[tuple[str, 
 
 
 TIMES = c.count("times", "How many times (2 when landing on the start square)", 1, 2, required=False)
-MULTIPLIER = c.choice("multiplier", "Card multiplier", [(2, "Twice the rent (railroad card)"),
-                                                        (10, "Ten times the dice (utility card)")], required=False)
+MULTIPLIER = c.choice(
+    "multiplier",
+    "Card multiplier",
+    [(2, "Twice the rent (railroad card)"), (10, "Ten times the dice (utility card)")],
+    required=False,
+)
 BUILDING = c.choice("building", "House or hotel", [("house", "House"), ("hotel", "Hotel")], required=False)
 #: Which tax (asked when the pack has more than one) and how it is paid (asked when it offers a percentage).
 TAX_FIELDS = (
-    c.choice("tax", "Which tax", options_from=tax_names, required=False,
-             resolve=lambda table, raw: find_tax(table["pack"].get("taxes", {}), raw),  # its key or its board name
-             when=lambda table, partial: len(table["pack"].get("taxes", {})) > 1),
-    c.choice("choice", "Flat sum or percentage", options_from=tax_ways, required=False,
-             when=lambda table, partial: "percent" in _tax_rule(table, partial)),
+    c.choice(
+        "tax",
+        "Which tax",
+        options_from=tax_names,
+        required=False,
+        resolve=lambda table, raw: find_tax(table["pack"].get("taxes", {}), raw),  # its key or its board name
+        when=lambda table, partial: len(table["pack"].get("taxes", {})) > 1,
+    ),
+    c.choice(
+        "choice",
+        "Flat sum or percentage",
+        options_from=tax_ways,
+        required=False,
+        when=lambda table, partial: "percent" in _tax_rule(table, partial),
+    ),
 )
 
 
@@ -143,8 +158,14 @@ def buy(tx: Tx, a: dict[str, Any]) -> str:
     return f"{player} bought {deed} for {tx.fmt(price)}"
 
 
-@DEEDS.action("auction", c.deed(only=unowned), c.player("winner", "Who won", role=""), c.amount("bid", "Winning bid"),
-              label="Auction", group="deeds")
+@DEEDS.action(
+    "auction",
+    c.deed(only=unowned),
+    c.player("winner", "Who won", role=""),
+    c.amount("bid", "Winning bid"),
+    label="Auction",
+    group="deeds",
+)
 def auction(tx: Tx, a: dict[str, Any]) -> str:
     """An unowned deed goes to the highest bidder, who pays the bid to the bank (from the pack's
     smallest bid, if it sets one)."""
@@ -164,8 +185,15 @@ def auction(tx: Tx, a: dict[str, Any]) -> str:
     return f"{winner} won {deed} at auction for {tx.fmt(bid)}"
 
 
-@DEEDS.action("rent", c.player("payer", "Who pays", role="payer"), c.deed(only=rent_deeds, check=rent_check),
-              c.dice(required=False, when=is_utility), MULTIPLIER, label="Rent", group="money")
+@DEEDS.action(
+    "rent",
+    c.player("payer", "Who pays", role="payer"),
+    c.deed(only=rent_deeds, check=rent_check),
+    c.dice(required=False, when=is_utility),
+    MULTIPLIER,
+    label="Rent",
+    group="money",
+)
 def rent(tx: Tx, a: dict[str, Any]) -> str:
     """A player landing on an owned deed pays its owner the rent the card says."""
     payer = find_player(tx.table, a["payer"])
@@ -217,8 +245,16 @@ def _check_can_build(tx: Tx, player: str, deed: str) -> list[str]:
     return d.require_whole_group(tx.table, player, deed)
 
 
-@HOUSES.action("build", c.player(role="owner"), c.deed(only=own_streets), BUILDING, c.count("count", "How many", 1, 4, required=False),
-               c.amount("price", "Total price paid at a shortage auction", required=False), label="Build", group="deeds")
+@HOUSES.action(
+    "build",
+    c.player(role="owner"),
+    c.deed(only=own_streets),
+    BUILDING,
+    c.count("count", "How many", 1, 4, required=False),
+    c.amount("price", "Total price paid at a shortage auction", required=False),
+    label="Build",
+    group="deeds",
+)
 def build(tx: Tx, a: dict[str, Any]) -> str:
     """Buy houses or a hotel from the bank for a street of a complete, unmortgaged group, evenly.
 
@@ -239,12 +275,18 @@ def build(tx: Tx, a: dict[str, Any]) -> str:
         levels = {g: d.buildings(tx.table, g) for g in group}
         if kind == "house":
             if level >= 4:
-                raise Refused(f"{deed} has {'a hotel' if level == 5 else '4 houses'}; {'no more can go there' if level == 5 else 'next comes a hotel'}")
+                raise Refused(
+                    f"{deed} has {'a hotel' if level == 5 else '4 houses'}; {'no more can go there' if level == 5 else 'next comes a hotel'}"
+                )
             if level > min(levels.values()):
                 behind = [g for g, n in levels.items() if n < level]
-                raise Refused(f"build evenly: {', '.join(behind)} need{'s' if len(behind) == 1 else ''} a house before {deed} gets another")
+                raise Refused(
+                    f"build evenly: {', '.join(behind)} need{'s' if len(behind) == 1 else ''} a house before {deed} gets another"
+                )
             if tx.table["stock"].get("houses", 0) < 1:
-                raise Refused("the bank has no houses left: wait until someone sells some, or auction them among buyers")
+                raise Refused(
+                    "the bank has no houses left: wait until someone sells some, or auction them among buyers"
+                )
             tx.set(["deeds", deed, "houses"], level + 1)
             tx.set(["stock", "houses"], tx.table["stock"]["houses"] - 1)
         else:
@@ -265,7 +307,7 @@ def build(tx: Tx, a: dict[str, Any]) -> str:
 
 
 def houses_text(n: int) -> str:
-    """"no houses", "only 1 house", "only 3 houses"."""
+    """ "no houses", "only 1 house", "only 3 houses"."""
     return "no houses" if n == 0 else f"only {n} house{'s' if n != 1 else ''}"
 
 
@@ -283,9 +325,14 @@ def level_text(level: int) -> str:
     return "no buildings" if level == 0 else f"{level} house{'s' if level != 1 else ''}"
 
 
-@HOUSES.action("improve_group", c.player(role="owner"), c.deed(only=own_streets, says="Which group (any street of it)"),
-               c.count("level", "Up to how many houses on every street (5: a hotel)", 1, 5),
-               label="Build on the whole group", group="deeds")
+@HOUSES.action(
+    "improve_group",
+    c.player(role="owner"),
+    c.deed(only=own_streets, says="Which group (any street of it)"),
+    c.count("level", "Up to how many houses on every street (5: a hotel)", 1, 5),
+    label="Build on the whole group",
+    group="deeds",
+)
 def improve_group(tx: Tx, a: dict[str, Any]) -> str:
     """Build evenly on every street of a complete, unmortgaged group up to a level, in one go: all of it or none.
 
@@ -300,8 +347,10 @@ def improve_group(tx: Tx, a: dict[str, Any]) -> str:
         raise Refused(f"every street of the {name} group already has {level_text(target)} or more")
     above = [g for g in group if d.buildings(tx.table, g) > target]
     if above:
-        raise Refused(f"{', '.join(above)} already {'has' if len(above) == 1 else 'have'} more than "
-                      f"{level_text(target)}: sell the group down instead")
+        raise Refused(
+            f"{', '.join(above)} already {'has' if len(above) == 1 else 'have'} more than "
+            f"{level_text(target)}: sell the group down instead"
+        )
     total = 0
     houses, hotels = tx.table["stock"].get("houses", 0), tx.table["stock"].get("hotels", 0)
     levels = {g: d.buildings(tx.table, g) for g in group}
@@ -310,14 +359,18 @@ def improve_group(tx: Tx, a: dict[str, Any]) -> str:
         c = card(tx.table, street)
         if levels[street] < 4:
             if houses < 1:
-                raise Refused(f"the bank runs out of houses before the {name} group reaches {level_text(target)} "
-                              "on every street: build fewer, or auction the last ones among buyers")
+                raise Refused(
+                    f"the bank runs out of houses before the {name} group reaches {level_text(target)} "
+                    "on every street: build fewer, or auction the last ones among buyers"
+                )
             houses -= 1
             total += c["house_cost"]
         else:
             if hotels < 1:
-                raise Refused(f"the bank has no hotels left for the {name} group: wait until someone sells one, "
-                              "or auction it among buyers")
+                raise Refused(
+                    f"the bank has no hotels left for the {name} group: wait until someone sells one, "
+                    "or auction it among buyers"
+                )
             hotels, houses = hotels - 1, houses + 4
             total += c.get("hotel_cost", c["house_cost"])
         levels[street] += 1
@@ -335,9 +388,14 @@ def improve_group(tx: Tx, a: dict[str, Any]) -> str:
     return f"{player} built the {name} group up to {level_text(target)} a street for {tx.fmt(total)}"
 
 
-@HOUSES.action("sell_group", c.player(role="owner"), c.deed(only=own_built, says="Which group (any street of it)"),
-               c.count("level", "Down to how many houses on every street", 0, 4),
-               label="Sell the group down", group="deeds")
+@HOUSES.action(
+    "sell_group",
+    c.player(role="owner"),
+    c.deed(only=own_built, says="Which group (any street of it)"),
+    c.count("level", "Down to how many houses on every street", 0, 4),
+    label="Sell the group down",
+    group="deeds",
+)
 def sell_group(tx: Tx, a: dict[str, Any]) -> str:
     """Sell buildings back at half price, evenly, until no street of the group stands above a level.
 
@@ -351,7 +409,9 @@ def sell_group(tx: Tx, a: dict[str, Any]) -> str:
     group = d.group_deeds(tx.table, name)
     others = [g for g in group if tx.table["deeds"][g].get("owner") != player and d.buildings(tx.table, g)]
     if others:
-        raise Refused(f"{', '.join(others)} of the {name} group belong{'s' if len(others) == 1 else ''} to someone else")
+        raise Refused(
+            f"{', '.join(others)} of the {name} group belong{'s' if len(others) == 1 else ''} to someone else"
+        )
     before = {g: d.buildings(tx.table, g) for g in group}
     if all(n <= target for n in before.values()):
         raise Refused(f"no street of the {name} group has more than {level_text(target)}")
@@ -368,8 +428,10 @@ def sell_group(tx: Tx, a: dict[str, Any]) -> str:
         c = card(tx.table, street)
         received += (value - target * c["house_cost"]) // 2
     if houses < 0:
-        raise Refused(f"the bank has {houses_text(houses + sum(target for n in before.values() if n == 5))}, not "
-                      f"enough to leave {level_text(target)} where the hotels stand: sell down to a lower level")
+        raise Refused(
+            f"the bank has {houses_text(houses + sum(target for n in before.values() if n == 5))}, not "
+            f"enough to leave {level_text(target)} where the hotels stand: sell down to a lower level"
+        )
     for street, n in before.items():
         if n > target:
             tx.set(["deeds", street, "hotel"], None)
@@ -398,8 +460,15 @@ def sell_buildings_on(tx: Tx, deed: str, payee_note: str = "") -> int:
     return value
 
 
-@HOUSES.action("sell_building", c.player(role="owner"), c.deed(only=own_built), BUILDING, c.count("count", "How many", 1, 4, required=False),
-               label="Sell buildings", group="deeds")
+@HOUSES.action(
+    "sell_building",
+    c.player(role="owner"),
+    c.deed(only=own_built),
+    BUILDING,
+    c.count("count", "How many", 1, 4, required=False),
+    label="Sell buildings",
+    group="deeds",
+)
 def sell_building(tx: Tx, a: dict[str, Any]) -> str:
     """Sell houses or a hotel back to the bank at half their price, evenly across the group."""
     player = find_player(tx.table, a["player"])
@@ -453,7 +522,9 @@ def tax(tx: Tx, a: dict[str, Any]) -> str:
     choice = a.get("choice") or ("flat" if "percent" not in rule else None)
     if choice not in ("flat", "percent") or choice not in rule:
         options = [k for k in ("flat", "percent") if k in rule]
-        raise BadAction(f"the {name} tax needs \"choice\": {' or '.join(repr(o) for o in options)}, chosen before counting")
+        raise BadAction(
+            f'the {name} tax needs "choice": {" or ".join(repr(o) for o in options)}, chosen before counting'
+        )
     counted = tx.rules.extras.get("tax_worth", d.tax_worth)(tx.table, player) if choice == "percent" else 0
     amount = rule["flat"] if choice == "flat" else counted * rule["percent"] // 100
     label = rule.get("label", f"{name} tax")
@@ -472,7 +543,9 @@ def find_tax(taxes: dict[str, Any], wanted: object) -> str:
         for name, rule in taxes.items():
             if key in (name.casefold(), str(rule.get("label", "")).casefold()):
                 return name
-    names = [f"{n} ({r['label']})" if r.get("label") and r["label"].casefold() != f"{n} tax" else n for n, r in taxes.items()]
+    names = [
+        f"{n} ({r['label']})" if r.get("label") and r["label"].casefold() != f"{n} tax" else n for n, r in taxes.items()
+    ]
     raise BadAction(f"tax is one of {', '.join(names) or 'nothing in this game'}, not {wanted!r}")
 
 
@@ -489,8 +562,14 @@ def fine(tx: Tx, a: dict[str, Any]) -> str:
     return f"{player} paid {tx.fmt(amount)}{place} {tx.rules.extras.get('fine_words', 'as a fine')}"
 
 
-@HOUSES.action("repairs", c.player(), c.amount("per_house", "Per house", allow_zero=True),
-               c.amount("per_hotel", "Per hotel", allow_zero=True), label="Repairs", group="money")
+@HOUSES.action(
+    "repairs",
+    c.player(),
+    c.amount("per_house", "Per house", allow_zero=True),
+    c.amount("per_hotel", "Per hotel", allow_zero=True),
+    label="Repairs",
+    group="money",
+)
 @may_be_empty
 def repairs(tx: Tx, a: dict[str, Any]) -> str:
     """A repairs card: pay a sum for every house and every hotel the player owns."""
@@ -545,8 +624,15 @@ def player_view(table: dict[str, Any], player: str) -> dict[str, Any]:
 
 
 def rules(pack: dict[str, Any]) -> Rules:
-    return Rules(family="property", registry=PROPERTY, could_raise=d.could_raise, worth=d.worth, check_card=check_card,
-                 marks=d.marks, extras={"player_view": player_view, "deed_fields": DEED_FIELDS})
+    return Rules(
+        family="property",
+        registry=PROPERTY,
+        could_raise=d.could_raise,
+        worth=d.worth,
+        check_card=check_card,
+        marks=d.marks,
+        extras={"player_view": player_view, "deed_fields": DEED_FIELDS},
+    )
 
 
 #: What a deed of this family holds besides its owner, as a phone's page gives it (docs/api.md).
@@ -571,7 +657,9 @@ def check_card(name: str, c: dict[str, Any]) -> None:
         v = c.get(key)
         if isinstance(v, bool) or not isinstance(v, int) or v <= 0:
             raise BadAction(f"{name}: {key} must be a whole number above 0, not {v!r}")
-    if "hotel_cost" in c and (isinstance(c["hotel_cost"], bool) or not isinstance(c["hotel_cost"], int) or c["hotel_cost"] <= 0):
+    if "hotel_cost" in c and (
+        isinstance(c["hotel_cost"], bool) or not isinstance(c["hotel_cost"], int) or c["hotel_cost"] <= 0
+    ):
         raise BadAction(f"{name}: hotel_cost must be a whole number above 0")
     rent = c.get("rent")
     if not isinstance(rent, list) or len(rent) != _RENT_LENGTH[kind]:

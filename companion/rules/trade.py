@@ -1,4 +1,5 @@
 """Deals between players and bankruptcy, for the property family."""
+
 from __future__ import annotations
 
 from typing import Any, Callable
@@ -14,14 +15,30 @@ from . import deeds as d
 from .owed import pay_or_owe
 from .property import DEEDS, sell_buildings_on
 
-__all__ = ["BANKRUPT_FIELDS", "LIFT_ON_BANKRUPTCY", "TRADE_FIELDS", "trade", "bankrupt", "swap", "go_bankrupt", "hand_over_deed", "return_to_bank", "pass_deed"]
+__all__ = [
+    "BANKRUPT_FIELDS",
+    "LIFT_ON_BANKRUPTCY",
+    "TRADE_FIELDS",
+    "trade",
+    "bankrupt",
+    "swap",
+    "go_bankrupt",
+    "hand_over_deed",
+    "return_to_bank",
+    "pass_deed",
+]
 
 
 #: One side of a trade: the cash and the deeds one player hands the other.
 #: ``"x-from"`` names the field of the player whose cash and deeds they are.
-SIDE = {"type": "object", "additionalProperties": False, "properties": {
-    "cash": {"title": "Cash", "oneOf": [{"type": "integer", "minimum": 0}, {"type": "string", "maxLength": 32}]},
-    "deeds": {"title": "Deeds", "type": "array", "maxItems": 64, "items": {"type": "string", "maxLength": 120}}}}
+SIDE = {
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {
+        "cash": {"title": "Cash", "oneOf": [{"type": "integer", "minimum": 0}, {"type": "string", "maxLength": 32}]},
+        "deeds": {"title": "Deeds", "type": "array", "maxItems": 64, "items": {"type": "string", "maxLength": 120}},
+    },
+}
 
 
 def _other_players(table: dict[str, Any], partial: dict[str, Any]) -> list[str]:
@@ -43,7 +60,9 @@ BANKRUPT_FIELDS = (c.player(says="Who goes bankrupt"), c.account("creditor", "Ow
 
 
 def _bankrupts_mortgaged(table: dict[str, Any], partial: dict[str, Any]) -> list[str]:
-    return [n for n, rec in table["deeds"].items() if rec.get("owner") == partial.get("player") and rec.get("mortgaged")]
+    return [
+        n for n, rec in table["deeds"].items() if rec.get("owner") == partial.get("player") and rec.get("mortgaged")
+    ]
 
 
 def _lift_or_keep(table: dict[str, Any], partial: dict[str, Any], deed: str, lift: bool) -> str:
@@ -60,15 +79,22 @@ def _lift_or_keep(table: dict[str, Any], partial: dict[str, Any], deed: str, lif
 #: The creditor's choice for each mortgaged deed received: lift it at once (the mortgage and the interest)
 #: or keep it mortgaged (the interest now, and again when lifted later); asked when a player creditor
 #: receives any.
-LIFT_ON_BANKRUPTCY = c.deeds("lift", "Lift each mortgage now, or keep it", only=_bankrupts_mortgaged,
-                             when=lambda table, partial: partial.get("creditor") not in (None, BANK)
-                             and bool(_bankrupts_mortgaged(table, partial)), in_or_out=_lift_or_keep)
+LIFT_ON_BANKRUPTCY = c.deeds(
+    "lift",
+    "Lift each mortgage now, or keep it",
+    only=_bankrupts_mortgaged,
+    when=lambda table, partial: (
+        partial.get("creditor") not in (None, BANK) and bool(_bankrupts_mortgaged(table, partial))
+    ),
+    in_or_out=_lift_or_keep,
+)
+
 
 def _side(tx: Tx, giver: str, side: object, what: str, *, buildings_stay: bool = False) -> tuple[int, list[str]]:
     if side is None:
         return 0, []
     if not isinstance(side, dict) or set(side) - {"cash", "deeds"}:
-        raise BadAction(f"{what} is an object with \"cash\" and/or \"deeds\"")
+        raise BadAction(f'{what} is an object with "cash" and/or "deeds"')
     amount = tx.amount(side.get("cash", 0) or 0, f"{what} cash", allow_zero=True)
     names = side.get("deeds", []) or []
     if not isinstance(names, list):
@@ -79,7 +105,9 @@ def _side(tx: Tx, giver: str, side: object, what: str, *, buildings_stay: bool =
     for deed in deeds:
         d.require_owner(tx.table, giver, deed)
         if not buildings_stay and d.group_has_buildings(tx.table, deed):
-            raise Refused(f"sell the buildings on the {d.group_of(tx.table, deed)} group before {deed} can change hands")
+            raise Refused(
+                f"sell the buildings on the {d.group_of(tx.table, deed)} group before {deed} can change hands"
+            )
     return amount, deeds
 
 
@@ -115,18 +143,26 @@ def _afford(tx: Tx, player: str, pays: int, gets: int, charges: int, noun: str) 
         return
     parts = [f"{tx.fmt(pays)} in cash"] * bool(pays) + [f"{tx.fmt(charges)} to the bank for mortgages"] * bool(charges)
     gets_text = f" and receives {tx.fmt(gets)}" if gets else ""
-    raise NotEnoughMoney(f"{player} has {tx.fmt(have)}{gets_text} but the {noun} takes {tx.fmt(need)} "
-                         f"({' and '.join(parts)})")
+    raise NotEnoughMoney(
+        f"{player} has {tx.fmt(have)}{gets_text} but the {noun} takes {tx.fmt(need)} ({' and '.join(parts)})"
+    )
 
 
-def swap(tx: Tx, a: dict[str, Any], *, noun: str = "Trade", buildings_stay: bool = False,
-         hand_over: Callable[[Tx, str, str, bool], str | None] | None = None) -> str:
+def swap(
+    tx: Tx,
+    a: dict[str, Any],
+    *,
+    noun: str = "Trade",
+    buildings_stay: bool = False,
+    hand_over: Callable[[Tx, str, str, bool], str | None] | None = None,
+) -> str:
     """Two players exchange cash and deeds. Families choose whether buildings may stand on traded deeds
     (they then stay with the deed) and how a deed changes hands (by default with the bank's interest
     on a mortgaged deed, or lifted at once when the action lists it under ``lift``)."""
     charged = hand_over is None
     give: Callable[[Tx, str, str, bool], str | None] = hand_over or (
-        lambda tx, deed, to, lift: hand_over_deed(tx, deed, to, lift=lift))
+        lambda tx, deed, to, lift: hand_over_deed(tx, deed, to, lift=lift)
+    )
     pa = find_player(tx.table, a["a"])
     pb = find_player(tx.table, a["b"])
     if pa == pb:
@@ -137,8 +173,12 @@ def swap(tx: Tx, a: dict[str, Any], *, noun: str = "Trade", buildings_stay: bool
         raise BadAction(f"a {noun.lower()} needs something to change hands")
     lift = _lift_set(tx, a, set(give_deeds) | set(get_deeds), noun.lower())
     if charged:
-        _afford(tx, pa, give_cash, get_cash, sum(mortgage_charge(tx.table, x, x in lift) for x in get_deeds), noun.lower())
-        _afford(tx, pb, get_cash, give_cash, sum(mortgage_charge(tx.table, x, x in lift) for x in give_deeds), noun.lower())
+        _afford(
+            tx, pa, give_cash, get_cash, sum(mortgage_charge(tx.table, x, x in lift) for x in get_deeds), noun.lower()
+        )
+        _afford(
+            tx, pb, get_cash, give_cash, sum(mortgage_charge(tx.table, x, x in lift) for x in give_deeds), noun.lower()
+        )
     else:
         _afford(tx, pa, give_cash, get_cash, 0, noun.lower())
         _afford(tx, pb, get_cash, give_cash, 0, noun.lower())
@@ -181,8 +221,9 @@ def hand_over_deed(tx: Tx, deed: str, to: str, *, lift: bool = False, owe: bool 
     return f"{to} paid {tx.fmt(charge)} interest on mortgaged {deed}"
 
 
-@DEEDS.action("trade", *TRADE_FIELDS, c.deeds("lift", "Mortgages the receiver lifts at once"), label="Trade",
-              group="deeds")
+@DEEDS.action(
+    "trade", *TRADE_FIELDS, c.deeds("lift", "Mortgages the receiver lifts at once"), label="Trade", group="deeds"
+)
 def trade(tx: Tx, a: dict[str, Any]) -> str:
     """Two players swap cash and deeds; mortgaged deeds bring their interest due (or are lifted at once)."""
     return swap(tx, a)
@@ -219,17 +260,22 @@ def go_bankrupt(
         clear(tx, deed, creditor)
     everything = cash(tx.table, player)
     if lifting and cash(tx.table, creditor) + everything < lifting:
-        raise NotEnoughMoney(f"{creditor} has {tx.fmt(cash(tx.table, creditor) + everything)} with {player}'s cash, "
-                             f"not the {tx.fmt(lifting)} it takes to lift {', '.join(sorted(lift))}: "
-                             "leave lift out to pay only the interest")
+        raise NotEnoughMoney(
+            f"{creditor} has {tx.fmt(cash(tx.table, creditor) + everything)} with {player}'s cash, "
+            f"not the {tx.fmt(lifting)} it takes to lift {', '.join(sorted(lift))}: "
+            "leave lift out to pay only the interest"
+        )
     tx.pay(player, creditor, everything, "bankruptcy")
     notes = [pass_on(tx, deed, creditor, deed in lift) for deed in owned]
     tx.set(["players", player, "in_jail"], False)
     tx.set(["players", player, "owes"], None)
     declare_out(tx, player)
     to = account_name(creditor)
-    back = (f"; {len(owned)} {noun}{'s' if len(owned) != 1 else ''} return to the bank for auction"
-            if creditor == BANK and owned else "")
+    back = (
+        f"; {len(owned)} {noun}{'s' if len(owned) != 1 else ''} return to the bank for auction"
+        if creditor == BANK and owned
+        else ""
+    )
     extra = "".join(f"; {n}" for n in notes if n)
     return f"{player} went bankrupt to {to}, handing over {tx.fmt(everything)}{back}{extra}"
 
@@ -262,9 +308,15 @@ def pass_deed(tx: Tx, deed: str, creditor: str, lift: bool = False) -> str:
     return hand_over_deed(tx, deed, creditor, lift=lift, owe=True)
 
 
-@DEEDS.action("bankrupt", *BANKRUPT_FIELDS, LIFT_ON_BANKRUPTCY, label="Bankrupt", group="game",
-              says="A player who cannot pay retires: a player creditor gets everything (buildings sold first, mortgaged "
-                   "deeds with their interest due or lifted at once); to the bank, deeds go back for auction.")
+@DEEDS.action(
+    "bankrupt",
+    *BANKRUPT_FIELDS,
+    LIFT_ON_BANKRUPTCY,
+    label="Bankrupt",
+    group="game",
+    says="A player who cannot pay retires: a player creditor gets everything (buildings sold first, mortgaged "
+    "deeds with their interest due or lifted at once); to the bank, deeds go back for auction.",
+)
 def bankrupt(tx: Tx, a: dict[str, Any]) -> str:
     """A player who cannot pay retires: to a player creditor everything passes (buildings sold to the
     bank at half price first, mortgaged deeds with their interest due, or lifted at once for the

@@ -14,6 +14,7 @@ the count. This module keeps that clock on the player's record (all keys optiona
 
 Pure functions over a :class:`~companion.core.engine.Tx`; every change is an event.
 """
+
 from __future__ import annotations
 
 from typing import Any, Callable, cast
@@ -87,8 +88,11 @@ def end_turn(tx: Tx, *, other_misses_count: bool) -> str:
     ended = playing(tx.table)
     record = tx.table["players"][ended]
     # A jail turn: the rotation stopped on a player already in jail (not the turn that sent them there).
-    jailed = (bool(record.get("in_jail")) and record.get("jail_turns", 0) > 0
-              and record.get("jailed_on") != tx.table["turn"]["number"])
+    jailed = (
+        bool(record.get("in_jail"))
+        and record.get("jail_turns", 0) > 0
+        and record.get("jailed_on") != tx.table["turn"]["number"]
+    )
     missed_before = {p: tx.table["players"][p]["missed"] for p in tx.table["order"]}
     text = advance_turn(tx)
     if jailed:
@@ -142,7 +146,7 @@ def due_debts(table: Table, player: str) -> list[int]:
 
 
 def debt_text(table: Table, player: str, debt: dict[str, Any], fmt: Callable[[int], str]) -> str:
-    """"loan $1,200 due in 3 turns", "... due now", "... overdue" (short: it fits a player's tile)."""
+    """ "loan $1,200 due in 3 turns", "... due now", "... overdue" (short: it fits a player's tile)."""
     left = turns_left(table, player, debt)
     what = f"{debt.get('short') or debt['label']} {fmt(debt['amount'])}"
     if debt.get("overdue"):
@@ -156,14 +160,16 @@ def loans_view(table: Table, player: str, fmt: Callable[[int], str]) -> list[dic
     """The player's debts as the touchscreen and phones show them."""
     rows = []
     for debt in _get(table, player, "debts", []):
-        rows.append({
-            "kind": debt["kind"],
-            "label": debt["label"],
-            "amount": debt["amount"],
-            "amount_text": fmt(debt["amount"]),
-            "due_in_turns": max(turns_left(table, player, debt), 0),
-            "overdue": bool(debt.get("overdue")),
-            "text": debt_text(table, player, debt, fmt),
-            **({"deed": debt["deed"]} if "deed" in debt else {}),
-        })
+        rows.append(
+            {
+                "kind": debt["kind"],
+                "label": debt["label"],
+                "amount": debt["amount"],
+                "amount_text": fmt(debt["amount"]),
+                "due_in_turns": max(turns_left(table, player, debt), 0),
+                "overdue": bool(debt.get("overdue")),
+                "text": debt_text(table, player, debt, fmt),
+                **({"deed": debt["deed"]} if "deed" in debt else {}),
+            }
+        )
     return rows

@@ -5,7 +5,25 @@ randomness is an injected ``random.Random``, and nothing here starts a thread, s
 pin or a window. ``settings`` holds what can be set, ``events`` what the unit reports, ``unit`` the
 state machine itself.
 """
-from .events import Bid, UnitEvent, TimerStarted, CancelAsked, BidRecorded, TimerEnded, SpinStarted, SpinStopped, PressRefused, TurnPassed, UndoPressed, UndoDone, UndoConfirmAsked, ClockStarted, ClockRanOut, Outputs
+
+from .events import (
+    Bid,
+    UnitEvent,
+    TimerStarted,
+    CancelAsked,
+    BidRecorded,
+    TimerEnded,
+    SpinStarted,
+    SpinStopped,
+    PressRefused,
+    TurnPassed,
+    UndoPressed,
+    UndoDone,
+    UndoConfirmAsked,
+    ClockStarted,
+    ClockRanOut,
+    Outputs,
+)
 from .settings import EPSILON, FACES, TradingUnitError, SettingError, BidRefused, Blink, TradingUnitSettings
 from .unit import TradingUnit
 

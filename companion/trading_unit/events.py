@@ -1,5 +1,6 @@
 """What the trading unit reports: events handed to subscribers and returned by presses, and the
 outputs (red light, buzzer) at one moment."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -7,6 +8,7 @@ from typing import NamedTuple
 
 
 # -- what happened: events, handed to subscribers and returned by presses ---------------
+
 
 @dataclass(frozen=True)
 class Bid:

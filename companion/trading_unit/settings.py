@@ -1,5 +1,6 @@
 """The trading unit's settings: every duration, blink pattern, pitch and spinner weight, with the
 rulebook's values as defaults, and the errors the unit raises."""
+
 from __future__ import annotations
 
 import math

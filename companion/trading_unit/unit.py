@@ -9,6 +9,7 @@ and wake up again at ``next_change(now)``.
 Button presses never raise: they answer with the event that happened, which is a
 ``PressRefused`` with a reason when the press cannot be honoured.
 """
+
 from __future__ import annotations
 
 import math
@@ -17,7 +18,24 @@ from bisect import bisect_right
 from dataclasses import dataclass
 from typing import Any, Callable, NamedTuple, TypeVar
 
-from .events import Bid, UnitEvent, TimerStarted, CancelAsked, BidRecorded, TimerEnded, SpinStarted, SpinStopped, PressRefused, TurnPassed, UndoPressed, UndoDone, UndoConfirmAsked, ClockStarted, ClockRanOut, Outputs
+from .events import (
+    Bid,
+    UnitEvent,
+    TimerStarted,
+    CancelAsked,
+    BidRecorded,
+    TimerEnded,
+    SpinStarted,
+    SpinStopped,
+    PressRefused,
+    TurnPassed,
+    UndoPressed,
+    UndoDone,
+    UndoConfirmAsked,
+    ClockStarted,
+    ClockRanOut,
+    Outputs,
+)
 from .settings import EPSILON, FACES, _FACE_TEXT, BidRefused, TradingUnitSettings
 
 _Event = TypeVar("_Event", bound=UnitEvent)
@@ -58,9 +76,15 @@ class TradingUnit:
     order. A ``now`` earlier than one already seen counts as that later time.
     """
 
-    def __init__(self, settings: TradingUnitSettings | None = None, *, rng: random.Random | None = None,
-                 on_next_turn: Callable[[], object] | None = None,
-                 on_undo: Callable[[], object] | None = None, turn: int = 1) -> None:
+    def __init__(
+        self,
+        settings: TradingUnitSettings | None = None,
+        *,
+        rng: random.Random | None = None,
+        on_next_turn: Callable[[], object] | None = None,
+        on_undo: Callable[[], object] | None = None,
+        turn: int = 1,
+    ) -> None:
         self.settings = settings or TradingUnitSettings()
         self.turn = turn
         self.roll = 1
@@ -196,8 +220,11 @@ class TradingUnit:
         if self._spin is not None and (self._spin.turn, self._spin.roll) == (self.turn, self.roll):
             if not self._spin.stopped:
                 return self._refuse(now, "build", "The spinner is still turning")
-            return self._refuse(now, "build", f"Build already spun on turn {self.turn}: "
-                                f"{_FACE_TEXT[self._spin.face]}. One spin per turn.")
+            return self._refuse(
+                now,
+                "build",
+                f"Build already spun on turn {self.turn}: {_FACE_TEXT[self._spin.face]}. One spin per turn.",
+            )
         face = self._rng.choices(FACES, weights=self.settings.spinner_weights)[0]
         self._spin = _Spin(self.turn, face, now, now + self.settings.spin_seconds, roll=self.roll)
         return self._emit(SpinStarted(now, self.turn, self._spin.stops))
@@ -357,8 +384,7 @@ class TradingUnit:
         if not sp.stopped:
             e = now - sp.started
             lit = s.spin_tick.lit(e)
-            return _Signal(lit, s.tick_tone_hz if lit else None,
-                           min(sp.started + s.spin_tick.next_edge(e), sp.stops))
+            return _Signal(lit, s.tick_tone_hz if lit else None, min(sp.started + s.spin_tick.next_edge(e), sp.stops))
         e, span = now - sp.stops, (FACES.index(sp.face) + 1) * s.result_blink.period
         if e >= span - EPSILON:
             return None
@@ -386,23 +412,38 @@ class TradingUnit:
         now = self.advance(now)
         out = self.outputs(now)
         view: dict[str, Any] = {
-            "mode": "idle", "lot": None, "seconds_left": 0, "ring": 0.0, "warning": False,
-            "light": out.light, "sound": out.sound, "bidder": None, "bid": None, "bid_count": 0,
-            "turn": self.turn, "request": self._request[0] if self._request else None,
+            "mode": "idle",
+            "lot": None,
+            "seconds_left": 0,
+            "ring": 0.0,
+            "warning": False,
+            "light": out.light,
+            "sound": out.sound,
+            "bidder": None,
+            "bid": None,
+            "bid_count": 0,
+            "turn": self.turn,
+            "request": self._request[0] if self._request else None,
             "notice": self._notice[0] if self._notice else None,
             "result": self._last_end.outcome if self._last_end else None,
             "result_purpose": self._last_end.purpose if self._last_end else None,
             "result_lot": self._last_end.lot if self._last_end else None,
-            "result_bidder": None, "result_bid": None,
+            "result_bidder": None,
+            "result_bid": None,
         }
         if self._last_end and self._last_end.winning_bid:
             view["result_bidder"] = self._last_end.winning_bid.bidder
             view["result_bid"] = self._last_end.winning_bid.amount
         if self._timer is not None:
             t, left = self._timer, self._timer.ends - now
-            view.update(mode=t.purpose, lot=t.lot, seconds_left=math.ceil(left - EPSILON),
-                        ring=left / (t.ends - t.started), warning=left <= self.settings.warning_seconds + EPSILON,
-                        bid_count=len(t.bids))
+            view.update(
+                mode=t.purpose,
+                lot=t.lot,
+                seconds_left=math.ceil(left - EPSILON),
+                ring=left / (t.ends - t.started),
+                warning=left <= self.settings.warning_seconds + EPSILON,
+                bid_count=len(t.bids),
+            )
             if t.bids:
                 view.update(bidder=t.bids[-1].bidder, bid=t.bids[-1].amount)
         view.update(self._spinner_view(now))
@@ -426,5 +467,8 @@ class TradingUnit:
             return {"clock": "off", "clock_left": 0, "clock_text": "--:--"}
         left = max(0.0, self._clock[1] - now)
         whole = math.ceil(left - EPSILON)
-        return {"clock": "ran_out" if self._clock_out else "running", "clock_left": whole,
-                "clock_text": f"{whole // 60:02d}:{whole % 60:02d}"}
+        return {
+            "clock": "ran_out" if self._clock_out else "running",
+            "clock_left": whole,
+            "clock_text": f"{whole // 60:02d}:{whole % 60:02d}",
+        }

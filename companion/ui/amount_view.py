@@ -4,6 +4,7 @@ and the sentence on the confirm button ("Ann pays the bank $200").
 Pure: no Kivy. The screen keeps an :class:`ActionForm` and a :class:`Keypad` and asks for this view
 after every tap.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -61,8 +62,9 @@ def amount_view(desk: Desk, form: ActionForm, keypad: Keypad) -> dict[str, Any]:
         rows = account_choices(state, accounts=True)
         for row in rows:
             row["selected"] = str(form.values.get(name, "")).casefold() == row["value"].casefold()
-        sides.append({"field": name, "label": {"from": "From", "to": "To"}.get(name, spec.field(name).says),
-                      "choices": rows})
+        sides.append(
+            {"field": name, "label": {"from": "From", "to": "To"}.get(name, spec.field(name).says), "choices": rows}
+        )
     who = who_row(state, form)
     if who is not None and who["field"] not in {side["field"] for side in sides}:
         sides.insert(0, who)

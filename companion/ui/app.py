@@ -10,6 +10,7 @@ refusal is shown right where the banker tapped and changes nothing. The screen f
 every committed entry (ours, a phone's, another process's picked up by polling every
 ``companion.service.WATCH_SECONDS``) triggers one batched refresh.
 """
+
 from __future__ import annotations
 
 import logging
@@ -52,8 +53,13 @@ def configure_kivy(*, fullscreen: bool = False, size: tuple[int, int] = (800, 48
     Config.set("graphics", "resizable", "1")
 
 
-def run_app(game: str | os.PathLike | None = None, data: str | os.PathLike | None = None,
-            fullscreen: bool = False, phone_server=None, board_opener=None) -> int:
+def run_app(
+    game: str | os.PathLike | None = None,
+    data: str | os.PathLike | None = None,
+    fullscreen: bool = False,
+    phone_server=None,
+    board_opener=None,
+) -> int:
     """Open the touchscreen app and return its exit code when the window closes. ``phone_server`` is
     the phones' server class and ``board_opener`` the GPIO board's opener that the composition root
     (:mod:`companion.appliance`) hands in, or None."""
@@ -62,8 +68,7 @@ def run_app(game: str | os.PathLike | None = None, data: str | os.PathLike | Non
 
     from .bank_app import TableBankerApp
 
-    app = TableBankerApp(game=game, data=data, phone_server=phone_server, board_opener=board_opener,
-                         settle_heap=True)
+    app = TableBankerApp(game=game, data=data, phone_server=phone_server, board_opener=board_opener, settle_heap=True)
     try:
         asyncio.run(app.main())
     except KeyboardInterrupt:

@@ -12,6 +12,7 @@ followed by a deed whose answers differ per player, as a rent's payer is, each d
 offers the other players who could act on it now, as chips ("Cy $600"), each judged by the Banker with
 that player acting. A chip is the whole action for that player, for this action only.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -26,8 +27,19 @@ from .flows import BLOCKS, ActionForm, button_label, for_people
 from .shown import promise
 from .who_acts import who_row
 
-__all__ = ["choices", "ask_view", "so_far", "account_choices", "deed_groups", "shown_rows", "offers_others",
-           "others_on_deeds", "live", "on_show"]
+__all__ = [
+    "choices",
+    "ask_view",
+    "so_far",
+    "account_choices",
+    "deed_groups",
+    "shown_rows",
+    "offers_others",
+    "others_on_deeds",
+    "live",
+    "on_show",
+]
+
 
 def account_choices(state: dict, *, accounts: bool) -> list[dict[str, Any]]:
     """Players still in the game (and, for money fields, the bank and the pots) as tiles."""
@@ -37,12 +49,19 @@ def account_choices(state: dict, *, accounts: bool) -> list[dict[str, Any]]:
     for p in state["players"]:
         if p["bankrupt"]:
             continue
-        rows.append({"value": p["name"], "label": p["name"], "colour": player_colour(p["colour"]),
-                     "detail": p["cash_text"]})
+        rows.append(
+            {"value": p["name"], "label": p["name"], "colour": player_colour(p["colour"]), "detail": p["cash_text"]}
+        )
     if accounts:
         for pot in state["pots"]:
-            rows.append({"value": f"pot:{pot['name']}", "label": pot["label"], "colour": (0.55, 0.45, 0.2, 1),
-                         "detail": pot["amount_text"]})
+            rows.append(
+                {
+                    "value": f"pot:{pot['name']}",
+                    "label": pot["label"],
+                    "colour": (0.55, 0.45, 0.2, 1),
+                    "detail": pot["amount_text"],
+                }
+            )
     return rows
 
 
@@ -74,8 +93,13 @@ def deed_groups(state: dict, board: list[str] | None = None) -> list[dict[str, A
         group = deed.get("group") or "other"
         if group not in index:
             colour = group_colour(group, deed.get("colour"))
-            index[group] = {"group": group, "label": group.title(), "colour": colour,
-                            "colour_text": text_on(colour), "deeds": []}
+            index[group] = {
+                "group": group,
+                "label": group.title(),
+                "colour": colour,
+                "colour_text": text_on(colour),
+                "deeds": [],
+            }
             groups.append(index[group])
         index[group]["deeds"].append(deed)
     return groups
@@ -108,8 +132,11 @@ def _look(desk: Desk, kind: str, value: Any, state: dict) -> dict[str, Any]:
         deed = next((d for d in state["deeds"] if d["name"] == value), None)
         if deed is None:
             return {"colour": _NEUTRAL, "detail": "", "group": "other"}
-        return {"colour": group_colour(deed.get("group") or "other", deed.get("colour")),
-                "group": deed.get("group") or "other", "detail": _deed_detail(desk, deed)}
+        return {
+            "colour": group_colour(deed.get("group") or "other", deed.get("colour")),
+            "group": deed.get("group") or "other",
+            "detail": _deed_detail(desk, deed),
+        }
     return {"colour": _NEUTRAL, "detail": ""}
 
 
@@ -122,9 +149,19 @@ def choices(desk: Desk, form: ActionForm, field: str) -> list[dict[str, Any]]:
     kind = desk.specs[form.action].field(field).kind
     rows = []
     for choice in desk.choices(form.action, field, form.values):
-        rows.append(_row(desk, kind, state, choice.value, choice.label, choice.detail if choice.preview else "",
-                         None if choice.possible else (choice.why_not or "not possible now"),
-                         choice.preview.summary if choice.preview is not None else "", promise(choice.preview)))
+        rows.append(
+            _row(
+                desk,
+                kind,
+                state,
+                choice.value,
+                choice.label,
+                choice.detail if choice.preview else "",
+                None if choice.possible else (choice.why_not or "not possible now"),
+                choice.preview.summary if choice.preview is not None else "",
+                promise(choice.preview),
+            )
+        )
     if offers_others(desk.specs[form.action], form, field):
         listed = [r["value"] for r in rows]
         others = others_on_deeds(desk, form, field, listed)
@@ -139,8 +176,17 @@ def choices(desk: Desk, form: ActionForm, field: str) -> list[dict[str, Any]]:
     return rows
 
 
-def _row(desk: Desk, kind: str, state: dict, value: Any, label: str, detail: str, refused: str | None,
-         preview: str, promised: tuple | None = None) -> dict[str, Any]:
+def _row(
+    desk: Desk,
+    kind: str,
+    state: dict,
+    value: Any,
+    label: str,
+    detail: str,
+    refused: str | None,
+    preview: str,
+    promised: tuple | None = None,
+) -> dict[str, Any]:
     """One answer; ``promise``: the preview whose money its tile shows (see companion.ui.shown)."""
     row = {"value": value, "label": label, **_look(desk, kind, value, state)}
     if detail:
@@ -152,8 +198,9 @@ def _row(desk: Desk, kind: str, state: dict, value: Any, label: str, detail: str
     return row
 
 
-def _not_listed(desk: Desk, form: ActionForm, field: str, kind: str, state: dict, value: Any,
-                label: str) -> dict[str, Any]:
+def _not_listed(
+    desk: Desk, form: ActionForm, field: str, kind: str, state: dict, value: Any, label: str
+) -> dict[str, Any]:
     """A deed the Banker does not list for the acting player but does for another: the acting
     player's answer judged by the Banker's preview (its reason when refused)."""
     found, why = desk.preview({"action": form.action, **form.values, field: value})
@@ -175,8 +222,9 @@ def offers_others(spec, form: ActionForm, field: str) -> bool:
     return spec.field(form.actor).kind == "player" and spec.field(field).kind == "deed"
 
 
-def others_on_deeds(desk: Desk, form: ActionForm, field: str,
-                    listed: list | None = None) -> dict[Any, list[dict[str, Any]]]:
+def others_on_deeds(
+    desk: Desk, form: ActionForm, field: str, listed: list | None = None
+) -> dict[Any, list[dict[str, Any]]]:
     """The chips of each deed someone owns: every player in the game other than the acting one and
     the owner whom the Banker lists for this deed when that player acts (its choices with that player in
     the acting field, each judged by the rule: the amount they would pay, or the reason they cannot);
@@ -190,8 +238,11 @@ def others_on_deeds(desk: Desk, form: ActionForm, field: str,
     owners = {d["name"]: d.get("owner") for d in state["deeds"]}
     acting = str(form.values.get(form.actor) or "")
     listed = [c.value for c in desk.choices(form.action, field, form.values)] if listed is None else listed
-    each = {p["name"]: desk.choices(form.action, field, {**form.values, form.actor: p["name"]})
-            for p in state["players"] if not p["bankrupt"] and p["name"].casefold() != acting.casefold()}
+    each = {
+        p["name"]: desk.choices(form.action, field, {**form.values, form.actor: p["name"]})
+        for p in state["players"]
+        if not p["bankrupt"] and p["name"].casefold() != acting.casefold()
+    }
     if all([c.value for c in found] == list(listed) for found in each.values()):
         return {}
     colours = {p["name"]: player_colour(p["colour"]) for p in state["players"]}
@@ -203,14 +254,19 @@ def others_on_deeds(desk: Desk, form: ActionForm, field: str,
                 continue
             paid = -choice.preview.moved(name) if choice.preview is not None else 0
             colour = colours[name]
-            out.setdefault(choice.value, []).append({
-                "player": name, "field": form.actor, "deed_label": choice.label,
-                "amount": desk.fmt(paid) if paid > 0 else "",
-                "colour": colour, "colour_text": text_on(colour),
-                "refused": None if choice.possible else (choice.why_not or "not possible now"),
-                "preview": choice.preview.summary if choice.preview is not None else "",
-                "promise": promise(choice.preview) if paid > 0 else None,
-            })
+            out.setdefault(choice.value, []).append(
+                {
+                    "player": name,
+                    "field": form.actor,
+                    "deed_label": choice.label,
+                    "amount": desk.fmt(paid) if paid > 0 else "",
+                    "colour": colour,
+                    "colour_text": text_on(colour),
+                    "refused": None if choice.possible else (choice.why_not or "not possible now"),
+                    "preview": choice.preview.summary if choice.preview is not None else "",
+                    "promise": promise(choice.preview) if paid > 0 else None,
+                }
+            )
     return out
 
 
@@ -232,8 +288,14 @@ def on_show(rows: list[dict[str, Any]], show_all: bool) -> tuple[list[dict[str, 
     return shown, len(rows) - len(shown)
 
 
-_SHORT = {"residential": "Residential", "industrial": "Industrial", "railroad": "Railroad", "stadium": "Stadium",
-          "skyscraper": "Skyscraper", "tower": "Tower"}
+_SHORT = {
+    "residential": "Residential",
+    "industrial": "Industrial",
+    "railroad": "Railroad",
+    "stadium": "Stadium",
+    "skyscraper": "Skyscraper",
+    "tower": "Tower",
+}
 
 
 def shown_rows(spec, form: ActionForm, state: dict | None = None) -> list[dict[str, Any]]:
@@ -251,15 +313,23 @@ def shown_rows(spec, form: ActionForm, state: dict | None = None) -> list[dict[s
             high = min(f.high or 1, form.allowance) if form.allowance else (f.high or 1)
             options = [(n, str(n)) for n in range(f.low or 1, high + 1)]
         elif f.kind == "choice":
-            options = [(v, _SHORT.get(v, label)) for v, label in f.options if v != "railroad"
-                       or form.values.get(name) == "railroad"]
+            options = [
+                (v, _SHORT.get(v, label))
+                for v, label in f.options
+                if v != "railroad" or form.values.get(name) == "railroad"
+            ]
         else:
             continue
         if len(options) < 2:
             continue
         current = form.values.get(name)
-        rows.append({"field": name, "label": "Blocks" if name == "count" else "Build",
-                     "choices": [{"value": v, "label": label, "selected": v == current} for v, label in options]})
+        rows.append(
+            {
+                "field": name,
+                "label": "Blocks" if name == "count" else "Build",
+                "choices": [{"value": v, "label": label, "selected": v == current} for v, label in options],
+            }
+        )
     return rows
 
 
@@ -282,9 +352,16 @@ def both_ways(desk: Desk, form: ActionForm, field: str) -> list[dict[str, Any]]:
     rows = []
     for item in desk.in_or_out(form.action, field, form.values):
         for choice in (item.inside, item.outside):
-            row = _row(desk, "deed", state, (item.value, choice.value), f"{item.label}\n{choice.label}", "",
-                       None if choice.possible else (choice.why_not or "not possible now"),
-                       choice.preview.summary if choice.preview is not None else "")
+            row = _row(
+                desk,
+                "deed",
+                state,
+                (item.value, choice.value),
+                f"{item.label}\n{choice.label}",
+                "",
+                None if choice.possible else (choice.why_not or "not possible now"),
+                choice.preview.summary if choice.preview is not None else "",
+            )
             row["selected"] = choice.value == item.listed
             rows.append(row)
     return rows

@@ -3,6 +3,7 @@
 The trading unit keeps the auction's time and its bids (:class:`companion.trading_unit.TradingUnit`);
 this view only puts together what the screen shows around it. Pure: no Kivy.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -30,8 +31,9 @@ def opening_bid(desk: Desk, best_bid: int | None) -> tuple[int, str]:
     return best_bid + step, f"the highest {desk.fmt(best_bid)} + {desk.fmt(step)}"
 
 
-def auction_view(desk: Desk, lot: str, bidder: str | None, amount: int | None, unit: dict | None,
-                 start: str = "") -> dict[str, Any]:
+def auction_view(
+    desk: Desk, lot: str, bidder: str | None, amount: int | None, unit: dict | None, start: str = ""
+) -> dict[str, Any]:
     """What the auction screen shows: ``unit`` is the trading unit's view (mode, bidder, bid, ...);
     ``start`` says where the bid being entered started (see :func:`opening_bid`)."""
     state = desk.state()
@@ -56,14 +58,25 @@ def auction_view(desk: Desk, lot: str, bidder: str | None, amount: int | None, u
         "lot_text": lot or "Choose a deed to auction",
         "lot_colour": colour,
         "lot_colour_text": text_on(colour),
-        "price_text": (f"{bidder} starts at {start}" if bidder and start else
-                       f"Printed price {desk.fmt(deed['price'])}" if deed and isinstance(deed.get("price"), int) else ""),
+        "price_text": (
+            f"{bidder} starts at {start}"
+            if bidder and start
+            else f"Printed price {desk.fmt(deed['price'])}"
+            if deed and isinstance(deed.get("price"), int)
+            else ""
+        ),
         "owned": bool(deed and deed.get("owner")),
         "bidders": bidders,
         "amount_text": desk.fmt(amount or 0),
-        "best_text": (f"Highest: {best_bidder} {desk.fmt(best_bid)}" if best_bidder and best_bid is not None else "No bids yet") if running else "",
+        "best_text": (
+            f"Highest: {best_bidder} {desk.fmt(best_bid)}" if best_bidder and best_bid is not None else "No bids yet"
+        )
+        if running
+        else "",
         "running": running,
-        "sold_text": f"Sold to {winner} for {desk.fmt(price)}" if winner and price else "Sold: choose a bidder and a bid",
+        "sold_text": f"Sold to {winner} for {desk.fmt(price)}"
+        if winner and price
+        else "Sold: choose a bidder and a bid",
         "ready": bool(deed and winner and price and not deed.get("owner")),
         "refused": check,
         "bid_text": f"Record: {bidder} bids {desk.fmt(amount)}" if bidder and amount else "Record the bid",

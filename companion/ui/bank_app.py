@@ -3,6 +3,7 @@ does every tap's work: act, undo, redo, run a flow, show a refusal, ask for a co
 
 Import this only after :func:`companion.ui.app.configure_kivy` (Kivy reads its settings once).
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -105,10 +106,17 @@ class TableBankerApp(Taps, App):
     desk = ObjectProperty(None, allownone=True)
     last_text = StringProperty("")  # the last thing done, in words
 
-    def __init__(self, *, game: str | os.PathLike | None = None, data: str | os.PathLike | None = None,
-                 settings: UiSettings | None = None, phone_server: Callable[..., Any] | None = None,
-                 board_opener: Callable[..., Any] | None = None, settle_heap: bool = False,
-                 **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *,
+        game: str | os.PathLike | None = None,
+        data: str | os.PathLike | None = None,
+        settings: UiSettings | None = None,
+        phone_server: Callable[..., Any] | None = None,
+        board_opener: Callable[..., Any] | None = None,
+        settle_heap: bool = False,
+        **kwargs: Any,
+    ) -> None:
         self.game_arg = Path(game) if game else None
         self.folder = data_dir(data)
         self.settings_store = settings or UiSettings.load(self.folder)
@@ -132,7 +140,9 @@ class TableBankerApp(Taps, App):
         self._tasks: set[asyncio.Task] = set()
         self._was_over = False
         #: Short sounds for what the table should hear (made by the app into the data folder's cache).
-        self.sounds = Sounds(self.folder / ".sounds", volume=self.settings_store.volume, muted=not self.settings_store.sound)
+        self.sounds = Sounds(
+            self.folder / ".sounds", volume=self.settings_store.volume, muted=not self.settings_store.sound
+        )
         self._beeping = False  # whether the trading unit's buzzer was sounding at the last look
         super().__init__(**kwargs)
         self.title = "Table Banker"
@@ -191,8 +201,13 @@ class TableBankerApp(Taps, App):
         # A redraw, a letting go or a tidy-up still due (closing the game asks for one) would run on
         # screens whose app has stopped (Ctrl-C right after a game opens): none is wanted any more.
         self.stopped = True
-        for trigger in (self._refresh_trigger, self._let_go_trigger, self._tidy_trigger, self._collect_trigger,
-                        self._sight_trigger):
+        for trigger in (
+            self._refresh_trigger,
+            self._let_go_trigger,
+            self._tidy_trigger,
+            self._collect_trigger,
+            self._sight_trigger,
+        ):
             if trigger is not None:
                 trigger.cancel()
 
@@ -399,14 +414,22 @@ class TableBankerApp(Taps, App):
         self.last_text = ""
         self._was_over = bool(desk.table.get("over"))
         records_spins = "spin" in desk.specs
-        self.unit_link = UnitLink(desk.pack, act=self._unit_act, on_sold=self._unit_sold, on_event=self._unit_event,
-                                  whose_turn=self._whose_turn if records_spins else None)
+        self.unit_link = UnitLink(
+            desk.pack,
+            act=self._unit_act,
+            on_sold=self._unit_sold,
+            on_event=self._unit_event,
+            whose_turn=self._whose_turn if records_spins else None,
+        )
         self.unit_link.muted = not self.settings_store.sound
         self.unit_link.follow_turn(desk.table["turn"]["number"], desk.table["turn"].get("roll", 1))
         if self.settings_store.hardware:
-            self.unit_link.open_board(self.board_opener, call_soon_threadsafe=self._call_soon_threadsafe,
-                                      call_later=self._call_later,
-                                      pins=self.settings_store.pins)
+            self.unit_link.open_board(
+                self.board_opener,
+                call_soon_threadsafe=self._call_soon_threadsafe,
+                call_later=self._call_later,
+                pins=self.settings_store.pins,
+            )
         self.restart_phones()
 
     def close_game(self) -> None:
@@ -496,11 +519,19 @@ class TableBankerApp(Taps, App):
         link = self.unit_link  # the unit's own events: its link is open
         if isinstance(event, UndoConfirmAsked) and link is not None:
             what = self.desk.undo_text() if self.desk is not None else None
-            self.confirm(f"Undo: {what}?" if what else "Undo the last action?", "Undo",
-                         lambda: link.unit.confirm_undo(link.clock()), on_no=lambda: link.unit.dismiss(link.clock()))
+            self.confirm(
+                f"Undo: {what}?" if what else "Undo the last action?",
+                "Undo",
+                lambda: link.unit.confirm_undo(link.clock()),
+                on_no=lambda: link.unit.dismiss(link.clock()),
+            )
         elif isinstance(event, CancelAsked) and link is not None:
-            self.confirm(f"Cancel the {event.purpose}? No bid wins.", f"Cancel the {event.purpose}",
-                         lambda: link.unit.confirm_cancel(link.clock()), on_no=lambda: link.unit.dismiss(link.clock()))
+            self.confirm(
+                f"Cancel the {event.purpose}? No bid wins.",
+                f"Cancel the {event.purpose}",
+                lambda: link.unit.confirm_cancel(link.clock()),
+                on_no=lambda: link.unit.dismiss(link.clock()),
+            )
         elif isinstance(event, PressRefused) and event.button in ("auction", "build"):
             self.refuse(event.reason)
 
@@ -534,6 +565,7 @@ class TableBankerApp(Taps, App):
     def refuse(self, text: str, near=None) -> None:
         self.sounds.play("refusal")
         super().refuse(text, near)
+
 
 class _Cancel:
     """What ``call_later`` hands back: something with ``cancel()``, like asyncio's handles."""

@@ -1,4 +1,5 @@
 """WorthChart: each player's worth over the game as coloured lines, drawn with Kivy graphics."""
+
 from __future__ import annotations
 
 from kivy.graphics import Color, Line, Rectangle
@@ -43,8 +44,9 @@ class WorthChart(Widget):
             Rectangle(pos=(self.x, self.y), size=(self.width, 1.5))
             Rectangle(pos=(self.x, self.y), size=(1.5, self.height))
             for line in self.lines:
-                pts = chart_points(line["points"], int(self.top_value), self.x + 2, self.y + 2,
-                                   self.width - 4, self.height - 6)
+                pts = chart_points(
+                    line["points"], int(self.top_value), self.x + 2, self.y + 2, self.width - 4, self.height - 6
+                )
                 if len(pts) >= 4:
                     Color(*line["colour"])
                     Line(points=pts, width=self.thickness, joint="round", cap="round")

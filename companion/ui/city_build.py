@@ -9,6 +9,7 @@ tapped while the spinner still turns is asked about the moment it stops, with th
 the spin allows was not on its tile when it was tapped: the law of the screen, companion.ui.shown). With a spin already recorded
 this roll, Build and the district build from what is left; after a double the spinner turns again.
 """
+
 from __future__ import annotations
 
 from companion.rules.city_building import describe_spin, roll_of, spin_of

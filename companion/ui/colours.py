@@ -3,6 +3,7 @@
 Plain data and pure functions (no Kivy), so view-models and tests use them without a window. Colours
 are ``(r, g, b, a)`` tuples of floats, as Kivy wants them.
 """
+
 from __future__ import annotations
 
 import hashlib

@@ -8,6 +8,7 @@ says what it would do or the rule's reason it cannot. A choice the action still 
 hotel) becomes one button per choice the Banker lists. So a family's own deed actions (improve a park,
 remove a hazard) appear here without any code for them. Pure: no Kivy.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -39,18 +40,24 @@ def deeds_view(desk: Desk, selected: str | None = None, *, whose: str | None = N
             owner = deed.get("owner")
             if whose is not None and owner != whose:
                 continue
-            rows.append({
-                "name": deed["name"],
-                "owner": owner or "",
-                "owner_colour": player_colour(colours.get(owner)) if owner else (0, 0, 0, 0),
-                "detail": ", ".join([owner or "bank", *deed_marks(deed)]),
-                "selected": deed["name"] == selected,
-                "mortgaged": bool(deed.get("mortgaged")),
-            })
+            rows.append(
+                {
+                    "name": deed["name"],
+                    "owner": owner or "",
+                    "owner_colour": player_colour(colours.get(owner)) if owner else (0, 0, 0, 0),
+                    "detail": ", ".join([owner or "bank", *deed_marks(deed)]),
+                    "selected": deed["name"] == selected,
+                    "mortgaged": bool(deed.get("mortgaged")),
+                }
+            )
         if rows:
             groups.append({**group, "deeds": rows})
-    return {"groups": groups, "selected": selected, "whose": whose or "",
-            "title": f"Deeds of {whose}" if whose else "Deeds"}
+    return {
+        "groups": groups,
+        "selected": selected,
+        "whose": whose or "",
+        "title": f"Deeds of {whose}" if whose else "Deeds",
+    }
 
 
 def card_lines(desk: Desk, card: dict) -> list[tuple[str, str]]:
@@ -176,12 +183,20 @@ def deed_card(desk: Desk, deed: str, chosen: str | None = None) -> dict[str, Any
         who = values.get(actor.name) if actor is not None else None
         later = desk.next_field(name, values)
         if later is None and spec.group == "deeds":  # an optional choice (houses or a hotel): one button each
-            later = next((f for f in spec.fields if f.kind == "choice" and not f.required
-                          and f.option_values(desk.table, values)), None)
+            later = next(
+                (
+                    f
+                    for f in spec.fields
+                    if f.kind == "choice" and not f.required and f.option_values(desk.table, values)
+                ),
+                None,
+            )
         variants = [(values, spec.label, None)]
         if later is not None and later.kind == "choice":
-            variants = [({**values, later.name: c.value}, f"{spec.label}: {c.label}", c)
-                        for c in desk.choices(name, later.name, values)]
+            variants = [
+                ({**values, later.name: c.value}, f"{spec.label}: {c.label}", c)
+                for c in desk.choices(name, later.name, values)
+            ]
         shown_who = who if who and who != owner else None
         for variant, label, choice in variants:
             ready = desk.next_field(name, variant) is None
@@ -193,20 +208,33 @@ def deed_card(desk: Desk, deed: str, chosen: str | None = None) -> dict[str, Any
             text = label + (f" ({shown_who})" if shown_who else "")
             if preview is not None and moves_money(preview):  # the law: who pays whom how much, on the button
                 text = said(label, money_words(preview, desk.table))
-            actions.append({
-                "action": name,
-                "label": label,
-                "who": who or "",
-                "text": text,
-                "values": dict(variant),
-                "refused": refused,
-                "ready": ready,
-                "preview": preview.summary if preview is not None else "",
-                "promise": promise(preview) if preview is not None and refused is None else None,
-            })
+            actions.append(
+                {
+                    "action": name,
+                    "label": label,
+                    "who": who or "",
+                    "text": text,
+                    "values": dict(variant),
+                    "refused": refused,
+                    "ready": ready,
+                    "preview": preview.summary if preview is not None else "",
+                    "promise": promise(preview) if preview is not None and refused is None else None,
+                }
+            )
     if owner is None and "auction" in desk.specs:
-        actions.append({"action": "auction", "label": desk.specs["auction"].label, "who": "", "text": desk.specs["auction"].label,
-                        "values": {"deed": deed}, "refused": None, "ready": False, "preview": "", "promise": None})
+        actions.append(
+            {
+                "action": "auction",
+                "label": desk.specs["auction"].label,
+                "who": "",
+                "text": desk.specs["auction"].label,
+                "values": {"deed": deed},
+                "refused": None,
+                "ready": False,
+                "preview": "",
+                "promise": None,
+            }
+        )
     actions.sort(key=lambda a: a["refused"] is not None)  # the family's order, possible ones first
     owner_colour = player_colour(colours.get(owner)) if owner else (0.35, 0.4, 0.45, 1)
     return {

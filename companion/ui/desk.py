@@ -9,6 +9,7 @@ judged on the table, and the preview of what an action would do (the same decisi
 No Kivy here: the app subscribes to :meth:`Desk.subscribe` and batches screen refreshes itself.
 Threading: like the Banker, a Desk belongs to the app's loop thread.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -9,6 +9,7 @@ the touchscreen without any code here, and nothing here guesses a field's kind f
 
 Pure: no Kivy. A form is a frozen value; each tap makes a new one.
 """
+
 from __future__ import annotations
 
 import re
@@ -137,15 +138,21 @@ def start_flow(button: str, specs: dict, *, player: str | None, back: str = "tab
         payer, payee = _TRANSFER_SHAPES[button]
         values = {"from": player if payer == "player" else "bank", "to": player if payee == "player" else "bank"}
         actor = "from" if payer == "player" else "to"
-        return ActionForm("transfer", values, id=new_id(), button=button, back=back, actor=actor,
-                          actor_role=specs["transfer"].field(actor).role)
+        return ActionForm(
+            "transfer",
+            values,
+            id=new_id(),
+            button=button,
+            back=back,
+            actor=actor,
+            actor_role=specs["transfer"].field(actor).role,
+        )
     spec = specs.get(button)
     if spec is None:
         return None
     actor = acting_field(spec)
     values = {actor: player} if actor and player is not None else {}
-    return ActionForm(button, values, id=new_id(), button=button, back=back, actor=actor,
-                      actor_role=acting_role(spec))
+    return ActionForm(button, values, id=new_id(), button=button, back=back, actor=actor, actor_role=acting_role(spec))
 
 
 def button_label(name: str, specs: dict) -> str:
@@ -164,11 +171,20 @@ def buttons_for(specs: dict) -> tuple[list[dict], list[dict]]:
             label, summary = _TRANSFER_LABELS[name]
             common.append({"name": name, "label": label, "summary": summary, "group": "money"})
         elif name in specs:
-            common.append({"name": name, "label": specs[name].label, "summary": for_people(specs[name].says),
-                           "group": specs[name].group})
+            common.append(
+                {
+                    "name": name,
+                    "label": specs[name].label,
+                    "summary": for_people(specs[name].says),
+                    "group": specs[name].group,
+                }
+            )
     shown = {b["name"] for b in common} | {"undo", "redo"}
-    more = [{"name": n, "label": s.label, "summary": for_people(s.says), "group": s.group,
-             "destructive": n in DESTRUCTIVE} for n, s in specs.items() if n not in shown]
+    more = [
+        {"name": n, "label": s.label, "summary": for_people(s.says), "group": s.group, "destructive": n in DESTRUCTIVE}
+        for n, s in specs.items()
+        if n not in shown
+    ]
     return common, more
 
 
@@ -191,8 +207,14 @@ ENDING = "end_game"
 
 #: The screens More leads to that the table does not (Deeds, History and the trading unit are on its
 #: top bar, Auction among its big buttons), in the order a banker needs them.
-MORE_PLACES = (("loans", "Loans"), ("requests", "Requests"), ("join", "Phones"), ("settings", "Settings"),
-               ("over", "Scores"), ("start", "Games"))
+MORE_PLACES = (
+    ("loans", "Loans"),
+    ("requests", "Requests"),
+    ("join", "Phones"),
+    ("settings", "Settings"),
+    ("over", "Scores"),
+    ("start", "Games"),
+)
 
 
 def has_deeds(specs: dict) -> bool:
@@ -217,8 +239,7 @@ def more_view(specs: dict) -> dict:
     _, more = buttons_for(specs)
     ending = next((item for item in more if item["name"] == ENDING), None)
     places = [{"name": name, "label": label} for name, label in MORE_PLACES if name != "loans" or has_debts(specs)]
-    return {"groups": more_menu([item for item in more if item["name"] != ENDING]), "places": places,
-            "ending": ending}
+    return {"groups": more_menu([item for item in more if item["name"] != ENDING]), "places": places, "ending": ending}
 
 
 def for_people(text: str) -> str:
@@ -248,8 +269,7 @@ def every_sum(postings, name_of, fmt) -> list[str]:
     return out
 
 
-def destructive_question(form: ActionForm, name_of, sums: list[str] | tuple[str, ...] = (),
-                         sentence: str = "") -> str:
+def destructive_question(form: ActionForm, name_of, sums: list[str] | tuple[str, ...] = (), sentence: str = "") -> str:
     """The question asked before an action that ends something: what the log will say (``sentence``,
     the Banker's preview), every sum each side pays (``sums``, from the same preview: see
     :func:`every_sum`), who leaves, and that undo remains."""

@@ -4,6 +4,7 @@ Pure (no Kivy): the games folder is read through the store, packs through :mod:`
 The form is a small value that the screen edits and :meth:`NewGame.check` judges, so every refusal
 ("two players are called Ann") is known before a file is made.
 """
+
 from __future__ import annotations
 
 import datetime as _dt
@@ -21,8 +22,19 @@ from companion.rules.pack import option_specs
 
 from .colours import PLAYER_COLOURS, next_free_colour
 
-__all__ = ["saved_games", "describe_game", "delete_game", "game_line", "last_players", "pack_choices", "NewGame", "game_file_name", "when_text",
-           "MIN_PLAYERS", "MAX_PLAYERS"]
+__all__ = [
+    "saved_games",
+    "describe_game",
+    "delete_game",
+    "game_line",
+    "last_players",
+    "pack_choices",
+    "NewGame",
+    "game_file_name",
+    "when_text",
+    "MIN_PLAYERS",
+    "MAX_PLAYERS",
+]
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 
@@ -52,10 +64,19 @@ def describe_game(path: Path) -> dict[str, Any]:
     from companion.service import glance
 
     seen = glance(path)
-    return {"path": str(path), "file": path.name, "title": seen.title, "players": list(seen.players),
-            "players_text": ", ".join(seen.players), "when": when_text(seen.last_at) if seen.last_at else "",
-            "entries": seen.entries, "problem": seen.problem, "over": seen.over, "winner": seen.winner,
-            "colours": dict(seen.colours)}
+    return {
+        "path": str(path),
+        "file": path.name,
+        "title": seen.title,
+        "players": list(seen.players),
+        "players_text": ", ".join(seen.players),
+        "when": when_text(seen.last_at) if seen.last_at else "",
+        "entries": seen.entries,
+        "problem": seen.problem,
+        "over": seen.over,
+        "winner": seen.winner,
+        "colours": dict(seen.colours),
+    }
 
 
 #: Where deleted games go: out of the games list, still on the disk (a game is never lost to one tap).
@@ -96,8 +117,9 @@ def last_players(folder: Path) -> list[dict]:
 def game_line(game: dict[str, Any]) -> str:
     """The third line of a saved game's tile: finished with the winner, or when it was last played."""
     if game.get("over"):
-        return " · ".join(x for x in (f"Finished: {game['winner']} won" if game.get("winner") else "Finished",
-                                      game["when"]) if x)
+        return " · ".join(
+            x for x in (f"Finished: {game['winner']} won" if game.get("winner") else "Finished", game["when"]) if x
+        )
     count = game["entries"]
     parts = [game["when"], f"{count} action" if count == 1 else f"{count} actions"]
     return " · ".join(x for x in parts if x)
@@ -124,20 +146,35 @@ def pack_choices() -> list[dict[str, Any]]:
             default = spec["default"]
             kind = "bool" if isinstance(default, bool) else "amount" if isinstance(default, int) else "text"
             # an amount is shown the pack's way ("37.7M", "$1,500"), and read back the same way
-            shown = (Currency.from_pack(pack).format(default) if kind == "amount"
-                     else "" if kind == "bool" else str(default))
-            options.append({"key": key, "default": default, "default_text": shown, "help": spec.get("help", ""),
-                            "kind": kind, "label": key.replace("_", " ").capitalize()})
+            shown = (
+                Currency.from_pack(pack).format(default) if kind == "amount" else "" if kind == "bool" else str(default)
+            )
+            options.append(
+                {
+                    "key": key,
+                    "default": default,
+                    "default_text": shown,
+                    "help": spec.get("help", ""),
+                    "kind": kind,
+                    "label": key.replace("_", " ").capitalize(),
+                }
+            )
         players = pack.get("players", {})
-        choices.append({
-            "name": name,
-            "title": pack.get("title", name),
-            "family": pack["family"],
-            "options": options,
-            "min_players": max(MIN_PLAYERS, int(players.get("min", MIN_PLAYERS))) if isinstance(players, dict) else MIN_PLAYERS,
-            "max_players": min(MAX_PLAYERS, int(players.get("max", MAX_PLAYERS))) if isinstance(players, dict) else MAX_PLAYERS,
-            "problem": None,
-        })
+        choices.append(
+            {
+                "name": name,
+                "title": pack.get("title", name),
+                "family": pack["family"],
+                "options": options,
+                "min_players": max(MIN_PLAYERS, int(players.get("min", MIN_PLAYERS)))
+                if isinstance(players, dict)
+                else MIN_PLAYERS,
+                "max_players": min(MAX_PLAYERS, int(players.get("max", MAX_PLAYERS)))
+                if isinstance(players, dict)
+                else MAX_PLAYERS,
+                "problem": None,
+            }
+        )
     return choices
 
 
@@ -193,7 +230,7 @@ class NewGame:
     def remove_player(self, index: int) -> "NewGame":
         if len(self.players) <= MIN_PLAYERS or not 0 <= index < len(self.players):
             return self
-        return replace(self, players=self.players[:index] + self.players[index + 1:])
+        return replace(self, players=self.players[:index] + self.players[index + 1 :])
 
     def rename(self, index: int, name: str) -> "NewGame":
         players = list(self.players)

@@ -1,5 +1,6 @@
 """The history screen's view-model: every entry of the log in words, newest first, with what undo and
 redo would do next. Entries taken back by an undo (and not redone) are marked. Pure: no Kivy."""
+
 from __future__ import annotations
 
 import datetime as _dt
@@ -34,23 +35,28 @@ def history_rows(entries: Iterable[Any], limit: int | None = None) -> list[dict[
     rows = []
     for e in reversed(entries):
         moved = sum(ev["amount"] for ev in e.events if ev.get("type") == "Paid")
-        rows.append({
-            "seq": e.seq,
-            "number": f"{e.seq}",
-            "time": clock_time(e.at),
-            "text": e.summary,
-            "kind": e.kind,
-            "undone": e.seq in undone,
-            "note": "taken back" if e.seq in undone else ("undo" if e.kind == "undo" else ("redo" if e.kind == "redo" else _by(e))),
-            "moved": moved,
-        })
+        rows.append(
+            {
+                "seq": e.seq,
+                "number": f"{e.seq}",
+                "time": clock_time(e.at),
+                "text": e.summary,
+                "kind": e.kind,
+                "undone": e.seq in undone,
+                "note": "taken back"
+                if e.seq in undone
+                else ("undo" if e.kind == "undo" else ("redo" if e.kind == "redo" else _by(e))),
+                "moved": moved,
+            }
+        )
         if limit is not None and len(rows) >= limit:
             break
     return rows
 
 
-def history_view(entries: Iterable[Any], *, undo_text: str | None, redo_text: str | None,
-                 limit: int | None = None) -> dict[str, Any]:
+def history_view(
+    entries: Iterable[Any], *, undo_text: str | None, redo_text: str | None, limit: int | None = None
+) -> dict[str, Any]:
     rows = history_rows(entries, limit)
     return {
         "rows": rows,

@@ -4,6 +4,7 @@ Digits, a double zero, backspace and clear; the pack's quick amounts add to what
 banknotes are counted: +200, +50); for a short currency (Monopoly City's "2.5M") a decimal point and
 the K and M keys. Pure: a frozen value per keystroke.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
@@ -34,7 +35,11 @@ def wide_keys(keys: list[str]) -> list[str]:
 def quick_amounts(pack: dict) -> list[int]:
     """The pack's quick amounts, else a round set based on its starting cash."""
     given = pack.get("quick_amounts")
-    if isinstance(given, list) and all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in given) and given:
+    if (
+        isinstance(given, list)
+        and all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in given)
+        and given
+    ):
         return list(given)
     base = max(1, int(pack.get("start_cash", 1500)) // 1500)
     return [v * base for v in (1, 5, 10, 20, 50, 100, 200, 500)]

@@ -9,6 +9,7 @@ added to :data:`VERIFIED` (or the workaround removed).
 
 Both workarounds here keep a screen let go from living all evening (docs/architecture.md, "memory").
 """
+
 from __future__ import annotations
 
 import logging
@@ -80,9 +81,13 @@ def applies(workaround: Workaround) -> bool:
         return True
     if workaround.name not in _warned:
         _warned.add(workaround.name)
-        log.warning("Kivy %s is not a version the workaround for the %s was verified on (%s); it is not applied: "
-                    "run tests/gui/test_kivy_fixes.py and update companion/ui/kivy_fixes.py",
-                    version, workaround.name, ", ".join(workaround.verified_on))
+        log.warning(
+            "Kivy %s is not a version the workaround for the %s was verified on (%s); it is not applied: "
+            "run tests/gui/test_kivy_fixes.py and update companion/ui/kivy_fixes.py",
+            version,
+            workaround.name,
+            ", ".join(workaround.verified_on),
+        )
     return False
 
 

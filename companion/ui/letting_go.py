@@ -4,6 +4,7 @@ game as it stands) the next time it is shown, so an evening never holds more tha
 
 Pure: the app asks, then does the letting go (see ``TableBankerApp._let_go_of_left_screens``).
 """
+
 from __future__ import annotations
 
 from typing import Iterable
@@ -25,6 +26,8 @@ def screens_to_let_go(made: Iterable[str], shown: str, busy: Iterable[str] = ())
     one shown; a flow's screens only once the table is shown; never one ``busy`` with something still
     running (an auction's countdown)."""
     busy = set(busy)
-    return sorted(name for name in made
-                  if name not in (KEPT, shown) and name not in busy
-                  and (name not in FLOW_SCREENS or shown == KEPT))
+    return sorted(
+        name
+        for name in made
+        if name not in (KEPT, shown) and name not in busy and (name not in FLOW_SCREENS or shown == KEPT)
+    )

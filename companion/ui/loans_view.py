@@ -4,6 +4,7 @@ Read from the players' ``loans`` in :func:`companion.views.state_json` (each fam
 debts: loans and mortgages due in counted turns, promissory notes...). The family's own debt actions
 (borrow, repay, settle) become buttons. Pure: no Kivy.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -37,16 +38,18 @@ def loan_rows(state: dict) -> list[dict[str, Any]]:
             if not isinstance(loan, dict):
                 loan = {"text": str(loan)}
             due = loan.get("due_in_turns", loan.get("due_in"))
-            rows.append({
-                "player": p["name"],
-                "colour": player_colour(p.get("colour")),
-                "text": loan.get("text") or loan.get("label") or loan.get("kind", "debt"),
-                "amount_text": loan.get("amount_text", ""),
-                "due_text": _due_text(loan),
-                "detail": loan.get("detail", ""),
-                "urgent": bool(loan.get("overdue")) or (isinstance(due, int) and due <= 1),
-                "order": (0 if loan.get("overdue") else 1, due if isinstance(due, int) else 10**6),
-            })
+            rows.append(
+                {
+                    "player": p["name"],
+                    "colour": player_colour(p.get("colour")),
+                    "text": loan.get("text") or loan.get("label") or loan.get("kind", "debt"),
+                    "amount_text": loan.get("amount_text", ""),
+                    "due_text": _due_text(loan),
+                    "detail": loan.get("detail", ""),
+                    "urgent": bool(loan.get("overdue")) or (isinstance(due, int) and due <= 1),
+                    "order": (0 if loan.get("overdue") else 1, due if isinstance(due, int) else 10**6),
+                }
+            )
     rows.sort(key=lambda r: r["order"])
     return rows
 
@@ -64,16 +67,18 @@ def mortgage_rows(desk) -> list[dict[str, Any]]:
         action = {"action": "unmortgage", "player": owner, "deed": d["name"]}
         found, why = desk.preview(action) if "unmortgage" in desk.specs else (None, None)
         cost = -found.moved(owner) if found is not None else 0
-        rows.append({
-            "player": owner,
-            "colour": player_colour(colours.get(owner)),
-            "deed": d["name"],
-            "text": f"{d['name']} is mortgaged",
-            "lift_text": f"Lift: {owner} pays {desk.fmt(cost)}" if cost else "Lift",
-            "promise": promise(found) if cost else None,
-            "refused": why,
-            "can_lift": "unmortgage" in desk.specs,
-        })
+        rows.append(
+            {
+                "player": owner,
+                "colour": player_colour(colours.get(owner)),
+                "deed": d["name"],
+                "text": f"{d['name']} is mortgaged",
+                "lift_text": f"Lift: {owner} pays {desk.fmt(cost)}" if cost else "Lift",
+                "promise": promise(found) if cost else None,
+                "refused": why,
+                "can_lift": "unmortgage" in desk.specs,
+            }
+        )
     return rows
 
 
@@ -86,5 +91,9 @@ def loans_view(desk) -> dict[str, Any]:
         "rows": rows,
         "mortgages": mortgages,
         "empty_text": "" if rows or mortgages else "Nobody owes the bank anything.",
-        "actions": [{"name": n, "label": button_label(n, desk.specs)} for n in DEBT_ACTIONS if n in desk.specs and n != "unmortgage"],
+        "actions": [
+            {"name": n, "label": button_label(n, desk.specs)}
+            for n in DEBT_ACTIONS
+            if n in desk.specs and n != "unmortgage"
+        ],
     }

@@ -4,6 +4,7 @@ game, computed from the log (the table folded entry by entry, the family's ``wor
 While the game is still on, the same screen shows the standings as they would be if it ended now.
 Pure: no Kivy.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -60,13 +61,27 @@ def over_view(state: dict, ranking: list[dict], fmt, series: dict[str, list[int]
     colours = {p["name"]: p["colour"] for p in state["players"]}
     rows = []
     for i, r in enumerate(over["ranking"] if over and over.get("ranking") else ranking):
-        rows.append({"rank": f"{i + 1}.", "player": r["player"], "colour": player_colour(colours.get(r["player"])),
-                     "worth_text": fmt(r["worth"]), "cash_text": fmt(r.get("cash", 0))})
+        rows.append(
+            {
+                "rank": f"{i + 1}.",
+                "player": r["player"],
+                "colour": player_colour(colours.get(r["player"])),
+                "worth_text": fmt(r["worth"]),
+                "cash_text": fmt(r.get("cash", 0)),
+            }
+        )
     out = [p["name"] for p in state["players"] if p["bankrupt"]]
     for name in out:
         if not any(r["player"] == name for r in rows):
-            rows.append({"rank": "out", "player": name, "colour": player_colour(colours.get(name)),
-                         "worth_text": fmt(0), "cash_text": fmt(0)})
+            rows.append(
+                {
+                    "rank": "out",
+                    "player": name,
+                    "colour": player_colour(colours.get(name)),
+                    "worth_text": fmt(0),
+                    "cash_text": fmt(0),
+                }
+            )
     top = max((max(v) for v in series.values() if v), default=0)
     lines = [{"player": p, "colour": player_colour(colours.get(p)), "points": v} for p, v in series.items()]
     if over:
@@ -75,5 +90,13 @@ def over_view(state: dict, ranking: list[dict], fmt, series: dict[str, list[int]
     else:
         title = "Standings if the game ended now"
         reason = "The game goes on: End game in More makes these the final ranks."
-    return {"title": title, "reason": reason, "over": bool(over), "rows": rows, "lines": lines,
-            "top": top, "top_text": fmt(top), "entries": max((len(v) for v in series.values()), default=0)}
+    return {
+        "title": title,
+        "reason": reason,
+        "over": bool(over),
+        "rows": rows,
+        "lines": lines,
+        "top": top,
+        "top_text": fmt(top),
+        "entries": max((len(v) for v in series.values()), default=0),
+    }

@@ -6,6 +6,7 @@ and needs no locks. The touchscreen does not import the phones' adapter: the com
 (:mod:`companion.appliance`) hands in its server class (``server_factory``); without one the app runs
 without phones and says so. No Kivy here.
 """
+
 from __future__ import annotations
 
 import logging
@@ -27,8 +28,15 @@ DECLINE_REASONS = ("Not now: ask at the table", "Wrong amount", "Wrong player")
 class Phones:
     """The phone server for the open game, started and stopped with it."""
 
-    def __init__(self, settings: UiSettings, *, server_factory: Callable[..., Any] | None = None,
-                 advertise: bool = True, interfaces: list[str] | None = None, lan_address: str | None = None) -> None:
+    def __init__(
+        self,
+        settings: UiSettings,
+        *,
+        server_factory: Callable[..., Any] | None = None,
+        advertise: bool = True,
+        interfaces: list[str] | None = None,
+        lan_address: str | None = None,
+    ) -> None:
         self.settings = settings
         self.server_factory = server_factory
         self.advertise = advertise
@@ -62,8 +70,14 @@ class Phones:
             self.problem = "the phones' server is not installed"
             return self.problem
         try:
-            server = server_class(banker, host=self.settings.host, port=self.settings.port, advertise=self.advertise,
-                                  interfaces=self.interfaces, lan_address=self.lan_address)
+            server = server_class(
+                banker,
+                host=self.settings.host,
+                port=self.settings.port,
+                advertise=self.advertise,
+                interfaces=self.interfaces,
+                lan_address=self.lan_address,
+            )
             await server.start()
         except (OSError, ValueError, BankerError) as e:
             self.problem = f"cannot listen on {self.settings.host}:{self.settings.port} ({e})"
@@ -169,7 +183,9 @@ def entry_text(entry) -> str:
 
 def play_rows(plays: list) -> list[dict[str, Any]]:
     """What the requests screen shows of each player's action waiting for the banker: its sentence."""
-    return [{"id": p.id, "text": f"{p.player}'s phone: {p.summary}", "player": p.player, "refused": None} for p in plays]
+    return [
+        {"id": p.id, "text": f"{p.player}'s phone: {p.summary}", "player": p.player, "refused": None} for p in plays
+    ]
 
 
 def request_rows(requests: list, desk) -> list[dict[str, Any]]:
@@ -178,10 +194,12 @@ def request_rows(requests: list, desk) -> list[dict[str, Any]]:
     for r in requests:
         check = desk.check(r.action)
         payee = desk.account_name(r.payee)
-        rows.append({
-            "id": r.id,
-            "text": f"{r.player} asks to pay {payee} {desk.fmt(r.amount)}" + (f" ({r.memo})" if r.memo else ""),
-            "player": r.player,
-            "refused": None if check.ok else check.text,
-        })
+        rows.append(
+            {
+                "id": r.id,
+                "text": f"{r.player} asks to pay {payee} {desk.fmt(r.amount)}" + (f" ({r.memo})" if r.memo else ""),
+                "player": r.player,
+                "refused": None if check.ok else check.text,
+            }
+        )
     return rows

@@ -25,13 +25,13 @@ stays chosen (the card always reads something), and :func:`changes` keeps only w
 :func:`renders` says whether a schema can be shown so; one that cannot is typed instead (behind an
 explicit "Type it"). Pure: no Kivy, no game; the table's candidates and money come in a :class:`Setting`.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-__all__ = ["Setting", "MOST_BUTTONS", "bounded", "renders", "empty", "rows", "change", "changes", "missing",
-           "label_of"]
+__all__ = ["Setting", "MOST_BUTTONS", "bounded", "renders", "empty", "rows", "change", "changes", "missing", "label_of"]
 
 #: The most number tiles in one row at 800x480 (each still wider than a finger).
 MOST_BUTTONS = 11
@@ -162,8 +162,15 @@ def _rows(schema: dict, value: Any, path: tuple, label: str, setting: Setting, p
         required = set(schema.get("required", ()))
         out = []
         for name, sub in schema["properties"].items():
-            out += _leaf_or_rows(sub, value.get(name), (*path, name), _title(sub, name), setting,
-                                 clearable=name not in required and name not in was, printed=was.get(name))
+            out += _leaf_or_rows(
+                sub,
+                value.get(name),
+                (*path, name),
+                _title(sub, name),
+                setting,
+                clearable=name not in required and name not in was,
+                printed=was.get(name),
+            )
         return out
     if shape == "by_player":
         value = value if isinstance(value, dict) else {}
@@ -185,8 +192,15 @@ def _rows(schema: dict, value: Any, path: tuple, label: str, setting: Setting, p
                 choices = [{"value": p, "label": f"{p}'s {noun.lower()}", "selected": False} for p in setting.players]
                 out.append({"kind": "add", "path": path, "label": "Add", "part": whose, "choices": choices})
             else:
-                out.append({"kind": "add", "path": path, "part": None, "choices": [],
-                            "label": f"Add {'another' if value else _an(noun)}" + (f" {noun.lower()}" if value else "")})
+                out.append(
+                    {
+                        "kind": "add",
+                        "path": path,
+                        "part": None,
+                        "choices": [],
+                        "label": f"Add {'another' if value else _an(noun)}" + (f" {noun.lower()}" if value else ""),
+                    }
+                )
         return out
     return _leaf_or_rows(schema, value, path, label, setting)
 
@@ -197,8 +211,9 @@ def _player_part(items: dict) -> str | None:
     return next((name for name in items.get("required", ()) if (props.get(name) or {}).get("x-kind") == "player"), None)
 
 
-def _leaf_or_rows(schema: dict, value: Any, path: tuple, label: str, setting: Setting, clearable: bool = False,
-                  printed: Any = None) -> list[dict]:
+def _leaf_or_rows(
+    schema: dict, value: Any, path: tuple, label: str, setting: Setting, clearable: bool = False, printed: Any = None
+) -> list[dict]:
     shape = _shape(schema)
     if shape in ("record", "by_player", "list"):
         return _rows(schema, value, path, label, setting, printed)
@@ -222,28 +237,60 @@ def _words(schema: dict, shape: str | None, value: Any, setting: Setting) -> str
     return value if isinstance(value, str) else label_of(value)
 
 
-def _leaf(schema: dict, shape: str | None, value: Any, path: tuple, label: str, setting: Setting,
-          clearable: bool) -> list[dict]:
+def _leaf(
+    schema: dict, shape: str | None, value: Any, path: tuple, label: str, setting: Setting, clearable: bool
+) -> list[dict]:
     if shape == "numbers":
         items = schema["items"]
         chosen = value if isinstance(value, list) else []
-        tiles = [{"value": n, "label": str(n), "selected": n in chosen}
-                 for n in range(items["minimum"], items["maximum"] + 1)]
-        return [{"kind": "many", "path": path, "label": label or f"Pick {schema['maxItems']}", "choices": tiles,
-                 "most": schema["maxItems"]}]
+        tiles = [
+            {"value": n, "label": str(n), "selected": n in chosen}
+            for n in range(items["minimum"], items["maximum"] + 1)
+        ]
+        return [
+            {
+                "kind": "many",
+                "path": path,
+                "label": label or f"Pick {schema['maxItems']}",
+                "choices": tiles,
+                "most": schema["maxItems"],
+            }
+        ]
     if shape == "count":
         low, high = schema["minimum"], schema.get("maximum")
         now = value if isinstance(value, int) else low
-        return [{"kind": "count", "path": path, "label": label, "text": str(now),
-                 "less": now > low, "more": high is None or now < high}]
+        return [
+            {
+                "kind": "count",
+                "path": path,
+                "label": label,
+                "text": str(now),
+                "less": now > low,
+                "more": high is None or now < high,
+            }
+        ]
     if shape == "text":  # a name printed on a card: words no list can hold
-        return [{"kind": "text", "path": path, "label": label, "text": value if isinstance(value, str) else "",
-                 "most": schema["maxLength"]}]
+        return [
+            {
+                "kind": "text",
+                "path": path,
+                "label": label,
+                "text": value if isinstance(value, str) else "",
+                "most": schema["maxLength"],
+            }
+        ]
     if shape == "amount":
         top = schema.get("maximum")
         chips = [{"amount": a, "label": "+" + setting.fmt(a)} for a in setting.amounts if top is None or a <= top]
-        return [{"kind": "amount", "path": path, "label": label,
-                 "text": setting.fmt(value) if isinstance(value, int) else setting.fmt(0), "chips": chips[:CHIPS]}]
+        return [
+            {
+                "kind": "amount",
+                "path": path,
+                "label": label,
+                "text": setting.fmt(value) if isinstance(value, int) else setting.fmt(0),
+                "chips": chips[:CHIPS],
+            }
+        ]
     options: list[tuple[Any, str]]
     if shape == "player":
         options = [(p, p) for p in setting.players]
@@ -253,8 +300,10 @@ def _leaf(schema: dict, shape: str | None, value: Any, path: tuple, label: str, 
         options = [(True, "Yes"), (False, "No")]
     else:  # number
         options = [(n, str(n)) for n in range(schema["minimum"], schema["maximum"] + 1)]
-    tiles = [{"value": v, "label": text, "selected": value is not None and v == value and type(v) is type(value)}
-             for v, text in options]
+    tiles = [
+        {"value": v, "label": text, "selected": value is not None and v == value and type(v) is type(value)}
+        for v, text in options
+    ]
     return [{"kind": "pick", "path": path, "label": label, "choices": tiles, "clearable": clearable}]
 
 
@@ -314,7 +363,7 @@ def change(schema: dict, value: Any, path: tuple, how: str, arg: Any = None) -> 
         if arg in chosen:
             chosen.remove(arg)
         else:
-            chosen = (chosen + [arg])[-sub.get("maxItems", len(chosen) + 1):]
+            chosen = (chosen + [arg])[-sub.get("maxItems", len(chosen) + 1) :]
         return _put(value, path, chosen)
     if how in ("less", "more"):
         low, high = sub.get("minimum", 0), sub.get("maximum")
@@ -362,7 +411,7 @@ def missing(schema: dict, value: Any) -> str | None:
 
 
 def _choose(title: str) -> str:
-    """"choose who bets", "choose the stake": what a part still needs, in words."""
+    """ "choose who bets", "choose the stake": what a part still needs, in words."""
     words = title.lower()
     return f"choose {words}" if words.split()[0] in ("who", "which", "what", "how") else f"choose the {words}"
 
@@ -371,7 +420,7 @@ def _missing(schema: dict, value: Any, where: str) -> str | None:
     shape = _shape(schema)
     prefix = f"{where}: " if where else ""
     if shape == "list":
-        noun = (schema["items"].get("title") or "entry")
+        noun = schema["items"].get("title") or "entry"
         for i, item in enumerate(value or []):
             problem = _missing(schema["items"], item, f"{noun} {i + 1}")
             if problem:

@@ -1,6 +1,7 @@
 """The settings screen's view-model: the game's backups to restore, the trading unit's parts to test,
 and the values a deed card can be corrected to (money the way the pack's notes read it: "100K" on a
 Greenopoly card, typed back the same way). Pure: no Kivy."""
+
 from __future__ import annotations
 
 import datetime as _dt
@@ -21,8 +22,13 @@ def backup_rows(game: Path) -> list[dict[str, Any]]:
     for path in reversed(list_backups(Path(game))):
         m = re.search(r"-(\d+)\.game$", path.name)
         when = _dt.datetime.fromtimestamp(path.stat().st_mtime).strftime("%d %b %H:%M")
-        rows.append({"path": str(path), "entry": int(m.group(1)) if m else None,
-                     "text": f"After action {int(m.group(1))}, {when}" if m else f"{path.name}, {when}"})
+        rows.append(
+            {
+                "path": str(path),
+                "entry": int(m.group(1)) if m else None,
+                "text": f"After action {int(m.group(1))}, {when}" if m else f"{path.name}, {when}",
+            }
+        )
     return rows
 
 
@@ -35,8 +41,14 @@ def part_rows(board: Any) -> list[dict[str, Any]]:
     for name, button in devices.buttons.items():
         pins = getattr(devices, "pins", None)
         where = pins.describe(name) if pins is not None and hasattr(pins, "describe") else ""
-        rows.append({"part": name, "label": name.replace("_", " ").capitalize(), "where": where,
-                     "pressed": bool(button.is_pressed)})
+        rows.append(
+            {
+                "part": name,
+                "label": name.replace("_", " ").capitalize(),
+                "where": where,
+                "pressed": bool(button.is_pressed),
+            }
+        )
     return rows
 
 
@@ -60,8 +72,14 @@ def card_fields(card: dict, money: Currency | None = None) -> list[dict[str, Any
             text = ", ".join(_figure(v, money) for v in value)
         else:
             text = _figure(value, money)
-        rows.append({"key": key, "label": key.replace("_", " ").capitalize(), "text": text,
-                     "kind": "list" if isinstance(value, list) else ("int" if isinstance(value, int) else "text")})
+        rows.append(
+            {
+                "key": key,
+                "label": key.replace("_", " ").capitalize(),
+                "text": text,
+                "kind": "list" if isinstance(value, list) else ("int" if isinstance(value, int) else "text"),
+            }
+        )
     return rows
 
 

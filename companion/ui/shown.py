@@ -11,6 +11,7 @@ their labels name exactly what they take back.
 The words come from the action contract (:func:`companion.core.contract.money_words`, read from the
 preview's postings), never from code written for one screen. Pure: no Kivy.
 """
+
 from __future__ import annotations
 
 from typing import Any

@@ -19,6 +19,7 @@ Volume (0 to 100) and mute live in touchscreen.json and on the Settings screen. 
 audio library, a file that will not load: silence, never a crash. :attr:`Sounds.asked` remembers each
 event asked for, so tests can check that each event asks for its sound without hearing it.
 """
+
 from __future__ import annotations
 
 import logging
@@ -88,8 +89,9 @@ def outcome_sound(outcome: Any, over: bool) -> str | None:
 class Sounds:
     """The touchscreen's sounds: ``play("money")``. ``loader(path) -> sound or None`` (Kivy's by default)."""
 
-    def __init__(self, folder: str | Path, *, volume: int = 80, muted: bool = False,
-                 loader: Callable[[str], Any] | None = None) -> None:
+    def __init__(
+        self, folder: str | Path, *, volume: int = 80, muted: bool = False, loader: Callable[[str], Any] | None = None
+    ) -> None:
         self.folder = Path(folder)
         self.volume = volume
         self.muted = muted

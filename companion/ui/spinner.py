@@ -5,6 +5,7 @@ time, its light and buzzer on the Pi. This strip only shows the unit's own view 
 lets the unit's time pass so that its stop is recorded (the unit link makes it the ``spin`` action)
 the moment it happens, whatever else the app is doing.
 """
+
 from __future__ import annotations
 
 from typing import Callable

@@ -11,6 +11,7 @@ phones' API reads it. A field that corrects something on the table (a character 
 it holds now (the contract's ``current``): the form starts from those printed values, marks each one
 changed, and the action takes only what differs; nothing changed is nothing to confirm. Pure: no Kivy.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -51,8 +52,12 @@ def candidates(desk: Desk, form: ActionForm, field) -> list[str]:
 
 
 def setting_for(desk: Desk, form: ActionForm, field) -> schema_form.Setting:
-    return schema_form.Setting(players=tuple(candidates(desk, form, field)), amounts=tuple(quick_amounts(desk.pack)),
-                               fmt=desk.fmt, limits=dict(desk.pack.get("amounts") or {}))
+    return schema_form.Setting(
+        players=tuple(candidates(desk, form, field)),
+        amounts=tuple(quick_amounts(desk.pack)),
+        fmt=desk.fmt,
+        limits=dict(desk.pack.get("amounts") or {}),
+    )
 
 
 def schema_of(desk: Desk, form: ActionForm, field) -> dict:
@@ -128,6 +133,11 @@ def form_view(desk: Desk, form: ActionForm, field: str, value: Any) -> dict[str,
     if empty and not f.required and lacking is None and (not last or preview is not None):
         none = schema.get("x-none") or "None"
         sentence = f"{none}: {sentence}" if last else f"{none}. Next"
-    view.update(sentence=sentence, ready=lacking is None and (not last or preview is not None),
-                refused=lacking or refused, promise=promise(preview) if last else None, value=schema_form.empty(schema) if empty else value)
+    view.update(
+        sentence=sentence,
+        ready=lacking is None and (not last or preview is not None),
+        refused=lacking or refused,
+        promise=promise(preview) if last else None,
+        value=schema_form.empty(schema) if empty else value,
+    )
     return view

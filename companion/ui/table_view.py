@@ -4,6 +4,7 @@ Built from :func:`companion.views.state_json` (the same public state the phones 
 touchscreen and the phones always tell the same story. Pure: no Kivy; the screen copies these values
 into its widgets.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -49,8 +50,11 @@ def player_tile(state: dict, player: dict, *, names: dict | None = None) -> dict
     turn = state["turn"]["player"] == player["name"]
     deeds = len(player.get("deeds", []))
     warnings = player_warnings(state, player, names)
-    built = sum(1 for d in state["deeds"] if d.get("owner") == player["name"]
-                and any(m != "mortgaged" for m in d.get("marks", [])))
+    built = sum(
+        1
+        for d in state["deeds"]
+        if d.get("owner") == player["name"] and any(m != "mortgaged" for m in d.get("marks", []))
+    )
     # a short line that always fits the tile: which deed holds what is on the deeds screen, a tap away
     deeds_text = (plural(deeds, "deed") if deeds else "no deeds") + (f"\n{built} built on" if built else "")
     return {
@@ -70,9 +74,15 @@ def player_tile(state: dict, player: dict, *, names: dict | None = None) -> dict
     }
 
 
-def table_view(state: dict, specs: dict, *, undo_text: str | None = None,
-               redo_text: str | None = None, last_text: str | None = None,
-               names: dict | None = None) -> dict[str, Any]:
+def table_view(
+    state: dict,
+    specs: dict,
+    *,
+    undo_text: str | None = None,
+    redo_text: str | None = None,
+    last_text: str | None = None,
+    names: dict | None = None,
+) -> dict[str, Any]:
     """Everything the table screen shows. The buttons act for the player to play (a flow lets the
     banker pick another for one action); ``names`` are the pack's names for places (its jail)."""
     turn = state["turn"]["player"]

@@ -7,6 +7,7 @@ chooser, the structured form, the auction, the trade, the card editor) or, once 
 only when it cannot be taken back, or when the tap did not show the money it moves: see
 :mod:`companion.ui.shown`).
 """
+
 from __future__ import annotations
 
 from typing import Any, Callable
@@ -79,8 +80,14 @@ class Taps:
     def refuse(self, text: str, near=None) -> None:
         show_reason(self.layer, text[:1].upper() + text[1:], near)
 
-    def confirm(self, question: str, yes_text: str, on_yes: Callable[[], Any],
-                on_no: Callable[[], Any] | None = None, yes_kind: str = "danger") -> ConfirmBox:
+    def confirm(
+        self,
+        question: str,
+        yes_text: str,
+        on_yes: Callable[[], Any],
+        on_no: Callable[[], Any] | None = None,
+        yes_kind: str = "danger",
+    ) -> ConfirmBox:
         """Ask first (what cannot be taken back with one tap, or money no button showed); ``on_yes``
         runs only on Yes."""
         box = ConfirmBox(question=question, yes_text=yes_text, yes_action=on_yes, no_action=on_no, yes_kind=yes_kind)
@@ -152,13 +159,21 @@ class Taps:
         if form.action in flows.DESTRUCTIVE:
             sums = flows.every_sum(found.postings, self.desk.account_name, self.desk.fmt) if found else []
             sentence = found.summary if found else ""
-            self.confirm(flows.destructive_question(form, self.desk.account_name, sums, sentence), spec.label,
-                         lambda: self._confirmed(form, near, promise(found)))
+            self.confirm(
+                flows.destructive_question(form, self.desk.account_name, sums, sentence),
+                spec.label,
+                lambda: self._confirmed(form, near, promise(found)),
+            )
             return None
         if found is not None and moves_money(found) and promise(found) != getattr(near, "promise", None):
-            self.confirm(_sentence(found.summary), said(flows.button_label(form.button or form.action, self.desk.specs),
-                                                       money_words(found, self.desk.table)),
-                         lambda: self._confirmed(form, near, promise(found)), yes_kind="accent")
+            self.confirm(
+                _sentence(found.summary),
+                said(
+                    flows.button_label(form.button or form.action, self.desk.specs), money_words(found, self.desk.table)
+                ),
+                lambda: self._confirmed(form, near, promise(found)),
+                yes_kind="accent",
+            )
             return None
         return self._finish(form, near)
 

@@ -11,6 +11,7 @@ before the window and those threads start, makes them share two.
 
 What Kivy itself keeps of a screen let go is worked around in :mod:`companion.ui.kivy_fixes`.
 """
+
 from __future__ import annotations
 
 import ctypes

@@ -1,5 +1,6 @@
 """The trade screen's view-model: two players, what each gives (cash and deeds), which mortgages the
 receiver lifts at once, and whether the rules accept the deal as it stands. Pure: no Kivy."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
@@ -36,7 +37,9 @@ class Deal:
         return replace(self, **chosen, lift=lift)
 
     def toggle_lift(self, deed: str) -> "Deal":
-        return replace(self, lift=tuple(d for d in self.lift if d != deed) if deed in self.lift else self.lift + (deed,))
+        return replace(
+            self, lift=tuple(d for d in self.lift if d != deed) if deed in self.lift else self.lift + (deed,)
+        )
 
     def add_cash(self, side: str, amount: int) -> "Deal":
         key = "give_cash" if side == "give" else "get_cash"
@@ -53,9 +56,15 @@ class Deal:
     def action(self, takes_lift: bool = True) -> dict:
         act: dict[str, Any] = {"action": "trade", "a": self.a, "b": self.b}
         if self.give_cash or self.give:
-            act["give"] = {**({"cash": self.give_cash} if self.give_cash else {}), **({"deeds": list(self.give)} if self.give else {})}
+            act["give"] = {
+                **({"cash": self.give_cash} if self.give_cash else {}),
+                **({"deeds": list(self.give)} if self.give else {}),
+            }
         if self.get_cash or self.get:
-            act["get"] = {**({"cash": self.get_cash} if self.get_cash else {}), **({"deeds": list(self.get)} if self.get else {})}
+            act["get"] = {
+                **({"cash": self.get_cash} if self.get_cash else {}),
+                **({"deeds": list(self.get)} if self.get else {}),
+            }
         if self.lift and takes_lift:
             act["lift"] = list(self.lift)
         return act
@@ -65,8 +74,14 @@ def _side(desk: Desk, player: str, chosen: tuple[str, ...], lift: tuple[str, ...
     rows = []
     for d in desk.state()["deeds"]:
         if d.get("owner") == player:
-            rows.append({"deed": d["name"], "chosen": d["name"] in chosen, "mortgaged": bool(d.get("mortgaged")),
-                         "lift": d["name"] in lift})
+            rows.append(
+                {
+                    "deed": d["name"],
+                    "chosen": d["name"] in chosen,
+                    "mortgaged": bool(d.get("mortgaged")),
+                    "lift": d["name"] in lift,
+                }
+            )
     return rows
 
 
@@ -88,9 +103,11 @@ def trade_view(desk: Desk, deal: Deal) -> dict[str, Any]:
     def pays(who: str) -> int:
         """All that ``who`` pays in this deal: cash, and the bank's 10% on a mortgaged deed received."""
         return sum(p.amount for p in preview.postings if p.payer == who) if preview is not None else 0
+
     return {
         "players": players,
-        "a": deal.a, "b": deal.b,
+        "a": deal.a,
+        "b": deal.b,
         "give_rows": _side(desk, deal.a, deal.give, deal.lift) if deal.a else [],
         "get_rows": _side(desk, deal.b, deal.get, deal.lift) if deal.b else [],
         "give_cash_text": desk.fmt(deal.give_cash),
@@ -102,11 +119,20 @@ def trade_view(desk: Desk, deal: Deal) -> dict[str, Any]:
         "preview": preview.summary if preview is not None else "",
         "promise": promise(preview),
         "takes_lift": takes_lift,
-        "sentence": "; ".join([_words(desk, deal.a or "?", deal.give_cash, deal.give),
-                               _words(desk, deal.b or "?", deal.get_cash, deal.get)]),
-        "confirm_text": (preview.summary[:1].upper() + preview.summary[1:]) if preview is not None else
-                        "; ".join([_words(desk, deal.a or "?", deal.give_cash, deal.give),
-                                   _words(desk, deal.b or "?", deal.get_cash, deal.get)]),
+        "sentence": "; ".join(
+            [
+                _words(desk, deal.a or "?", deal.give_cash, deal.give),
+                _words(desk, deal.b or "?", deal.get_cash, deal.get),
+            ]
+        ),
+        "confirm_text": (preview.summary[:1].upper() + preview.summary[1:])
+        if preview is not None
+        else "; ".join(
+            [
+                _words(desk, deal.a or "?", deal.give_cash, deal.give),
+                _words(desk, deal.b or "?", deal.get_cash, deal.get),
+            ]
+        ),
         "ready": ready,
         "refused": refused,
     }

@@ -3,6 +3,7 @@
 Python decides, the widget renders: every property is set from ``unit.view(now)``, and every
 touch is one call on the unit. Layout and bindings live in ``kv/trading_unit.kv``.
 """
+
 from __future__ import annotations
 
 import time
@@ -21,8 +22,10 @@ from companion.ui.widgets import Aimed  # noqa: F401  (the kv rule's buttons tak
 LIVE_REFRESH = 1 / 20
 """Seconds between redraws while the ring turns or the spinner rolls."""
 
-REQUEST_TEXT = {"confirm_cancel": "Cancel the {mode}? Press again or touch YES.",
-                "confirm_undo": "Undo the last action?"}
+REQUEST_TEXT = {
+    "confirm_cancel": "Cancel the {mode}? Press again or touch YES.",
+    "confirm_undo": "Undo the last action?",
+}
 
 
 def load_kv(name: str) -> None:
@@ -46,9 +49,13 @@ def describe_result(view: dict[str, Any], money: Callable[[int], str]) -> str:
     outcome, lot = view["result"], view["result_lot"]
     if outcome == "sold":
         return f"SOLD{' ' + lot if lot else ''} to {view['result_bidder']} for {money(view['result_bid'])}"
-    return {None: "", "no_bids": "No bids: not sold", "agreed": "Deal agreed",
-            "lapsed": "Deal lapsed: time ran out",
-            "cancelled": f"{(view['result_purpose'] or '').capitalize()} cancelled"}[outcome]
+    return {
+        None: "",
+        "no_bids": "No bids: not sold",
+        "agreed": "Deal agreed",
+        "lapsed": "Deal lapsed: time ran out",
+        "cancelled": f"{(view['result_purpose'] or '').capitalize()} cancelled",
+    }[outcome]
 
 
 def describe_mode(view: dict[str, Any]) -> str:
@@ -85,10 +92,16 @@ class TradingUnitWidget(BoxLayout):
     notice_text = StringProperty("")
     bids_here = BooleanProperty(True)  # False in the app: bids are made on the one auction screen
 
-    def __init__(self, unit: TradingUnit, *, clock: Callable[[], float] = time.monotonic,
-                 money_format: Callable[[int], str] = "{:,}".format,
-                 on_auction: Callable[[], Any] | None = None,
-                 undo_says: Callable[[], str | None] | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        unit: TradingUnit,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        money_format: Callable[[int], str] = "{:,}".format,
+        on_auction: Callable[[], Any] | None = None,
+        undo_says: Callable[[], str | None] | None = None,
+        **kwargs: Any,
+    ) -> None:
         load_kv("trading_unit.kv")
         self.unit, self._clock, self._money = unit, clock, money_format
         self._on_auction = on_auction

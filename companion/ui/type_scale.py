@@ -5,19 +5,20 @@ keeps it open for the whole run, so every distinct size costs memory for the res
 Text therefore comes in these steps only (``app.u * STEPS["body"]``, or ``app.u * 20`` in kv), and a
 big figure that must shrink to fit its box shrinks through the steps, never to an arbitrary size.
 """
+
 from __future__ import annotations
 
 __all__ = ["STEPS", "SIZES", "SMALLEST", "at_most", "shrunk", "window_u"]
 
 #: The named steps, smallest first.
 STEPS: dict[str, int] = {
-    "small": 18,    # second lines: details, hints, long questions
-    "body": 20,     # words and captions
-    "large": 24,    # buttons and headings
-    "title": 32,    # a screen's one big line, figures in a row
-    "figure": 40,   # a balance on a player's tile, the amount being typed
-    "huge": 64,     # the auction's countdown
-    "dial": 112,    # the trading unit's countdown, read from across the table
+    "small": 18,  # second lines: details, hints, long questions
+    "body": 20,  # words and captions
+    "large": 24,  # buttons and headings
+    "title": 32,  # a screen's one big line, figures in a row
+    "figure": 40,  # a balance on a player's tile, the amount being typed
+    "huge": 64,  # the auction's countdown
+    "dial": 112,  # the trading unit's countdown, read from across the table
 }
 
 #: The sizes alone, smallest first.

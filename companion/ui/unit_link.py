@@ -10,14 +10,22 @@ its loop's scheduling functions.
 Threading: the app's loop thread only. gpiozero's callbacks reach the unit through
 ``call_soon_threadsafe`` (see :func:`companion.hardware.open_board`).
 """
+
 from __future__ import annotations
 
 import logging
 import time
 from typing import Any, Callable
 
-from companion.trading_unit import (SettingError, SpinStopped, TimerEnded, TimerStarted, TradingUnit,
-                                   TradingUnitSettings, UnitEvent)
+from companion.trading_unit import (
+    SettingError,
+    SpinStopped,
+    TimerEnded,
+    TimerStarted,
+    TradingUnit,
+    TradingUnitSettings,
+    UnitEvent,
+)
 
 __all__ = ["UnitLink", "unit_settings"]
 
@@ -36,10 +44,17 @@ def unit_settings(pack: dict) -> TradingUnitSettings:
 class UnitLink:
     """A game's trading unit and, when the Pi has them, its buttons, red light and buzzer."""
 
-    def __init__(self, pack: dict, *, act: Callable[[dict], Any], clock: Callable[[], float] = time.monotonic,
-                 rng=None, on_sold: Callable[[Any], None] | None = None,
-                 on_event: Callable[[UnitEvent], None] | None = None,
-                 whose_turn: Callable[[], str | None] | None = None) -> None:
+    def __init__(
+        self,
+        pack: dict,
+        *,
+        act: Callable[[dict], Any],
+        clock: Callable[[], float] = time.monotonic,
+        rng=None,
+        on_sold: Callable[[Any], None] | None = None,
+        on_event: Callable[[UnitEvent], None] | None = None,
+        whose_turn: Callable[[], str | None] | None = None,
+    ) -> None:
         self.clock = clock
         self._whose_turn = whose_turn  # given when the game records spins (a ``spin`` action)
         self._act = act
@@ -67,8 +82,14 @@ class UnitLink:
         if isinstance(event, SpinStopped) and self._whose_turn is not None:
             player = self._whose_turn()
             if player:
-                self.last_result = self._act({"action": "spin", "player": player, "result": event.face,
-                                              "id": f"unit-spin-{event.turn}-{self.unit.roll}-{player}"})
+                self.last_result = self._act(
+                    {
+                        "action": "spin",
+                        "player": player,
+                        "result": event.face,
+                        "id": f"unit-spin-{event.turn}-{self.unit.roll}-{player}",
+                    }
+                )
             return
         if isinstance(event, TimerStarted) and event.purpose == "auction":
             self.lot = event.lot  # a new auction starts clean: its own lot or none yet
@@ -78,8 +99,13 @@ class UnitLink:
         lot, self.lot = event.lot or self.lot, None
         if event.outcome == "sold" and event.winning_bid is not None and lot in self.deeds:
             bid = event.winning_bid
-            action = {"action": "auction", "deed": lot, "winner": bid.bidder, "bid": bid.amount,
-                      "id": f"unit-auction-{lot}-{event.at:.3f}"}
+            action = {
+                "action": "auction",
+                "deed": lot,
+                "winner": bid.bidder,
+                "bid": bid.amount,
+                "id": f"unit-auction-{lot}-{event.at:.3f}",
+            }
             self.last_result = self._act(action)
         else:
             self.last_result = None
@@ -97,15 +123,28 @@ class UnitLink:
             self.unit.start_turn(number, roll)
 
     # -- hardware ------------------------------------------------------------------------------------
-    def open_board(self, opener: Callable[..., Any] | None, *, call_soon_threadsafe: Callable[..., Any],
-                   call_later=None, pins: dict | None = None, pin_factory: Any = None) -> str:
+    def open_board(
+        self,
+        opener: Callable[..., Any] | None,
+        *,
+        call_soon_threadsafe: Callable[..., Any],
+        call_later=None,
+        pins: dict | None = None,
+        pin_factory: Any = None,
+    ) -> str:
         """Open the GPIO buttons, light and buzzer with ``opener`` (the hardware adapter's ``open_board``,
         handed in by the composition root; None where no GPIO library is installed); says what it found."""
         if opener is None:
             self.hardware_text = "Buttons: on screen only (this computer has no GPIO pins)"
             return self.hardware_text
-        self.board = opener(self.unit, clock=self.clock, call_soon_threadsafe=call_soon_threadsafe,
-                                call_later=call_later, pins=pins or None, pin_factory=pin_factory)
+        self.board = opener(
+            self.unit,
+            clock=self.clock,
+            call_soon_threadsafe=call_soon_threadsafe,
+            call_later=call_later,
+            pins=pins or None,
+            pin_factory=pin_factory,
+        )
         if getattr(self.board, "present", False):
             self._wrap_sound()
             self.hardware_text = "Buttons, light and buzzer connected"

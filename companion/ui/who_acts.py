@@ -6,6 +6,7 @@ keypad show that player as a strip of names with the player to play selected, so
 another for this one action; the choice lives in the form and is gone once the action is done or
 cancelled. Looking at a tile or a deed card never changes who pays. Pure: no Kivy.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -30,11 +31,17 @@ def who_row(state: dict, form: ActionForm | None, asking: str | None = None) -> 
     if form is None or not form.actor or form.actor == asking:
         return None
     chosen = str(form.values.get(form.actor) or "")
-    choices = [{"value": p["name"], "label": p["name"], "colour": player_colour(p["colour"]),
-                "selected": p["name"].casefold() == chosen.casefold()}
-               for p in state["players"] if not p["bankrupt"]]
+    choices = [
+        {
+            "value": p["name"],
+            "label": p["name"],
+            "colour": player_colour(p["colour"]),
+            "selected": p["name"].casefold() == chosen.casefold(),
+        }
+        for p in state["players"]
+        if not p["bankrupt"]
+    ]
     if not choices:
         return None
     label = _ROLE_LABELS.get(form.actor_role, "Who")
-    return {"field": form.actor, "label": label, "choices": choices,
-            "changed": chosen != (player_to_play(state) or "")}
+    return {"field": form.actor, "label": label, "choices": choices, "changed": chosen != (player_to_play(state) or "")}

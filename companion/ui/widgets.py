@@ -4,6 +4,7 @@ Their look lives in ``kv/widgets.kv``; here is only behaviour. Sizes scale with 
 official 800x480 display), so a touch target of ``48 * app.u`` pixels is about 9 mm on every screen
 the app supports.
 """
+
 from __future__ import annotations
 
 import time
@@ -22,8 +23,23 @@ from kivy.uix.modalview import ModalView
 
 from . import type_scale
 
-__all__ = ["lines_needed", "SEEN_SECONDS", "Sight", "Aimed", "touched_at", "Tap", "PlayerTile", "AccountTile", "ReasonBubble", "DoneNote", "ConfirmBox", "Caption", "Figure",
-           "show_reason", "show_done"]
+__all__ = [
+    "lines_needed",
+    "SEEN_SECONDS",
+    "Sight",
+    "Aimed",
+    "touched_at",
+    "Tap",
+    "PlayerTile",
+    "AccountTile",
+    "ReasonBubble",
+    "DoneNote",
+    "ConfirmBox",
+    "Caption",
+    "Figure",
+    "show_reason",
+    "show_done",
+]
 
 
 #: How long a widget must have been on the screen, where it is, before it takes a tap (seconds). A
@@ -255,7 +271,6 @@ class AccountTile(Tap):
     detail = StringProperty("")
 
 
-
 def side_row(row: dict, on_pick, *, value=None, colour=None):
     """A labelled row of tiles, one per choice of ``row`` (``{"field", "label", "choices"}``, each choice
     ``{"value", "label", "selected"}`` and maybe ``"colour"``): the strip of who acts, a payment's sides,
@@ -263,13 +278,19 @@ def side_row(row: dict, on_pick, *, value=None, colour=None):
     box = Factory.SideRow()
     box.label = row["label"]
     for choice in row["choices"]:
-        tile = AccountTile(text=choice["label"], account=str(choice["value"]),
-                           colour=list(colour or choice.get("colour") or (0.35, 0.4, 0.45, 1)),
-                           selected=choice["selected"], name=f"{row['field']}-{choice['value']}", guard=False)
+        tile = AccountTile(
+            text=choice["label"],
+            account=str(choice["value"]),
+            colour=list(colour or choice.get("colour") or (0.35, 0.4, 0.45, 1)),
+            selected=choice["selected"],
+            name=f"{row['field']}-{choice['value']}",
+            guard=False,
+        )
         tile.value = value(row, choice) if value else row["field"]
         tile.bind(on_release=on_pick)
         box.ids.tiles.add_widget(tile)
     return box
+
 
 class ReasonBubble(Label):
     """Why a tap was refused, shown right where the banker tapped; a tap anywhere or time closes it."""
@@ -352,7 +373,7 @@ def show_done(layer: FloatLayout, text: str, middle_y: float | None = None) -> D
 
 
 class ConfirmBox(ModalView):
-    """"Are you sure?" for what cannot be taken back with one tap (bankruptcy, ending the game, revoking),
+    """ "Are you sure?" for what cannot be taken back with one tap (bankruptcy, ending the game, revoking),
     and the confirming step of money no button showed (its sentence, and Yes saying who pays how much)."""
 
     question = StringProperty("")

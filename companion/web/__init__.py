@@ -9,6 +9,7 @@ Public names (imported lazily, so ``companion`` commands that never serve pages 
 
 See docs/phones.md for the whole picture and docs/api.md for the API.
 """
+
 from __future__ import annotations
 
 from importlib import import_module

@@ -28,6 +28,7 @@ Refusals: 400 malformed, 401 no or bad credential, 403 not for this role, 404 un
 says no (the game is unchanged), 413 too large, 415 not JSON, 421 wrong host, 429 slow down, 503 the
 game file is busy.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -111,8 +112,14 @@ async def list_requests(request: web.Request) -> web.Response:
 async def openapi(request: web.Request) -> web.Response:
     desk = request.app[DESK]
     rules = desk.banker.rules
-    return _json(openapi_document(desk.cookie_name, desk.banker.actions(), family=rules.family,
-                                  deed_fields=rules.extras.get("deed_fields", {})))
+    return _json(
+        openapi_document(
+            desk.cookie_name,
+            desk.banker.actions(),
+            family=rules.family,
+            deed_fields=rules.extras.get("deed_fields", {}),
+        )
+    )
 
 
 @routes.get(PROBLEMS_PATH + "{kind}")
@@ -141,8 +148,12 @@ async def ask(request: web.Request) -> web.Response:
         if payer != holder.player:
             raise refuse(403, "a phone can only offer to pay from its own player's cash", kind="not-yours")
     if desk.asks.blocked(holder.player):  # asking and cancelling in a loop wakes every phone
-        raise refuse(429, "you have asked the banker many times just now; wait a minute, then ask again",
-                     kind="too-many-asks", Retry_After=str(desk.asks.retry_after(holder.player)))
+        raise refuse(
+            429,
+            "you have asked the banker many times just now; wait a minute, then ask again",
+            kind="too-many-asks",
+            Retry_After=str(desk.asks.retry_after(holder.player)),
+        )
     before = desk.requests.changes
     made = desk.requests.ask(holder.player, body.get("to"), body.get("amount"), body.get("memo", ""), body.get("id"))
     if desk.requests.changes != before:  # only a request made counts: not a refused one, not a retried id

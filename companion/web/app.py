@@ -7,6 +7,7 @@
                  and gzipped once (:mod:`companion.web.shelf`); ``/manifest.webmanifest`` the web app manifest
 ``/api/v1/...``  the JSON API (:mod:`companion.web.api`)
 """
+
 from __future__ import annotations
 
 import html
@@ -74,8 +75,12 @@ async def join(request: web.Request) -> web.StreamResponse:
     address = request.remote or "unknown"
     wait = desk.guessing.wait(address)
     if wait is not None:
-        raise refuse(429, "Too many wrong links from this device. Wait a minute and scan again.", kind="too-many-wrong-links",
-                     Retry_After=str(wait))
+        raise refuse(
+            429,
+            "Too many wrong links from this device. Wait a minute and scan again.",
+            kind="too-many-wrong-links",
+            Retry_After=str(wait),
+        )
     token = request.match_info["token"]
     holder = desk.authorise(token)
     if holder is None:
@@ -87,11 +92,16 @@ async def join(request: web.Request) -> web.StreamResponse:
         else:
             desk.guessing.wrong(address)  # a guess: counted against this device, this game and all
             reason = "It is not a link to this game."
-        return web.Response(status=403, text=_BAD_LINK.format(reason=html.escape(reason)),
-                            content_type="text/html", headers={"Cache-Control": "no-store"})
+        return web.Response(
+            status=403,
+            text=_BAD_LINK.format(reason=html.escape(reason)),
+            content_type="text/html",
+            headers={"Cache-Control": "no-store"},
+        )
     response = web.Response(status=303, headers={"Location": "/", "Cache-Control": "no-store"})
-    response.set_cookie(desk.cookie_name, holder.token, max_age=COOKIE_DAYS * 86400, path="/",
-                        httponly=True, samesite="Strict")
+    response.set_cookie(
+        desk.cookie_name, holder.token, max_age=COOKIE_DAYS * 86400, path="/", httponly=True, samesite="Strict"
+    )
     return response
 
 
@@ -101,8 +111,9 @@ def build_app(desk: PhoneDesk, *, hosts: frozenset[str], join_url: Callable[[str
     ``hosts``: the Host names it answers to; ``join_url(player)``: the link a player's QR code holds.
     """
     door = Door(desk.limits)
-    app = web.Application(client_max_size=desk.limits.request_bytes,
-                          middlewares=[door.middleware, *MIDDLEWARES, squeeze])
+    app = web.Application(
+        client_max_size=desk.limits.request_bytes, middlewares=[door.middleware, *MIDDLEWARES, squeeze]
+    )
     app[DOOR] = door
     app[DESK] = desk
     app[HOSTS] = hosts

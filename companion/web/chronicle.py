@@ -7,6 +7,7 @@ entry by :func:`companion.views.worth` and shared with the state the pages and t
 line and each chart point is also written as JSON text once, when it is made, so the pages splice
 them instead of encoding them again after every action.
 """
+
 from __future__ import annotations
 
 from collections import deque

@@ -11,6 +11,7 @@ the story and chart as JSON text the chronicle wrote once per line and point, sp
 
 Threading: belongs to the app's asyncio loop, like the Banker it serves.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -84,8 +85,11 @@ class PhoneDesk:
             return
         if self.chronicle.seq != self.banker.version:
             self.chronicle.rebuild()  # reopened after a while: catch up with the log
-        self._unsubscribe = [self.banker.subscribe(self._on_outcome), self.requests.subscribe(self._on_request),
-                             self.plays.subscribe(self._on_request)]
+        self._unsubscribe = [
+            self.banker.subscribe(self._on_outcome),
+            self.requests.subscribe(self._on_request),
+            self.plays.subscribe(self._on_request),
+        ]
         self.hub.closed = False
         self.hub.bump()
 
@@ -170,8 +174,11 @@ class PhoneDesk:
             if holder.role == "player":
                 chronicle, player = self.chronicle, holder.player
                 assert player is not None, "a player's pass names the player"
-                body = dumps_player_page(self.page_data(holder, whole=False), chronicle.worth_series_json(player),
-                                         chronicle.story_json(player))
+                body = dumps_player_page(
+                    self.page_data(holder, whole=False),
+                    chronicle.worth_series_json(player),
+                    chronicle.story_json(player),
+                )
             else:
                 body = dumps_safe(self.page_data(holder))
             cached = (body, self.banker.version)
@@ -247,15 +254,18 @@ class PhoneDesk:
         if key not in self._asked:
             currency = self.banker.currency
             held = self.requests.held
-            self._asked[key] = [{**r.as_json(currency), "held": held[r.id]} if r.id in held else r.as_json(currency)
-                                for r in getattr(self.requests, which)(*args)]
+            self._asked[key] = [
+                {**r.as_json(currency), "held": held[r.id]} if r.id in held else r.as_json(currency)
+                for r in getattr(self.requests, which)(*args)
+            ]
         return self._asked[key]
 
     def live_page(self, holder: Pass) -> tuple[bytes | None, str | None]:
         """For a stream: ``(state event, reason)``; a reason means this is the last message (the
         game ended: the final page still goes out; the link was withdrawn: no page)."""
         reason = self.expired(holder)
-        if reason and (holder.role != "player" or not self.banker.table.get("over")
-                       or self.tokens.check(holder.token) is None):
+        if reason and (
+            holder.role != "player" or not self.banker.table.get("over") or self.tokens.check(holder.token) is None
+        ):
             return None, reason
         return self.message(holder), reason

@@ -15,6 +15,7 @@ table's phones served anyway:
 Install with :meth:`Door.watch` on an :class:`aiohttp.web.AppRunner`'s server after ``setup()``, and
 put :data:`Door.middleware` first in the app. Loop-only, no locks.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -43,9 +44,11 @@ def open_files_limit() -> int | None:
 
 def _refusal(text: str) -> bytes:
     body = (text + "\n").encode()
-    return (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n"
-            b"Retry-After: 5\r\nConnection: close\r\nServer: Table Banker\r\n"
-            b"Content-Length: %d\r\n\r\n" % len(body)) + body
+    return (
+        b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n"
+        b"Retry-After: 5\r\nConnection: close\r\nServer: Table Banker\r\n"
+        b"Content-Length: %d\r\n\r\n" % len(body)
+    ) + body
 
 
 TOO_MANY_HERE = _refusal("too many connections from this device; close some pages and try again")
@@ -122,9 +125,14 @@ class Door:
         now = self.clock()
         if now - self._logged.get(address, float("-inf")) >= LOG_EVERY:
             self._logged[address] = now
-            log.warning("refused a connection from %s: %s too many open (%d from it, %d in all); "
-                        "further refusals from it are not logged for a minute",
-                        address, who, self.open[address], self.total)
+            log.warning(
+                "refused a connection from %s: %s too many open (%d from it, %d in all); "
+                "further refusals from it are not logged for a minute",
+                address,
+                who,
+                self.open[address],
+                self.total,
+            )
         try:
             transport.write(answer)
         finally:

@@ -11,6 +11,7 @@ Two things live here and nowhere else in the phone server:
   payment requests) raises maps to its status here: malformed **400**, a rule says no **409**, the
   game file busy **503**. The error middleware asks it, so no handler catches game errors itself.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -21,8 +22,18 @@ from companion.core.contract import MAX_DEPTH, MAX_INT, load_json
 from companion.core.contract import check_json as check_value
 from companion.core.errors import BadAction, BankerError, GameBusy, GameFileError, Refused
 
-__all__ = ["Refusal", "refuse", "read_json", "well_formed", "status_of", "check_value", "MAX_DEPTH", "MAX_INT",
-           "BODY_SECONDS", "BODY_TIMEOUT"]
+__all__ = [
+    "Refusal",
+    "refuse",
+    "read_json",
+    "well_formed",
+    "status_of",
+    "check_value",
+    "MAX_DEPTH",
+    "MAX_INT",
+    "BODY_SECONDS",
+    "BODY_TIMEOUT",
+]
 
 BODY_SECONDS = 10.0  # a body not fully sent by then: 408, and the connection closes
 BODY_TIMEOUT = web.AppKey("body_seconds", float)  # the app's own setting (Limits.body_seconds)
@@ -35,8 +46,15 @@ class Refusal(Exception):
     ``close``: end the connection after answering (a client that stopped sending mid-body).
     """
 
-    def __init__(self, status: int, message: str, headers: dict[str, str] | None = None, *, close: bool = False,
-                 kind: str | None = None) -> None:
+    def __init__(
+        self,
+        status: int,
+        message: str,
+        headers: dict[str, str] | None = None,
+        *,
+        close: bool = False,
+        kind: str | None = None,
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.message = message

@@ -4,6 +4,7 @@ A page is mostly text that does not change between two actions (the story lines,
 points): each part is encoded once, when it is made, and a page's text is spliced from the parts
 instead of encoding the same values again for every page.
 """
+
 from __future__ import annotations
 
 import json

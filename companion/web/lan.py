@@ -5,6 +5,7 @@ The QR codes hold ``http://<LAN IPv4>:<port>/...``. The address is found without
 (nothing goes on the wire); if that fails the interfaces are read with ``ifaddr``. An explicit
 address (``--lan-address``, or ``COMPANION_LAN_ADDRESS``) always wins.
 """
+
 from __future__ import annotations
 
 import ipaddress
@@ -71,7 +72,7 @@ def host_of(header: str | None) -> str | None:
         end = header.find("]")
         if end < 0:
             return None
-        rest = header[end + 1:]
+        rest = header[end + 1 :]
         if rest and not (rest.startswith(":") and rest[1:].isdigit()):
             return None
         return header[: end + 1]

@@ -4,6 +4,7 @@ Two uses: wrong join tokens (someone guessing links gets 429 long before a guess
 :class:`Guessing`), and requests per token holder (a stuck phone cannot flood the Pi). The address is
 only ever used to slow guessing down, never to grant anything.
 """
+
 from __future__ import annotations
 
 import time

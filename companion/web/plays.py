@@ -22,6 +22,7 @@ id made from the phone's own id, so a retry after a dropped Wi-Fi moves money on
 The banker may pause every phone's actions with one tap (:meth:`Plays.pause`); the pause is kept in the
 phones file. Threading: the app's asyncio loop, like the Banker it serves.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -122,13 +123,36 @@ class Play:
     @staticmethod
     def from_row(row: tuple) -> Play:
         (id_, player, action, summary, waiting, approved, status, reason, client_id, created, decided, seq) = row
-        return Play(id_, player, json.loads(action), summary, tuple(json.loads(waiting)), tuple(json.loads(approved)),
-                    status, reason, client_id, created, decided, seq)
+        return Play(
+            id_,
+            player,
+            json.loads(action),
+            summary,
+            tuple(json.loads(waiting)),
+            tuple(json.loads(approved)),
+            status,
+            reason,
+            client_id,
+            created,
+            decided,
+            seq,
+        )
 
     def row(self) -> tuple:
-        return (self.id, self.player, json.dumps(self.action, sort_keys=True), self.summary, json.dumps(list(self.waiting)),
-                json.dumps(list(self.approved)), self.status, self.reason, self.client_id, self.created, self.decided,
-                self.seq)
+        return (
+            self.id,
+            self.player,
+            json.dumps(self.action, sort_keys=True),
+            self.summary,
+            json.dumps(list(self.waiting)),
+            json.dumps(list(self.approved)),
+            self.status,
+            self.reason,
+            self.client_id,
+            self.created,
+            self.decided,
+            self.seq,
+        )
 
     @property
     def still_to_approve(self) -> tuple[str, ...]:
@@ -136,9 +160,18 @@ class Play:
 
     def as_json(self, now: float) -> dict[str, Any]:
         left = max(0, int(self.created + EXPIRES_SECONDS - now)) if self.status == "waiting" else 0
-        return {"id": self.id, "player": self.player, "action": self.action["action"], "summary": self.summary,
-                "waiting_for": list(self.still_to_approve), "approved": list(self.approved), "status": self.status,
-                "reason": self.reason, "seq": self.seq, "seconds_left": left}
+        return {
+            "id": self.id,
+            "player": self.player,
+            "action": self.action["action"],
+            "summary": self.summary,
+            "waiting_for": list(self.still_to_approve),
+            "approved": list(self.approved),
+            "status": self.status,
+            "reason": self.reason,
+            "seq": self.seq,
+            "seconds_left": left,
+        }
 
 
 def _action_id(player: str, client_id: str) -> str:
@@ -188,8 +221,9 @@ class Plays:
     def pause(self, paused: bool = True) -> bool:
         """The banker pauses (or resumes) every phone's actions; what it is now."""
         if paused != self.paused:
-            self.con.execute("INSERT OR REPLACE INTO phone_settings (key, value) VALUES ('paused', ?)",
-                             ("yes" if paused else "no",))
+            self.con.execute(
+                "INSERT OR REPLACE INTO phone_settings (key, value) VALUES ('paused', ?)", ("yes" if paused else "no",)
+            )
             self._paused = paused
             self._changed(None)
         return paused
@@ -216,8 +250,11 @@ class Plays:
         table = self.banker.table
         kept = self._offered
         if kept is None or kept[0] is not table["pack"] or kept[1] is not table["options"]:
-            kept = self._offered = (table["pack"], table["options"],
-                                    [s for s in self.banker.actions() if s.group != "game" and own_field(s) is not None])
+            kept = self._offered = (
+                table["pack"],
+                table["options"],
+                [s for s in self.banker.actions() if s.group != "game" and own_field(s) is not None],
+            )
         return kept[2]
 
     def _spec(self, name: object) -> tuple[contract.ActionSpec, contract.Field]:
@@ -260,22 +297,41 @@ class Plays:
             extra = not f.required and not shown_now and f.when is None and f.kind != "deeds"
             if not shown_now and not extra:
                 continue
-            row: dict[str, Any] = {"name": f.name, "kind": f.kind, "says": f.says, "required": f.required,
-                                   "role": f.role, "value": filled.get(f.name), "asked": asked is not None and f.name == asked.name,
-                                   "optional": not f.required}
+            row: dict[str, Any] = {
+                "name": f.name,
+                "kind": f.kind,
+                "says": f.says,
+                "required": f.required,
+                "role": f.role,
+                "value": filled.get(f.name),
+                "asked": asked is not None and f.name == asked.name,
+                "optional": not f.required,
+            }
             if f.kind in ("amount", "count", "dice", "square"):
                 row.update(low=f.low, high=f.high)
             if f.kind == "structured":
                 row["schema"] = f.schema
                 giver = filled.get((f.schema or {}).get("x-from", ""))  # whose deeds this side hands over
                 row["deeds"] = [n for n, rec in table["deeds"].items() if giver and rec.get("owner") == giver]
-            if row["asked"] or (f.name in filled and f.kind not in ("amount", "text", "structured")) or (
-                    extra and f.kind in ("choice", "yesno")):
+            if (
+                row["asked"]
+                or (f.name in filled and f.kind not in ("amount", "text", "structured"))
+                or (extra and f.kind in ("choice", "yesno"))
+            ):
                 row["choices"] = self._choices(spec, f, filled, player)
             fields.append(row)
-        out: dict[str, Any] = {"action": spec.name, "label": spec.label, "says": spec.says, "own": own.name,
-                               "values": filled, "fields": fields, "ready": asked is None, "preview": None,
-                               "refused": None, "approval": None}
+        out: dict[str, Any] = {
+            "action": spec.name,
+            "label": spec.label,
+            "says": spec.says,
+            "own": own.name,
+            "values": filled,
+            "fields": fields,
+            "ready": asked is None,
+            "preview": None,
+            "refused": None,
+            "approval": None,
+        }
         if asked is None:
             try:
                 p = banker.preview({"action": spec.name, **filled})
@@ -296,11 +352,20 @@ class Plays:
             return []
         # While a structured part is still to fill (what each side of a trade gives), a candidate judged on
         # the action without it is not refused for good: the refusal shows on the button until it is filled.
-        later = any(g.kind == "structured" and not g.required and g.when is None and g.name not in filled
-                    for g in spec.fields)
-        return [{"value": c.value, "label": c.label, "possible": c.possible or later,
-                 "why_not": "" if later else c.why_not or "", "detail": c.detail} for c in found
-                if not (f.role in contract.OWN_ROLES and c.value != player)]
+        later = any(
+            g.kind == "structured" and not g.required and g.when is None and g.name not in filled for g in spec.fields
+        )
+        return [
+            {
+                "value": c.value,
+                "label": c.label,
+                "possible": c.possible or later,
+                "why_not": "" if later else c.why_not or "",
+                "detail": c.detail,
+            }
+            for c in found
+            if not (f.role in contract.OWN_ROLES and c.value != player)
+        ]
 
     # -- reading -----------------------------------------------------------------------------------
     def _rows(self, where: str, args: tuple = (), limit: int = 100) -> list[Play]:
@@ -342,7 +407,8 @@ class Plays:
                 "why_not": self.why_not(player),
                 "offered": [{"name": s.name, "label": s.label} for s in self.offered()],
                 "mine": [p.as_json(now) for p in mine],
-                "to_approve": [p.as_json(now) for p in to_approve]}
+                "to_approve": [p.as_json(now) for p in to_approve],
+            }
         return made
 
     def _rows_for(self, player: str) -> tuple[list[Play], list[Play]]:
@@ -357,8 +423,11 @@ class Plays:
 
     def banker_page(self) -> dict[str, Any]:
         now = self.clock()
-        return {"paused": self.paused, "enabled": phones_act(self.banker.table),
-                "waiting": [p.as_json(now) for p in self.waiting()]}
+        return {
+            "paused": self.paused,
+            "enabled": phones_act(self.banker.table),
+            "waiting": [p.as_json(now) for p in self.waiting()],
+        }
 
     def sweep(self) -> int:
         """Mark plays not approved in time as expired; how many (no read at all while none is due)."""
@@ -370,8 +439,12 @@ class Plays:
             return 0
         self._earliest = None
         limit = now - EXPIRES_SECONDS
-        late = [Play.from_row(r) for r in self.con.execute(
-            f"SELECT {_COLUMNS} FROM plays WHERE status = 'waiting' AND created < ?", (limit,))]
+        late = [
+            Play.from_row(r)
+            for r in self.con.execute(
+                f"SELECT {_COLUMNS} FROM plays WHERE status = 'waiting' AND created < ?", (limit,)
+            )
+        ]
         minutes = EXPIRES_SECONDS // 60
         for play in late:
             self._answer(play, "expired", f"not approved within {minutes} minutes; ask again if it still applies")
@@ -402,8 +475,20 @@ class Plays:
         self._same_sentence(preview.summary, seen)
         need = approvers(preview, player, self.banker.table)
         now = self.clock()
-        play = Play("p" + secrets.token_hex(6), player, action, preview.summary, need, (), "waiting", "", client_id,
-                    now, None, None)
+        play = Play(
+            "p" + secrets.token_hex(6),
+            player,
+            action,
+            preview.summary,
+            need,
+            (),
+            "waiting",
+            "",
+            client_id,
+            now,
+            None,
+            None,
+        )
         if not need:
             # Recorded as done before the commit, quietly, so the pages the commit sends out already show
             # it: one page per phone for one action, not a second one a moment later.
@@ -419,8 +504,9 @@ class Plays:
             # No write after the commit: the phones' pages go out now, not after another fsync. The log
             # finds the entry by the play's action id.
             return replace(play, seq=outcome.entry.seq), outcome
-        waiting = self.con.execute("SELECT count(*) FROM plays WHERE player = ? AND status = 'waiting'",
-                                   (player,)).fetchone()[0]
+        waiting = self.con.execute(
+            "SELECT count(*) FROM plays WHERE player = ? AND status = 'waiting'", (player,)
+        ).fetchone()[0]
         if waiting >= MAX_WAITING:
             raise Refused(f"you already have {waiting} actions waiting for approval")
         self._insert(play)
@@ -432,9 +518,11 @@ class Plays:
         self._prune()
 
     def _prune(self) -> None:
-        self.con.execute("DELETE FROM plays WHERE status != 'waiting' AND rowid NOT IN "
-                         "(SELECT rowid FROM plays WHERE status != 'waiting' ORDER BY created DESC, rowid DESC LIMIT ?)",
-                         (KEEP_ANSWERED,))
+        self.con.execute(
+            "DELETE FROM plays WHERE status != 'waiting' AND rowid NOT IN "
+            "(SELECT rowid FROM plays WHERE status != 'waiting' ORDER BY created DESC, rowid DESC LIMIT ?)",
+            (KEEP_ANSWERED,),
+        )
 
     @staticmethod
     def _same_sentence(summary: str, seen: object) -> None:
@@ -471,8 +559,10 @@ class Plays:
             raise
         play = replace(play, approved=(*play.approved, who))
         if play.still_to_approve:
-            self.con.execute("UPDATE plays SET approved = ? WHERE id = ? AND status = 'waiting'",
-                             (json.dumps(list(play.approved)), play.id))
+            self.con.execute(
+                "UPDATE plays SET approved = ? WHERE id = ? AND status = 'waiting'",
+                (json.dumps(list(play.approved)), play.id),
+            )
             return self._changed(play), None
         # Done before the commit, quietly (see start): the commit's own pages show it done.
         done = self._answer(play, "done", "", approved=play.approved, notify=False)
@@ -500,13 +590,21 @@ class Plays:
             raise PermissionError("that is another player's action")
         return self._answer(play, "cancelled", "withdrawn by the player")
 
-    def _answer(self, play: Play, status: str, reason: str, seq: int | None = None,
-                approved: tuple[str, ...] | None = None, notify: bool = True) -> Play:
+    def _answer(
+        self,
+        play: Play,
+        status: str,
+        reason: str,
+        seq: int | None = None,
+        approved: tuple[str, ...] | None = None,
+        notify: bool = True,
+    ) -> Play:
         decided = self.clock()
         approved = play.approved if approved is None else approved
         cur = self.con.execute(
             "UPDATE plays SET status = ?, reason = ?, decided = ?, seq = ?, approved = ? WHERE id = ? AND status = 'waiting'",
-            (status, reason, decided, seq, json.dumps(list(approved)), play.id))
+            (status, reason, decided, seq, json.dumps(list(approved)), play.id),
+        )
         if cur.rowcount != 1:
             raise Refused("that action was answered meanwhile")
         done = replace(play, status=status, reason=reason, decided=decided, seq=seq, approved=approved)

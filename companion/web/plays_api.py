@@ -18,6 +18,7 @@ POST /api/v1/plays/pause                       banker      ``{"paused": true}`` 
 
 Refusals carry the rule's own reason (409), like every action of the game.
 """
+
 from __future__ import annotations
 
 from aiohttp import web
@@ -44,8 +45,11 @@ def _done(desk, play, outcome, status: int) -> web.Response:
 
 def _spend(desk, player: str) -> None:
     if not desk.play_budget.allow(player):
-        raise refuse(429, "your phone has acted many times just now; wait a minute",
-                     Retry_After=str(desk.play_budget.retry_after(player)))
+        raise refuse(
+            429,
+            "your phone has acted many times just now; wait a minute",
+            Retry_After=str(desk.play_budget.retry_after(player)),
+        )
 
 
 @routes.get("/api/v1/plays")
@@ -70,8 +74,9 @@ async def start(request: web.Request) -> web.Response:
     body = await read_json(request, allowed={"action", "values", "id", "seen"})
     desk = request.app[DESK]
     _spend(desk, holder.player)
-    play, outcome = desk.plays.start(holder.player, body.get("action"), body.get("values"), body.get("id"),
-                                     body.get("seen"))
+    play, outcome = desk.plays.start(
+        holder.player, body.get("action"), body.get("values"), body.get("id"), body.get("seen")
+    )
     return _done(desk, play, outcome, 201 if play.status == "done" else 202)
 
 

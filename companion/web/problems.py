@@ -8,6 +8,7 @@ take their kind from the error class that declares it (:mod:`companion.core.erro
 Each type is the path ``/api/v1/problems/<kind>`` on the table's own server, where ``GET`` answers what the
 kind means (public, like the OpenAPI document); docs/api.md lists them all.
 """
+
 from __future__ import annotations
 
 import json
@@ -77,9 +78,21 @@ PROBLEMS: dict[str, Problem] = {p.kind: p for p in (*GAME, *SERVER)}
 assert len(PROBLEMS) == len(GAME) + len(SERVER), "two problems share a kind"
 
 #: The kind a refusal has when its code names none: the most general one of its status.
-_BY_STATUS = {400: "bad-request", 401: "not-joined", 403: "wrong-role", 404: "not-found", 405: "method-not-allowed",
-              408: "body-timeout", 409: "refused", 413: "too-large", 415: "not-json-content", 421: "wrong-host",
-              429: "too-many-requests", 500: "server-fault", 503: "game-busy"}
+_BY_STATUS = {
+    400: "bad-request",
+    401: "not-joined",
+    403: "wrong-role",
+    404: "not-found",
+    405: "method-not-allowed",
+    408: "body-timeout",
+    409: "refused",
+    413: "too-large",
+    415: "not-json-content",
+    421: "wrong-host",
+    429: "too-many-requests",
+    500: "server-fault",
+    503: "game-busy",
+}
 
 
 def by_kind(kind: str) -> Problem:
@@ -123,5 +136,6 @@ def for_error(error: BankerError, status: int) -> Problem:
 
 def body(problem: Problem, detail: str, status: int | None = None) -> bytes:
     """The problem details document: type, title, status, and the one-line ``detail`` of this refusal."""
-    return json.dumps({**problem.as_json(), "status": status or problem.status, "detail": detail},
-                      ensure_ascii=False).encode()
+    return json.dumps(
+        {**problem.as_json(), "status": status or problem.status, "detail": detail}, ensure_ascii=False
+    ).encode()

@@ -9,6 +9,7 @@ The banker's touchscreen uses :meth:`PaymentRequests.pending`, :meth:`~PaymentRe
 :meth:`~PaymentRequests.decline` and :meth:`~PaymentRequests.subscribe` (called with the changed
 request after every change, on the app's loop).
 """
+
 from __future__ import annotations
 
 import secrets
@@ -52,8 +53,14 @@ class PaymentRequest:
     def action(self) -> dict:
         """The transfer this request becomes when approved (its id makes it idempotent)."""
         memo = self.memo or "asked from a phone"
-        return {"action": "transfer", "from": self.player, "to": self.payee, "amount": self.amount,
-                "memo": memo, "id": f"phone-request-{self.id}"}
+        return {
+            "action": "transfer",
+            "from": self.player,
+            "to": self.payee,
+            "amount": self.amount,
+            "memo": memo,
+            "id": f"phone-request-{self.id}",
+        }
 
     def as_json(self, currency: Currency) -> dict[str, Any]:
         return {
@@ -129,7 +136,9 @@ class PaymentRequests:
         return self._rows("player = ?", (player,), limit)
 
     # -- the player asks ---------------------------------------------------------------------------
-    def ask(self, player: str, to: object, amount: object, memo: object = "", client_id: object = None) -> PaymentRequest:
+    def ask(
+        self, player: str, to: object, amount: object, memo: object = "", client_id: object = None
+    ) -> PaymentRequest:
         """Record a player's request to pay ``to`` ("bank" or another player). Refused clearly if not allowed.
 
         The same ``client_id`` from the same player returns the first request (a phone retrying).
@@ -161,11 +170,17 @@ class PaymentRequests:
         if value > have:
             raise Refused(f"you have {currency.format(have)}, not {currency.format(value)}")
         memo = clean_text(memo, "memo", MAX_MEMO)
-        waiting = self.con.execute("SELECT count(*) FROM requests WHERE player = ? AND status = 'pending'", (player,)).fetchone()[0]
+        waiting = self.con.execute(
+            "SELECT count(*) FROM requests WHERE player = ? AND status = 'pending'", (player,)
+        ).fetchone()[0]
         if waiting >= MAX_WAITING:
             raise Refused(f"you already have {waiting} requests waiting for the banker")
-        request = PaymentRequest("r" + secrets.token_hex(6), player, payee, value, memo, "pending", "", client_id, now(), None, None)
-        self.con.execute(f"INSERT INTO requests ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", _values(request))
+        request = PaymentRequest(
+            "r" + secrets.token_hex(6), player, payee, value, memo, "pending", "", client_id, now(), None, None
+        )
+        self.con.execute(
+            f"INSERT INTO requests ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", _values(request)
+        )
         return self._changed(request)
 
     def cancel(self, request_id: str, player: str) -> PaymentRequest:
@@ -227,9 +242,21 @@ class PaymentRequests:
             raise Refused("that request was answered meanwhile")
         self._answered += 1
         self.held.pop(request.id, None)
-        return self._changed(PaymentRequest(request.id, request.player, request.payee, request.amount, request.memo,
-                                            status, reason, request.client_id, request.created, decided, seq))
-
+        return self._changed(
+            PaymentRequest(
+                request.id,
+                request.player,
+                request.payee,
+                request.amount,
+                request.memo,
+                status,
+                reason,
+                request.client_id,
+                request.created,
+                decided,
+                seq,
+            )
+        )
 
     def prune(self, keep: int = KEEP_ANSWERED) -> int:
         """Forget answered and cancelled requests but the latest ``keep``; how many went.

@@ -6,6 +6,7 @@ other players only what the rules make public - by default name, colour, cash an
 hold; a rule family narrows or widens that with ``rules.extras["phone_public"]`` (a tuple of the
 fields "cash", "deeds", "worth"). Pots are public. The banker sees everything.
 """
+
 from __future__ import annotations
 
 from typing import Any, Iterable, Mapping
@@ -62,8 +63,15 @@ def loan_line(loan: Any, currency: Currency, turn: int) -> dict[str, Any]:
     turns left), plus ``overdue``.
     """
     if not isinstance(loan, dict):
-        return {"text": str(loan), "amount": None, "amount_text": "", "due_turn": None, "turns_left": None,
-                "overdue": False, "due_text": ""}
+        return {
+            "text": str(loan),
+            "amount": None,
+            "amount_text": "",
+            "due_turn": None,
+            "turns_left": None,
+            "overdue": False,
+            "due_text": "",
+        }
     amount = _whole(loan.get("amount"))
     text = loan.get("text") or loan.get("label")
     if not text:
@@ -104,8 +112,10 @@ def _common(state: dict) -> dict[str, Any]:
         "currency": state["currency"],
         "turn": state["turn"],
         "over": state.get("over"),
-        "pots": [{"name": p["name"], "label": p["label"], "amount": p["amount"], "amount_text": p["amount_text"]}
-                 for p in state["pots"]],
+        "pots": [
+            {"name": p["name"], "label": p["label"], "amount": p["amount"], "amount_text": p["amount_text"]}
+            for p in state["pots"]
+        ],
     }
 
 
@@ -127,8 +137,14 @@ def player_view(
     mine = next(p for p in state["players"] if p["name"] == me)
     others = []
     for p in state["players"]:
-        row: dict[str, Any] = {"name": p["name"], "colour": p["colour"], "bankrupt": p["bankrupt"],
-                               "in_jail": p["in_jail"], "me": p["name"] == me, "to_play": p["name"] == state["turn"]["player"]}
+        row: dict[str, Any] = {
+            "name": p["name"],
+            "colour": p["colour"],
+            "bankrupt": p["bankrupt"],
+            "in_jail": p["in_jail"],
+            "me": p["name"] == me,
+            "to_play": p["name"] == state["turn"]["player"],
+        }
         if "cash" in public or p["name"] == me:
             row["cash"], row["cash_text"] = p["cash"], p["cash_text"]
         if "deeds" in public or p["name"] == me:
@@ -136,8 +152,10 @@ def player_view(
         if "worth" in public or p["name"] == me:
             row["worth_text"] = currency.format(p["net_worth"])
         others.append(row)
-    story = [line if "change_text" in line else {**line, "change_text": signed(currency, line.get("change", 0))}
-             for line in story]  # the chronicle tells each line's change once, when the line is made
+    story = [
+        line if "change_text" in line else {**line, "change_text": signed(currency, line.get("change", 0))}
+        for line in story
+    ]  # the chronicle tells each line's change once, when the line is made
     payees = ["bank"] + [p["name"] for p in state["players"] if p["name"] != me and not p["bankrupt"]]
     return {
         **_common(state),
@@ -165,19 +183,35 @@ def player_view(
     }
 
 
-def banker_view(state: dict, *, log: list[dict], pending: Iterable[dict], answered: Iterable[dict],
-                deed_fields: Mapping[str, dict] | None = None, undo_text: str | None = None) -> dict[str, Any]:
+def banker_view(
+    state: dict,
+    *,
+    log: list[dict],
+    pending: Iterable[dict],
+    answered: Iterable[dict],
+    deed_fields: Mapping[str, dict] | None = None,
+    undo_text: str | None = None,
+) -> dict[str, Any]:
     """The banker's page: every player in full, the requests waiting, the latest log lines."""
     currency = _currency(state)
     players = []
     for p in state["players"]:
-        players.append({
-            "name": p["name"], "colour": p["colour"], "cash": p["cash"], "cash_text": p["cash_text"],
-            "worth": p["net_worth"], "worth_text": currency.format(p["net_worth"]),
-            "bankrupt": p["bankrupt"], "in_jail": p["in_jail"], "to_play": p["name"] == state["turn"]["player"],
-            "deeds": _deeds_of(state, p["name"], deed_fields), "deed_count": len(p["deeds"]),
-            "loans": [loan_line(loan, currency, state["turn"]["number"]) for loan in p.get("loans", [])],
-        })
+        players.append(
+            {
+                "name": p["name"],
+                "colour": p["colour"],
+                "cash": p["cash"],
+                "cash_text": p["cash_text"],
+                "worth": p["net_worth"],
+                "worth_text": currency.format(p["net_worth"]),
+                "bankrupt": p["bankrupt"],
+                "in_jail": p["in_jail"],
+                "to_play": p["name"] == state["turn"]["player"],
+                "deeds": _deeds_of(state, p["name"], deed_fields),
+                "deed_count": len(p["deeds"]),
+                "loans": [loan_line(loan, currency, state["turn"]["number"]) for loan in p.get("loans", [])],
+            }
+        )
     return {
         **_common(state),
         "role": "banker",

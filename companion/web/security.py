@@ -24,6 +24,7 @@ layer costs every request, the phones' live pages and the banker's actions alike
 Content-Security-Policy (no inline script or style, no framing), ``no-referrer`` and ``nosniff``
 (the same headers every time, made once).
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -62,21 +63,31 @@ _RequestKey = getattr(web, "RequestKey", None)  # aiohttp >= 3.12; plain strings
 PASS = _RequestKey("pass", object) if _RequestKey else "pass"
 VIA = _RequestKey("via", str) if _RequestKey else "via"
 
-CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
-       "object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
+    "object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+)
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 _PUBLIC_API = frozenset({"/api/v1/openapi.json"})
 _PUBLIC_PREFIXES = (problems.PROBLEMS_PATH,)  # what each kind of refusal means
 
 
-def problem(request: web.Request, status: int, message: str, headers: dict[str, str] | None = None, *,
-            kind: str | None = None, error: BankerError | None = None) -> web.Response:
+def problem(
+    request: web.Request,
+    status: int,
+    message: str,
+    headers: dict[str, str] | None = None,
+    *,
+    kind: str | None = None,
+    error: BankerError | None = None,
+) -> web.Response:
     """The response for a refusal: problem details under /api/ (of ``kind``, or of the kind ``error``'s
     class declares, else the most general kind of ``status``), plain text elsewhere."""
     if request.path.startswith("/api/"):
         found = problems.for_error(error, status) if error is not None else problems.for_status(status, kind)
-        return web.Response(status=status, body=problems.body(found, message, status),
-                            content_type=problems.MEDIA_TYPE, headers=headers)
+        return web.Response(
+            status=status, body=problems.body(found, message, status), content_type=problems.MEDIA_TYPE, headers=headers
+        )
     return web.Response(status=status, text=message + "\n", content_type="text/plain", headers=headers)
 
 
@@ -163,8 +174,12 @@ def authenticate(request: web.Request) -> None:
     address = request.remote or "unknown"
     wait = desk.guessing.wait(address)
     if wait is not None:
-        raise refuse(429, "too many wrong links from this device; wait a minute", kind="too-many-wrong-links",
-                     Retry_After=str(wait))
+        raise refuse(
+            429,
+            "too many wrong links from this device; wait a minute",
+            kind="too-many-wrong-links",
+            Retry_After=str(wait),
+        )
     holder = desk.authorise(token)
     if holder is None:
         known = desk.tokens.check(token)
@@ -182,7 +197,9 @@ def authenticate(request: web.Request) -> None:
     limiter = desk.banker_calls if holder.role == "banker" else desk.player_calls
     key = f"{holder.role}:{holder.player or ''}"
     if not limiter.allow(key):
-        raise refuse(429, "too many requests; slow down", kind="too-many-requests", Retry_After=str(limiter.retry_after(key)))
+        raise refuse(
+            429, "too many requests; slow down", kind="too-many-requests", Retry_After=str(limiter.retry_after(key))
+        )
     request[PASS] = holder
     request[VIA] = via
 
@@ -193,8 +210,11 @@ def caller(request: web.Request, role: str | None = None):
     if holder is None:
         raise refuse(401, "scan your code on the banker's screen to join this table", kind="not-joined")
     if role is not None and holder.role != role:
-        raise refuse(403, "only the banker may do that" if role == "banker" else "only a player's phone may do that",
-                     kind="wrong-role")
+        raise refuse(
+            403,
+            "only the banker may do that" if role == "banker" else "only a player's phone may do that",
+            kind="wrong-role",
+        )
     return holder
 
 

@@ -9,6 +9,7 @@ Where it listens and whether it announces the table come from the same settings 
 touchscreen's (``touchscreen.json`` in the data folder: ``host``, ``port``, ``advertise``); the
 command's options override them for one run.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -23,21 +24,33 @@ __all__ = ["add_parser", "serve"]
 def add_parser(subparsers) -> None:
     """Register ``serve`` on the ``companion`` command's subparsers."""
     s = subparsers.add_parser(
-        "serve", help="serve the players' phone pages for a game (no touchscreen)",
+        "serve",
+        help="serve the players' phone pages for a game (no touchscreen)",
         description="Serve the players' phone pages for a game, without the touchscreen; prints the banker's and "
-                    "each player's link and serves until Ctrl-C.",
+        "each player's link and serves until Ctrl-C.",
         epilog="example:\n  companion serve friday.game --host 127.0.0.1 --port 8080",
-        formatter_class=argparse.RawDescriptionHelpFormatter)
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     s.add_argument("game", help="the game file (relative to --data when that is given)")
-    s.add_argument("--data", default=argparse.SUPPRESS, help="folder of games and the touchscreen's settings (default: $COMPANION_DATA or "
-                                  "the user data folder)")
+    s.add_argument(
+        "--data",
+        default=argparse.SUPPRESS,
+        help="folder of games and the touchscreen's settings (default: $COMPANION_DATA or the user data folder)",
+    )
     s.add_argument("--host", help="address to listen on (default: the settings' host, else every interface)")
     s.add_argument("--port", type=int, help="port (default: the settings' port, else 8080; 0 picks a free one)")
-    s.add_argument("--lan-address", help="IPv4 to put in the join links when listening on every interface "
-                                         "(default: found automatically)")
+    s.add_argument(
+        "--lan-address",
+        help="IPv4 to put in the join links when listening on every interface (default: found automatically)",
+    )
     s.add_argument("--no-zeroconf", action="store_true", help="do not announce the table on the network")
-    s.add_argument("--zeroconf-interface", action="append", default=[], metavar="ADDRESS",
-                   help="announce on this interface address; repeat (default: where the server listens)")
+    s.add_argument(
+        "--zeroconf-interface",
+        action="append",
+        default=[],
+        metavar="ADDRESS",
+        help="announce on this interface address; repeat (default: where the server listens)",
+    )
     s.add_argument("--name", help='the name phones see when browsing (default "Table Banker on <hostname>")')
     s.add_argument("--qr", action="store_true", help="also draw each link as a QR code in the terminal")
     s.set_defaults(func=run)
@@ -54,8 +67,9 @@ def settings_for(args: argparse.Namespace):
     return host, port, saved.advertise and not args.no_zeroconf
 
 
-async def serve(args, *, ready: asyncio.Event | None = None, stop: asyncio.Event | None = None,
-                settle_heap: bool = False) -> int:
+async def serve(
+    args, *, ready: asyncio.Event | None = None, stop: asyncio.Event | None = None, settle_heap: bool = False
+) -> int:
     """Serve until ``stop`` is set (or SIGINT/SIGTERM). ``settle_heap``: this process is the server's
     alone, so once it listens, what start-up built is frozen out of the collector's way
     (:mod:`companion.heap`)."""
@@ -67,7 +81,9 @@ async def serve(args, *, ready: asyncio.Event | None = None, stop: asyncio.Event
     host, port, advertise = settings_for(args)
     banker = Banker.open(args.game)
     server = PhoneServer(
-        banker, host, port,
+        banker,
+        host,
+        port,
         advertise=advertise,
         interfaces=args.zeroconf_interface or None,
         table_name=args.name,

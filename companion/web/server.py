@@ -21,6 +21,7 @@ game through the Banker's subscriptions; with ``watch=True`` the server also wat
 so actions written by another process (``companion do``) reach the phones too. Tokens and requests
 live in ``<game>.phones`` beside the game file, so QR codes survive a restart.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -83,8 +84,9 @@ def announce_on(host: str | None, interfaces: Sequence[str] | None = None) -> li
 
 def _report_advert(task: asyncio.Task) -> None:
     if not task.cancelled() and task.exception() is not None:
-        log.warning("the table could not be announced by zeroconf (phones can still scan the codes): %s",
-                    task.exception())
+        log.warning(
+            "the table could not be announced by zeroconf (phones can still scan the codes): %s", task.exception()
+        )
 
 
 def _deepen_queue(site: web.TCPSite, backlog: int) -> None:
@@ -98,10 +100,12 @@ def _deepen_queue(site: web.TCPSite, backlog: int) -> None:
 
 def _nudging(watch: GameWatch):
     """A middleware that has the polling watch look before each request (and keep its fast pace)."""
+
     @web.middleware
     async def nudge(request: web.Request, handler):
         watch.nudge()
         return await handler(request)
+
     return nudge
 
 
@@ -150,8 +154,9 @@ class PhoneServer:
         self.tokens = self.desk.tokens
         self.requests = self.desk.requests
         self.plays = self.desk.plays
-        self.app = build_app(self.desk, hosts=allowed_hosts(self.lan_address, host, tuple(extra_hosts)),
-                             join_url=self.join_url)
+        self.app = build_app(
+            self.desk, hosts=allowed_hosts(self.lan_address, host, tuple(extra_hosts)), join_url=self.join_url
+        )
         if self.watch is not None and not self.watch.kernel:
             self.app.middlewares.append(_nudging(self.watch))  # polling: a phone's request looks first
         self._runner: web.AppRunner | None = None
@@ -164,8 +169,13 @@ class PhoneServer:
         """Listen, then announce on zeroconf in the background (see :meth:`advertised`)."""
         if self._runner is not None:
             return
-        runner = web.AppRunner(self.app, shutdown_timeout=3.0, handler_cancellation=True, access_log=None,
-                               keepalive_timeout=self.desk.limits.header_seconds)
+        runner = web.AppRunner(
+            self.app,
+            shutdown_timeout=3.0,
+            handler_cancellation=True,
+            access_log=None,
+            keepalive_timeout=self.desk.limits.header_seconds,
+        )
         await runner.setup()
         assert runner.server is not None, "a runner set up has its server"
         self.app[DOOR].watch(runner.server)

@@ -5,6 +5,7 @@ read when first asked for or after it changed on disk, and gzipped then when it 
 packet, so a phone on a busy table's Wi-Fi gets the page in fewer round trips. An ``ETag`` lets a
 phone that has the file already get a 304.
 """
+
 from __future__ import annotations
 
 import gzip

@@ -7,6 +7,7 @@ Deleting the file costs the players a rescan and loses waiting requests, never m
 
 Threading: one connection per :class:`~companion.web.desk.PhoneDesk`, used on the app's loop.
 """
+
 from __future__ import annotations
 
 import datetime as _dt

@@ -12,6 +12,7 @@ stops, streams just end: the pages say the connection is lost and reconnect when
 :class:`Broadcast` is the only shared piece: a generation counter that wakes every waiting stream
 (each waits on a future of its own), and one timer for the pings. Loop-only, no locks.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -95,19 +96,22 @@ def sse_message(event: str, data: bytes, id_: int | None = None) -> bytes:
 Page = Callable[[], "tuple[bytes | None, str | None]"]
 
 
-async def stream(request: web.Request, hub: Broadcast, page: Page, *, ping: float = PING_SECONDS,
-                 coalesce: float = COALESCE_SECONDS) -> web.StreamResponse:
+async def stream(
+    request: web.Request, hub: Broadcast, page: Page, *, ping: float = PING_SECONDS, coalesce: float = COALESCE_SECONDS
+) -> web.StreamResponse:
     """Run one phone's stream until it disconnects, its pass expires, or the server stops.
 
     ``page()`` returns ``(message, reason)``: the caller's current page as a whole ``state`` event
     (:func:`sse_message`, shared by every stream of the same role; None if they may not see it any
     more) and, when this is the last message, a one-line reason.
     """
-    response = web.StreamResponse(headers={
-        "Content-Type": "text/event-stream; charset=utf-8",
-        "Cache-Control": "no-store",
-        "X-Accel-Buffering": "no",
-    })
+    response = web.StreamResponse(
+        headers={
+            "Content-Type": "text/event-stream; charset=utf-8",
+            "Cache-Control": "no-store",
+            "X-Accel-Buffering": "no",
+        }
+    )
     await response.prepare(request)
     await response.write(f"retry: {RETRY_MS}\n\n".encode())
     seen = None

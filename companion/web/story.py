@@ -5,6 +5,7 @@ touches the player becomes one sentence with the signed change to their cash; an
 of their money but names them (a trip to jail, a deed handed over) is told by its summary. Undone
 entries read "Undone: ..." and tell the original payment, not its mirror image.
 """
+
 from __future__ import annotations
 
 import re
@@ -15,7 +16,17 @@ from typing import Callable, Iterable
 from companion.core import events as ev
 from companion.core.model import BANK
 
-__all__ = ["FSI", "PDI", "account_name", "entry_lines", "isolate", "paid_sentence", "player_story", "second_person", "trade_sentence"]
+__all__ = [
+    "FSI",
+    "PDI",
+    "account_name",
+    "entry_lines",
+    "isolate",
+    "paid_sentence",
+    "player_story",
+    "second_person",
+    "trade_sentence",
+]
 
 FSI, PDI = "\u2068", "\u2069"  # first-strong isolate ... pop directional isolate
 _TURNING = {"R", "AL", "AN", "RLE", "RLO", "LRE", "LRO", "PDF", "RLI", "LRI", "FSI", "PDI"}
@@ -26,8 +37,9 @@ Fmt = Callable[[int], str]
 _DEEDS = re.compile(r"^(bought|built|lifted|mortgaged|sold|won|lost|took|repaid|borrowed|cashed|redeemed)\b")
 # Memos that name what the money is ("rent for Boardwalk", "salary"): told as they are; any other
 # memo (free text typed by the banker or a player) is told in brackets: "You paid Cy $40 (the pizza)".
-_NOUNS = re.compile(r"^(rent|salary|starting cash|.*\btax\b|repairs|fine\b|interest|dividend|bonus|fee|payday|pay day)",
-                    re.IGNORECASE)
+_NOUNS = re.compile(
+    r"^(rent|salary|starting cash|.*\btax\b|repairs|fine\b|interest|dividend|bonus|fee|payday|pay day)", re.IGNORECASE
+)
 # Memos that only say why money moved between two players.
 _BETWEEN = {"trade": "in a trade", "bankruptcy": "on going bankrupt"}
 
@@ -82,8 +94,13 @@ def _owner_moves(events: list, me: str) -> tuple[list[str], list[str], set[str]]
     """Deeds ``me`` gave and got in ``events`` (owner changes), and the other players they went to or came from."""
     gave, got, others = [], [], set()
     for e in events:
-        if isinstance(e, dict) and e.get("type") == "Changed" and len(e.get("path", ())) == 3 \
-                and e["path"][0] == "deeds" and e["path"][2] == "owner":
+        if (
+            isinstance(e, dict)
+            and e.get("type") == "Changed"
+            and len(e.get("path", ())) == 3
+            and e["path"][0] == "deeds"
+            and e["path"][2] == "owner"
+        ):
             old, new = e.get("old"), e.get("new")
             if old == me and new and new != BANK:
                 gave.append(e["path"][1])
@@ -120,17 +137,25 @@ def trade_sentence(events: list, me: str, fmt: Fmt) -> tuple[str, int] | None:
     return f"Trade with {who}: " + "; ".join(p for p in parts if p), inn - out
 
 
-_AGREE = ((re.compile(r"\b(you|You) is\b"), r"\1 are"), (re.compile(r"\b(you|You) was\b"), r"\1 were"),
-          (re.compile(r"\b(you|You) has\b"), r"\1 have"), (re.compile(r"\b(you|You) goes\b"), r"\1 go"),
-          (re.compile(r"\b(you|You) misses\b"), r"\1 miss"), (re.compile(r"\b(you|You) leaves\b"), r"\1 leave"),
-          (re.compile(r"\byou's\b"), "your"), (re.compile(r"\bYou's\b"), "Your"))
+_AGREE = (
+    (re.compile(r"\b(you|You) is\b"), r"\1 are"),
+    (re.compile(r"\b(you|You) was\b"), r"\1 were"),
+    (re.compile(r"\b(you|You) has\b"), r"\1 have"),
+    (re.compile(r"\b(you|You) goes\b"), r"\1 go"),
+    (re.compile(r"\b(you|You) misses\b"), r"\1 miss"),
+    (re.compile(r"\b(you|You) leaves\b"), r"\1 leave"),
+    (re.compile(r"\byou's\b"), "your"),
+    (re.compile(r"\bYou's\b"), "Your"),
+)
 
 
 def second_person(summary: str, me: str) -> str:
     """A log summary that names ``me``, told to ``me``: "Cat went to jail" reads "You went to jail"."""
+
     def name(m: re.Match) -> str:
-        at_start = m.start() == 0 or summary[:m.start()].rstrip().endswith((":", ".", ";"))
+        at_start = m.start() == 0 or summary[: m.start()].rstrip().endswith((":", ".", ";"))
         return "You" if at_start else "you"
+
     text = _name_pattern(me).sub(name, summary)
     for pattern, repl in _AGREE:
         text = pattern.sub(repl, text)
@@ -166,8 +191,11 @@ def entry_lines(entry, me: str, fmt: Fmt) -> list[dict]:
 def _is_trade(entry, events: list) -> bool:
     """A trade (or the undo or redo of one): the action says so, or its payments are a trade's."""
     action = entry.action if isinstance(entry.action, dict) else {}
-    return action.get("action") == "trade" or "Trade:" in entry.summary or any(
-        isinstance(e, dict) and e.get("type") == "Paid" and e.get("memo") == "trade" for e in events)
+    return (
+        action.get("action") == "trade"
+        or "Trade:" in entry.summary
+        or any(isinstance(e, dict) and e.get("type") == "Paid" and e.get("memo") == "trade" for e in events)
+    )
 
 
 def player_story(entries: Iterable, me: str, fmt: Fmt, *, last: int = 20) -> list[dict]:

@@ -7,6 +7,7 @@ anything. Revoking a token (a phone was lost, a code was photographed) makes a n
 :meth:`JoinTokens.for_player`. Player tokens also stop working when the game ends (see
 :meth:`~companion.web.desk.PhoneDesk.authorise`).
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -117,7 +118,8 @@ class JoinTokens:
             else:
                 token = secrets.token_urlsafe(TOKEN_BYTES)
                 self.con.execute(
-                    "INSERT INTO tokens (token, role, player, created) VALUES (?, ?, ?, ?)", (token, role, player, now())
+                    "INSERT INTO tokens (token, role, player, created) VALUES (?, ?, ?, ?)",
+                    (token, role, player, now()),
                 )
         self._data_version = -1
         self._reload()

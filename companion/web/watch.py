@@ -22,6 +22,7 @@ changes, down to one look every :data:`IDLE_POLL_SECONDS`.
 ``looks`` and ``wakeups`` count what the watch did (the tests and ``benchmarks/phones.py`` read them).
 Loop-only: every method runs on the server's asyncio loop; nothing here starts a thread.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -99,7 +100,7 @@ class Inotify:
                 if mask & IN_Q_OVERFLOW:
                     names.append(None)
                 else:
-                    names.append(os.fsdecode(data[at:at + length].rstrip(b"\0")))
+                    names.append(os.fsdecode(data[at : at + length].rstrip(b"\0")))
                 at += length
 
     def close(self) -> None:
@@ -115,17 +116,25 @@ class GameWatch:
     commits (from a Banker subscription made outside ``look``). ``kernel=False`` forces the polling
     fallback (what a system without inotify gets)."""
 
-    def __init__(self, look: Callable[[], bool], path: Path, *, kernel: bool = True,
-                 tail: tuple[float, ...] = TAIL_SECONDS, own_late: float = OWN_LATE_SECONDS,
-                 safety: float = SAFETY_SECONDS, fast: float = WATCH_SECONDS,
-                 idle_poll: float = IDLE_POLL_SECONDS) -> None:
+    def __init__(
+        self,
+        look: Callable[[], bool],
+        path: Path,
+        *,
+        kernel: bool = True,
+        tail: tuple[float, ...] = TAIL_SECONDS,
+        own_late: float = OWN_LATE_SECONDS,
+        safety: float = SAFETY_SECONDS,
+        fast: float = WATCH_SECONDS,
+        idle_poll: float = IDLE_POLL_SECONDS,
+    ) -> None:
         self._look = look
         self.path = Path(path)
         self._files = {self.path.name, f"{self.path.name}-wal"}
         self.tail, self.own_late, self.safety = tail, own_late, safety
         self.fast, self.idle_poll = fast, idle_poll
-        self.looks = 0      # how many times it looked
-        self.wakeups = 0    # how many times the kernel woke it for the game's files
+        self.looks = 0  # how many times it looked
+        self.wakeups = 0  # how many times the kernel woke it for the game's files
         self._inotify: Inotify | None = None
         if kernel:
             try:
@@ -133,13 +142,13 @@ class GameWatch:
             except OSError as error:
                 log.info("no file notifications for %s (%s): polling instead", self.path.parent, error)
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._due: list[float] = []           # when to look next (kernel mode), sorted
+        self._due: list[float] = []  # when to look next (kernel mode), sorted
         self._timer: asyncio.TimerHandle | None = None
         self._safety: asyncio.TimerHandle | None = None
         self._last_look = 0.0
-        self._own = False                     # the table committed since the last look
+        self._own = False  # the table committed since the last look
         self._looking = False
-        self._pace = fast                     # the polling fallback's current pace
+        self._pace = fast  # the polling fallback's current pace
 
     @property
     def kernel(self) -> bool:

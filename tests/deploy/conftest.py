@@ -3,6 +3,7 @@ chown inside a throwaway root). ``@pytest.mark.needs("shellcheck", "root")`` say
 test skips on a developer's machine and FAILS under CI=true, like the gui and browser tests.
 The Debian packages: shellcheck, systemd (systemd-analyze), util-linux (unshare), passwd (useradd).
 """
+
 from __future__ import annotations
 
 import os

@@ -13,6 +13,7 @@ running, but inside a private mount namespace where the whole file system is an 
 writes land in a throwaway layer (the real useradd then changes only the layer's /etc/passwd).
 There the fakes stand in for the running systemd and udev: they record what they are told.
 """
+
 from __future__ import annotations
 
 import os
@@ -121,8 +122,19 @@ exec /usr/sbin/chroot "$top" "$@"
 """
 
 
-IGNORE = shutil.ignore_patterns(".git", ".venv", "__pycache__", "*.egg-info", ".pytest_cache", ".hypothesis",
-                                "artifacts", "*.game", "*.game-wal", "*.game-shm", "*.backups")
+IGNORE = shutil.ignore_patterns(
+    ".git",
+    ".venv",
+    "__pycache__",
+    "*.egg-info",
+    ".pytest_cache",
+    ".hypothesis",
+    "artifacts",
+    "*.game",
+    "*.game-wal",
+    "*.game-shm",
+    "*.backups",
+)
 
 
 def freeze_checkout(folder: Path) -> Path:
@@ -153,8 +165,9 @@ class Pi:
     def path(self, inside: str) -> Path:
         return self.root / inside.lstrip("/")
 
-    def install(self, *args: str, check: bool = True, script: str = "install.sh",
-                scripts: Path | None = None) -> subprocess.CompletedProcess:
+    def install(
+        self, *args: str, check: bool = True, script: str = "install.sh", scripts: Path | None = None
+    ) -> subprocess.CompletedProcess:
         """Run <scripts>/<script> --root <root> ARGS with the fakes first on PATH (the scripts of
         the source checkout unless ``scripts`` names another folder)."""
         first = not self.path("/etc/table-banker/install.conf").exists()
@@ -179,8 +192,9 @@ class Pi:
         return env
 
     def _run(self, command: list[str], env: dict[str, str]) -> subprocess.CompletedProcess:
-        return subprocess.run([*command[:2], "--root", str(self.root), *command[2:]],
-                              capture_output=True, text=True, env=env, timeout=300)
+        return subprocess.run(
+            [*command[:2], "--root", str(self.root), *command[2:]], capture_output=True, text=True, env=env, timeout=300
+        )
 
     def snapshot(self) -> dict[str, tuple]:
         """Every path under the root with its type, mode, owner and content (or link target)."""
@@ -206,13 +220,18 @@ def make_pi(tmp: Path, *, desktop: bool = False, source: Path | None = None) -> 
         folder.mkdir(parents=True)
     (root / "etc" / "passwd").write_text(PASSWD)
     (root / "etc" / "shadow").write_text("root:*:19000:0:99999:7:::\npi:*:19000:0:99999:7:::\n")
-    (root / "etc" / "group").write_text("".join(f"{g}:x:{n}:{'pi' if g in ('video', 'gpio') else ''}\n"
-                                                for g, n in GROUPS.items()))
+    (root / "etc" / "group").write_text(
+        "".join(f"{g}:x:{n}:{'pi' if g in ('video', 'gpio') else ''}\n" for g, n in GROUPS.items())
+    )
     (root / "etc" / "gshadow").write_text("".join(f"{g}:*::\n" for g in GROUPS))
-    (root / "etc" / "os-release").write_text('PRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\nVERSION_CODENAME=bookworm\n')
+    (root / "etc" / "os-release").write_text(
+        'PRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\nVERSION_CODENAME=bookworm\n'
+    )
     if desktop:
         (root / "etc" / "systemd" / "system").mkdir(parents=True)
-        (root / "etc" / "systemd" / "system" / "display-manager.service").symlink_to("/lib/systemd/system/lightdm.service")
+        (root / "etc" / "systemd" / "system" / "display-manager.service").symlink_to(
+            "/lib/systemd/system/lightdm.service"
+        )
         (root / "etc" / "lightdm").mkdir()
         (root / "etc" / "lightdm" / "lightdm.conf").write_text("[Seat:*]\nautologin-user=pi\n")
     for name, text in _FAKES.items():
@@ -234,10 +253,28 @@ class RunningPi(Pi):
     def _run(self, command: list[str], env: dict[str, str]) -> subprocess.CompletedProcess:
         top = self.work / "top"
         top.mkdir(parents=True, exist_ok=True)
-        return subprocess.run(["unshare", "--mount", "--fork", "bash", "-c", _IN_THROWAWAY_LAYER, "layer",
-                               str(self.root), str(self.work / "overlay"), str(top), str(self.bin.parent),
-                               "env", *(f"{k}={v}" for k, v in env.items()), *command],
-                              capture_output=True, text=True, env=env, timeout=300)
+        return subprocess.run(
+            [
+                "unshare",
+                "--mount",
+                "--fork",
+                "bash",
+                "-c",
+                _IN_THROWAWAY_LAYER,
+                "layer",
+                str(self.root),
+                str(self.work / "overlay"),
+                str(top),
+                str(self.bin.parent),
+                "env",
+                *(f"{k}={v}" for k, v in env.items()),
+                *command,
+            ],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=300,
+        )
 
     def power_cut_at_enable(self, on: bool = True) -> None:
         """The next runs die at "systemctl enable", after the unit files are written (or no longer)."""
@@ -265,6 +302,10 @@ def have_root() -> bool:
 
 def changes(output: str) -> list[str]:
     """The change lines of an install.sh run, without its banner, summary and hints."""
-    return [line for line in output.splitlines()
-            if line and not line.startswith(("Table Banker", "Done:", "Restart the Pi", "Log ", "(", "warning"))
-            and "changes would be made" not in line]
+    return [
+        line
+        for line in output.splitlines()
+        if line
+        and not line.startswith(("Table Banker", "Done:", "Restart the Pi", "Log ", "(", "warning"))
+        and "changes would be made" not in line
+    ]

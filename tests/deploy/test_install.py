@@ -1,5 +1,6 @@
 """deploy/install.sh run for real in a throwaway Pi root: a fresh Pi becomes the bank, a second run
 changes nothing, --dry-run predicts every change, and --uninstall leaves only the games."""
+
 from __future__ import annotations
 
 import sqlite3
@@ -12,10 +13,16 @@ from tests.deploy.harness import Pi, changes, make_pi
 pytestmark = pytest.mark.needs("root")  # real useradd and chown in the throwaway root
 
 EVERYTHING_BUT_THE_GAMES = [
-    "/opt/table-banker", "/etc/table-banker", "/etc/default/table-banker", "/etc/pam.d/table-banker",
-    "/etc/systemd/system/table-banker.service", "/etc/systemd/user/table-banker-desktop.service",
-    "/etc/udev/rules.d/90-table-banker-usb.rules", "/etc/systemd/journald.conf.d/table-banker.conf",
-    "/etc/xdg/autostart/table-banker.desktop", "/media/table-banker",
+    "/opt/table-banker",
+    "/etc/table-banker",
+    "/etc/default/table-banker",
+    "/etc/pam.d/table-banker",
+    "/etc/systemd/system/table-banker.service",
+    "/etc/systemd/user/table-banker-desktop.service",
+    "/etc/udev/rules.d/90-table-banker-usb.rules",
+    "/etc/systemd/journald.conf.d/table-banker.conf",
+    "/etc/xdg/autostart/table-banker.desktop",
+    "/media/table-banker",
     "/etc/systemd/system/multi-user.target.wants/table-banker.service",
 ]
 
@@ -49,8 +56,10 @@ def test_a_fresh_pi_becomes_the_bank(pi):
         assert "table-banker" in members(pi, group), group
     data = pi.path("/var/lib/table-banker")
     assert oct(data.stat().st_mode & 0o7777) == "0o2770"
-    assert (pi.path("/opt/table-banker/app/companion/usb_backup.py").read_bytes()
-            == (pi.source / "companion" / "usb_backup.py").read_bytes())
+    assert (
+        pi.path("/opt/table-banker/app/companion/usb_backup.py").read_bytes()
+        == (pi.source / "companion" / "usb_backup.py").read_bytes()
+    )
     assert not pi.path("/opt/table-banker/app/tests").exists()  # the Pi needs the app, not its tests
     assert pi.path("/etc/systemd/system/multi-user.target.wants/table-banker.service").is_symlink()
     assert pi.path("/etc/table-banker/kivy-kms/config.ini").read_text().count("probesysfs") == 1
@@ -60,7 +69,12 @@ def test_a_fresh_pi_becomes_the_bank(pi):
     assert f"uid={uid}," in rule and "@UID@" not in rule
     assert not pi.path("/etc/xdg/autostart/table-banker.desktop").exists()
     assert pi.path("/etc/table-banker/install.conf").read_text().splitlines()[1:] == [
-        "EDITION=lite", "DESKTOP_USER=", "LOGS=persistent", "GPIO=no", f"SOURCE={pi.source}"]
+        "EDITION=lite",
+        "DESKTOP_USER=",
+        "LOGS=persistent",
+        "GPIO=no",
+        f"SOURCE={pi.source}",
+    ]
 
     log = pi.log
     assert any(line.startswith("apt-get install") and "libgl1-mesa-dri" in line and "libmtdev1" in line for line in log)
@@ -80,8 +94,11 @@ def test_a_second_run_changes_nothing(pi):
     assert changes(again.stdout) == []
     assert "nothing to change" in again.stdout
     assert pi.snapshot() == before
-    assert not [line for line in pi.log if line.startswith(("apt-get", "pip", "useradd", "groupadd", "usermod",
-                                                           "python3 -m venv", "systemctl"))]
+    assert not [
+        line
+        for line in pi.log
+        if line.startswith(("apt-get", "pip", "useradd", "groupadd", "usermod", "python3 -m venv", "systemctl"))
+    ]
 
 
 def test_dry_run_prints_every_change_and_makes_none(pi, tmp_path):
@@ -188,7 +205,9 @@ def test_a_pi_with_a_desktop_gets_the_desktop_edition(tmp_path):
 def test_switching_from_the_kiosk_to_the_desktop_edition(pi):
     pi.install()
     done = pi.install("--edition", "desktop", "--desktop-user", "pi")
-    assert "stop starting the kiosk at boot (disable table-banker.service): the desktop edition is chosen" in done.stdout
+    assert (
+        "stop starting the kiosk at boot (disable table-banker.service): the desktop edition is chosen" in done.stdout
+    )
     assert not pi.path("/etc/systemd/system/multi-user.target.wants/table-banker.service").exists()
     assert pi.path("/etc/xdg/autostart/table-banker.desktop").exists()
 
@@ -211,8 +230,9 @@ def test_uninstall_removes_everything_but_the_games(pi):
     assert "table-banker:" not in pi.path("/etc/passwd").read_text()
     assert not any(line.startswith("table-banker:") for line in pi.path("/etc/group").read_text().splitlines())
     assert game.read_bytes() == b"a game"
-    assert done.stdout.strip().endswith("The games stay in /var/lib/table-banker (1 game files); "
-                                        "delete that folder to remove them too.")
+    assert done.stdout.strip().endswith(
+        "The games stay in /var/lib/table-banker (1 game files); delete that folder to remove them too."
+    )
     again = pi.install("--uninstall")
     assert "nothing to remove" in again.stdout
 
@@ -225,4 +245,3 @@ def test_installing_again_after_uninstalling_gives_the_games_back_to_the_bank(pi
     pi.install()
     uid = int(passwd_line(pi, "table-banker").split(":")[2])
     assert game.stat().st_uid == uid and game.read_bytes() == b"a game"
-

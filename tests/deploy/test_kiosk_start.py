@@ -7,6 +7,7 @@ for the kiosk, and only because the test screen is Xvfb: SDL_VIDEODRIVER=kmsdrm 
 It runs as the test's user, not as table-banker, on a screen of its own the size of the official
 7-inch touchscreen (800x480, a private Xvfb). The first screen is saved under artifacts/deploy/.
 """
+
 from __future__ import annotations
 
 import json
@@ -35,8 +36,11 @@ def touchscreen(tmp_path):
     """A private X screen of 800x480, like the Pi's touchscreen; yields its DISPLAY."""
     number = tmp_path / "display"
     with number.open("w") as out:
-        server = subprocess.Popen(["Xvfb", "-displayfd", str(out.fileno()), "-screen", "0", "800x480x24",
-                                   "-nolisten", "tcp"], pass_fds=(out.fileno(),), stderr=subprocess.DEVNULL)
+        server = subprocess.Popen(
+            ["Xvfb", "-displayfd", str(out.fileno()), "-screen", "0", "800x480x24", "-nolisten", "tcp"],
+            pass_fds=(out.fileno(),),
+            stderr=subprocess.DEVNULL,
+        )
     try:
         deadline = time.monotonic() + 30
         while not number.read_text().strip() and time.monotonic() < deadline and server.poll() is None:
@@ -83,8 +87,13 @@ def unit_command(scope: str, tmp: Path, display: str) -> tuple[list[str], dict[s
         port = probe.getsockname()[1]
     (data / "touchscreen.json").write_text(json.dumps({"host": "127.0.0.1", "port": port, "advertise": False}))
     env["COMPANION_LAN_ADDRESS"] = "127.0.0.1"
-    config = subprocess.run([sys.executable, str(DEPLOY / "kivy_config.py"), EDITION_OF[scope]],
-                            capture_output=True, text=True, check=True, timeout=120).stdout
+    config = subprocess.run(
+        [sys.executable, str(DEPLOY / "kivy_config.py"), EDITION_OF[scope]],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    ).stdout
     (kivy_home / "config.ini").write_text(config)
     return command, env, folder
 
@@ -109,8 +118,7 @@ def test_the_unit_brings_up_the_first_screen(scope, tmp_path, touchscreen):
     SHOTS.mkdir(parents=True, exist_ok=True)
     shot = SHOTS / f"{scope}-first-screen.png"
     log = (tmp_path / "app.log").open("w+")
-    app = subprocess.Popen(command, cwd=folder, env=env, stdout=log, stderr=subprocess.STDOUT,
-                           start_new_session=True)
+    app = subprocess.Popen(command, cwd=folder, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     try:
         shown, deadline = False, time.monotonic() + 60
         while time.monotonic() < deadline and app.poll() is None:

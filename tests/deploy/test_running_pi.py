@@ -4,6 +4,7 @@ even when the run that made the change did not live to tell them.
 The Pi is this machine seen through a throwaway layer (see harness.make_running_pi); its systemd and
 udev are recording fakes.
 """
+
 from __future__ import annotations
 
 import pytest
@@ -12,8 +13,12 @@ from tests.deploy.harness import RunningPi, changes, make_running_pi
 
 pytestmark = pytest.mark.needs("root", "unshare")  # a private mount namespace with an overlay
 
-TOLD = ["systemctl daemon-reload", "udevadm control --reload", "systemctl restart systemd-journald",
-        "systemctl try-restart table-banker.service"]
+TOLD = [
+    "systemctl daemon-reload",
+    "udevadm control --reload",
+    "systemctl restart systemd-journald",
+    "systemctl try-restart table-banker.service",
+]
 
 
 @pytest.fixture

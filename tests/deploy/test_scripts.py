@@ -1,4 +1,5 @@
 """Every script passes shellcheck, every unit passes systemd-analyze verify, every other file parses."""
+
 from __future__ import annotations
 
 import configparser
@@ -13,15 +14,26 @@ import pytest
 from tests.deploy.harness import DEPLOY, changes
 
 SCRIPTS = sorted(DEPLOY.glob("*.sh"))
-UNITS = {"system": DEPLOY / "systemd" / "table-banker.service",
-         "user": DEPLOY / "systemd" / "table-banker-desktop.service"}
+UNITS = {
+    "system": DEPLOY / "systemd" / "table-banker.service",
+    "user": DEPLOY / "systemd" / "table-banker-desktop.service",
+}
 # What the units run, stood up for the check (systemd-analyze insists that ExecStart= exists).
 PROGRAMS = ["/opt/table-banker/venv/bin/companion"]
 
 
 def test_the_scripts_are_all_here():
-    assert {p.name for p in SCRIPTS} >= {"install.sh", "update.sh", "doctor.sh", "desktop-start.sh", "lib.sh",
-                                         "pi-check.sh", "pi-kiosk.sh", "pi-boot.sh", "pi-screen.sh"}
+    assert {p.name for p in SCRIPTS} >= {
+        "install.sh",
+        "update.sh",
+        "doctor.sh",
+        "desktop-start.sh",
+        "lib.sh",
+        "pi-check.sh",
+        "pi-kiosk.sh",
+        "pi-boot.sh",
+        "pi-screen.sh",
+    }
     for script in SCRIPTS:
         if script.read_text().startswith("#!"):  # the others (lib.sh, pi-screen.sh) are only sourced
             assert script.stat().st_mode & 0o111, f"{script.name} is not executable"
@@ -30,23 +42,34 @@ def test_the_scripts_are_all_here():
 @pytest.mark.needs("shellcheck")
 @pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: p.name)
 def test_shellcheck_finds_nothing(script):
-    done = subprocess.run(["shellcheck", "--external-sources", "--severity=style", script.name],
-                          cwd=DEPLOY, capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        ["shellcheck", "--external-sources", "--severity=style", script.name],
+        cwd=DEPLOY,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
 
 
 def _verify(unit: Path, scope: str, tmp_path: Path) -> subprocess.CompletedProcess:
     """systemd-analyze verify on the unit as shipped, in a private mount namespace where /opt holds
     stand-ins for the programs the unit runs (nothing of this machine's /opt is touched)."""
-    stand_ins = " && ".join(f"mkdir -p {Path(p).parent} && printf '#!/bin/sh\\n' > {p} && chmod +x {p}"
-                            for p in PROGRAMS)
+    stand_ins = " && ".join(
+        f"mkdir -p {Path(p).parent} && printf '#!/bin/sh\\n' > {p} && chmod +x {p}" for p in PROGRAMS
+    )
     user = "--user " if scope == "user" else ""
     script = f"mount -t tmpfs tmpfs /opt && {stand_ins} && systemd-analyze {user}verify --man=no {unit}"
     runtime = tmp_path / "runtime"
     runtime.mkdir(mode=0o700)
     command = ["unshare", "--mount", "--propagation", "private", "sh", "-c", script]
-    return subprocess.run(command, capture_output=True, text=True, timeout=120,
-                          env={"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "XDG_RUNTIME_DIR": str(runtime)})
+    return subprocess.run(
+        command,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "XDG_RUNTIME_DIR": str(runtime)},
+    )
 
 
 @pytest.mark.needs("systemd-analyze", "unshare", "root")
@@ -102,8 +125,11 @@ def test_the_autostart_entry_runs_the_desktop_start_script():
 
 
 def test_the_udev_rule_mounts_fat_and_exfat_sticks_for_the_bank():
-    rules = [line for line in (DEPLOY / "udev" / "90-table-banker-usb.rules").read_text().splitlines()
-             if line and not line.startswith("#")]
+    rules = [
+        line
+        for line in (DEPLOY / "udev" / "90-table-banker-usb.rules").read_text().splitlines()
+        if line and not line.startswith("#")
+    ]
     assert len(rules) == 2
     pair = re.compile(r'^[A-Z_]+(\{[A-Za-z_]+\})?(==|!=|\+=|=)"[^"]*"$')
     for rule in rules:
@@ -127,8 +153,13 @@ def test_the_journald_drop_ins_are_journal_sections(name):
 
 @pytest.mark.parametrize("edition", ["kms", "desktop"])
 def test_kivy_gets_one_touch_provider(edition):
-    text = subprocess.run([sys.executable, str(DEPLOY / "kivy_config.py"), edition], capture_output=True,
-                          text=True, check=True, timeout=120).stdout
+    text = subprocess.run(
+        [sys.executable, str(DEPLOY / "kivy_config.py"), edition],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    ).stdout
     config = configparser.RawConfigParser()
     config.optionxform = str
     config.read_string(text)
@@ -153,8 +184,13 @@ def test_a_dry_run_on_this_very_machine_changes_nothing(tmp_path):
     """No --root, no fakes: the real dpkg-query, python3 and passwd are read, and nothing is written."""
     if Path("/etc/table-banker").exists() or Path("/opt/table-banker").exists():
         pytest.skip("the bank is installed on this machine")
-    done = subprocess.run(["bash", str(DEPLOY / "install.sh"), "--dry-run"], capture_output=True,
-                          text=True, timeout=300, env={**os.environ, "LC_ALL": "C"})
+    done = subprocess.run(
+        ["bash", str(DEPLOY / "install.sh"), "--dry-run"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "LC_ALL": "C"},
+    )
     assert done.returncode == 0, done.stderr
     lines = changes(done.stdout)
     assert lines and all(line.startswith("would ") for line in lines)
@@ -176,11 +212,17 @@ def test_the_installer_copies_only_what_git_tracks_from_a_checkout(tmp_path):
     (src / "tmpbench123").mkdir()
     (src / "tmpbench123" / "game.game-wal").write_text("being written")
     (src / "notes.txt").write_text("untracked")
-    done = subprocess.run(["bash", "-c", f'source "{DEPLOY / "lib.sh"}"; copy_tree "{src}" "{dest}"'],
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        ["bash", "-c", f'source "{DEPLOY / "lib.sh"}"; copy_tree "{src}" "{dest}"'],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 0, done.stderr
     copied = sorted(str(p.relative_to(dest)) for p in dest.rglob("*"))
     assert copied == ["companion", "companion/app.py"]
     (src / ".git").rename(src / "was-git")  # no git here: everything but the usual leftovers
-    subprocess.run(["bash", "-c", f'source "{DEPLOY / "lib.sh"}"; copy_tree "{src}" "{tmp_path / "plain"}"'], check=True)
+    subprocess.run(
+        ["bash", "-c", f'source "{DEPLOY / "lib.sh"}"; copy_tree "{src}" "{tmp_path / "plain"}"'], check=True
+    )
     assert (tmp_path / "plain" / "notes.txt").exists() and not (tmp_path / "plain" / "tests").exists()

@@ -1,4 +1,5 @@
 """deploy/update.sh: new code in place, the games and the family's settings untouched, a way back."""
+
 from __future__ import annotations
 
 import os
@@ -29,14 +30,21 @@ def pi(tmp_path) -> Pi:
 
 
 def untouched(pi: Pi) -> bool:
-    return (pi.path("/var/lib/table-banker/friday.game").read_bytes() == b"Friday's game"
-            and pi.path("/var/lib/table-banker/touchscreen.json").read_text() == '{"theme": "light"}'
-            and pi.path("/etc/default/table-banker").read_text() == "SDL_KMSDRM_DEVICE_INDEX=1\n")
+    return (
+        pi.path("/var/lib/table-banker/friday.game").read_bytes() == b"Friday's game"
+        and pi.path("/var/lib/table-banker/touchscreen.json").read_text() == '{"theme": "light"}'
+        and pi.path("/etc/default/table-banker").read_text() == "SDL_KMSDRM_DEVICE_INDEX=1\n"
+    )
 
 
 def git(checkout: Path, *args: str) -> str:
-    return subprocess.run(["git", "-c", "user.name=Ann", "-c", "user.email=ann@example.org", "-C", str(checkout),
-                           *args], capture_output=True, text=True, check=True, timeout=60).stdout
+    return subprocess.run(
+        ["git", "-c", "user.name=Ann", "-c", "user.email=ann@example.org", "-C", str(checkout), *args],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    ).stdout
 
 
 def test_an_update_brings_the_new_code_and_leaves_the_games_alone(pi):

@@ -1,4 +1,5 @@
 """One tap copies every game to a USB stick; the stick brings them back. A temp folder is the stick."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -56,8 +57,9 @@ def test_one_tap_copies_every_game_into_a_dated_folder(games, stick):
     assert copied.folder == stick.path / "table-banker" / "2025-11-21_203005"
     assert sorted(p.name for p in copied.folder.iterdir()) == ["friday night.game", "manifest.json", "sunday.game"]
     assert copied.games == {"friday night.game": 3, "sunday.game": 2}
-    assert copied.text == ("Copied 2 games to KINGSTON (table-banker/2025-11-21_203005); "
-                           "you can pull the stick out now")
+    assert copied.text == (
+        "Copied 2 games to KINGSTON (table-banker/2025-11-21_203005); you can pull the stick out now"
+    )
     manifest = json.loads((copied.folder / "manifest.json").read_text())
     assert manifest == {"format": 1, "made": "2025-11-21T20:30:05", "games": copied.games}
 
@@ -196,8 +198,9 @@ def test_udev_label_escapes_are_decoded():
 # -- the command -----------------------------------------------------------------------------------------
 def run_module(*args: str, env_data: Path) -> subprocess.CompletedProcess:
     env = {**os.environ, "COMPANION_DATA": str(env_data)}
-    return subprocess.run([sys.executable, "-m", "companion.usb_backup", *args],
-                          capture_output=True, text=True, env=env, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "companion.usb_backup", *args], capture_output=True, text=True, env=env, timeout=60
+    )
 
 
 def test_the_command_copies_lists_and_restores(games, stick, tmp_path):
@@ -209,17 +212,22 @@ def test_the_command_copies_lists_and_restores(games, stick, tmp_path):
     assert "sunday.game (entry 2)" in listed.stdout
 
     elsewhere = tmp_path / "elsewhere"
-    back = run_module("--data", str(elsewhere), "restore", "--stick", str(stick.path), "--game", "sunday.game",
-                      env_data=games)
+    back = run_module(
+        "--data", str(elsewhere), "restore", "--stick", str(stick.path), "--game", "sunday.game", env_data=games
+    )
     assert back.returncode == 0, back.stderr
-    assert back.stdout.strip().endswith("Brought back 1 game from the stick (" + listed.stdout.split("\t")[0].rsplit("/", 1)[1] + ")")
+    assert back.stdout.strip().endswith(
+        "Brought back 1 game from the stick (" + listed.stdout.split("\t")[0].rsplit("/", 1)[1] + ")"
+    )
     assert cash(elsewhere / "sunday.game", "Ann") == 1100
 
 
 def test_the_command_says_why_in_one_line_and_exits_1(tmp_path):
     done = run_module("backup", "--stick", str(tmp_path / "no stick here"), env_data=tmp_path)
     assert done.returncode == 1
-    assert done.stderr.strip().splitlines() == [f"companion: {tmp_path / 'no stick here'} is not there: is the stick plugged in?"]
+    assert done.stderr.strip().splitlines() == [
+        f"companion: {tmp_path / 'no stick here'} is not there: is the stick plugged in?"
+    ]
 
 
 def test_the_command_answers_json_for_programs(games, stick):

@@ -7,6 +7,7 @@ log files). ``window``, ``frame`` and ``touch`` serve tests of single widgets (t
 (test_family_games, test_real_pointer, test_city_build, test_city_double) start their own app tapped
 by the real pointer (``start_app(..., real_pointer=True)``).
 """
+
 from __future__ import annotations
 
 import os

@@ -15,6 +15,7 @@ name, read a refusal, take a screenshot. Two pairs of hands do the tapping:
 hands; ``shot("table")`` saves a screenshot under artifacts/screenshots/. The window is made once per
 process; each module's app reuses it and resizes it instead of restarting.
 """
+
 from __future__ import annotations
 
 import os
@@ -178,12 +179,16 @@ class Hands:
         from kivy.core.window import Window
         from kivy.uix.modalview import ModalView
 
-        self.until("a box to finish opening or closing",
-                   lambda: not any(isinstance(c, ModalView) and c._anim_alpha < 1 for c in Window.children), 5.0)
+        self.until(
+            "a box to finish opening or closing",
+            lambda: not any(isinstance(c, ModalView) and c._anim_alpha < 1 for c in Window.children),
+            5.0,
+        )
 
     def _still(self, frames: int = 60) -> None:
         """Wait until nothing on the screen moves from one frame to the next (the finger aims at what
         is drawn, the way a person waits for a screen to settle)."""
+
         def places():
             return [(id(w), tuple(w.to_window(*w.pos)), tuple(w.size)) for w in self.current.walk(restrict=True)]
 
@@ -224,6 +229,7 @@ class Hands:
         parent = self._list_of(w)
         if parent is None:
             return False
+
         def shown() -> bool:
             x, y = w.to_window(*w.center)
             left, bottom = parent.to_window(parent.x, parent.y)
@@ -297,11 +303,16 @@ class SimulatedHands(Hands):
             # its scroll timeout; a quicker tap is delivered late, or taken as "stop scrolling")
             self.pump(1)
             try:
-                self.until(f"the list to hand the touch to {w.name or w.text!r}",
-                           lambda: getattr(w, "state", "down") == "down", 3.0)
+                self.until(
+                    f"the list to hand the touch to {w.name or w.text!r}",
+                    lambda: getattr(w, "state", "down") == "down",
+                    3.0,
+                )
             except TapLost:
                 touch.touch_up()
-                raise NotOnScreen(f"the list never handed the touch to {w.name or w.text!r} (at {x:.0f},{y:.0f})") from None
+                raise NotOnScreen(
+                    f"the list never handed the touch to {w.name or w.text!r} (at {x:.0f},{y:.0f})"
+                ) from None
         else:
             self.pump(1)
         touch.touch_up()
@@ -362,7 +373,9 @@ class PointerHands(Hands):
             self.until("the widget to be drawn and enabled", ready)
         except TapLost:
             label = name or getattr(w, "text", "") or type(w).__name__
-            raise TapLost(f"{label!r} never ready to tap: {self._why_not_ready(aimed[0])} (screen: {self.screen})") from None
+            raise TapLost(
+                f"{label!r} never ready to tap: {self._why_not_ready(aimed[0])} (screen: {self.screen})"
+            ) from None
         return aimed[0]
 
     def _press(self, w, after: float | None = None) -> None:
@@ -372,8 +385,11 @@ class PointerHands(Hands):
         self.until("the banker's pace", lambda: time.monotonic() - self._last >= gap, seconds=gap + 5)
         w = self._aim(w)
         if getattr(w, "guard", False):  # the same button again: a person's second tap, not a double tap
-            self.until("the double-tap window of the last tap to close",
-                       lambda: not w.is_second_tap(time.monotonic()), seconds=5)
+            self.until(
+                "the double-tap window of the last tap to close",
+                lambda: not w.is_second_tap(time.monotonic()),
+                seconds=5,
+            )
         self._scroll_into_view(w)
         x, y = self._settled(w)
         self._seen(w)
@@ -427,7 +443,9 @@ class PointerHands(Hands):
             self.pointer.keys("ctrl+a", "BackSpace")
             self.until("the field to empty", lambda: widget.text == "", 5.0)
         self.pointer.type(text)
-        self.until(f"the field to read {text!r}", lambda: widget.text == text, 60.0)  # xdotool types slowly on a busy machine
+        self.until(
+            f"the field to read {text!r}", lambda: widget.text == text, 60.0
+        )  # xdotool types slowly on a busy machine
         widget.focus = False
         self.turn()
 

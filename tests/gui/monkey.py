@@ -13,14 +13,30 @@ it went down, and no entry came from a tap on a widget in sight for less than th
 What leaves the game or the app is never tapped: quitting, other games, deleting, a new game, backups
 and USB copies, the phones' network settings.
 """
+
 from __future__ import annotations
 
 import random
 import time
 
 #: Widgets the monkey leaves alone (by name, or a name's start): they leave this game or the app.
-LEAVE_ALONE = ("quit", "usb-backup", "restore", "save-network", "new-game", "start-game", "same-players",
-               "go-start", "revoke", "delete-", "add-player", "remove", "colour", "option-", "back-to-games")
+LEAVE_ALONE = (
+    "quit",
+    "usb-backup",
+    "restore",
+    "save-network",
+    "new-game",
+    "start-game",
+    "same-players",
+    "go-start",
+    "revoke",
+    "delete-",
+    "add-player",
+    "remove",
+    "colour",
+    "option-",
+    "back-to-games",
+)
 
 #: The pace between two taps going down: from, to, and the most common gap (seconds).
 PACE = (0.15, 0.6, 0.15)

@@ -7,6 +7,7 @@ While xdotool runs, the app's loop keeps turning, so nothing waits on a sleep: t
 is the human's (:class:`tests.gui.hands.PointerHands`), and every check waits on the screen's or the
 ledger's state.
 """
+
 from __future__ import annotations
 
 import os
@@ -27,11 +28,18 @@ def need_xdotool() -> str:
     """xdotool's path, with an X display to drive; without them a test skips, and fails under
     CI=true (xvfb and xdotool are in the Makefile's TEST_DEBS, and make test runs under xvfb-run)."""
     found = shutil.which("xdotool")
-    missing = ("no xdotool" if found is None else
-               "no X display (run under xvfb-run)" if not os.environ.get("DISPLAY") else None)
+    missing = (
+        "no xdotool"
+        if found is None
+        else "no X display (run under xvfb-run)"
+        if not os.environ.get("DISPLAY")
+        else None
+    )
     if missing:
         if ON_CI:
-            pytest.fail(f"{missing} under CI=true: the real-pointer tests must run (make test installs and starts them)")
+            pytest.fail(
+                f"{missing} under CI=true: the real-pointer tests must run (make test installs and starts them)"
+            )
         pytest.skip(f"{missing}: run `make test` (as root it installs xdotool and Xvfb)")
     return found
 
@@ -90,8 +98,19 @@ class Pointer:
         """A finger's tap at (x, y) in Kivy's window coordinates (origin bottom left)."""
         from kivy.core.window import Window
 
-        self._run("mousemove", "--window", self.window, str(int(x)), str(int(Window.height - y)),
-                  "mousedown", "1", "sleep", str(PRESS_SECONDS), "mouseup", "1")
+        self._run(
+            "mousemove",
+            "--window",
+            self.window,
+            str(int(x)),
+            str(int(Window.height - y)),
+            "mousedown",
+            "1",
+            "sleep",
+            str(PRESS_SECONDS),
+            "mouseup",
+            "1",
+        )
 
     def type(self, text: str) -> None:
         """Type ``text`` key by key into the focused field."""
@@ -107,6 +126,24 @@ def double_at(pointer: Pointer, x: float, y: float, gap: float = 0.15) -> None:
     from kivy.core.window import Window
 
     rest = max(0.0, gap - PRESS_SECONDS)
-    pointer._run("mousemove", "--window", pointer.window, str(int(x)), str(int(Window.height - y)),
-                 "mousedown", "1", "sleep", str(PRESS_SECONDS), "mouseup", "1", "sleep", f"{rest:.3f}",
-                 "mousedown", "1", "sleep", str(PRESS_SECONDS), "mouseup", "1")
+    pointer._run(
+        "mousemove",
+        "--window",
+        pointer.window,
+        str(int(x)),
+        str(int(Window.height - y)),
+        "mousedown",
+        "1",
+        "sleep",
+        str(PRESS_SECONDS),
+        "mouseup",
+        "1",
+        "sleep",
+        f"{rest:.3f}",
+        "mousedown",
+        "1",
+        "sleep",
+        str(PRESS_SECONDS),
+        "mouseup",
+        "1",
+    )

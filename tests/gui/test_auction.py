@@ -5,6 +5,7 @@ bids 1M and Bob 1.5M on the keypad (K and M keys, never typed text); the light g
 Mill Lane, 1.5M poorer, with the sale in the log; the next auction starts clean. The unit's time is
 moved on by the test instead of waiting 50 seconds.
 """
+
 from __future__ import annotations
 
 import time

@@ -5,6 +5,7 @@ says $220 and the unit records $220 (never the highest bid plus the steps). Ann 
 bid starts at the highest bid plus the smallest step, $221, and says so; +$10 makes it $231, which is
 what she pays when the hammer comes down.
 """
+
 from __future__ import annotations
 
 import time

@@ -5,6 +5,7 @@ For each mortgaged deed the screen offers both ways, each with what it costs Ann
 Ann lifts Boardwalk and keeps Baltic Avenue. The confirming step lists every sum each side pays, and
 the ledger moves exactly those sums.
 """
+
 from __future__ import annotations
 
 import pytest
@@ -50,8 +51,9 @@ def test_ann_lifts_one_mortgage_keeps_the_other_and_sees_every_sum_first(bank):
     box = bank.find("confirm-yes").parent.parent.parent
     question = box.question
     assert f"Dan pays Ann ${dan:,}." in question
-    assert ("Ann pays the bank $223: $3 interest on mortgaged Baltic Avenue, "
-            "$220 lifting the mortgage on Boardwalk.") in question
+    assert (
+        "Ann pays the bank $223: $3 interest on mortgaged Baltic Avenue, $220 lifting the mortgage on Boardwalk."
+    ) in question
     assert desk.version == version  # nothing moved before the confirming tap
     bank.tap("confirm-yes")
     bank.until("the bankruptcy in the ledger", lambda: desk.version == version + 1)
@@ -60,4 +62,5 @@ def test_ann_lifts_one_mortgage_keeps_the_other_and_sees_every_sum_first(bank):
     assert desk.table["deeds"]["Baltic Avenue"]["mortgaged"]
     assert desk.banker.log()[-1].summary == (
         f"Dan went bankrupt to Ann, handing over ${dan:,}; Ann paid $3 interest on mortgaged Baltic Avenue; "
-        "Ann lifted the mortgage on Boardwalk for $220")
+        "Ann lifted the mortgage on Boardwalk for $220"
+    )

@@ -6,6 +6,7 @@ is the unit's own random one, so each check reads where it stopped from the ledg
 the rules give for it: that many residential blocks (or fewer when chosen), or a free railroad.
 Nothing waits on a sleep: the checks wait on the ledger and on the screen's state.
 """
+
 from __future__ import annotations
 
 import pytest
@@ -14,8 +15,10 @@ from companion.rules import pack_names
 from companion.service import Banker
 from tests.gui.hands import start_app, stop_app
 
-pytestmark = [pytest.mark.gui,
-              pytest.mark.skipif("monopoly-city" not in pack_names(), reason="Monopoly City is not installed")]
+pytestmark = [
+    pytest.mark.gui,
+    pytest.mark.skipif("monopoly-city" not in pack_names(), reason="Monopoly City is not installed"),
+]
 
 
 @pytest.fixture(scope="module")
@@ -55,8 +58,10 @@ def test_ann_builds_on_mill_lane_in_two_taps_while_the_spinner_turns(table):
     hands.tap("choice-Mill Lane", after=0.15)  # tapped while the spinner may still turn: built when it stops
     # what the spin allows was not on the tile when it was tapped during the spin: the law of the screen
     # asks, the moment the spinner stops, with the build's sentence; tapped after the stop, it builds at once
-    hands.until("Ann's spin on the ledger, then her build or the question", lambda: desk.version >= version + 2
-                or (desk.version == version + 1 and hands.has("confirm-yes")))
+    hands.until(
+        "Ann's spin on the ledger, then her build or the question",
+        lambda: desk.version >= version + 2 or (desk.version == version + 1 and hands.has("confirm-yes")),
+    )
     if desk.version == version + 1:
         hands.tap("confirm-yes")
         hands.until("Ann's build on the ledger", lambda: desk.version >= version + 2)
@@ -98,8 +103,10 @@ def test_bob_watches_the_spinner_stop_then_builds_industrial_on_hightown_square(
     cash, version = desk.table["accounts"]["Bob"], desk.version
     hands.tap("build")
     strip = hands.app.screens["ask"].ids.spinner
-    hands.until("the spinner to stop and Bob's spin on the ledger", lambda: spin_on_ledger(desk, "Bob") is not None
-                  and strip.state == "stopped")
+    hands.until(
+        "the spinner to stop and Bob's spin on the ledger",
+        lambda: spin_on_ledger(desk, "Bob") is not None and strip.state == "stopped",
+    )
     hands.shot("city-build-spun")
     spin = spin_on_ledger(desk, "Bob")
     if spin["result"] == "railroad":

@@ -6,6 +6,7 @@ of the second spin are built too. The banker taps with the real pointer (xdotool
 person's pace; each check waits on the ledger or the screen, never on a sleep. The spinner's face is
 the unit's own random one: each check reads where it stopped from the ledger.
 """
+
 from __future__ import annotations
 
 import pytest
@@ -14,8 +15,10 @@ from companion.rules import pack_names
 from companion.service import Banker
 from tests.gui.hands import start_app, stop_app
 
-pytestmark = [pytest.mark.gui,
-              pytest.mark.skipif("monopoly-city" not in pack_names(), reason="Monopoly City is not installed")]
+pytestmark = [
+    pytest.mark.gui,
+    pytest.mark.skipif("monopoly-city" not in pack_names(), reason="Monopoly City is not installed"),
+]
 
 
 @pytest.fixture(scope="module")
@@ -44,8 +47,10 @@ def build(hands, desk, roll):
     hands.tap("build")
     strip = hands.app.screens["ask"].ids.spinner
     hands.until("the spinner on the chooser", lambda: hands.screen == "ask" and strip.state)
-    hands.until(f"the spin of roll {roll} on the ledger", lambda: spin_of_roll(desk, roll) is not None
-                and strip.state == "stopped")
+    hands.until(
+        f"the spin of roll {roll} on the ledger",
+        lambda: spin_of_roll(desk, roll) is not None and strip.state == "stopped",
+    )
     spin = spin_of_roll(desk, roll)
     railroad = spin["result"] == "railroad"
     deed = "Canal Side" if railroad and desk.table["deeds"]["Mill Lane"].get("railroad") else "Mill Lane"

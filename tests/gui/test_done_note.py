@@ -1,5 +1,6 @@
 """The note of money just moved: who, how much, why, for a moment, where it hides nothing the banker
 needs next (the turn, Deeds, History, the balances and the big buttons stay in sight)."""
+
 import pytest
 
 from companion.service import Banker

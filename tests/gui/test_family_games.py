@@ -12,6 +12,7 @@ Nothing waits on a sleep.
 Steps a family does not have (The Game of Life has no deeds to buy) are skipped for that family; the
 rest still run. One app serves the whole module: each game starts from the screen the last one ended on.
 """
+
 import pytest
 
 from companion.rules import pack_names
@@ -38,8 +39,15 @@ def tiles(bank):
 
 
 #: How the banker leaves each screen for the table.
-WAY_BACK = {"deeds": "back", "more": "back", "history": "back", "over": "back", "ask": "cancel",
-            "amount": "cancel", "card": "back"}
+WAY_BACK = {
+    "deeds": "back",
+    "more": "back",
+    "history": "back",
+    "over": "back",
+    "ask": "cancel",
+    "amount": "cancel",
+    "card": "back",
+}
 
 
 def to_table(bank):
@@ -124,8 +132,11 @@ def refused_without_change(bank, desk, version):
 #: What each family does on Ann's first turn beyond the classic steps, from More, with the answers the
 #: banker picks (the rest: the first possible one): Greenopoly's character card comes before any
 #: salary, The Game of Life's career before its pay day; in City Life Ann lands on House 4, for sale.
-FAMILY_FIRST = {"greenopoly": [("choose_character", {})], "game-of-life": [("career", {}), ("pay_day", {})],
-                "city-life": [("land", {"square": 4})]}
+FAMILY_FIRST = {
+    "greenopoly": [("choose_character", {})],
+    "game-of-life": [("career", {}), ("pay_day", {})],
+    "city-life": [("land", {"square": 4})],
+}
 #: ... and on Bob's turn, before the rent: in City Life Bob lands on Ann's House 4 and pays her its fee.
 FAMILY_BOBS_TURN = {"city-life": [("land", {"square": 4})]}
 
@@ -289,8 +300,15 @@ def step_build(bank, desk):
             if desk.table["deeds"][name].get("owner") != "Ann":
                 return f"could not buy {name}: {bank.bubble()}"
     open_card(bank, names[0])
-    live = [w for w in bank.all() if (getattr(w, "name", "") or "").startswith("do-") and w.opacity == 1
-            and w.value and w.value.get("action") in ("build", "improve") and not w.value.get("refused")]
+    live = [
+        w
+        for w in bank.all()
+        if (getattr(w, "name", "") or "").startswith("do-")
+        and w.opacity == 1
+        and w.value
+        and w.value.get("action") in ("build", "improve")
+        and not w.value.get("refused")
+    ]
     if not live:
         return "nothing can be built here now"
     version = desk.version
@@ -321,7 +339,9 @@ def step_auction(bank, desk):
     if auction.keys_shown:
         bank.tap("bid-keys")  # the pack's steps instead of the keypad
         bank.until("the pack's steps", lambda: not auction.keys_shown)
-    quick = sorted((w for w in bank.all() if (getattr(w, "name", "") or "").startswith("raise-")), key=lambda w: w.value)
+    quick = sorted(
+        (w for w in bank.all() if (getattr(w, "name", "") or "").startswith("raise-")), key=lambda w: w.value
+    )
     bank.tap(widget=quick[len(quick) // 2])
     bank.tap("record-bid")
     unit = bank.app.unit_link.unit

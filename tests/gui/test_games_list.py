@@ -1,4 +1,5 @@
 """The games list: a finished game says who won; deleting one asks first and keeps a copy aside."""
+
 from __future__ import annotations
 
 import pytest

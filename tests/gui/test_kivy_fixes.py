@@ -1,5 +1,6 @@
 """The Kivy workarounds: each behaviour is still there on the Kivy installed, the workaround lets go of
 what Kivy kept, and on a Kivy it was not verified on it does nothing and says so once."""
+
 from __future__ import annotations
 
 import gc

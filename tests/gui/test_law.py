@@ -10,6 +10,7 @@ log entry is compared with what was on the screen under the finger when the comm
 (tests/gui/witness.py). Simulated touches, so the tap guard is not in the way here: it has its own
 tests with the real pointer (test_taps_land.py) and the monkey checks both together.
 """
+
 from __future__ import annotations
 
 import pytest
@@ -19,8 +20,10 @@ from tests.random_actions import variants
 
 pytestmark = pytest.mark.gui
 
-GAMES = [pytest.param(pack, options, id=pack + ("-" + "-".join(sorted(options)) if options else ""))
-         for pack, options in variants()]
+GAMES = [
+    pytest.param(pack, options, id=pack + ("-" + "-".join(sorted(options)) if options else ""))
+    for pack, options in variants()
+]
 
 
 @pytest.mark.parametrize("pack, options", GAMES)
@@ -51,7 +54,8 @@ def test_every_action_shows_its_money_before_the_tap_that_moves_it(bank, tmp_pat
         witness.close()
     print(pack, options, {n: sorted(o) for n, o in outcomes.items()}, referee.committed)
     assert not referee.problems, "\n".join(referee.problems)
-    assert all(outcomes[n] != {"absent"} for n in outcomes), \
+    assert all(outcomes[n] != {"absent"} for n in outcomes), (
         f"no button offers {[n for n in outcomes if outcomes[n] == {'absent'}]}"
+    )
     money = [n for n in referee.committed if n not in ("undo", "redo")]
     assert len(set(money)) >= min(4, len(names)), f"too few actions done to say anything: {outcomes}"

@@ -1,6 +1,7 @@
 """An evening's memory: the table lives all evening; every other screen is let go once the banker
 leaves it (a flow's screens once the table is back), is made afresh from the game when shown again,
 and freed memory is handed back at a pause."""
+
 import time
 
 import pytest
@@ -52,8 +53,13 @@ def test_a_history_shown_again_is_a_fresh_one_with_the_latest_entry(evening):
     again = app.show("history")
     evening.pump()
     assert again is not first
-    assert until(lambda: any("Ann collected $200 salary" in (w.text or "") for w in evening.all()
-                             if hasattr(w, "text") and isinstance(w.text, str)))
+    assert until(
+        lambda: any(
+            "Ann collected $200 salary" in (w.text or "")
+            for w in evening.all()
+            if hasattr(w, "text") and isinstance(w.text, str)
+        )
+    )
     app.show("table")
 
 

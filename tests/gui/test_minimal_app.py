@@ -2,6 +2,7 @@
 
 Real touches through the window on real widgets (Xvfb); the ledger is checked after each step.
 """
+
 import pytest
 
 

@@ -5,6 +5,7 @@ a seed that once found a fault stays in FOUND with the fault it found, and passe
 ``make monkey SEED=... TAPS=...`` runs a long walk over every family with any seed (MONKEY_SEED,
 MONKEY_TAPS); the suite's walks are short, so the whole module costs about two minutes.
 """
+
 from __future__ import annotations
 
 import os
@@ -23,10 +24,22 @@ SEED = os.environ.get("MONKEY_SEED")
 #: Seeds that found a fault, with the fault (each fixed since): (game, seed, what it found). A seed the
 #: suite walks anyway is not walked twice.
 FOUND: list[tuple[str, int, str]] = [
-    ("greenopoly", 1005, ("Undo tapped 56 ms after another game opened on the table took back that game's "
-                          "last payment: opening a game did not count as a change of what is in sight")),
-    ("game-of-life", 77, ("Redo, then Undo 135 ms later where Redo had been: the Undo bar grew into Redo's half "
-                          "under the finger and took back what was just redone; a widget grown counts as new")),
+    (
+        "greenopoly",
+        1005,
+        (
+            "Undo tapped 56 ms after another game opened on the table took back that game's "
+            "last payment: opening a game did not count as a change of what is in sight"
+        ),
+    ),
+    (
+        "game-of-life",
+        77,
+        (
+            "Redo, then Undo 135 ms later where Redo had been: the Undo bar grew into Redo's half "
+            "under the finger and took back what was just redone; a widget grown counts as new"
+        ),
+    ),
 ]
 
 
@@ -64,11 +77,15 @@ def _id(pack: str, options: dict) -> str:
     return pack + ("-" + "-".join(sorted(options)) if options else "")
 
 
-SEEDS = [pytest.param(pack, options, int(SEED) if SEED else 1000 + i, id=_id(pack, options))
-         for i, (pack, options) in enumerate(GAMES)]
-SEEDS += [pytest.param(game, next(o for p, o in GAMES if _id(p, o) == game), seed, id=f"{game}-found-{seed}")
-          for game, seed, _what in FOUND
-          if not any(s.id == game and s.values[2] == seed for s in SEEDS)]
+SEEDS = [
+    pytest.param(pack, options, int(SEED) if SEED else 1000 + i, id=_id(pack, options))
+    for i, (pack, options) in enumerate(GAMES)
+]
+SEEDS += [
+    pytest.param(game, next(o for p, o in GAMES if _id(p, o) == game), seed, id=f"{game}-found-{seed}")
+    for game, seed, _what in FOUND
+    if not any(s.id == game and s.values[2] == seed for s in SEEDS)
+]
 
 
 @pytest.mark.parametrize("pack, options, seed", SEEDS)

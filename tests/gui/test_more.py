@@ -1,6 +1,7 @@
 """More... at 800x480, for every family: the family's other actions on one screen with no scrolling,
 only what the family has (no Deeds, Auction or trading unit where there are none), and ending the
 game last, apart from the rest."""
+
 from __future__ import annotations
 
 import pytest

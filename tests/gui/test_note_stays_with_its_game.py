@@ -1,5 +1,6 @@
 """The note of money moved belongs to the game it moved in: opening another game takes it away, and
 one still on its way to the screen never lands on the other game's screens (the card editor)."""
+
 import pytest
 
 from companion.service import Banker

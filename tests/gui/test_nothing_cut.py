@@ -9,6 +9,7 @@ every size is the 800x480 one scaled by ``app.u``, one action per screen it open
 read the same whatever the game (start, setup, settings, requests, phones) are read once per size. At 800x480
 each screen is saved under artifacts/screenshots/layout/<family>/ to be looked at.
 """
+
 from __future__ import annotations
 
 import gc
@@ -166,11 +167,13 @@ def test_the_check_sees_a_sum_shortened_wrapped_out_of_its_box_drawn_past_it_or_
     from kivy.uix.label import Label
 
     sentence = "the bank pays $760,000"
-    labels = [Label(text=sentence, shorten=True, text_size=(80, None), size_hint=(None, None), size=(80, 30)),
-              Label(text=sentence, text_size=(80, 24), size_hint=(None, None), size=(80, 24)),
-              Label(text=sentence, size_hint=(None, None), size=(80, 30)),
-              Label(text="Annabel", font_size=24, text_size=(60, None), size_hint=(None, None), size=(60, 80)),
-              Label(text=sentence, size_hint=(None, None), size=(400, 40))]
+    labels = [
+        Label(text=sentence, shorten=True, text_size=(80, None), size_hint=(None, None), size=(80, 30)),
+        Label(text=sentence, text_size=(80, 24), size_hint=(None, None), size=(80, 24)),
+        Label(text=sentence, size_hint=(None, None), size=(80, 30)),
+        Label(text="Annabel", font_size=24, text_size=(60, None), size_hint=(None, None), size=(60, 80)),
+        Label(text=sentence, size_hint=(None, None), size=(400, 40)),
+    ]
     for label in labels:
         Window.add_widget(label)
     try:

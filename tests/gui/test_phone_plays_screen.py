@@ -1,6 +1,7 @@
 """The banker sees players' own actions from their phones on the touchscreen the moment they are committed,
 with whose phone started them, undoes one, approves the bank's money and pauses every phone with one tap.
 The phones' server runs on loopback only."""
+
 import asyncio
 import os
 
@@ -42,13 +43,17 @@ def test_bob_pays_rent_from_his_phone_and_the_banker_sees_it_and_undoes_it(bank)
     plays = app.phones.server.plays
     play, _outcome = plays.start("Bob", "rent", {"deed": "Boardwalk"}, "tap-rent-1")
     assert play.status == "done"
-    bank.until("the phone's entry on the table", lambda: app.last_text == "Bob's phone: Bob paid Ann $50 rent for Boardwalk")
+    bank.until(
+        "the phone's entry on the table", lambda: app.last_text == "Bob's phone: Bob paid Ann $50 rent for Boardwalk"
+    )
     assert desk.table["accounts"]["Bob"] == 1450
     app.show("history")
     assert bank.has(text="Bob's phone", within=2.0)  # the log says whose phone started it
     app.show("table")
-    bank.until("the Undo button names what it takes back",
-               lambda: "Bob paid Ann $50 rent for Boardwalk" in bank.find("undo").text)
+    bank.until(
+        "the Undo button names what it takes back",
+        lambda: "Bob paid Ann $50 rent for Boardwalk" in bank.find("undo").text,
+    )
     bank.tap("undo")
     bank.until("the rent is back", lambda: desk.table["accounts"]["Bob"] == 1500)
 

@@ -6,6 +6,7 @@ Four friends play classic; the banker taps with the X server's pointer (xdotool 
 each balance is what the taps say it should be. Nothing waits on a sleep: each tap goes as soon as its
 button is drawn and the person's pace allows; the checks wait on the ledger.
 """
+
 from __future__ import annotations
 
 import pytest
@@ -29,11 +30,23 @@ def one_round(hands: PointerHands) -> tuple[int, int]:
     """The player to play collects salary, the banker undoes it and taps Salary again at once, the
     player pays the bank $50 and collects $25 on the keypad, the banker glances at Baltic Avenue's
     card, then next turn. Returns (taps made, entries expected)."""
-    taps = ["salary", "undo", "salary",
-            "pay", "key-5", "key-0", "confirm",
-            "menu-deeds", "deed-Baltic Avenue", "back",
-            "collect", "key-2", "key-5", "confirm",
-            "next_turn"]
+    taps = [
+        "salary",
+        "undo",
+        "salary",
+        "pay",
+        "key-5",
+        "key-0",
+        "confirm",
+        "menu-deeds",
+        "deed-Baltic Avenue",
+        "back",
+        "collect",
+        "key-2",
+        "key-5",
+        "confirm",
+        "next_turn",
+    ]
     for name in taps:
         hands.tap(name)  # each at a person's pace after the last, jittered
 
@@ -54,7 +67,10 @@ def test_two_hundred_quick_taps_all_reach_the_ledger(table):
         _, made = one_round(hands)
         entries += made
         expected[player] += 200 - 50 + 25
-        hands.until(f"entry {start_version + entries} in the ledger", lambda entries=entries: desk.version >= start_version + entries)
+        hands.until(
+            f"entry {start_version + entries} in the ledger",
+            lambda entries=entries: desk.version >= start_version + entries,
+        )
     assert hands.taps >= 200
     assert desk.version == start_version + entries  # every tap counted once: nothing lost, nothing twice
     assert {p: desk.table["accounts"][p] for p in PLAYERS} == expected

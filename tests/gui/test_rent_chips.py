@@ -5,6 +5,7 @@ Ann, Bob, Cy and Dee play classic; Bob owns Park Place and Boardwalk, Boardwalk 
 owns Baltic Avenue; Ann is to play. The banker taps with simulated touches through the window; each
 check waits on the ledger or the screen.
 """
+
 import pytest
 
 from companion.service import Banker
@@ -114,8 +115,10 @@ def test_at_six_players_with_most_deeds_owned_every_chip_is_big_enough(bank):
     for size in ((800, 480), (1280, 800)):
         bank.size(*size)
         bank.tap("rent")
-        bank.until("all 18 deeds on the Rent chooser",
-                   lambda: bank.screen == "ask" and len(bank.current.ids.choices.children) == 18)
+        bank.until(
+            "all 18 deeds on the Rent chooser",
+            lambda: bank.screen == "ask" and len(bank.current.ids.choices.children) == 18,
+        )
         bank.pump(2)
         chips = [w for w in bank.all() if "-on-" in (getattr(w, "name", "") or "")]
         assert len(chips) > 18 * 3  # four or five other players on each of the 18 deeds

@@ -1,5 +1,6 @@
 """`companion run`: the real command opens the window on the last game and, on the same asyncio loop,
 the phones' server (here on loopback, without zeroconf), and closes cleanly when interrupted."""
+
 import json
 import os
 import signal
@@ -41,15 +42,29 @@ def test_companion_run_opens_the_last_game_with_the_phones_beside_it(tmp_path, p
 
     Banker.create(tmp_path / "last-night.game", "classic", ["Ann", "Bob"], {}).close()
     port = free_port()
-    (tmp_path / "touchscreen.json").write_text(json.dumps(
-        {"host": "127.0.0.1", "port": port, "advertise": False, "hardware": False}))
-    env = dict(os.environ, KIVY_HOME=tempfile.mkdtemp(prefix="kivy-home-"), COMPANION_LAN_ADDRESS="127.0.0.1",
-               KIVY_NO_CONSOLELOG="1", KIVY_NO_FILELOG="1", GPIOZERO_PIN_FACTORY="mock")
+    (tmp_path / "touchscreen.json").write_text(
+        json.dumps({"host": "127.0.0.1", "port": port, "advertise": False, "hardware": False})
+    )
+    env = dict(
+        os.environ,
+        KIVY_HOME=tempfile.mkdtemp(prefix="kivy-home-"),
+        COMPANION_LAN_ADDRESS="127.0.0.1",
+        KIVY_NO_CONSOLELOG="1",
+        KIVY_NO_FILELOG="1",
+        GPIOZERO_PIN_FACTORY="mock",
+    )
     env.pop("PYTHONMALLOC", None)  # as a shell starts it: the command starts itself again on the C allocator
     command = [sys.executable, "-m", "companion", "--data", str(tmp_path), "run"]
     ignore = (lambda: signal.signal(signal.SIGINT, signal.SIG_IGN)) if parent_ignores_ctrl_c else None
-    proc = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            cwd=Path(__file__).resolve().parents[2], preexec_fn=ignore)
+    proc = subprocess.Popen(
+        command,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=Path(__file__).resolve().parents[2],
+        preexec_fn=ignore,
+    )
     try:
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline and proc.poll() is None and not answers(port):

@@ -8,6 +8,7 @@ Boardwalk's card says in full why no rent is due; Cy, who owns nothing, is shown
 the note of money moved goes when another screen is shown; a finished game opens with its buttons
 greyed, each saying why.
 """
+
 from __future__ import annotations
 
 import pytest

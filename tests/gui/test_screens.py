@@ -1,6 +1,7 @@
 """Every screen, at the official 7-inch 800x480, at 1024x600 and at 1280x800, in a game well under
 way: each is drawn, nothing falls off the edge, every touch target is big enough, and a screenshot
 is saved under artifacts/screenshots/ to look at."""
+
 import pytest
 
 from tests.gui.hands import start_app, stop_app
@@ -8,8 +9,24 @@ from tests.gui.hands import start_app, stop_app
 pytestmark = pytest.mark.gui
 
 SIZES = [(800, 480), (1024, 600), (1280, 800)]
-SCREENS = ["start", "setup", "table", "amount", "ask", "more", "deeds", "auction", "trade", "loans",
-           "history", "requests", "join", "settings", "card", "over"]
+SCREENS = [
+    "start",
+    "setup",
+    "table",
+    "amount",
+    "ask",
+    "more",
+    "deeds",
+    "auction",
+    "trade",
+    "loans",
+    "history",
+    "requests",
+    "join",
+    "settings",
+    "card",
+    "over",
+]
 
 
 @pytest.fixture(scope="module")
@@ -17,8 +34,17 @@ def bank(tmp_path_factory):
     from companion.service import Banker
 
     folder = tmp_path_factory.mktemp("games")
-    players = [{"name": n, "colour": c} for n, c in
-               [("Ann", "red"), ("Bob", "blue"), ("Cy", "green"), ("Dee", "yellow"), ("Eve", "purple"), ("Flo", "orange")]]
+    players = [
+        {"name": n, "colour": c}
+        for n, c in [
+            ("Ann", "red"),
+            ("Bob", "blue"),
+            ("Cy", "green"),
+            ("Dee", "yellow"),
+            ("Eve", "purple"),
+            ("Flo", "orange"),
+        ]
+    ]
     with Banker.create(folder / "evening.game", "classic", players, {"free_parking": "true"}) as b:
         for action in [
             {"action": "buy", "player": "Ann", "deed": "Boardwalk"},

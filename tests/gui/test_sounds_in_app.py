@@ -1,5 +1,6 @@
 """The table hears what happens: each event asks the touchscreen for its own sound, and under Xvfb with a
 dummy audio device the sounds really play through Kivy's audio."""
+
 from __future__ import annotations
 
 import pytest
@@ -45,7 +46,14 @@ def test_each_event_at_the_table_asks_for_its_sound(evening):
     assert sounds.asked[-1] == "timer_end"
     app.act({"action": "end_game"})
     assert sounds.asked[-1] == "game_over"
-    assert set(sounds.played) == {"money", "refusal", "sold", "warning", "timer_end", "game_over"}  # a dummy device plays them
+    assert set(sounds.played) == {
+        "money",
+        "refusal",
+        "sold",
+        "warning",
+        "timer_end",
+        "game_over",
+    }  # a dummy device plays them
 
 
 def test_the_settings_screen_turns_the_volume_and_mutes(evening):

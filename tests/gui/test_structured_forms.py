@@ -4,6 +4,7 @@ through the touchscreen with a finger, and the ledger entry it leaves is checked
 Each game is set up as it stands at the table (a game file with its players, and the money they have
 earned so far), then opened on the app; every step of the round itself is a tap.
 """
+
 import pytest
 
 from companion.core.model import current_player
@@ -71,8 +72,10 @@ def test_ann_spins_7_and_bobs_20000_on_7_wins_ten_times_his_stake(bank, tmp_path
     bank.tap("confirm")
     assert bank.screen == "table", bank.bubble()
     entry = last_entry(desk)
-    assert entry.action["bets"] == [{"player": "Bob", "number": 7, "amount": 20000},
-                                    {"player": "Cy", "number": 3, "amount": 5000}]
+    assert entry.action["bets"] == [
+        {"player": "Bob", "number": 7, "amount": 20000},
+        {"player": "Cy", "number": 3, "amount": 5000},
+    ]
     assert desk.table["accounts"]["Bob"] == bob - 20000 + 200000
     assert desk.table["accounts"]["Cy"] == cy - 5000
 
@@ -275,8 +278,9 @@ def test_every_tile_of_the_bets_form_takes_a_finger_at_800x480_and_reads_well_la
     from kivy.uix.label import Label
 
     taps = [w for w in bank.all() if isinstance(w, Tap)]
-    assert taps and all(w.height >= 48 and w.width >= 48 for w in taps), \
-        [(w.name, w.size) for w in taps if w.height < 48 or w.width < 48]
+    assert taps and all(w.height >= 48 and w.width >= 48 for w in taps), [
+        (w.name, w.size) for w in taps if w.height < 48 or w.width < 48
+    ]
     small = [w.text for w in bank.all() if isinstance(w, Label) and w.text and w.font_size < 17.5]
     assert not small, small  # read at arm's length
     for size in ((1024, 600), (1280, 800)):

@@ -9,6 +9,7 @@ really happened. The counts are read from the doc's table itself: a screen that 
 fails here until the doc says so. Nothing waits on a sleep: each check waits on the ledger or the
 screen.
 """
+
 from __future__ import annotations
 
 import re
@@ -34,7 +35,7 @@ def tap_table(text: str | None = None) -> list[dict[str, str]]:
     lines = (text if text is not None else DOC.read_text()).splitlines()
     start = next(i for i, line in enumerate(lines) if TABLE_TITLE in line)
     rows = []
-    for line in lines[start + 1:]:
+    for line in lines[start + 1 :]:
         if not line.startswith("|"):
             if rows:
                 break
@@ -112,6 +113,7 @@ def lands_on_boardwalk(payer: str, taps: list[str]):
         hands.until(f"{payer}'s rent to Bob", lambda: cash(desk, "Bob") == before["Bob"] + 50)
         assert cash(desk, payer) == before[payer] - 50  # Boardwalk alone: $50
         assert desk.state()["turn"]["player"] == "Ann"  # the player to play is still Ann
+
     return play
 
 
@@ -176,8 +178,9 @@ def nobody_wants_marvin_gardens(hands, desk):
     hands.tap("bidder-Bob")
     if auction.keys_shown:
         hands.tap("bid-keys")  # the pack's steps instead of the keypad: a tap more
-    steps = sorted((w for w in hands.all() if (getattr(w, "name", "") or "").startswith("raise-")),
-                   key=lambda w: w.value)
+    steps = sorted(
+        (w for w in hands.all() if (getattr(w, "name", "") or "").startswith("raise-")), key=lambda w: w.value
+    )
     hands.tap(widget=steps[len(steps) // 2])  # a step of the pack's, from the middle
     hands.tap("record-bid")
     unit = hands.app.unit_link.unit
@@ -208,19 +211,25 @@ MOMENTS = {
     "Ann passes GO": Moment("classic", ann_passes_go),
     "Ann pays the bank 50": Moment("classic", ann_pays_the_bank_50),
     "Ann buys Park Place": Moment("classic", ann_buys_park_place),
-    "Ann lands on Boardwalk": Moment("classic", lands_on_boardwalk("Ann", ["rent", "choice-Boardwalk"]),
-                                     before=buying("Bob", "Boardwalk")),
-    "Cy lands on Boardwalk": Moment("classic", lands_on_boardwalk("Cy", ["rent", "payer-Cy-on-Boardwalk"]),
-                                    before=buying("Bob", "Boardwalk")),
-    "Ann builds on Boardwalk": Moment("classic", ann_builds_on_boardwalk,
-                                      before=buying("Ann", "Park Place", "Boardwalk")),
+    "Ann lands on Boardwalk": Moment(
+        "classic", lands_on_boardwalk("Ann", ["rent", "choice-Boardwalk"]), before=buying("Bob", "Boardwalk")
+    ),
+    "Cy lands on Boardwalk": Moment(
+        "classic", lands_on_boardwalk("Cy", ["rent", "payer-Cy-on-Boardwalk"]), before=buying("Bob", "Boardwalk")
+    ),
+    "Ann builds on Boardwalk": Moment(
+        "classic", ann_builds_on_boardwalk, before=buying("Ann", "Park Place", "Boardwalk")
+    ),
     "Ann builds in Mill Lane": Moment("monopoly-city", ann_builds_in_mill_lane, before=buying("Ann", "Mill Lane")),
     "Ann mortgages Baltic": Moment("classic", ann_mortgages_baltic, before=buying("Ann", "Baltic Avenue")),
-    "Ann lifts the mortgage": Moment("classic", ann_lifts_the_mortgage,
-                                     before=[*buying("Ann", "Baltic Avenue"),
-                                             {"action": "mortgage", "player": "Ann", "deed": "Baltic Avenue"}]),
-    "Ann trades Park Place for 100": Moment("classic", ann_trades_park_place_for_100,
-                                            before=buying("Ann", "Park Place")),
+    "Ann lifts the mortgage": Moment(
+        "classic",
+        ann_lifts_the_mortgage,
+        before=[*buying("Ann", "Baltic Avenue"), {"action": "mortgage", "player": "Ann", "deed": "Baltic Avenue"}],
+    ),
+    "Ann trades Park Place for 100": Moment(
+        "classic", ann_trades_park_place_for_100, before=buying("Ann", "Park Place")
+    ),
     "Nobody wants Marvin Gardens": Moment("classic", nobody_wants_marvin_gardens),
     "Ann takes a loan": Moment("city-life", ann_takes_a_loan, options={"advanced": True}),
     "No, wait": Moment("classic", no_wait, before=[{"action": "salary", "player": "Ann"}]),
@@ -252,8 +261,11 @@ def rows_with_packs():
     for row in tap_table():
         sentence = said(row)
         moment = MOMENTS.get(sentence)
-        marks = [pytest.mark.skipif(moment is not None and moment.pack not in pack_names(),
-                                    reason="the pack is not installed")]
+        marks = [
+            pytest.mark.skipif(
+                moment is not None and moment.pack not in pack_names(), reason="the pack is not installed"
+            )
+        ]
         yield pytest.param(sentence, our_taps(row), id=sentence, marks=marks)
 
 
@@ -272,7 +284,7 @@ def test_the_banker_plays_it_in_the_taps_the_doc_says(bank, sentence, taps):
 
 
 def test_a_quick_amount_saves_the_two_figures(bank):
-    """"Ann pays the bank 50" with the pack's +$50 instead of 5 and 0: the doc's shorter count."""
+    """ "Ann pays the bank 50" with the pack's +$50 instead of 5 and 0: the doc's shorter count."""
     row = next(r for r in tap_table() if said(r) == "Ann pays the bank 50")
     quick = int(re.search(r"\+\$50\*\*: (\d+)", row["Taps"] + row["How"]).group(1))
     desk = open_moment(bank, MOMENTS["Ann pays the bank 50"], "quick 50")

@@ -9,6 +9,7 @@ the Unit button, a chooser's tile) and must do nothing: a widget takes a tap onl
 sight for the tap guard's quarter of a second (companion.ui.widgets.Aimed). Each check waits on the
 screen and on the witness having seen both fingers go down and come up.
 """
+
 from __future__ import annotations
 
 import subprocess
@@ -157,8 +158,11 @@ def test_a_button_in_sight_for_less_than_the_guard_takes_no_tap(table):
     hands.until("the redo", lambda: desk.version == version + 2)
 
 
-@pytest.mark.xfail(strict=False, reason="after other payments in this module, both taps on the bankruptcy box's "
-                   "Cancel are sometimes swallowed (the box stays open): under investigation")
+@pytest.mark.xfail(
+    strict=False,
+    reason="after other payments in this module, both taps on the bankruptcy box's "
+    "Cancel are sometimes swallowed (the box stays open): under investigation",
+)
 def test_a_double_tap_on_no_closes_the_box_and_asks_nothing_again(table):
     from tests.gui.walk import box_open
 

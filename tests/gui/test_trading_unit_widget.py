@@ -1,4 +1,5 @@
 """The trading unit on the touchscreen shows what the unit decides, and touches work like its buttons."""
+
 import random
 
 import pytest
@@ -24,8 +25,11 @@ class Table:
 
         self.clock, self.frame = FakeClock(), frame
         self.next_turns, self.undos = [], []
-        self.unit = TradingUnit(rng=random.Random(4), on_next_turn=lambda: self.next_turns.append(self.clock.now),
-                                on_undo=lambda: self.undos.append(self.clock.now))
+        self.unit = TradingUnit(
+            rng=random.Random(4),
+            on_next_turn=lambda: self.next_turns.append(self.clock.now),
+            on_undo=lambda: self.undos.append(self.clock.now),
+        )
         self.widget = TradingUnitWidget(self.unit, clock=self.clock)
         self.ids = self.widget.ids
         window.add_widget(self.widget)
@@ -45,7 +49,7 @@ class Table:
         texture = disc.export_as_image().texture
         w, h = texture.size
         i = 4 * ((h // 2) * w + w // 2)
-        return tuple(texture.pixels[i:i + 3])
+        return tuple(texture.pixels[i : i + 3])
 
 
 @pytest.fixture
@@ -138,8 +142,9 @@ def test_the_build_button_spins_once_per_turn(table, touch):
     assert table.widget.spinner == "spinning"
     table.wait(2.0)
     face = table.unit.spins[-1].face
-    assert table.ids.build_button.text == {"1": "1 block", "2": "2 blocks", "3": "3 blocks",
-                                           "railroad": "Railroad"}[face]
+    assert (
+        table.ids.build_button.text == {"1": "1 block", "2": "2 blocks", "3": "3 blocks", "railroad": "Railroad"}[face]
+    )
     touch(table.ids.build_button)
     table.wait(2.1)
     assert "One spin per turn" in table.ids.message.text

@@ -1,6 +1,7 @@
 """Text comes in a few sizes only: every label on every screen of every family is a step of the type
 scale, a big balance shrinks through the steps, and an evening's walk through the screens opens few
 fonts (each size is another font the touchscreen keeps in memory all evening)."""
+
 from __future__ import annotations
 
 import pytest
@@ -21,6 +22,7 @@ LOOK_AT = ["table", "more", "deeds", "amount", "auction", "unit", "settings"]
 
 # -- the scale itself ----------------------------------------------------------------------------------
 
+
 def test_a_wanted_size_snaps_down_to_the_nearest_step():
     assert len(STEPS) <= 7
     assert at_most(20) == 20
@@ -39,6 +41,7 @@ def test_a_long_balance_shrinks_one_step_at_least_and_never_below_the_smallest()
 
 
 # -- the touchscreen -----------------------------------------------------------------------------------
+
 
 @pytest.fixture(scope="module")
 def fonts_opened():
@@ -76,9 +79,11 @@ def off_the_scale(bank, where: str) -> list[str]:
     from kivy.uix.textinput import TextInput
 
     u = bank.app.u
-    return [f"{where}: {w.text[:30]!r} at {w.font_size / u:.2f} x u"
-            for w in bank.all() if isinstance(w, (Label, TextInput))
-            and not any(abs(w.font_size - step * u) < 0.01 for step in SIZES)]
+    return [
+        f"{where}: {w.text[:30]!r} at {w.font_size / u:.2f} x u"
+        for w in bank.all()
+        if isinstance(w, (Label, TextInput)) and not any(abs(w.font_size - step * u) < 0.01 for step in SIZES)
+    ]
 
 
 WALKED: set[str] = set()  # the families walked so far in this module
@@ -154,8 +159,10 @@ def test_an_evening_through_every_screen_opens_few_fonts(bank, fonts_opened):
         assert bank.app.open_game(bank.folder / f"{pack}.game") is None
         walk_every_screen(bank, pack)
     at_800 = {font for font in fonts_opened if float(font.split("|")[0]) in SIZES}
-    print(f"\nfonts opened over every screen of {len(pack_names())} families: {len(fonts_opened)}"
-          f" ({len(at_800)} at the scale's sizes); the scale has {len(SIZES)} steps")
+    print(
+        f"\nfonts opened over every screen of {len(pack_names())} families: {len(fonts_opened)}"
+        f" ({len(at_800)} at the scale's sizes); the scale has {len(SIZES)} steps"
+    )
     for font in sorted(fonts_opened):
         print("  ", font)
     assert len(fonts_opened) <= 2 * len(SIZES)  # regular and bold of each step, at most

@@ -1,5 +1,6 @@
 """The settings screen's one-tap copy to a USB stick: the banker taps it, the screen says it is
 copying, then says what happened (here no stick is plugged in, so it says why nothing was copied)."""
+
 from __future__ import annotations
 
 import time

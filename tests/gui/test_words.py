@@ -1,6 +1,7 @@
 """Words on screen are for people: no markup, no code names, no developer hints, on any screen of any
 family. Each pack's game is opened, every screen is shown, and so is the first screen of every action
 a family has (table buttons and More...); every text on show is read."""
+
 from __future__ import annotations
 
 import re
@@ -13,8 +14,22 @@ from tests.gui.hands import start_app, stop_app
 
 pytestmark = pytest.mark.gui
 
-SCREENS = ["table", "more", "deeds", "auction", "trade", "loans", "history", "requests", "join",
-           "settings", "card", "over", "start", "setup"]
+SCREENS = [
+    "table",
+    "more",
+    "deeds",
+    "auction",
+    "trade",
+    "loans",
+    "history",
+    "requests",
+    "join",
+    "settings",
+    "card",
+    "over",
+    "start",
+    "setup",
+]
 
 #: What a developer's words look like on a screen made for players.
 NOT_FOR_PEOPLE = [

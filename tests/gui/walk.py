@@ -7,6 +7,7 @@ keypad, the form's confirm (after its first tiles), a deed and some cash in a tr
 step at an auction, Yes on a confirming step. It ends back on a screen where flows end, with the
 action done, refused (a reason in a bubble) or impossible now (no answer the rules allow).
 """
+
 from __future__ import annotations
 
 import random
@@ -18,9 +19,23 @@ LAST = ("bankrupt", "end_game")
 RESTING = ("table", "deeds", "loans", "more", "over", "history", "unit")
 
 #: How each screen of a flow is left without doing anything.
-WAY_OUT = {"ask": "cancel", "amount": "cancel", "form": "cancel", "trade": "cancel", "auction": "back",
-           "card": "back", "more": "back", "deeds": "back", "loans": "back", "history": "back", "over": "back",
-           "unit": "back", "requests": "back", "join": "back", "settings": "back"}
+WAY_OUT = {
+    "ask": "cancel",
+    "amount": "cancel",
+    "form": "cancel",
+    "trade": "cancel",
+    "auction": "back",
+    "card": "back",
+    "more": "back",
+    "deeds": "back",
+    "loans": "back",
+    "history": "back",
+    "over": "back",
+    "unit": "back",
+    "requests": "back",
+    "join": "back",
+    "settings": "back",
+}
 
 
 def named(hands, prefix: str) -> list:
@@ -48,7 +63,11 @@ def to_table(hands) -> None:
             return
         screen = hands.screen
         hands.tap(WAY_OUT.get(screen, "back"))
-        hands.until(f"the {screen} screen to close", lambda screen=screen: hands.screen != screen or box_open(hands) is not None, 5)
+        hands.until(
+            f"the {screen} screen to close",
+            lambda screen=screen: hands.screen != screen or box_open(hands) is not None,
+            5,
+        )
     assert hands.screen == "table", f"stuck on {hands.screen}"
 
 
@@ -103,8 +122,16 @@ def _step(hands) -> str | None:
             rows = hands.current.ids.rows
             from companion.ui.widgets import Tap
 
-            tiles = [w for w in rows.walk(restrict=True) if isinstance(w, Tap) and w.width > 1 and w.opacity > 0
-                     and not w.disabled and not w.selected and not str(w.name).endswith("-figure")]
+            tiles = [
+                w
+                for w in rows.walk(restrict=True)
+                if isinstance(w, Tap)
+                and w.width > 1
+                and w.opacity > 0
+                and not w.disabled
+                and not w.selected
+                and not str(w.name).endswith("-figure")
+            ]
             if not tiles:
                 return "impossible"
             hands.tap(widget=tiles[0])

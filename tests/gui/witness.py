@@ -14,6 +14,7 @@ the screen showed the entry's sentence (a confirming step) or the texts under th
 moved and each player who pays or gets it (the button itself: "Mortgage: Ann gets $30"). Undo and Redo
 name what they take back.
 """
+
 from __future__ import annotations
 
 import time
@@ -164,10 +165,18 @@ class Witness:
                     finger += [t for t in _texts(parent) if t not in finger]
                     break
                 parent = parent.parent
-        self.sightings.append(Sighting(
-            at=now, pos=(x, y), screen=self.app.manager.current, screen_texts=self.screen_texts(),
-            finger_texts=finger, widget=weakref.ref(w) if w is not None else None,
-            name=str(getattr(w, "name", "") or ""), in_sight=self.in_sight(w, now) if w is not None else None))
+        self.sightings.append(
+            Sighting(
+                at=now,
+                pos=(x, y),
+                screen=self.app.manager.current,
+                screen_texts=self.screen_texts(),
+                finger_texts=finger,
+                widget=weakref.ref(w) if w is not None else None,
+                name=str(getattr(w, "name", "") or ""),
+                in_sight=self.in_sight(w, now) if w is not None else None,
+            )
+        )
 
     def last(self) -> Sighting | None:
         return self.sightings[-1] if self.sightings else None
@@ -207,8 +216,10 @@ def lawful(entry, sighting: Sighting | None, fmt, players: set[str], undone: str
     missing += [a for a in moved if a in players and a not in finger]
     if not missing:
         return None
-    return (f"{entry.summary!r} committed by a tap on {sighting.finger()!r} on the {sighting.screen} screen, "
-            f"which did not show {', '.join(missing)}")
+    return (
+        f"{entry.summary!r} committed by a tap on {sighting.finger()!r} on the {sighting.screen} screen, "
+        f"which did not show {', '.join(missing)}"
+    )
 
 
 class Referee:
@@ -246,10 +257,16 @@ class Referee:
             why = lawful(entry, seen, desk.fmt, players, undone)
             if why:
                 self.problems.append(why)
-            if (self.guard and nets(entry) and seen is not None
-                    and (seen.in_sight is None or seen.in_sight < SEEN_SECONDS - self.SLACK)):
-                self.problems.append(f"{entry.summary!r} came from a tap on {seen.name or seen.finger()!r}, in sight "
-                                     f"{'never' if seen.in_sight is None else f'{seen.in_sight * 1000:.0f} ms'} before")
+            if (
+                self.guard
+                and nets(entry)
+                and seen is not None
+                and (seen.in_sight is None or seen.in_sight < SEEN_SECONDS - self.SLACK)
+            ):
+                self.problems.append(
+                    f"{entry.summary!r} came from a tap on {seen.name or seen.finger()!r}, in sight "
+                    f"{'never' if seen.in_sight is None else f'{seen.in_sight * 1000:.0f} ms'} before"
+                )
         accounts = desk.table["accounts"]
         if sum(accounts.values()) != 0:
             self.problems.append(f"money not conserved after {entries[-1].summary!r}: {sum(accounts.values())}")

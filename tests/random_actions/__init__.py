@@ -4,6 +4,7 @@ Each module here defines ``PACKS`` (the pack names it serves) and ``random_actio
 a plausible action for the table as it stands (often legal, sometimes refused: both must keep the
 ledger sound). Adding a pack's generator is adding a module; nothing else changes.
 """
+
 from __future__ import annotations
 
 import importlib

@@ -1,4 +1,5 @@
 """Random actions for Monopoly City: mostly what the rules allow as the table stands, some not."""
+
 from __future__ import annotations
 
 import random
@@ -6,10 +7,28 @@ import random
 PACKS = ["monopoly-city"]
 
 _KINDS = {
-    "buy": 10, "auction": 3, "rent": 10, "spin": 3, "blocks": 14, "railroad": 2, "landmark": 5,
-    "planning": 5, "remove_hazard": 2, "mortgage": 4, "unmortgage": 3, "trade": 3, "salary": 5, "tax": 2,
-    "free_parking": 2, "jail": 3, "transfer": 4, "next_turn": 5, "cards": 2, "correct_card": 0.5,
-    "bankrupt": 0.3, "end_game": 0.1,
+    "buy": 10,
+    "auction": 3,
+    "rent": 10,
+    "spin": 3,
+    "blocks": 14,
+    "railroad": 2,
+    "landmark": 5,
+    "planning": 5,
+    "remove_hazard": 2,
+    "mortgage": 4,
+    "unmortgage": 3,
+    "trade": 3,
+    "salary": 5,
+    "tax": 2,
+    "free_parking": 2,
+    "jail": 3,
+    "transfer": 4,
+    "next_turn": 5,
+    "cards": 2,
+    "correct_card": 0.5,
+    "bankrupt": 0.3,
+    "end_game": 0.1,
 }
 
 
@@ -39,13 +58,22 @@ def random_action(table: dict, rnd: random.Random) -> dict:
             return {"action": "buy", "player": _group_owner(table, deed), "deed": deed}
         return {"action": "buy", "player": p, "deed": rnd.choice(free or deeds)}
     if kind == "auction":
-        return {"action": "auction", "deed": rnd.choice(deeds), "winner": p, "bid": rnd.choice([5_000, 10_000, 400_000, "1.5M"])}
+        return {
+            "action": "auction",
+            "deed": rnd.choice(deeds),
+            "winner": p,
+            "bid": rnd.choice([5_000, 10_000, 400_000, "1.5M"]),
+        }
     if kind == "rent" and owned:
         deed = rnd.choice(owned)
         payer = rnd.choice([x for x in players if x != table["deeds"][deed]["owner"]] or players)
         return {"action": "rent", "payer": payer, "deed": deed, **({"dodge": True} if rnd.random() < 0.1 else {})}
     if kind == "spin":
-        return {"action": "spin", "player": now if rnd.random() < 0.9 else p, "result": rnd.choice([1, 2, 3, "3", "railroad"])}
+        return {
+            "action": "spin",
+            "player": now if rnd.random() < 0.9 else p,
+            "result": rnd.choice([1, 2, 3, "3", "railroad"]),
+        }
     if kind in ("blocks", "railroad"):
         spin = table["turn"].get("spin") or {}
         if spin.get("player") != now or spin.get("turn") != table["turn"]["number"]:
@@ -62,8 +90,13 @@ def random_action(table: dict, rnd: random.Random) -> dict:
             free = [d for d in deeds if not table["deeds"][d].get("owner")]
             if free:
                 return {"action": "buy", "player": now, "deed": rnd.choice(free)}
-        return {"action": "build", "player": now, "deed": rnd.choice(room or mine or deeds),
-                "building": rnd.choice(["residential", "industrial"]), "count": rnd.randint(1, min(3, left))}
+        return {
+            "action": "build",
+            "player": now,
+            "deed": rnd.choice(room or mine or deeds),
+            "building": rnd.choice(["residential", "industrial"]),
+            "count": rnd.randint(1, min(3, left)),
+        }
     if kind == "landmark" and owned:
         building = rnd.choice(["stadium", "skyscraper", "tower"])
         fitting = [d for d in owned if _could_hold(table, d, building)]
@@ -83,9 +116,19 @@ def random_action(table: dict, rnd: random.Random) -> dict:
         owner = table["deeds"][deed].get("owner")
         planning = table["pack"]["planning"]
         if rnd.random() < 0.5:
-            return {"action": "planning_permission", "player": owner or p, "deed": deed, "building": rnd.choice(planning["bonus"])}
+            return {
+                "action": "planning_permission",
+                "player": owner or p,
+                "deed": deed,
+                "building": rnd.choice(planning["bonus"]),
+            }
         other = rnd.choice([x for x in players if x != owner] or players)
-        return {"action": "planning_permission", "player": other, "deed": deed, "building": rnd.choice(list(planning["hazards"]))}
+        return {
+            "action": "planning_permission",
+            "player": other,
+            "deed": deed,
+            "building": rnd.choice(list(planning["hazards"])),
+        }
     if kind in ("mortgage", "unmortgage") and owned:
         pool = [d for d in owned if bool(table["deeds"][d].get("mortgaged")) == (kind == "unmortgage")]
         if not pool:
@@ -115,8 +158,15 @@ def random_action(table: dict, rnd: random.Random) -> dict:
         name = rnd.choice(["collect_from_all", "pay_to_all", "fine"])
         return {"action": name, "player": p, "amount": rnd.choice(["50K", "200K", "1M"])}
     if kind == "correct_card":
-        key, value = rnd.choice([("price", 2_500_000), ("land_rent", 90_000), ("rent", [100_000 * (i + 1) for i in range(8)]),
-                                 ("rent", [1, 2]), ("industrial_cost", 0)])
+        key, value = rnd.choice(
+            [
+                ("price", 2_500_000),
+                ("land_rent", 90_000),
+                ("rent", [100_000 * (i + 1) for i in range(8)]),
+                ("rent", [1, 2]),
+                ("industrial_cost", 0),
+            ]
+        )
         return {"action": "correct_card", "deed": rnd.choice(deeds), "values": {key: value}}
     if kind == "bankrupt":
         return {"action": "bankrupt", "player": p, "creditor": rnd.choice([q, "bank"])}
@@ -143,8 +193,11 @@ def _group_owner(table: dict, deed: str) -> str | None:
 
 def _complete(table: dict, player: str) -> set[str]:
     groups = {c["group"] for c in table["pack"]["cards"].values()}
-    return {g for g in groups if all(table["deeds"][d].get("owner") == player
-                                     for d, c in table["pack"]["cards"].items() if c["group"] == g)}
+    return {
+        g
+        for g in groups
+        if all(table["deeds"][d].get("owner") == player for d, c in table["pack"]["cards"].items() if c["group"] == g)
+    }
 
 
 def _could_hold(table: dict, deed: str, building: str) -> bool:
@@ -154,10 +207,12 @@ def _could_hold(table: dict, deed: str, building: str) -> bool:
     if table["deeds"][deed].get("mortgaged"):
         return False
     if building == "stadium":
-        return (sum(table["deeds"][d].get("owner") == owner for d in group) >= 2
-                and not any(table["deeds"][d].get("stadium") for d in group))
+        return sum(table["deeds"][d].get("owner") == owner for d in group) >= 2 and not any(
+            table["deeds"][d].get("stadium") for d in group
+        )
     if building == "skyscraper":
         return all(table["deeds"][d].get("owner") == owner for d in group) and not any(
-            table["deeds"][d].get("skyscraper") for d in group)
+            table["deeds"][d].get("skyscraper") for d in group
+        )
     complete = _complete(table, owner)
     return len(complete) >= 2 and table["pack"]["cards"][deed]["group"] in complete

@@ -1,5 +1,6 @@
 """Random actions for City Life (basic or advanced, as the table plays): mostly what a banker would tap
 for the player whose turn it is, with the fields each square asks for, and now and then a mistake."""
+
 from __future__ import annotations
 
 import random
@@ -36,13 +37,21 @@ def _owner_of(table: dict, square: int) -> str | None:
 
 
 def _squares_of(table: dict, owner: str | None, kind: str | None = None) -> list[int]:
-    return [c["square"] for n, c in table["pack"]["cards"].items()
-            if table["deeds"][n].get("owner") == owner and (kind is None or c["kind"] == kind)]
+    return [
+        c["square"]
+        for n, c in table["pack"]["cards"].items()
+        if table["deeds"][n].get("owner") == owner and (kind is None or c["kind"] == kind)
+    ]
 
 
 def _land(table: dict, me: str, rnd: random.Random, advanced: bool) -> dict:
-    start = 100 if rnd.random() < 0.002 else rnd.choice(
-        [rnd.randint(1, 99), rnd.choice([3, 4, 8, 13, 61, 65, 72, 19, 27, 34, 35, 45, 58, 68, 15, 44, 24])])
+    start = (
+        100
+        if rnd.random() < 0.002
+        else rnd.choice(
+            [rnd.randint(1, 99), rnd.choice([3, 4, 8, 13, 61, 65, 72, 19, 27, 34, 35, 45, 58, 68, 15, 44, 24])]
+        )
+    )
     square, kind = _kind(table, start)
     action = {"action": "land", "player": me, "square": start}
     owner = _owner_of(table, square) if kind in ("house", "tower") else None
@@ -109,8 +118,11 @@ def random_action(table: dict, rnd: random.Random) -> dict:
     if kind == "sell" and mine:
         return {"action": "sell", "player": me, "deed": rnd.choice(mine)}
     if kind == "trade":
-        owned = [(c["square"], table["deeds"][n]["owner"])
-                 for n, c in table["pack"]["cards"].items() if table["deeds"][n].get("owner")]
+        owned = [
+            (c["square"], table["deeds"][n]["owner"])
+            for n, c in table["pack"]["cards"].items()
+            if table["deeds"][n].get("owner")
+        ]
         if owned:
             square, owner = rnd.choice(owned)
             buyer = rnd.choice([q for q in players if q != owner] or players)
@@ -123,12 +135,22 @@ def random_action(table: dict, rnd: random.Random) -> dict:
     if kind == "quiz":
         return {"action": "quiz", "answers": {me: rnd.randint(1, 3)} if not advanced or rnd.random() < 0.5 else {p: 1}}
     if kind == "violation":
-        card = rnd.choice([{"fine": rnd.choice([100, 300, 500, 2000])}, {"demerits": rnd.randint(1, 6)},
-                           {"award": 200}, {"fine": 200, "demerits": 3}])
+        card = rnd.choice(
+            [
+                {"fine": rnd.choice([100, 300, 500, 2000])},
+                {"demerits": rnd.randint(1, 6)},
+                {"award": 200},
+                {"fine": 200, "demerits": 3},
+            ]
+        )
         return {"action": "violation", "player": me, **card}
     if kind == "transfer":
-        return {"action": "transfer", "from": rnd.choice(players + ["bank"]),
-                "to": rnd.choice(players + ["bank", "pot:lottery"]), "amount": rnd.choice([100, 500, 2000])}
+        return {
+            "action": "transfer",
+            "from": rnd.choice(players + ["bank"]),
+            "to": rnd.choice(players + ["bank", "pot:lottery"]),
+            "amount": rnd.choice([100, 500, 2000]),
+        }
     if kind == "shares":
         if landed in table["pack"]["board"]["dollar_sign"]:
             return {"action": "buy_shares", "player": me, "count": rnd.randint(1, 2)}
@@ -152,11 +174,13 @@ def random_action(table: dict, rnd: random.Random) -> dict:
             which = "loan" if debt["kind"] == "loan" else table["pack"]["cards"][debt["deed"]]["square"]
             return {"action": "repay", "player": q, "debt": which}
     if kind == "misc":
-        return rnd.choice([
-            {"action": "miss_turns", "player": p, "turns": 1},
-            {"action": "jail", "player": p},
-            {"action": "correct_card", "deed": "House 4", "values": {"visitor_fee": rnd.choice([500, 600])}},
-            {"action": "collect_from_all", "player": p, "amount": 100},
-            {"action": "end_game"} if rnd.random() < 0.05 else {"action": "next_turn"},
-        ])
+        return rnd.choice(
+            [
+                {"action": "miss_turns", "player": p, "turns": 1},
+                {"action": "jail", "player": p},
+                {"action": "correct_card", "deed": "House 4", "values": {"visitor_fee": rnd.choice([500, 600])}},
+                {"action": "collect_from_all", "player": p, "amount": 100},
+                {"action": "end_game"} if rnd.random() < 0.05 else {"action": "next_turn"},
+            ]
+        )
     return {"action": "next_turn"}

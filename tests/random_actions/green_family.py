@@ -1,4 +1,5 @@
 """Random actions for Greenopoly: mostly what the rules allow as the table stands, some not."""
+
 from __future__ import annotations
 
 import random
@@ -6,9 +7,26 @@ import random
 PACKS = ["greenopoly"]
 
 _KINDS = {
-    "character": 1, "buy": 12, "auction": 3, "rent": 10, "improve": 12, "sell": 3, "mortgage": 4,
-    "unmortgage": 3, "trade": 3, "salary": 8, "tax": 4, "card": 4, "free_access": 3, "night": 4,
-    "transfer": 4, "next_turn": 5, "collect": 2, "correct": 0.7, "bankrupt": 0.1, "end_game": 0.05,
+    "character": 1,
+    "buy": 12,
+    "auction": 3,
+    "rent": 10,
+    "improve": 12,
+    "sell": 3,
+    "mortgage": 4,
+    "unmortgage": 3,
+    "trade": 3,
+    "salary": 8,
+    "tax": 4,
+    "card": 4,
+    "free_access": 3,
+    "night": 4,
+    "transfer": 4,
+    "next_turn": 5,
+    "collect": 2,
+    "correct": 0.7,
+    "bankrupt": 0.1,
+    "end_game": 0.05,
 }
 
 
@@ -27,7 +45,9 @@ def _improvable(table: dict) -> list[str]:
     for deed, state in table["deeds"].items():
         owner = state.get("owner")
         group = _group(table, deed)
-        if not owner or any(table["deeds"][g].get("owner") != owner or table["deeds"][g].get("mortgaged") for g in group):
+        if not owner or any(
+            table["deeds"][g].get("owner") != owner or table["deeds"][g].get("mortgaged") for g in group
+        ):
             continue
         level = state.get("level", 0)
         if level < 4 and level == min(table["deeds"][g].get("level", 0) for g in group):
@@ -45,7 +65,11 @@ def random_action(table: dict, rnd: random.Random) -> dict:
     if lacking and (kind in ("character", "salary", "night") or rnd.random() < 0.3):
         taken = {table["players"][x].get("character") for x in players}
         free = [c for c in table["pack"]["characters"] if c not in taken]
-        return {"action": "choose_character", "player": rnd.choice(lacking), "character": rnd.choice(free or ["Gardener"])}
+        return {
+            "action": "choose_character",
+            "player": rnd.choice(lacking),
+            "character": rnd.choice(free or ["Gardener"]),
+        }
     if kind == "character":
         return {"action": "choose_character", "player": p, "character": rnd.choice(list(table["pack"]["characters"]))}
     if kind == "improve" and not _improvable(table) and rnd.random() < 0.8:
@@ -88,8 +112,14 @@ def random_action(table: dict, rnd: random.Random) -> dict:
         q = rnd.choice([x for x in players if x != p] or players)
         theirs = _owned(table, p)
         give = {"deeds": [rnd.choice(theirs)]} if theirs else {"cash": "100K"}
-        return {"action": "trade", "a": p, "b": q, "give": give, "get": {"cash": rnd.choice([0, "10K", "100K"])},
-                **({"lift": give["deeds"]} if theirs and rnd.random() < 0.2 else {})}
+        return {
+            "action": "trade",
+            "a": p,
+            "b": q,
+            "give": give,
+            "get": {"cash": rnd.choice([0, "10K", "100K"])},
+            **({"lift": give["deeds"]} if theirs and rnd.random() < 0.2 else {}),
+        }
     if kind == "salary":
         return {"action": "salary", "player": p, **({"times": 2} if rnd.random() < 0.1 else {})}
     if kind == "tax":
@@ -108,13 +138,27 @@ def random_action(table: dict, rnd: random.Random) -> dict:
         src, dst = rnd.choice(players + ["bank", "pot:centre"]), rnd.choice(players + ["bank", "pot:centre"])
         return {"action": "transfer", "from": src, "to": dst, "amount": rnd.choice(["500", "50K", "300K", "5M"])}
     if kind == "collect":
-        return {"action": rnd.choice(["collect_from_all", "pay_to_all"]), "player": p, "amount": rnd.choice(["10K", "50K"])}
+        return {
+            "action": rnd.choice(["collect_from_all", "pay_to_all"]),
+            "player": p,
+            "amount": rnd.choice(["10K", "50K"]),
+        }
     if kind == "correct":
         if rnd.random() < 0.5:
             key, value = rnd.choice([("salary", "220K"), ("night", False), ("salary", 0), ("title", "")])
-            return {"action": "correct_character", "character": rnd.choice(list(table["pack"]["characters"])), "values": {key: value}}
-        key, value = rnd.choice([("price", 150_000), ("rent", [5_000, 25_000, 75_000, 225_000, 400_000]),
-                                 ("rent", [1, 2, 3]), ("infrastructure_cost", -1)])
+            return {
+                "action": "correct_character",
+                "character": rnd.choice(list(table["pack"]["characters"])),
+                "values": {key: value},
+            }
+        key, value = rnd.choice(
+            [
+                ("price", 150_000),
+                ("rent", [5_000, 25_000, 75_000, 225_000, 400_000]),
+                ("rent", [1, 2, 3]),
+                ("infrastructure_cost", -1),
+            ]
+        )
         return {"action": "correct_card", "deed": rnd.choice(deeds), "values": {key: value}}
     if kind == "bankrupt":
         return {"action": "bankrupt", "player": p, "creditor": rnd.choice([q, "bank"])}

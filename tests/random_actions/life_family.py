@@ -1,5 +1,6 @@
 """Random actions for The Game of Life: careers first, then the highway's money with its spins, cards and
 bets, and (late in a game, rarely) the Day of Reckoning and what follows it."""
+
 from __future__ import annotations
 
 import random
@@ -20,10 +21,50 @@ def random_action(table: dict, rnd: random.Random) -> dict:
     if no_route and rnd.random() < 0.8:
         return {"action": "career", "player": no_route[0], "route": rnd.choice(["business", "college"])}
     late = table["turn"]["number"] > 12
-    kinds = ["pay_day", "next_turn", "borrow", "repay", "wedding", "baby", "bridge", "revenge", "lucky_day", "market",
-             "spin", "collect", "pay", "buy", "profession", "reckoning", "acres", "tycoon", "transfer", "end_game"]
-    weights = [14, 12, 4, 3, 4, 5, 3, 3, 4, 3, 6, 8, 8, 4, 2, 2 if late else 0.2, 2 if late else 0.1,
-               0.5 if late else 0.05, 2, 0.05]
+    kinds = [
+        "pay_day",
+        "next_turn",
+        "borrow",
+        "repay",
+        "wedding",
+        "baby",
+        "bridge",
+        "revenge",
+        "lucky_day",
+        "market",
+        "spin",
+        "collect",
+        "pay",
+        "buy",
+        "profession",
+        "reckoning",
+        "acres",
+        "tycoon",
+        "transfer",
+        "end_game",
+    ]
+    weights = [
+        14,
+        12,
+        4,
+        3,
+        4,
+        5,
+        3,
+        3,
+        4,
+        3,
+        6,
+        8,
+        8,
+        4,
+        2,
+        2 if late else 0.2,
+        2 if late else 0.1,
+        0.5 if late else 0.05,
+        2,
+        0.05,
+    ]
     kind = rnd.choices(kinds, weights)[0]
     spin = rnd.randint(1, 10)
     if kind == "pay_day":
@@ -41,8 +82,13 @@ def random_action(table: dict, rnd: random.Random) -> dict:
     if kind == "bridge":
         return {"action": "cross_bridge", "player": me}
     if kind == "revenge":
-        return {"action": "revenge", "player": me, "victim": other, "choice": rnd.choice(["collect", "back"]),
-                "over_bridge": rnd.random() < 0.2}
+        return {
+            "action": "revenge",
+            "player": me,
+            "victim": other,
+            "choice": rnd.choice(["collect", "back"]),
+            "over_bridge": rnd.random() < 0.2,
+        }
     if kind == "lucky_day":
         if rnd.random() < 0.5:
             return {"action": "lucky_day", "player": me}
@@ -53,8 +99,10 @@ def random_action(table: dict, rnd: random.Random) -> dict:
         return {"action": "play_market", "player": me, "spin": spin}
     if kind == "spin":
         bettors = [p for p in players if p != me and records[p].get("stage") != "poor_farm"]
-        bets = [{"player": b, "number": rnd.randint(1, 10), "amount": rnd.choice([500, 1000, 5000])}
-                for b in rnd.sample(bettors, min(len(bettors), rnd.randint(1, 2)))]
+        bets = [
+            {"player": b, "number": rnd.randint(1, 10), "amount": rnd.choice([500, 1000, 5000])}
+            for b in rnd.sample(bettors, min(len(bettors), rnd.randint(1, 2)))
+        ]
         return {"action": "spin", "player": me, "number": spin, **({"bets": bets} if bets else {})}
     if kind == "collect":
         amount = rnd.choice([5000, 10000, 20000, 50000, 100000])
@@ -75,11 +123,18 @@ def random_action(table: dict, rnd: random.Random) -> dict:
     if kind == "reckoning":
         return {"action": "reckoning", "player": me}
     if kind == "acres":
-        return {"action": "millionaire_acres", "player": me, "spin": spin} if not any(
-            records[p].get("stage") == "acres" for p in players) else {"action": "millionaire_acres", "player": me}
+        return (
+            {"action": "millionaire_acres", "player": me, "spin": spin}
+            if not any(records[p].get("stage") == "acres" for p in players)
+            else {"action": "millionaire_acres", "player": me}
+        )
     if kind == "tycoon":
         return {"action": "tycoon", "player": me, "number": rnd.randint(1, 10), "spin": spin}
     if kind == "transfer":
-        return {"action": "transfer", "from": rnd.choice(players + ["bank"]), "to": rnd.choice(players + ["bank"]),
-                "amount": rnd.choice([500, 5000, 20000])}
+        return {
+            "action": "transfer",
+            "from": rnd.choice(players + ["bank"]),
+            "to": rnd.choice(players + ["bank"]),
+            "amount": rnd.choice([500, 5000, 20000]),
+        }
     return {"action": "end_game"}

@@ -1,4 +1,5 @@
 """Random actions for the classic property family."""
+
 from __future__ import annotations
 
 import random
@@ -15,8 +16,25 @@ def random_action(table: dict, rnd: random.Random) -> dict:
     deed = rnd.choice(deeds)
     amount = rnd.choice([1, 5, 50, 200, 1000, 5000])
     kind = rnd.choices(
-        ["transfer", "buy", "auction", "rent", "mortgage", "unmortgage", "build", "sell_building", "trade",
-         "tax", "simple", "bankrupt", "collect_from_all", "fine", "win_pot", "end_game", "correct_card"],
+        [
+            "transfer",
+            "buy",
+            "auction",
+            "rent",
+            "mortgage",
+            "unmortgage",
+            "build",
+            "sell_building",
+            "trade",
+            "tax",
+            "simple",
+            "bankrupt",
+            "collect_from_all",
+            "fine",
+            "win_pot",
+            "end_game",
+            "correct_card",
+        ],
         weights=[10, 12, 4, 10, 5, 4, 10, 4, 3, 3, 6, 0.3, 2, 2, 1, 0.1, 0.5],
     )[0]
     if kind == "transfer":
@@ -26,10 +44,17 @@ def random_action(table: dict, rnd: random.Random) -> dict:
         started = [d for d, st in table["deeds"].items() if st.get("owner")]
         if started and rnd.random() < 0.6:  # buy the rest of a group someone has begun
             group = table["pack"]["cards"][rnd.choice(started)]["group"]
-            free = [d for d, c in table["pack"]["cards"].items() if c["group"] == group and not table["deeds"][d].get("owner")]
+            free = [
+                d
+                for d, c in table["pack"]["cards"].items()
+                if c["group"] == group and not table["deeds"][d].get("owner")
+            ]
             if free:
-                owner = next(table["deeds"][d]["owner"] for d, c in table["pack"]["cards"].items()
-                             if c["group"] == group and table["deeds"][d].get("owner"))
+                owner = next(
+                    table["deeds"][d]["owner"]
+                    for d, c in table["pack"]["cards"].items()
+                    if c["group"] == group and table["deeds"][d].get("owner")
+                )
                 return {"action": "buy", "player": owner, "deed": free[0]}
         return {"action": "buy", "player": p, "deed": deed}
     if kind == "auction":
@@ -77,8 +102,11 @@ def _buildable(table: dict, rnd: random.Random) -> str | None:
     for name, c in cards.items():
         if c.get("kind", "street") == "street":
             groups.setdefault(c["group"], []).append(name)
-    complete = [g for g, names in groups.items()
-                if len({table["deeds"][n].get("owner") for n in names}) == 1 and table["deeds"][names[0]].get("owner")]
+    complete = [
+        g
+        for g, names in groups.items()
+        if len({table["deeds"][n].get("owner") for n in names}) == 1 and table["deeds"][names[0]].get("owner")
+    ]
     if not complete:
         # nudge the game towards complete groups: a player buys the rest of a group they started
         return None

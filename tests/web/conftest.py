@@ -1,4 +1,5 @@
 """Fixtures for the phone server: a classic game at the table and phones that join it."""
+
 from __future__ import annotations
 
 from types import SimpleNamespace

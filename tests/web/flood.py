@@ -13,6 +13,7 @@ SECONDS. When it is over, every socket is closed and the process prints one line
 It runs niced (on the table the guest's device has its own processor), yet not so far down that a busy
 machine starves it of the connections it must make.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -34,8 +35,9 @@ async def _connect(port: int, source: str):
     return await asyncio.wait_for(asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0)), 10)
 
 
-async def half_heads(port: int, source: str, until: float, counts: dict, held: list, *, first: bytes = HALF_A_HEAD,
-                     after: float = 0.0) -> None:
+async def half_heads(
+    port: int, source: str, until: float, counts: dict, held: list, *, first: bytes = HALF_A_HEAD, after: float = 0.0
+) -> None:
     """One connection at a time that sends ``first`` and then nothing; reopened when the server hangs up."""
     await asyncio.sleep(after)
     for _ in range(MAX_PER_WORKER):
@@ -103,8 +105,9 @@ async def flood(port: int, seconds: float) -> dict:
     for i in range(ADDRESSES):
         source = f"127.0.0.{2 + i}"
         work += [half_heads(port, source, until, counts, held, first=IDLE_REQUEST) for _ in range(IDLERS)]
-        work += [half_heads(port, source, until, counts, held, after=0.5)
-                 for _ in range(GREEDY if i == 0 else HALF_HEADS)]
+        work += [
+            half_heads(port, source, until, counts, held, after=0.5) for _ in range(GREEDY if i == 0 else HALF_HEADS)
+        ]
         work += [whole_requests(port, source, until, counts, held) for _ in range(WHOLE)]
     await asyncio.gather(*work)
     for writer in held:

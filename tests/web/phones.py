@@ -4,6 +4,7 @@
 PhoneServer on 127.0.0.1 in a background thread with its own loop, for the browser, the fuzzer and
 the command-line tests.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -103,12 +104,16 @@ class LiveTable:
         return f"http://127.0.0.1:{self.server.port}"
 
     def token(self, who: str) -> str:
-        return self.call(lambda: self.server.tokens.for_banker() if who == "banker" else self.server.tokens.for_player(who))
+        return self.call(
+            lambda: self.server.tokens.for_banker() if who == "banker" else self.server.tokens.for_player(who)
+        )
 
     def banker_do(self, action: dict) -> dict:
         """Apply an action through the banker's JSON API (a Bearer token, as a script would)."""
         req = urllib.request.Request(
-            f"{self.base}/api/v1/actions", data=json.dumps(action).encode(), method="POST",
+            f"{self.base}/api/v1/actions",
+            data=json.dumps(action).encode(),
+            method="POST",
             headers={"Content-Type": "application/json", "Authorization": f"Bearer {self.token('banker')}"},
         )
         with _DIRECT.open(req, timeout=10) as r:

@@ -1,4 +1,5 @@
 """The JSON API at the table: the banker's actions, players' requests, join codes, the OpenAPI document."""
+
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
@@ -30,7 +31,7 @@ async def test_a_refused_action_says_why_in_one_line_and_changes_nothing(phones)
         ({"action": "transfer", "from": "Ann", "to": "Bob", "amount": 5000}, 409, "Ann has $1,500 but needs $5,000"),
         ({"action": "buy", "player": "Zed", "deed": "Boardwalk"}, 409, "no player called 'Zed'"),
         ({"action": "fly", "player": "Ann"}, 400, "unknown action"),
-        ({"player": "Ann"}, 400, "no \"action\" name"),
+        ({"player": "Ann"}, 400, 'no "action" name'),
     ):
         r = await banker.post("/api/v1/actions", action)
         assert r.status == status
@@ -49,7 +50,9 @@ async def test_the_banker_reads_the_log_after_a_version(phones):
     r = await banker.get("/api/v1/log?after=1")
     body = await r.json()
     assert body["version"] == 3 and [e["summary"] for e in body["entries"]] == [
-        "Ann collected $200 salary", "Bob collected $200 salary"]
+        "Ann collected $200 salary",
+        "Bob collected $200 salary",
+    ]
     assert [e["seq"] for e in (await (await banker.get("/api/v1/log?limit=1")).json())["entries"]] == [1]
     assert (await banker.get("/api/v1/log?after=-1")).status == 400
 
@@ -122,8 +125,10 @@ async def test_three_waiting_requests_are_enough(phones):
 async def test_a_game_can_turn_phone_requests_off(new_game, tmp_path, aiohttp_server, aiohttp_client):
     pack = tmp_path / "quiet.toml"
     classic = (__import__("companion.rules.pack", fromlist=["PACK_DIR"]).PACK_DIR / "classic.toml").read_text()
-    pack.write_text(classic.replace('name = "classic"', 'name = "quiet"', 1)
-                    + "\n[options.phone_requests]\ndefault = true\nhelp = \"players may ask from phones\"\n")
+    pack.write_text(
+        classic.replace('name = "classic"', 'name = "quiet"', 1)
+        + '\n[options.phone_requests]\ndefault = true\nhelp = "players may ask from phones"\n'
+    )
     t = new_game(str(pack), "Ann", "Bob", phone_requests=False)
     from companion.web.server import PhoneServer
     from tests.web.phones import Phone
@@ -195,5 +200,9 @@ async def test_an_unexpected_error_is_a_short_500_without_details(phones, monkey
     r = await banker.post("/api/v1/actions", {"action": "salary", "player": "Ann"})
     assert r.status == 500
     assert r.content_type == "application/problem+json"
-    assert (await r.json()) == {"type": "/api/v1/problems/server-fault", "title": "Unexpected error on the table's server",
-                                "status": 500, "detail": "unexpected error on the table's server (details in its log)"}
+    assert (await r.json()) == {
+        "type": "/api/v1/problems/server-fault",
+        "title": "Unexpected error on the table's server",
+        "status": 500,
+        "detail": "unexpected error on the table's server (details in its log)",
+    }

@@ -2,6 +2,7 @@
 
 Screenshots land in artifacts/screenshots/ (phone 390x844, tablet 820x1180) for people to look at.
 """
+
 from __future__ import annotations
 
 import re
@@ -18,8 +19,14 @@ pytestmark = pytest.mark.browser
 SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
 PHONE = {"width": 390, "height": 844}
 TABLET = {"width": 820, "height": 1180}
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 
 
 @pytest.fixture(scope="module")
@@ -33,8 +40,9 @@ def chromium():
 
 
 def open_phone(chromium, viewport=PHONE):
-    context = chromium.new_context(viewport=viewport, device_scale_factor=2, is_mobile=viewport is PHONE,
-                                   has_touch=True)
+    context = chromium.new_context(
+        viewport=viewport, device_scale_factor=2, is_mobile=viewport is PHONE, has_touch=True
+    )
     page = context.new_page()
     problems = []
     page.on("console", lambda m: problems.append(m.text) if m.type in ("error", "warning") else None)
@@ -132,7 +140,9 @@ def test_ann_joins_by_her_link_and_watches_her_balance_change_live(chromium, tab
         expect(page.locator("#my-requests")).to_contain_text("not now")
         bank_ctx.close()
 
-        assert not [p for p in problems + tablet_problems + bank_problems if "Content Security Policy" in p or "Refused" in p]
+        assert not [
+            p for p in problems + tablet_problems + bank_problems if "Content Security Policy" in p or "Refused" in p
+        ]
         context.close()
     finally:
         live.stop()

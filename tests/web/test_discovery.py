@@ -1,4 +1,5 @@
 """Finding the table: the Pi's LAN address, the host names it answers to, and zeroconf on loopback."""
+
 from __future__ import annotations
 
 import socket
@@ -26,10 +27,20 @@ def test_the_lan_address_is_found_without_any_setting(monkeypatch):
     socket.inet_aton(found)  # an IPv4 address, 127.0.0.1 when there is no network at all
 
 
-@pytest.mark.parametrize("header, host", [
-    ("127.0.0.1:8080", "127.0.0.1"), ("Table.Local", "table.local"), ("table.local.:80", "table.local"),
-    ("[::1]:8080", "[::1]"), ("", None), ("a b", None), ("host:port", None), ("[::1", None), ("[::1]x", None),
-])
+@pytest.mark.parametrize(
+    "header, host",
+    [
+        ("127.0.0.1:8080", "127.0.0.1"),
+        ("Table.Local", "table.local"),
+        ("table.local.:80", "table.local"),
+        ("[::1]:8080", "[::1]"),
+        ("", None),
+        ("a b", None),
+        ("host:port", None),
+        ("[::1", None),
+        ("[::1]x", None),
+    ],
+)
 def test_host_headers_are_read_strictly(header, host):
     assert host_of(header) == host
 
@@ -63,8 +74,15 @@ async def test_the_table_is_announced_found_by_another_device_and_withdrawn():
 
 @pytest.mark.asyncio
 async def test_the_phone_server_advertises_itself_while_it_runs(table):
-    server = PhoneServer(table.banker, "127.0.0.1", 0, advertise=True, interfaces=LOOPBACK,
-                         lan_address="127.0.0.1", table_name="Table Banker on pytest")
+    server = PhoneServer(
+        table.banker,
+        "127.0.0.1",
+        0,
+        advertise=True,
+        interfaces=LOOPBACK,
+        lan_address="127.0.0.1",
+        table_name="Table Banker on pytest",
+    )
     await server.start()
     try:
         name = await server.advertised()
@@ -78,18 +96,29 @@ async def test_the_phone_server_advertises_itself_while_it_runs(table):
     assert await find_table(name, interfaces=LOOPBACK, timeout=1) is None
 
 
-@pytest.mark.parametrize("host, lan, link", [
-    ("127.0.0.1", "192.168.1.20", "127.0.0.1"), ("192.168.1.30", "192.168.1.20", "192.168.1.30"),
-    ("0.0.0.0", "192.168.1.20", "192.168.1.20"), ("::1", None, "[::1]"),
-])
+@pytest.mark.parametrize(
+    "host, lan, link",
+    [
+        ("127.0.0.1", "192.168.1.20", "127.0.0.1"),
+        ("192.168.1.30", "192.168.1.20", "192.168.1.30"),
+        ("0.0.0.0", "192.168.1.20", "192.168.1.20"),
+        ("::1", None, "[::1]"),
+    ],
+)
 def test_links_carry_an_address_the_server_listens_on(host, lan, link):
     assert link_host(host, lan) == link
 
 
-@pytest.mark.parametrize("host, interfaces, where", [
-    ("127.0.0.1", None, None), ("::1", None, None), ("0.0.0.0", None, []), ("192.168.1.30", None, ["192.168.1.30"]),
-    ("127.0.0.1", LOOPBACK, LOOPBACK),
-])
+@pytest.mark.parametrize(
+    "host, interfaces, where",
+    [
+        ("127.0.0.1", None, None),
+        ("::1", None, None),
+        ("0.0.0.0", None, []),
+        ("192.168.1.30", None, ["192.168.1.30"]),
+        ("127.0.0.1", LOOPBACK, LOOPBACK),
+    ],
+)
 def test_the_table_is_announced_only_where_the_server_listens(host, interfaces, where):
     assert announce_on(host, interfaces) == where
 

@@ -5,6 +5,7 @@ and the server's log stays short.
 The guest connects from 127.0.0.2 (another address on this machine's loopback), the players from
 127.0.0.1, both to the server listening on 127.0.0.1 only.
 """
+
 from __future__ import annotations
 
 import json
@@ -71,8 +72,10 @@ def test_two_hundred_stalled_connections_from_a_guest_do_not_keep_ann_from_her_p
             per_address = Limits().connections_per_address
             turned_away = answers(socks, 200 - per_address, within=8)
             assert len(turned_away) == 200 - per_address
-            assert all(a.startswith(b"HTTP/1.1 503") and b"too many connections from this device" in a
-                       for a in turned_away.values())
+            assert all(
+                a.startswith(b"HTTP/1.1 503") and b"too many connections from this device" in a
+                for a in turned_away.values()
+            )
             page = player_page(live, "Ann")  # while the guest still holds its 32
             assert page["me"]["name"] == "Ann" and page["me"]["cash"] == 1500
             door = live.server.app[DOOR]
@@ -137,8 +140,7 @@ def test_the_services_ask_for_enough_open_files():
 def full_request(port: int, source: str, path: str = "/", close: bool = True) -> bytes:
     """One whole request from ``source``; with ``close`` the client asks the server to hang up after it."""
     with socket.create_connection(("127.0.0.1", port), timeout=5, source_address=(source, 0)) as s:
-        s.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n{'Connection: close' if close else ''}\r\n\r\n"
-                  .encode())
+        s.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n{'Connection: close' if close else ''}\r\n\r\n".encode())
         data = b""
         while chunk := s.recv(65536):
             data += chunk

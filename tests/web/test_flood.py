@@ -6,6 +6,7 @@ phone joins within two seconds. The same holds with the server held to 1,024 ope
 The server is the real ``companion serve`` in its own process; the flood is another process
 (tests/web/flood.py), niced; the payments are made by the banker in this one. All on loopback.
 """
+
 from __future__ import annotations
 
 import json
@@ -39,8 +40,10 @@ def _command(files: int | None) -> list[str]:
     """``companion``, held to ``files`` open files when given (as systemd's LimitNOFILE would)."""
     if files is None:
         return [sys.executable, "-m", "companion.cli"]
-    held = (f"import resource, runpy, sys; resource.setrlimit(resource.RLIMIT_NOFILE, ({files}, {files})); "
-            "sys.argv[0] = 'companion'; runpy.run_module('companion.cli', run_name='__main__')")
+    held = (
+        f"import resource, runpy, sys; resource.setrlimit(resource.RLIMIT_NOFILE, ({files}, {files})); "
+        "sys.argv[0] = 'companion'; runpy.run_module('companion.cli', run_name='__main__')"
+    )
     return [sys.executable, "-c", held]
 
 
@@ -48,8 +51,13 @@ def start_serving(game: Path, data: Path, files: int | None) -> tuple[subprocess
     """``companion serve`` on 127.0.0.1 (optionally held to ``files`` open files); its join links."""
     (data / "touchscreen.json").write_text(json.dumps({"host": "127.0.0.1", "port": 0, "advertise": False}))
     env = {**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONPATH": str(ROOT)}
-    proc = subprocess.Popen([*_command(files), "serve", str(game), "--data", str(data)],
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env)
+    proc = subprocess.Popen(
+        [*_command(files), "serve", str(game), "--data", str(data)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        env=env,
+    )
     links: dict[str, str] = {}
     deadline = time.monotonic() + 30
     while len(links) < 4 and time.monotonic() < deadline:
@@ -130,8 +138,14 @@ def flood_while_paying(table, seconds: float, files: int | None) -> None:
         page = OpenPage(links["Ann"])
         port = links["Ann"].split(":")[2].split("/")[0]
         env = {**os.environ, "PYTHONPATH": str(ROOT)}
-        guest = subprocess.Popen([sys.executable, "-m", "tests.web.flood", port, str(seconds)],
-                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
+        guest = subprocess.Popen(
+            [sys.executable, "-m", "tests.web.flood", port, str(seconds)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+            cwd=ROOT,
+        )
         paid: list[tuple[int, float]] = []
         started = time.monotonic()
         try:

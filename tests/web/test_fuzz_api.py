@@ -5,6 +5,7 @@ The document carries every action's own body schema from the action contract, so
 generated actions are bodies a rule can judge, not only ones the intake refuses.
 The live stream (/events) stays open by design and is tested in test_sse.py instead.
 """
+
 from __future__ import annotations
 
 import time
@@ -27,8 +28,13 @@ from schemathesis.specs.openapi.checks import (
 from companion.web.limits import Limits
 from tests.web.phones import LiveTable
 
-CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance,
-          response_headers_conformance]
+CHECKS = [
+    not_a_server_error,
+    status_code_conformance,
+    content_type_conformance,
+    response_schema_conformance,
+    response_headers_conformance,
+]
 EXAMPLES = 12
 
 
@@ -62,8 +68,14 @@ def test_the_api_answers_every_generated_request_as_its_document_says(table):
                 headers = {"Authorization": f"Bearer {live.token(who)}"}
                 for mode in (GenerationMode.POSITIVE, GenerationMode.NEGATIVE):
 
-                    @settings(max_examples=EXAMPLES, deadline=None, database=None, derandomize=True,
-                              phases=[Phase.explicit, Phase.generate], suppress_health_check=list(HealthCheck))
+                    @settings(
+                        max_examples=EXAMPLES,
+                        deadline=None,
+                        database=None,
+                        derandomize=True,
+                        phases=[Phase.explicit, Phase.generate],
+                        suppress_health_check=list(HealthCheck),
+                    )
                     @given(case=operation.as_strategy(generation_mode=mode, headers=headers))
                     def answers_as_documented(case):
                         case.call_and_validate(base_url=live.base, session=session, checks=CHECKS, timeout=10)

@@ -5,6 +5,7 @@ joins with her code at once.
 The guesser's addresses are 127.0.1.x (this machine's loopback), the players' 127.0.0.1; the server
 listens on 127.0.0.1 only.
 """
+
 from __future__ import annotations
 
 import socket

@@ -1,4 +1,5 @@
 """Joining the table: a QR code's link becomes a cookie, links survive restarts, and can be withdrawn."""
+
 from __future__ import annotations
 
 import re
@@ -8,6 +9,7 @@ import pytest
 from companion.web.desk import PhoneDesk
 from companion.web.sidecar import sidecar_path
 from companion.web.tokens import JoinTokens
+
 
 @pytest.mark.asyncio
 async def test_ann_scans_her_code_and_her_phone_keeps_a_cookie_instead_of_the_link(phones):
@@ -90,8 +92,11 @@ def test_tokens_are_not_in_the_game_log(table):
     desk = PhoneDesk(table.banker)
     try:
         token = desk.tokens.for_player("Ann")
-        raw = table.banker.path.read_bytes() + (table.banker.path.with_name(table.banker.path.name + "-wal").read_bytes()
-                                                 if table.banker.path.with_name(table.banker.path.name + "-wal").exists() else b"")
+        raw = table.banker.path.read_bytes() + (
+            table.banker.path.with_name(table.banker.path.name + "-wal").read_bytes()
+            if table.banker.path.with_name(table.banker.path.name + "-wal").exists()
+            else b""
+        )
         assert token.encode() not in raw
     finally:
         desk.close_file()

@@ -1,5 +1,6 @@
 """A full table under load, on loopback: 50 phones watch live while the banker applies 10 actions a second
 for a minute. Every phone must end on the last version, with no error anywhere."""
+
 from __future__ import annotations
 
 import asyncio
@@ -20,8 +21,9 @@ PER_SECOND = 10
 SECONDS = 60
 
 
-async def watch(session: aiohttp.ClientSession, url: str, token: str, seen: dict, key: int, errors: list,
-                stop: asyncio.Event) -> None:
+async def watch(
+    session: aiohttp.ClientSession, url: str, token: str, seen: dict, key: int, errors: list, stop: asyncio.Event
+) -> None:
     """One phone: keep the live page open, remember the last version, count anything that goes wrong."""
     try:
         async with session.get(url, headers={"Authorization": f"Bearer {token}"}) as r:
@@ -58,8 +60,12 @@ async def round_of_play(live: LiveTable) -> tuple[dict, list, int, int, float]:
     timeout = aiohttp.ClientTimeout(total=None, sock_read=30)
     connector = aiohttp.TCPConnector(limit=0)
     async with aiohttp.ClientSession(timeout=timeout, connector=connector, trust_env=False) as session:
-        phones = [asyncio.create_task(watch(session, f"{live.base}/api/v1/events", tokens[PLAYERS[i % len(PLAYERS)]],
-                                            seen, i, errors, stop)) for i in range(PHONES)]
+        phones = [
+            asyncio.create_task(
+                watch(session, f"{live.base}/api/v1/events", tokens[PLAYERS[i % len(PLAYERS)]], seen, i, errors, stop)
+            )
+            for i in range(PHONES)
+        ]
         deadline = time.monotonic() + 10
         while len([k for k in seen if isinstance(k, int)]) < PHONES and time.monotonic() < deadline:
             await asyncio.sleep(0.05)
@@ -73,8 +79,9 @@ async def round_of_play(live: LiveTable) -> tuple[dict, list, int, int, float]:
                 await asyncio.sleep(delay)
             payer, payee = PLAYERS[i % 8], PLAYERS[(i + 3) % 8]
             action = {"action": "transfer", "from": payer, "to": payee, "amount": 1 + i % 5, "id": f"load-{i}"}
-            async with session.post(f"{live.base}/api/v1/actions", json=action,
-                                    headers={"Authorization": f"Bearer {banker}"}) as r:
+            async with session.post(
+                f"{live.base}/api/v1/actions", json=action, headers={"Authorization": f"Bearer {banker}"}
+            ) as r:
                 if r.status != 201:
                     errors.append(f"action {i}: {r.status} {await r.text()}")
                     continue

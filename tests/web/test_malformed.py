@@ -1,5 +1,6 @@
 """Malformed input from a phone or a script is refused in one line (400, 408 or 413), never a 500,
 and the game stays exactly as it was."""
+
 from __future__ import annotations
 
 import asyncio
@@ -26,12 +27,12 @@ async def refused(response, *statuses: int) -> str:
 @ASYNC
 async def test_ann_types_a_memo_with_a_lone_surrogate_and_is_told_so(phones):
     ann = await phones.phone("Ann")
-    body = '{"to": "Bob", "amount": 50, "memo": ' + LONE + '}'
+    body = '{"to": "Bob", "amount": 50, "memo": ' + LONE + "}"
     error = await refused(await ann.post("/api/v1/requests", data=body), 400)
     assert "Unicode" in error
-    body = '{"to": "Bob", "amount": 50, "id": ' + LONE + '}'
+    body = '{"to": "Bob", "amount": 50, "id": ' + LONE + "}"
     await refused(await ann.post("/api/v1/requests", data=body), 400)
-    body = '{"to": "Bob", "amount": 50, ' + LONE + ': 1}'  # a key too
+    body = '{"to": "Bob", "amount": 50, ' + LONE + ": 1}"  # a key too
     await refused(await ann.post("/api/v1/requests", data=body), 400)
     assert phones.server.requests.pending() == []
 
@@ -40,9 +41,11 @@ async def test_ann_types_a_memo_with_a_lone_surrogate_and_is_told_so(phones):
 async def test_the_banker_sends_an_action_with_a_lone_surrogate_and_nothing_happens(phones):
     banker = await phones.phone("banker")
     before = phones.table.banker.version
-    for body in ('{"action": "transfer", "from": "Ann", "to": "Bob", "amount": 5, "memo": ' + LONE + '}',
-                 '{"action": "transfer", "from": "Ann", "to": "Bob", "amount": 5, "id": ' + LONE + '}',
-                 '{"action": "decline", "reason": ' + LONE + '}'):
+    for body in (
+        '{"action": "transfer", "from": "Ann", "to": "Bob", "amount": 5, "memo": ' + LONE + "}",
+        '{"action": "transfer", "from": "Ann", "to": "Bob", "amount": 5, "id": ' + LONE + "}",
+        '{"action": "decline", "reason": ' + LONE + "}",
+    ):
         await refused(await banker.post("/api/v1/actions", data=body), 400)
     assert phones.table.banker.version == before
 
@@ -52,19 +55,36 @@ async def test_an_amount_of_five_thousand_digits_is_refused_as_too_long(phones):
     banker = await phones.phone("banker")
     ann = await phones.phone("Ann")
     digits = "9" * 5000
-    error = await refused(await banker.post(
-        "/api/v1/actions", data='{"action": "transfer", "from": "Ann", "to": "Bob", "amount": ' + digits + '}'), 400)
+    error = await refused(
+        await banker.post(
+            "/api/v1/actions", data='{"action": "transfer", "from": "Ann", "to": "Bob", "amount": ' + digits + "}"
+        ),
+        400,
+    )
     assert "too long" in error
-    await refused(await ann.post("/api/v1/requests", data='{"to": "Bob", "amount": ' + digits + '}'), 400)
+    await refused(await ann.post("/api/v1/requests", data='{"to": "Bob", "amount": ' + digits + "}"), 400)
     await refused(await ann.post("/api/v1/requests", data='{"to": "Bob", "amount": "' + digits + '"}'), 400)
-    await refused(await banker.post(
-        "/api/v1/actions", data='{"action": "transfer", "from": "Ann", "to": "Bob", "amount": 1' + "0" * 30 + '}'), 400)
+    await refused(
+        await banker.post(
+            "/api/v1/actions", data='{"action": "transfer", "from": "Ann", "to": "Bob", "amount": 1' + "0" * 30 + "}"
+        ),
+        400,
+    )
     assert phones.table.banker.version == 1 and phones.table.total() == 0
 
 
 @ASYNC
-@pytest.mark.parametrize("body", ["{", "[1, 2]", '"text"', "\xff\xfe", "[" * 5000 + "]" * 5000,
-                                  '{"a": ' + "[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1) + "}"])
+@pytest.mark.parametrize(
+    "body",
+    [
+        "{",
+        "[1, 2]",
+        '"text"',
+        "\xff\xfe",
+        "[" * 5000 + "]" * 5000,
+        '{"a": ' + "[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1) + "}",
+    ],
+)
 async def test_bodies_that_are_not_a_json_object_get_a_400(phones, body):
     banker = await phones.phone("banker")
     raw = body.encode("latin-1") if body.startswith("\xff") else body.encode()
@@ -99,8 +119,12 @@ async def test_a_body_that_stops_halfway_is_answered_408_and_the_connection_clos
     token = server.tokens.for_banker()
     reader, writer = await asyncio.open_connection("127.0.0.1", http.port)
     try:
-        writer.write((f"POST /api/v1/actions HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {token}\r\n"
-                      "Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"action\":").encode())
+        writer.write(
+            (
+                f"POST /api/v1/actions HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {token}\r\n"
+                'Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"action":'
+            ).encode()
+        )
         await writer.drain()
         answer = await asyncio.wait_for(reader.read(), 10)  # read() returns at EOF: the server closed
     finally:
@@ -109,10 +133,18 @@ async def test_a_body_that_stops_halfway_is_answered_408_and_the_connection_clos
     assert phones.table.banker.version == 1
 
 
-@pytest.mark.parametrize("error, status", [
-    (BadAction("x"), 400), (Refused("x"), 409), (UnknownName("x"), 409), (NotEnoughMoney("x"), 409),
-    (GameBusy("x"), 503), (GameFileError("x"), 503), (BankerError("x"), 400),
-])
+@pytest.mark.parametrize(
+    "error, status",
+    [
+        (BadAction("x"), 400),
+        (Refused("x"), 409),
+        (UnknownName("x"), 409),
+        (NotEnoughMoney("x"), 409),
+        (GameBusy("x"), 503),
+        (GameFileError("x"), 503),
+        (BankerError("x"), 400),
+    ],
+)
 def test_every_error_the_game_raises_on_purpose_has_its_status(error, status):
     assert status_of(error)[0] == status
 

@@ -5,6 +5,7 @@ cards, the worth the chronicle already counted, and the story and chart as JSON 
 wrote once. Whatever the banker taps in any game (undo, redo, payment requests, a reopened server),
 every player's page and the banker's equal the page built whole from the full state, as before.
 """
+
 from __future__ import annotations
 
 import json
@@ -35,19 +36,26 @@ def whole_page(desk: PhoneDesk, holder) -> dict:
     currency = banker.currency
     state = state_json(banker.table, banker.rules, banker.version)
     if holder.role == "banker":
-        page = banker_view(state, log=chronicle.log_lines(),
-                           pending=[r.as_json(currency) for r in desk.requests.pending()],
-                           answered=[r.as_json(currency) for r in desk.requests.recent(8)],
-                           deed_fields=banker.rules.extras.get("deed_fields"),
-                           undo_text=f"Undo: {banker.next_undo().summary}" if banker.can_undo else None)
+        page = banker_view(
+            state,
+            log=chronicle.log_lines(),
+            pending=[r.as_json(currency) for r in desk.requests.pending()],
+            answered=[r.as_json(currency) for r in desk.requests.recent(8)],
+            deed_fields=banker.rules.extras.get("deed_fields"),
+            undo_text=f"Undo: {banker.next_undo().summary}" if banker.can_undo else None,
+        )
         page["plays"] = desk.plays.banker_page()
     else:
-        page = player_view(state, holder.player, worth=chronicle.worth_of(holder.player),
-                           story=chronicle.story_of(holder.player),
-                           requests=[r.as_json(currency) for r in desk.requests.of_player(holder.player, 6)],
-                           can_request=requests_allowed(banker.table),
-                           public=banker.rules.extras.get("phone_public", DEFAULT_PUBLIC),
-                           deed_fields=banker.rules.extras.get("deed_fields"))
+        page = player_view(
+            state,
+            holder.player,
+            worth=chronicle.worth_of(holder.player),
+            story=chronicle.story_of(holder.player),
+            requests=[r.as_json(currency) for r in desk.requests.of_player(holder.player, 6)],
+            can_request=requests_allowed(banker.table),
+            public=banker.rules.extras.get("phone_public", DEFAULT_PUBLIC),
+            deed_fields=banker.rules.extras.get("deed_fields"),
+        )
         page["plays"] = desk.plays.page(holder.player)
     return json.loads(json.dumps(page))
 
@@ -101,12 +109,18 @@ def test_the_phones_state_leaves_out_the_cards_and_unowned_deeds(table):
     whole = state_json(banker.table, banker.rules, banker.version)
     light = public_state(banker.table, banker.rules, banker.version)
     assert [d["name"] for d in light["deeds"]] == ["Park Place", "Boardwalk"]
-    assert light["deeds"][1] == {"name": "Boardwalk", "group": "dark blue", "kind": "street", "owner": "Ann",
-                                 **{k: v for k, v in banker.table["deeds"]["Boardwalk"].items() if k != "owner"},
-                                 "marks": []}
+    assert light["deeds"][1] == {
+        "name": "Boardwalk",
+        "group": "dark blue",
+        "kind": "street",
+        "owner": "Ann",
+        **{k: v for k, v in banker.table["deeds"]["Boardwalk"].items() if k != "owner"},
+        "marks": [],
+    }
     assert len(whole["deeds"]) == 28 and "rent" in next(d for d in whole["deeds"] if d["name"] == "Boardwalk")
-    assert light["players"] == whole["players"] and {k: v for k, v in light.items() if k != "deeds"} == \
-        {k: v for k, v in whole.items() if k != "deeds"}
+    assert light["players"] == whole["players"] and {k: v for k, v in light.items() if k != "deeds"} == {
+        k: v for k, v in whole.items() if k != "deeds"
+    }
 
 
 def test_the_phones_and_the_touchscreen_count_each_players_worth_once_per_entry(table, monkeypatch):

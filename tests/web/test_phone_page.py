@@ -3,6 +3,7 @@
 
 Screenshots land in artifacts/screenshots/page-<width>x<height>-<scheme>.png for people to look at.
 """
+
 from __future__ import annotations
 
 import gzip
@@ -25,8 +26,14 @@ from tests.web.phones import LiveTable
 pytestmark = pytest.mark.browser
 
 SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 PHONES = {320: 568, 375: 667, 412: 915}  # width: height in portrait
 AXE_CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "table-banker" / "axe"
 DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))
@@ -48,8 +55,11 @@ def axe_script() -> str:
         if npm is None:
             pytest.skip("npm is needed to fetch axe-core")
         AXE_CACHE.mkdir(parents=True, exist_ok=True)
-        subprocess.run([npm, "install", "--no-audit", "--no-fund", "--silent", "--prefix", str(AXE_CACHE), "axe-core@4"],
-                       check=True, timeout=300)
+        subprocess.run(
+            [npm, "install", "--no-audit", "--no-fund", "--silent", "--prefix", str(AXE_CACHE), "axe-core@4"],
+            check=True,
+            timeout=300,
+        )
     return found.read_text()
 
 
@@ -91,8 +101,14 @@ def live():
 
 
 def phone(chromium, width: int, height: int, scheme: str = "light", **more):
-    context = chromium.new_context(viewport={"width": width, "height": height}, device_scale_factor=2,
-                                   is_mobile=True, has_touch=True, color_scheme=scheme, **more)
+    context = chromium.new_context(
+        viewport={"width": width, "height": height},
+        device_scale_factor=2,
+        is_mobile=True,
+        has_touch=True,
+        color_scheme=scheme,
+        **more,
+    )
     context.add_init_script(RECORDER)
     page = context.new_page()
     page.problems = []
@@ -121,12 +137,15 @@ def serious_findings(page) -> list[str]:
 
 def one_line(page, selector: str) -> list[str]:
     """The texts of ``selector`` that wrap onto a second line or overflow their box."""
-    return page.eval_on_selector_all(selector, """els => els.filter(e => {
+    return page.eval_on_selector_all(
+        selector,
+        """els => els.filter(e => {
         if (!e.offsetParent || !e.textContent.trim()) return false;
         const r = document.createRange(); r.selectNodeContents(e);
         const lines = new Set(Array.from(r.getClientRects()).map(b => Math.round(b.top)));
         return lines.size > 1 || e.scrollWidth > e.clientWidth + 1;
-    }).map(e => e.textContent)""")
+    }).map(e => e.textContent)""",
+    )
 
 
 SIZES = [(w, scheme, turn) for w in PHONES for scheme in ("light", "dark") for turn in ("portrait", "landscape")]
@@ -141,7 +160,7 @@ def test_anns_page_fits_her_phone_in_every_way_she_holds_it(chromium, live, widt
         assert page.evaluate("document.documentElement.scrollWidth") <= w, "nothing scrolls sideways"
         assert one_line(page, "#me-cash, #me-worth, .rows .r, .legend .sum") == []
         dark = page.evaluate("getComputedStyle(document.documentElement).backgroundColor")
-        lightness = sum(int(x) for x in dark[dark.index("(") + 1:dark.index(")")].split(",")[:3])
+        lightness = sum(int(x) for x in dark[dark.index("(") + 1 : dark.index(")")].split(",")[:3])
         assert (lightness < 200) == (scheme == "dark"), dark
         latest = page.locator("#latest-card h2").bounding_box()
         assert latest["y"] + latest["height"] < h, "'Latest' shows without scrolling"
@@ -178,7 +197,9 @@ def test_the_cash_never_breaks_with_large_text_or_monopoly_city_millions(chromiu
         context, page = phone(chromium, 320, 568)
         join(page, table, "Ann")
         for size in ("100%", "150%", "200%"):
-            page.evaluate(f"document.documentElement.style.fontSize = '{size}'; window.dispatchEvent(new Event('resize'))")
+            page.evaluate(
+                f"document.documentElement.style.fontSize = '{size}'; window.dispatchEvent(new Event('resize'))"
+            )
             page.wait_for_timeout(250)  # the page fits its sums 120 ms after a resize
             assert one_line(page, "#me-cash, #me-worth, .rows .r") == [], size
         text = page.locator("#me-cash").text_content()
@@ -201,7 +222,9 @@ def test_the_chart_tells_the_truth_a_small_loss_looks_small_and_undone_moves_are
         join(page, table, "Dan")
         series = page.evaluate("fetch('/api/v1/state').then(r => r.json()).then(p => p.me.worth_series)")
         assert [w for _, w in series] == [1500, 1700, 1650], "the undone mistake is not on the chart"
-        ys = page.eval_on_selector("#chart polyline", "p => p.getAttribute('points').split(' ').map(xy => +xy.split(',')[1])")
+        ys = page.eval_on_selector(
+            "#chart polyline", "p => p.getAttribute('points').split(' ').map(xy => +xy.split(',')[1])"
+        )
         plot = page.eval_on_selector_all("#chart line.tick", "ls => ls.map(l => +l.getAttribute('y1'))")
         height = max(plot) - min(plot)
         assert abs(ys[2] - ys[1]) < 0.1 * height, "a 3% loss moves the line a little"
@@ -273,7 +296,9 @@ def test_asking_sends_once_says_what_to_do_and_takes_the_games_k_and_m(chromium,
             assert note and "many times" not in note, note
         assert "ask for less" in page.locator("#ask-note").text_content().lower()
         page.fill("#ask-amount", "40")
-        page.evaluate("const f = document.getElementById('ask'); f.requestSubmit(); f.requestSubmit(); f.requestSubmit();")
+        page.evaluate(
+            "const f = document.getElementById('ask'); f.requestSubmit(); f.requestSubmit(); f.requestSubmit();"
+        )
         expect(page.locator("#ask-note")).to_have_text("Sent. The banker will answer on this page.")
         page.locator("#ask-send").click()  # the second tap of a double tap, after the form emptied
         assert page.locator("#ask-note").text_content() == "Sent. The banker will answer on this page."
@@ -346,8 +371,13 @@ def test_the_page_is_an_app_compressed_and_its_first_state_comes_once(chromium, 
         r = DIRECT.open(urllib.request.Request(f"{live.base}{path}", headers={"Accept-Encoding": "gzip"}), timeout=10)
         assert r.headers["Content-Encoding"] == "gzip", path
         assert gzip.decompress(r.read())
-    state = DIRECT.open(urllib.request.Request(f"{live.base}/api/v1/state", headers={
-        "Accept-Encoding": "gzip", "Authorization": f"Bearer {live.token('banker')}"}), timeout=10)
+    state = DIRECT.open(
+        urllib.request.Request(
+            f"{live.base}/api/v1/state",
+            headers={"Accept-Encoding": "gzip", "Authorization": f"Bearer {live.token('banker')}"},
+        ),
+        timeout=10,
+    )
     assert state.headers["Content-Encoding"] == "gzip" and json.loads(gzip.decompress(state.read()))["role"] == "banker"
     context, page = phone(chromium, 375, 667)
     try:

@@ -1,5 +1,6 @@
 """Players act from their own phones: the rules compute every sum, the right player approves, and a
 refusal always says the rule's reason and leaves the game as it was."""
+
 from __future__ import annotations
 
 import itertools
@@ -18,8 +19,9 @@ async def form(phone, action: str, **values) -> dict:
     return await r.json()
 
 
-async def play(phone, action: str, *, status: int | None = None, seen: str | None = None, tap: str | None = None,
-               **values):
+async def play(
+    phone, action: str, *, status: int | None = None, seen: str | None = None, tap: str | None = None, **values
+):
     """The phone commits an action; returns (HTTP status, body)."""
     body = {"action": action, "values": values, "id": tap or f"tap-{next(_taps)}"}
     if seen is not None:
@@ -44,14 +46,16 @@ async def test_bob_lands_on_boardwalk_and_pays_ann_from_his_phone_with_one_tap(p
     page = await (await bob.get("/api/v1/plays")).json()
     names = {a["name"] for a in page["offered"]}
     assert {"rent", "buy", "tax", "mortgage", "build", "trade", "transfer"} <= names
-    assert not {"correct_card", "end_game", "bankrupt", "next_turn"} & names  # the game's housekeeping stays with the banker
+    assert (
+        not {"correct_card", "end_game", "bankrupt", "next_turn"} & names
+    )  # the game's housekeeping stays with the banker
     assert "auction" not in names  # an auction is run at the table: nobody names their own price for a deed
     f = await form(bob, "rent")
     assert f["values"] == {"payer": "Bob"}  # his own phone: Bob pays, never chosen
     deed = next(x for x in f["fields"] if x["asked"])
     assert deed["name"] == "deed"
     boardwalk = next(c for c in deed["choices"] if c["value"] == "Boardwalk")
-    assert boardwalk["possible"] and boardwalk["detail"] == "Bob pays $50"
+    assert boardwalk["possible"] and boardwalk["detail"] == "Bob pays Ann $50"
     f = await form(bob, "rent", deed="Boardwalk")
     assert f["ready"] and f["preview"] == "Bob paid Ann $50 rent for Boardwalk" and f["approval"] == []
     status, data = await play(bob, "rent", deed="Boardwalk", seen=f["preview"])
@@ -300,7 +304,9 @@ async def test_after_bob_pays_cy_at_the_table_the_phones_pages_read_no_plays_aga
     for who in ("Ann", "Bob", "Cy"):
         desk.plays.page(who)  # the pages as the phones last saw them
     reads = []
-    desk.plays.con.set_trace_callback(lambda sql: reads.append(sql) if sql.lstrip().upper().startswith("SELECT") else None)
+    desk.plays.con.set_trace_callback(
+        lambda sql: reads.append(sql) if sql.lstrip().upper().startswith("SELECT") else None
+    )
     try:
         phones.table.do("transfer", **{"from": "Bob", "to": "Cy", "amount": 20})
         pages = {who: desk.plays.page(who) for who in ("Ann", "Bob", "Cy")}

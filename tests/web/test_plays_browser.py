@@ -3,6 +3,7 @@ Monopoly (a buy, rent, a tax, a trade the other player approves) and City Life (
 approves, a landing). The log holds exactly what the same actions from the touchscreen would have made,
 and the page passes an accessibility check (axe-core) with no serious violations.
 """
+
 from __future__ import annotations
 
 import os
@@ -45,14 +46,19 @@ def axe_js() -> Path:
     if not cached.is_file():
         npm = shutil.which("npm")
         assert npm, "npm is needed to fetch axe-core for the accessibility check"
-        subprocess.run([npm, "install", "--no-audit", "--no-fund", "--prefix", str(cached.parents[2]), "axe-core@4"],
-                       check=True, capture_output=True, timeout=300)
+        subprocess.run(
+            [npm, "install", "--no-audit", "--no-fund", "--prefix", str(cached.parents[2]), "axe-core@4"],
+            check=True,
+            capture_output=True,
+            timeout=300,
+        )
     return cached
 
 
 def phone(chromium, live: LiveTable, who: str, *, bypass_csp: bool = False):
-    context = chromium.new_context(viewport=PHONE, device_scale_factor=1, is_mobile=True, has_touch=True,
-                                   bypass_csp=bypass_csp)
+    context = chromium.new_context(
+        viewport=PHONE, device_scale_factor=1, is_mobile=True, has_touch=True, bypass_csp=bypass_csp
+    )
     page = context.new_page()
     problems: list[str] = []
     page.on("pageerror", lambda e: problems.append(str(e)))
@@ -125,7 +131,9 @@ def test_ann_and_bob_play_a_round_of_classic_from_their_phones(chromium, new_gam
 
         start(ann, "trade")  # Ann offers Boardwalk for $500; Bob approves on his phone
         choose(ann, "Bob")
-        ann.locator("#play-fields fieldset", has_text="first player gives").locator("button.choice", has_text="Boardwalk").tap()
+        ann.locator("#play-fields fieldset", has_text="first player gives").locator(
+            "button.choice", has_text="Boardwalk"
+        ).tap()
         cash = ann.locator("#play-fields fieldset", has_text="second player gives").locator("input")
         cash.tap()
         cash.fill("500")
@@ -153,19 +161,27 @@ def test_ann_and_bob_play_a_round_of_classic_from_their_phones(chromium, new_gam
         start(page, "rent")
         page.add_script_tag(path=str(axe_js))
         result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
-        serious = [(v["id"], v["impact"], v["help"]) for v in result["violations"] if v["impact"] in ("serious", "critical")]
+        serious = [
+            (v["id"], v["impact"], v["help"]) for v in result["violations"] if v["impact"] in ("serious", "critical")
+        ]
         assert not serious, serious
         a11y_ctx.close()
     finally:
         live.stop()
     entries = table.banker.log()[1:]
     assert {e.action.get("by") for e in entries} == {"Ann", "Bob"}  # every entry says whose phone started it
-    assert ledger(table.banker) == same_from_the_touchscreen(tmp_path, "classic", ["Ann", "Bob"], {}, [
-        {"action": "buy", "player": "Ann", "deed": "Boardwalk"},
-        {"action": "rent", "payer": "Bob", "deed": "Boardwalk"},
-        {"action": "tax", "player": "Bob", "tax": "income", "choice": "flat"},
-        {"action": "trade", "a": "Ann", "b": "Bob", "give": {"deeds": ["Boardwalk"]}, "get": {"cash": 500}},
-    ])
+    assert ledger(table.banker) == same_from_the_touchscreen(
+        tmp_path,
+        "classic",
+        ["Ann", "Bob"],
+        {},
+        [
+            {"action": "buy", "player": "Ann", "deed": "Boardwalk"},
+            {"action": "rent", "payer": "Bob", "deed": "Boardwalk"},
+            {"action": "tax", "player": "Bob", "tax": "income", "choice": "flat"},
+            {"action": "trade", "a": "Ann", "b": "Bob", "give": {"deeds": ["Boardwalk"]}, "get": {"cash": 500}},
+        ],
+    )
 
 
 def test_ann_and_bob_play_a_round_of_city_life_from_their_phones(chromium, new_game, tmp_path):
@@ -205,7 +221,13 @@ def test_ann_and_bob_play_a_round_of_city_life_from_their_phones(chromium, new_g
             ctx.close()
     finally:
         live.stop()
-    assert ledger(table.banker) == same_from_the_touchscreen(tmp_path, "city-life", ["Ann", "Bob"], {"advanced": True}, [
-        {"action": "borrow", "player": "Bob"},
-        {"action": "land", "player": "Ann", "square": 19},
-    ])
+    assert ledger(table.banker) == same_from_the_touchscreen(
+        tmp_path,
+        "city-life",
+        ["Ann", "Bob"],
+        {"advanced": True},
+        [
+            {"action": "borrow", "player": "Bob"},
+            {"action": "land", "player": "Ann", "square": 19},
+        ],
+    )

@@ -1,5 +1,6 @@
 """Every refusal of the phones' API is an RFC 9457 problem whose type says what kind of refusal it is,
 and the OpenAPI document describes each action and each family's deeds as they are."""
+
 from __future__ import annotations
 
 import pytest
@@ -36,22 +37,36 @@ async def test_bob_short_of_cash_is_a_not_enough_money_problem_and_nothing_moves
 async def test_each_kind_of_refusal_has_its_own_type(phones):
     banker, ann = await phones.phone("banker"), await phones.phone("Ann")
     stranger = await phones.phone()
-    await problem(await banker.post("/api/v1/actions", {"action": "buy", "player": "Zed", "deed": "Boardwalk"}),
-                  409, "unknown-name")
+    await problem(
+        await banker.post("/api/v1/actions", {"action": "buy", "player": "Zed", "deed": "Boardwalk"}),
+        409,
+        "unknown-name",
+    )
     await problem(await banker.post("/api/v1/actions", {"action": "fly"}), 400, "bad-action")
     await problem(await banker.post("/api/v1/actions", data="[1, 2"), 400, "not-json")
-    await problem(await banker.post("/api/v1/actions", {"action": "mortgage", "player": "Ann", "deed": "Boardwalk"}),
-                  409, "refused")
+    await problem(
+        await banker.post("/api/v1/actions", {"action": "mortgage", "player": "Ann", "deed": "Boardwalk"}),
+        409,
+        "refused",
+    )
     await problem(await stranger.get("/api/v1/state"), 401, "not-joined")
     await problem(await ann.post("/api/v1/actions", {"action": "salary", "player": "Ann"}), 403, "wrong-role")
-    await problem(await ann.post("/api/v1/requests", {"to": "Bob", "amount": 5}, origin=False,
-                                 headers={"Origin": "http://evil.example"}), 403, "cross-origin")
+    await problem(
+        await ann.post(
+            "/api/v1/requests", {"to": "Bob", "amount": 5}, origin=False, headers={"Origin": "http://evil.example"}
+        ),
+        403,
+        "cross-origin",
+    )
     await problem(await banker.post("/api/v1/requests/nope/approve", {}), 404, "no-such-request")
     await problem(await banker.get("/api/v1/players/Zed/join"), 404, "no-such-player")
     await problem(await banker.get("/api/v1/nowhere"), 404, "not-found")
     await problem(await banker.get("/api/v1/actions"), 405, "method-not-allowed")
-    await problem(await ann.post("/api/v1/requests", data="to=Bob", headers={"Content-Type": "text/plain"}),
-                  415, "not-json-content")
+    await problem(
+        await ann.post("/api/v1/requests", data="to=Bob", headers={"Content-Type": "text/plain"}),
+        415,
+        "not-json-content",
+    )
 
 
 @ASYNC
@@ -88,13 +103,16 @@ def test_the_document_discriminates_actions_by_name(table):
     assert {ref["$ref"] for ref in action["oneOf"]} == set(mapping.values())
 
 
-@pytest.mark.parametrize("pack, own, not_its", [
-    ("classic", {"mortgaged", "houses", "hotel"}, {"level"}),
-    ("greenopoly", {"mortgaged", "level"}, {"houses", "hotel"}),
-    ("monopoly-city", {"residential", "industrial", "stadium", "hazard"}, {"houses", "hotel"}),
-    ("city-life", set(), {"houses", "hotel", "mortgaged"}),
-    ("game-of-life", set(), {"houses", "hotel", "mortgaged"}),
-])
+@pytest.mark.parametrize(
+    "pack, own, not_its",
+    [
+        ("classic", {"mortgaged", "houses", "hotel"}, {"level"}),
+        ("greenopoly", {"mortgaged", "level"}, {"houses", "hotel"}),
+        ("monopoly-city", {"residential", "industrial", "stadium", "hazard"}, {"houses", "hotel"}),
+        ("city-life", set(), {"houses", "hotel", "mortgaged"}),
+        ("game-of-life", set(), {"houses", "hotel", "mortgaged"}),
+    ],
+)
 def test_each_familys_deed_schema_is_its_own(new_game, pack, own, not_its):
     players = ("Ann", "Bob")
     rules = new_game(pack, *players).banker.rules
@@ -111,7 +129,15 @@ async def test_a_phones_deeds_carry_their_familys_fields(new_game, aiohttp_serve
     from tests.web.phones import Phone
 
     t = new_game("greenopoly", "Ann", "Bob")
-    park = next(n for n, c in t.banker.table["pack"]["cards"].items() if c.get("group") not in (None, "",))
+    park = next(
+        n
+        for n, c in t.banker.table["pack"]["cards"].items()
+        if c.get("group")
+        not in (
+            None,
+            "",
+        )
+    )
     t.do("buy", player="Ann", deed=park)
     server = PhoneServer(t.banker, "127.0.0.1", 0, advertise=False, lan_address="127.0.0.1")
     try:

@@ -1,4 +1,5 @@
 """QR codes for join links: the same code as a matrix, a PNG for the touchscreen and an SVG for pages."""
+
 from __future__ import annotations
 
 import io

@@ -1,5 +1,6 @@
 """A player cannot keep the table busy by asking and cancelling: every ask counts against the budget,
 and old answers are forgotten once the game moves on (the banker keeps the last 50)."""
+
 from __future__ import annotations
 
 import pytest

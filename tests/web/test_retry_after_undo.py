@@ -1,4 +1,5 @@
 """A phone retries a request the banker has since undone: the answer says so."""
+
 from __future__ import annotations
 
 import pytest

@@ -1,4 +1,5 @@
 """What each role sees: a player's page in full, others as the rules make public, loans in plain words."""
+
 from __future__ import annotations
 
 from companion.core.money import Currency
@@ -31,8 +32,17 @@ def test_a_deed_shows_its_group_mortgage_and_buildings(tmp_path):
 
 
 def test_loans_read_the_same_whichever_game_wrote_them():
-    city = loan_line({"kind": "loan", "label": "Bank loan", "amount": 1200, "due_in_turns": 2,
-                      "text": "Bank loan of $1,200 due in 2 turns"}, USD, turn=9)
+    city = loan_line(
+        {
+            "kind": "loan",
+            "label": "Bank loan",
+            "amount": 1200,
+            "due_in_turns": 2,
+            "text": "Bank loan of $1,200 due in 2 turns",
+        },
+        USD,
+        turn=9,
+    )
     assert (city["text"], city["turns_left"], city["due_text"]) == ("Bank loan of $1,200 due in 2 turns", 2, "")
     note = loan_line({"kind": "note", "amount": 20000, "due_turn": 12}, USD, turn=10)
     assert (note["text"], note["due_text"], note["turns_left"]) == ("Note of $20,000", "due turn 12 (2 to go)", 2)

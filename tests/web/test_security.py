@@ -1,4 +1,5 @@
 """Each security promise of the phone server, tried the way an attacker on the table's network would."""
+
 from __future__ import annotations
 
 import gzip
@@ -28,8 +29,14 @@ class FakeClock:
 async def limited(phones, aiohttp_server, aiohttp_client, **limits):
     """A second server for the same game with tight limits and a clock the test moves."""
     clock = FakeClock()
-    server = PhoneServer(phones.table.banker, "127.0.0.1", 0, advertise=False, lan_address="127.0.0.1",
-                         limits=Limits(clock=clock, **limits))
+    server = PhoneServer(
+        phones.table.banker,
+        "127.0.0.1",
+        0,
+        advertise=False,
+        lan_address="127.0.0.1",
+        limits=Limits(clock=clock, **limits),
+    )
     http = await aiohttp_server(server.app)
     server.port = http.port
     from tests.web.phones import Phone
@@ -67,8 +74,14 @@ async def test_a_page_asked_for_by_another_host_name_gets_421(phones, host):
 async def test_the_pis_own_names_are_accepted(phones):
     phone = await phones.phone("Ann")
     name = socket.gethostname().split(".")[0]
-    for host in (f"127.0.0.1:{phones.port}", f"localhost:{phones.port}", f"{name}.local:{phones.port}",
-                 f"{name.upper()}.LOCAL", "127.0.0.1", "[::1]:8080"):
+    for host in (
+        f"127.0.0.1:{phones.port}",
+        f"localhost:{phones.port}",
+        f"{name}.local:{phones.port}",
+        f"{name.upper()}.LOCAL",
+        "127.0.0.1",
+        "[::1]:8080",
+    ):
         r = await phone.get("/api/v1/openapi.json", headers={"Host": host})
         assert r.status == 200, host
 
@@ -139,8 +152,17 @@ async def test_ann_sees_her_own_money_in_full_and_only_what_is_public_of_bob(pho
     raw = json.dumps(page)
     assert "Boardwalk" not in raw and "secret-memo-of-bob" not in raw and "Bob bought" not in raw
     others = {p["name"]: p for p in page["players"]}
-    assert others["Bob"] == {"name": "Bob", "colour": "blue", "bankrupt": False, "in_jail": False, "me": False,
-                             "to_play": False, "cash": 1100, "cash_text": "$1,100", "deed_count": 1}
+    assert others["Bob"] == {
+        "name": "Bob",
+        "colour": "blue",
+        "bankrupt": False,
+        "in_jail": False,
+        "me": False,
+        "to_play": False,
+        "cash": 1100,
+        "cash_text": "$1,100",
+        "deed_count": 1,
+    }
     assert [d["name"] for d in page["me"]["deeds"]] == ["Baltic Avenue"]
     r = await ann.get("/api/v1/requests")
     assert (await r.json())["requests"] == []
@@ -175,16 +197,29 @@ async def test_no_get_changes_anything_and_no_cors_is_offered(phones):
     assert (await ann.ask("Bob", 10)).status == 201
     rid = waiting(phones)[0].id
     before = (version(phones), [r.status for r in phones.server.requests.of_player("Ann")])
-    for path in ("/api/v1/actions", f"/api/v1/requests/{rid}/approve", f"/api/v1/requests/{rid}/decline",
-                 f"/api/v1/requests/{rid}/cancel", "/api/v1/players/Ann/revoke"):
+    for path in (
+        "/api/v1/actions",
+        f"/api/v1/requests/{rid}/approve",
+        f"/api/v1/requests/{rid}/decline",
+        f"/api/v1/requests/{rid}/cancel",
+        "/api/v1/players/Ann/revoke",
+    ):
         r = await banker.get(path + "?action=salary&player=Ann")
         assert r.status == 405, path
-    for path in ("/", "/api/v1/state", "/api/v1/log", "/api/v1/requests", "/api/v1/players/Ann/join",
-                 "/api/v1/players/Ann/qr.svg", "/api/v1/openapi.json"):
+    for path in (
+        "/",
+        "/api/v1/state",
+        "/api/v1/log",
+        "/api/v1/requests",
+        "/api/v1/players/Ann/join",
+        "/api/v1/players/Ann/qr.svg",
+        "/api/v1/openapi.json",
+    ):
         assert (await banker.get(path)).status == 200
     assert (version(phones), [r.status for r in phones.server.requests.of_player("Ann")]) == before
-    r = await ann.client.options("/api/v1/requests", headers={"Origin": "http://evil.example",
-                                                             "Access-Control-Request-Method": "POST"})
+    r = await ann.client.options(
+        "/api/v1/requests", headers={"Origin": "http://evil.example", "Access-Control-Request-Method": "POST"}
+    )
     assert "Access-Control-Allow-Origin" not in r.headers
 
 
@@ -209,8 +244,10 @@ async def test_guessing_links_is_slowed_to_a_crawl(phones, aiohttp_server, aioht
 async def test_wrong_api_tokens_count_as_guesses_too(phones, aiohttp_server, aiohttp_client):
     _, phone, _ = await limited(phones, aiohttp_server, aiohttp_client, bad_tokens=3)
     guesser = await phone()
-    codes = [(await guesser.get("/api/v1/state", headers={"Authorization": f"Bearer wrong{i:030d}"})).status
-             for i in range(5)]
+    codes = [
+        (await guesser.get("/api/v1/state", headers={"Authorization": f"Bearer wrong{i:030d}"})).status
+        for i in range(5)
+    ]
     assert codes == [401, 401, 401, 429, 429]
 
 
@@ -240,7 +277,9 @@ async def test_a_phone_cannot_open_endless_live_streams(phones, aiohttp_server, 
 @ASYNC
 async def test_a_big_body_is_refused_before_it_is_read_as_json(phones):
     banker = await phones.phone("banker")
-    r = await banker.post("/api/v1/actions", data=json.dumps({"action": "salary", "player": "Ann", "memo": "x" * 40_000}))
+    r = await banker.post(
+        "/api/v1/actions", data=json.dumps({"action": "salary", "player": "Ann", "memo": "x" * 40_000})
+    )
     assert r.status == 413 and "too large" in (await r.json())["detail"]
     assert version(phones) == 1
 
@@ -275,11 +314,21 @@ async def test_hostile_names_and_memos_reach_pages_as_inert_text(new_game, aioht
 
 # -- static files stay in their folder -------------------------------------------------------------
 @ASYNC
-@pytest.mark.parametrize("path", [
-    "/static/../server.py", "/static/%2e%2e/server.py", "/static/..%2fserver.py", "/static/%2e%2e%2fserver.py",
-    "/static/....//server.py", "/static//etc/passwd", "/static/%2fetc%2fpasswd", "/static/", "/static/.",
-    "/static/..%5cserver.py",
-])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/static/../server.py",
+        "/static/%2e%2e/server.py",
+        "/static/..%2fserver.py",
+        "/static/%2e%2e%2fserver.py",
+        "/static/....//server.py",
+        "/static//etc/passwd",
+        "/static/%2fetc%2fpasswd",
+        "/static/",
+        "/static/.",
+        "/static/..%5cserver.py",
+    ],
+)
 async def test_static_files_cannot_escape_their_folder(phones, path):
     phone = await phones.phone()
     r = await phone.client.get(path, allow_redirects=False)
@@ -324,8 +373,17 @@ def test_the_page_has_no_inline_code_no_cdn_and_stays_small():
     parser.feed((STATIC / "index.html").read_text())
     assert parser.problems == []
     js = (STATIC / "phone.js").read_text()
-    for risky in ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "new Function",
-                  "setAttribute(\"style\"", "http://", "https://"):
+    for risky in (
+        "innerHTML",
+        "outerHTML",
+        "insertAdjacentHTML",
+        "document.write",
+        "eval(",
+        "new Function",
+        'setAttribute("style"',
+        "http://",
+        "https://",
+    ):
         assert risky not in js.replace('"http://www.w3.org/2000/svg"', ""), risky
     files = [p for p in STATIC.iterdir() if p.is_file()]
     assert sum(p.stat().st_size for p in files) < 72 * 1024

@@ -1,4 +1,5 @@
 """`companion serve GAME`: the phone server without a touchscreen, picking up other programs' actions."""
+
 from __future__ import annotations
 
 import json
@@ -16,7 +17,9 @@ DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 
 
 def companion(*args: str, **kw) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "companion.cli", *args], capture_output=True, text=True, timeout=60, **kw)
+    return subprocess.run(
+        [sys.executable, "-m", "companion.cli", *args], capture_output=True, text=True, timeout=60, **kw
+    )
 
 
 def test_serve_is_a_companion_command_with_host_and_port():
@@ -31,9 +34,22 @@ def test_serve_shows_links_follows_companion_do_and_stops_on_ctrl_c(tmp_path):
     # The touchscreen's settings keep the phones' server to this machine; serve reads the same file.
     (tmp_path / "touchscreen.json").write_text(json.dumps({"host": "127.0.0.1", "port": 0, "advertise": False}))
     proc = subprocess.Popen(
-        [sys.executable, "-m", "companion.cli", "serve", str(game), "--data", str(tmp_path),
-         "--lan-address", "192.168.1.20", "--qr"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+        [
+            sys.executable,
+            "-m",
+            "companion.cli",
+            "serve",
+            str(game),
+            "--data",
+            str(tmp_path),
+            "--lan-address",
+            "192.168.1.20",
+            "--qr",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
     )
     try:
         links = {}

@@ -1,4 +1,5 @@
 """Live pages: each phone hears about every change at once, and a phone waking from sleep catches up."""
+
 from __future__ import annotations
 
 import asyncio

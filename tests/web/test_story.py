@@ -1,4 +1,5 @@
 """The game log told to each player in words, and their worth over the game."""
+
 from __future__ import annotations
 
 from companion.core.money import Currency
@@ -26,17 +27,25 @@ def test_bob_lands_on_boardwalk_with_a_hotel_and_pays_ann_2000():
 
 def test_what_a_player_did_reads_as_their_own_deed():
     assert paid_sentence(paid("Ann", "bank", 60, "bought Mediterranean Avenue"), "Ann", fmt) == (
-        "You bought Mediterranean Avenue for $60", -60)
+        "You bought Mediterranean Avenue for $60",
+        -60,
+    )
     assert paid_sentence(paid("bank", "Ann", 30, "mortgaged Baltic Avenue"), "Ann", fmt) == (
-        "You mortgaged Baltic Avenue for $30", 30)
+        "You mortgaged Baltic Avenue for $30",
+        30,
+    )
     assert paid_sentence(paid("pot:free parking", "Ann", 350, "won the free parking pot"), "Ann", fmt) == (
-        "You won $350 from the free parking pot", 350)
+        "You won $350 from the free parking pot",
+        350,
+    )
 
 
 def test_the_bank_pays_salary_and_taxes_go_to_the_pot():
     assert paid_sentence(paid("bank", "Cy", 200, "salary"), "Cy", fmt) == ("The bank paid you $200 salary", 200)
     assert paid_sentence(paid("Cy", "pot:free parking", 200, "income tax"), "Cy", fmt) == (
-        "You paid the free parking pot $200 income tax", -200)
+        "You paid the free parking pot $200 income tax",
+        -200,
+    )
 
 
 def test_trades_and_free_text_memos_read_naturally():
@@ -48,11 +57,14 @@ def test_trades_and_free_text_memos_read_naturally():
 def test_an_undone_rent_tells_the_original_payment_and_gives_the_money_back():
     undo = entry(7, [paid("Ann", "Bob", 22, "rent for Mediterranean Avenue")], "Undone: Bob paid Ann $22", kind="undo")
     assert entry_lines(undo, "Bob", fmt) == [
-        {"seq": 7, "text": "Undone: You paid Ann $22 rent for Mediterranean Avenue", "change": 22}]
+        {"seq": 7, "text": "Undone: You paid Ann $22 rent for Mediterranean Avenue", "change": 22}
+    ]
 
 
 def test_an_entry_without_my_money_is_told_when_it_names_me():
-    jail = entry(3, [{"type": "Changed", "path": ["players", "Cy", "in_jail"], "old": False, "new": True}], "Cy went to jail")
+    jail = entry(
+        3, [{"type": "Changed", "path": ["players", "Cy", "in_jail"], "old": False, "new": True}], "Cy went to jail"
+    )
     assert entry_lines(jail, "Cy", fmt) == [{"seq": 3, "text": "You went to jail", "change": 0}]  # on Cy's own phone
     assert entry_lines(jail, "Ann", fmt) == []
     assert entry_lines(entry(4, [], "Cyril went to jail"), "Cy", fmt) == []  # a whole word, not a prefix
@@ -65,15 +77,27 @@ def test_cat_is_told_of_her_own_turns_in_the_second_person():
 
 
 def test_a_trade_names_every_deed_and_sum_on_both_phones():
-    events = [paid("Dan", "Cat", 150, "trade"),
-              {"type": "Changed", "path": ["deeds", "Park Place", "owner"], "old": "Cat", "new": "Dan"},
-              {"type": "Changed", "path": ["deeds", "Boardwalk", "owner"], "old": "Cat", "new": "Dan"},
-              {"type": "Changed", "path": ["deeds", "Baltic Avenue", "owner"], "old": "Dan", "new": "Cat"}]
+    events = [
+        paid("Dan", "Cat", 150, "trade"),
+        {"type": "Changed", "path": ["deeds", "Park Place", "owner"], "old": "Cat", "new": "Dan"},
+        {"type": "Changed", "path": ["deeds", "Boardwalk", "owner"], "old": "Cat", "new": "Dan"},
+        {"type": "Changed", "path": ["deeds", "Baltic Avenue", "owner"], "old": "Dan", "new": "Cat"},
+    ]
     trade = Entry(4, "do", None, {"action": "trade"}, events, "Trade: ...", None, "2026-01-01T00:00:00+00:00")
-    assert entry_lines(trade, "Cat", fmt) == [{"seq": 4, "change": 150,
-        "text": "Trade with Dan: you gave Park Place and Boardwalk; you got Baltic Avenue and $150"}]
-    assert entry_lines(trade, "Dan", fmt) == [{"seq": 4, "change": -150,
-        "text": "Trade with Cat: you gave Baltic Avenue and $150; you got Park Place and Boardwalk"}]
+    assert entry_lines(trade, "Cat", fmt) == [
+        {
+            "seq": 4,
+            "change": 150,
+            "text": "Trade with Dan: you gave Park Place and Boardwalk; you got Baltic Avenue and $150",
+        }
+    ]
+    assert entry_lines(trade, "Dan", fmt) == [
+        {
+            "seq": 4,
+            "change": -150,
+            "text": "Trade with Cat: you gave Baltic Avenue and $150; you got Park Place and Boardwalk",
+        }
+    ]
     assert entry_lines(trade, "Ann", fmt) == []
 
 
@@ -109,8 +133,10 @@ def test_a_name_that_runs_right_to_left_is_isolated_and_plain_names_are_left_alo
     from companion.web.story import FSI, PDI, isolate
 
     assert isolate("Bob paid Ann $5", ["Ann", "Bob"]) == "Bob paid Ann $5"
-    assert isolate("\u202eBob paid Ann $5 (\u202etaxi)", ["\u202eBob", "Ann", "\u202etaxi"]) == \
-        f"{FSI}\u202eBob{PDI} paid Ann $5 ({FSI}\u202etaxi{PDI})"
+    assert (
+        isolate("\u202eBob paid Ann $5 (\u202etaxi)", ["\u202eBob", "Ann", "\u202etaxi"])
+        == f"{FSI}\u202eBob{PDI} paid Ann $5 ({FSI}\u202etaxi{PDI})"
+    )
     assert isolate("\u05d3\u05df paid Ann", ["\u05d3\u05df"]) == f"{FSI}\u05d3\u05df{PDI} paid Ann"
 
 

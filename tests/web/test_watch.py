@@ -1,4 +1,5 @@
 """The phones' server sees what other programs write to the game, and does nothing while nothing happens."""
+
 from __future__ import annotations
 
 import asyncio
@@ -37,8 +38,15 @@ async def test_the_terminal_pays_ann_her_salary_and_the_watch_hears_it_without_p
         assert watch.kernel
         before = banker.version
         child = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "companion.cli", "do", str(banker.path), '{"action": "salary", "player": "Ann"}',
-            stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
+            sys.executable,
+            "-m",
+            "companion.cli",
+            "do",
+            str(banker.path),
+            '{"action": "salary", "player": "Ann"}',
+            stdout=asyncio.subprocess.DEVNULL,
+            stderr=asyncio.subprocess.PIPE,
+        )
         _, err = await child.communicate()
         assert child.returncode == 0, err
         ended = loop.time()
@@ -136,9 +144,15 @@ async def test_a_server_that_watches_picks_up_the_terminals_write_and_stops_clea
     try:
         before = banker.version
         child = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "companion.cli", "do", str(banker.path),
+            sys.executable,
+            "-m",
+            "companion.cli",
+            "do",
+            str(banker.path),
             '{"action": "transfer", "from": "bank", "to": "Cy", "amount": 25}',
-            stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
+            stdout=asyncio.subprocess.DEVNULL,
+            stderr=asyncio.subprocess.PIPE,
+        )
         _, err = await child.communicate()
         assert child.returncode == 0, err
         await until(lambda: banker.version == before + 1)

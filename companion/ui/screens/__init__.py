@@ -3,6 +3,7 @@
 Each screen has a kv file of the same name in ``kv/`` for its layout. Decisions live in the
 ``companion.ui.*_view`` modules (pure, tested without a window) and in the app.
 """
+
 from __future__ import annotations
 
 from kivy.app import App

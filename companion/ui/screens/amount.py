@@ -1,4 +1,5 @@
 """Amount entry: a big keypad with the pack's quick amounts, payer and payee as tiles, a clear confirm."""
+
 from __future__ import annotations
 
 from kivy.factory import Factory
@@ -61,8 +62,13 @@ class AmountScreen(BankScreen):
         pad = self.ids.keygrid
         pad.clear_widgets()
         for key in keys:
-            tap = Factory.Tap(text="Del" if key == "<" else key, name=f"key-{key}", guard=False,
-                              font_size=self.app.u * 32, size_hint_y=1)
+            tap = Factory.Tap(
+                text="Del" if key == "<" else key,
+                name=f"key-{key}",
+                guard=False,
+                font_size=self.app.u * 32,
+                size_hint_y=1,
+            )
             tap.value = key
             tap.bind(on_release=self.press_key)
             pad.add_widget(tap)

@@ -1,5 +1,6 @@
 """The chooser: asks one field of an action (a player, a deed, a count, ...), greying out the answers
 the rules would refuse and saying why when one is tapped anyway."""
+
 from __future__ import annotations
 
 from kivy.clock import Clock
@@ -55,10 +56,18 @@ class AskScreen(BankScreen):
         grid = self.ids.choices
         # numbers six to a row, unless what each means now needs the room of four
         narrow = view["kind"] in ("dice", "count") and all(len(str(r.get("detail") or "")) <= 16 for r in shown)
-        grid.cols = (2 if self.both_ways else 4 if view["kind"] == "deed"
-                     else (6 if narrow else 4) if view["kind"] in ("dice", "count") else 3)
-        shape = [(r["value"], r["label"], *((c["player"] for c in r["others"]) if "others" in r else ()))
-                 for r in shown]
+        grid.cols = (
+            2
+            if self.both_ways
+            else 4
+            if view["kind"] == "deed"
+            else (6 if narrow else 4)
+            if view["kind"] in ("dice", "count")
+            else 3
+        )
+        shape = [
+            (r["value"], r["label"], *((c["player"] for c in r["others"]) if "others" in r else ())) for r in shown
+        ]
         self._rows = shown  # the answers still to make are made with what they mean now
         if shape == getattr(grid, "shape", None):
             # the same answers: the tiles stay where the finger may be heading, with what they mean now
@@ -101,7 +110,7 @@ class AskScreen(BankScreen):
         grid = self.ids.choices
         made = len(grid.children)
         batch = self.AT_ONCE if made == 0 else self.THEN
-        for row in self._rows[made:made + batch]:
+        for row in self._rows[made : made + batch]:
             grid.add_widget(self._answer_with_others(row))
         self._even_rows(grid)
         if len(grid.children) < len(self._rows):
@@ -170,7 +179,7 @@ class AskScreen(BankScreen):
         """Every answer in a row of the grid as tall as the tallest (the one with most chips)."""
         answers = list(reversed(grid.children))
         for start in range(0, len(answers), grid.cols):
-            line = answers[start:start + grid.cols]
+            line = answers[start : start + grid.cols]
             tallest = max((len(a.chips.children) + 1) // 2 for a in line)  # two chips a row
             for answer in line:
                 answer.chip_rows = tallest
@@ -196,8 +205,14 @@ class AskScreen(BankScreen):
         box.shape = shape
         box.clear_widgets()
         for r in rows:
-            box.add_widget(side_row(r, self.pick_filled, value=lambda row, choice: (row["field"], choice["value"]),
-                                    colour=(0.35, 0.4, 0.45, 1)))
+            box.add_widget(
+                side_row(
+                    r,
+                    self.pick_filled,
+                    value=lambda row, choice: (row["field"], choice["value"]),
+                    colour=(0.35, 0.4, 0.45, 1),
+                )
+            )
 
     def pick_filled(self, tile) -> None:
         name, value = tile.value

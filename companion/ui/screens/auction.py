@@ -3,6 +3,7 @@ when the light goes off (or the banker taps Sold) the highest bidder pays the ba
 
 The countdown is the shared :class:`TradingUnit` (the same one the GPIO buttons and the Unit screen
 drive), shown here compactly: seconds left, the ring as a bar, the red light."""
+
 from __future__ import annotations
 
 from kivy.clock import Clock
@@ -92,8 +93,7 @@ class AuctionScreen(BankScreen):
         unit = link.unit.view(link.clock()) if link is not None else None
         self._bids = unit["bid_count"] if unit else 0
         self._keypad()
-        view = auction_view(self.desk, self.lot, self.bidder or None, int(self.amount) or None, unit,
-                            self.start)
+        view = auction_view(self.desk, self.lot, self.bidder or None, int(self.amount) or None, unit, self.start)
         self.view = view
         self._show_bidders(view["bidders"])
         self._show_quick()
@@ -102,9 +102,15 @@ class AuctionScreen(BankScreen):
         box = self.ids.bidders
         box.clear_widgets()
         for row in rows:
-            tile = AccountTile(text=row["label"] + (" *" if row["leading"] else ""), account=row["value"],
-                               colour=list(row["colour"]), selected=row["selected"], guard=False,
-                               name=f"bidder-{row['value']}", size_hint_y=1)
+            tile = AccountTile(
+                text=row["label"] + (" *" if row["leading"] else ""),
+                account=row["value"],
+                colour=list(row["colour"]),
+                selected=row["selected"],
+                guard=False,
+                name=f"bidder-{row['value']}",
+                size_hint_y=1,
+            )
             tile.bind(on_release=self.pick_bidder)
             box.add_widget(tile)
 
@@ -120,8 +126,13 @@ class AuctionScreen(BankScreen):
         box.clear_widgets()
         box.cols = max(4, (len(keys) + 1) // 2) if keys else 4
         for key in keys:
-            tap = Factory.Tap(text="Del" if key == "<" else key, name=f"key-{key}", guard=False, size_hint_y=1,
-                              font_size=self.app.u * 24)
+            tap = Factory.Tap(
+                text="Del" if key == "<" else key,
+                name=f"key-{key}",
+                guard=False,
+                size_hint_y=1,
+                font_size=self.app.u * 24,
+            )
             tap.value = key
             tap.bind(on_release=self.press_key)
             box.add_widget(tap)
@@ -220,8 +231,16 @@ class AuctionScreen(BankScreen):
             if not (self.lot and self.bidder and self.amount):
                 self.app.refuse("choose the deed, the winner and the winning bid first", tap)
                 return
-            result = self.app.act({"action": "auction", "deed": self.lot, "winner": self.bidder,
-                                   "bid": int(self.amount), "id": f"ui-auction-{self.desk.version}-{self.lot}"}, tap)
+            result = self.app.act(
+                {
+                    "action": "auction",
+                    "deed": self.lot,
+                    "winner": self.bidder,
+                    "bid": int(self.amount),
+                    "id": f"ui-auction-{self.desk.version}-{self.lot}",
+                },
+                tap,
+            )
         if result is not None and result.ok:
             self.clean()
             self.app.to_table()

@@ -1,6 +1,7 @@
 """Correct a card: pick a deed, edit the printed values to match the card in the box, save. The
 printed values are what ``correct_card`` declares the card holds now; only the ones edited are sent,
 and the change goes into the log like any action, so it can be undone."""
+
 from __future__ import annotations
 
 from kivy.factory import Factory

@@ -1,5 +1,6 @@
 """Deeds: the colour groups as the board shows them; a deed's card with owner, buildings, rent now,
 mortgage state and the actions the rules allow for it now (refused ones say why when tapped)."""
+
 from __future__ import annotations
 
 from kivy.factory import Factory
@@ -37,8 +38,11 @@ class DeedsScreen(BankScreen):
             self.deed = deed_to_show(self.desk.table, self.whose or None, self.deed)
         self._show_players(state)
         self._show_board(deeds_view(self.desk, self.deed, whose=self.whose or None))
-        self._show_card(deed_card(self.desk, self.deed, self.app.player_to_play()) if self.deed
-                        else {"owner_text": f"{self.whose} owns no deeds yet"})
+        self._show_card(
+            deed_card(self.desk, self.deed, self.app.player_to_play())
+            if self.deed
+            else {"owner_text": f"{self.whose} owns no deeds yet"}
+        )
 
     def _show_players(self, state: dict) -> None:
         box = self.ids.players
@@ -46,8 +50,13 @@ class DeedsScreen(BankScreen):
         if [w.value for w in reversed(box.children)] != names:
             box.clear_widgets()
             for name in names:
-                tap = Factory.Tap(text=name or "All", name=f"whose-{name or 'all'}", guard=False,
-                                  size_hint_y=1, font_size=self.app.u * 20)
+                tap = Factory.Tap(
+                    text=name or "All",
+                    name=f"whose-{name or 'all'}",
+                    guard=False,
+                    size_hint_y=1,
+                    font_size=self.app.u * 20,
+                )
                 tap.value = name
                 tap.bind(on_release=self.choose_player)
                 box.add_widget(tap)
@@ -85,8 +94,9 @@ class DeedsScreen(BankScreen):
         box = self.ids.actions
         box.clear_widgets()
         for act in card.get("actions", []):
-            tap = Factory.Tap(text=act["text"], name=f"do-{act['action']}",
-                              kind="button" if act["refused"] else "accent")
+            tap = Factory.Tap(
+                text=act["text"], name=f"do-{act['action']}", kind="button" if act["refused"] else "accent"
+            )
             tap.font_size = self.app.u * 18  # after the kv rule, which sets its own: long names fit two lines
             tap.opacity = 0.5 if act["refused"] else 1
             tap.bind(texture_size=self._grow)  # a long preview takes a third line: the button grows to it
@@ -120,9 +130,15 @@ class DeedsScreen(BankScreen):
             self.app.open_auction(self.deed)
             return
         spec = self.desk.specs[act["action"]]
-        form = ActionForm(act["action"], dict(act["values"]), id=f"ui-{self.desk.version}-{act['action']}-{self.deed}",
-                          button=act["action"], back="deeds", actor=acting_field(spec),
-                          actor_role=acting_role(spec))
+        form = ActionForm(
+            act["action"],
+            dict(act["values"]),
+            id=f"ui-{self.desk.version}-{act['action']}-{self.deed}",
+            button=act["action"],
+            back="deeds",
+            actor=acting_field(spec),
+            actor_role=acting_role(spec),
+        )
         self.app.run_flow(form, tap)
 
     def trade(self, tap) -> None:

@@ -2,6 +2,7 @@
 numbers, money steps, "Add a bet") read from the field's schema, then one confirming tap that reads
 the log's sentence. A schema no tile can answer is typed, behind an explicit "Type it". A correction
 (a character card) starts from the card's printed values and marks each one the banker changes."""
+
 from __future__ import annotations
 
 from kivy.factory import Factory
@@ -25,8 +26,13 @@ def _name(path: tuple, *more) -> str:
 
 def _key(row: dict) -> tuple:
     """What makes a row's widgets: the same key, the same tiles (only what is chosen may differ)."""
-    return (row["kind"], row["path"], row["label"], tuple(c["value"] for c in row.get("choices", ())),
-            tuple(c["amount"] for c in row.get("chips", ())))
+    return (
+        row["kind"],
+        row["path"],
+        row["label"],
+        tuple(c["value"] for c in row.get("choices", ())),
+        tuple(c["amount"] for c in row.get("chips", ())),
+    )
 
 
 class FormScreen(BankScreen):
@@ -132,15 +138,30 @@ class FormScreen(BankScreen):
         if kind == "item":
             box = Factory.FormItem()
             box.label = row["label"]
-            box.add_widget(self._tap("Remove", _name(path, "remove"), ("remove", path, None), self.change,
-                                     size_hint_x=None, width=self.app.u * 130, font_size=self.app.u * 20))
+            box.add_widget(
+                self._tap(
+                    "Remove",
+                    _name(path, "remove"),
+                    ("remove", path, None),
+                    self.change,
+                    size_hint_x=None,
+                    width=self.app.u * 130,
+                    font_size=self.app.u * 20,
+                )
+            )
             return box
         if kind == "add":
             box = Factory.FormRow()
             box.label = row["label"] if row["choices"] else ""
             for choice in row["choices"]:
-                box.ids.tiles.add_widget(self._tap(choice["label"], _name(path, "add", choice["value"]),
-                                                   ("add", path, (row["part"], choice["value"])), self.change))
+                box.ids.tiles.add_widget(
+                    self._tap(
+                        choice["label"],
+                        _name(path, "add", choice["value"]),
+                        ("add", path, (row["part"], choice["value"])),
+                        self.change,
+                    )
+                )
             if not row["choices"]:
                 box.ids.tiles.add_widget(self._tap(row["label"], _name(path, "add"), ("add", path, None), self.change))
             return box
@@ -152,14 +173,23 @@ class FormScreen(BankScreen):
         if kind in ("pick", "many"):
             how = "toggle" if kind == "many" else ("set" if printed else "pick")
             for choice in row["choices"]:
-                tiles.add_widget(self._tap(choice["label"], _name(path, choice["value"]), (how, path, choice["value"]),
-                                           self.change, selected=choice["selected"]))
+                tiles.add_widget(
+                    self._tap(
+                        choice["label"],
+                        _name(path, choice["value"]),
+                        (how, path, choice["value"]),
+                        self.change,
+                        selected=choice["selected"],
+                    )
+                )
         elif kind == "count":
-            tiles.add_widget(self._tap("\u2212", _name(path, "less"), ("less", path, None), self.change,
-                                       font_size=self.app.u * 32))
+            tiles.add_widget(
+                self._tap("\u2212", _name(path, "less"), ("less", path, None), self.change, font_size=self.app.u * 32)
+            )
             tiles.add_widget(Factory.Figure(text=row["text"], base_size=self.app.u * 32, halign="center"))
-            tiles.add_widget(self._tap("+", _name(path, "more"), ("more", path, None), self.change,
-                                       font_size=self.app.u * 32))
+            tiles.add_widget(
+                self._tap("+", _name(path, "more"), ("more", path, None), self.change, font_size=self.app.u * 32)
+            )
         elif kind == "text":
             entry = Factory.Entry(text=row["text"])
             entry.name, entry.path = _name(path), path
@@ -168,14 +198,39 @@ class FormScreen(BankScreen):
             tiles.add_widget(entry)
         elif kind == "amount":
             # the figure itself opens the pack's keypad: a salary is typed as printed (2, 5, 0, K)
-            tiles.add_widget(self._tap(row["text"], _name(path, "figure"), (path, row["label"]), self.type_figure,
-                                       kind="tile", size_hint_x=None, width=self.app.u * 110,
-                                       font_size=self.app.u * 24))
+            tiles.add_widget(
+                self._tap(
+                    row["text"],
+                    _name(path, "figure"),
+                    (path, row["label"]),
+                    self.type_figure,
+                    kind="tile",
+                    size_hint_x=None,
+                    width=self.app.u * 110,
+                    font_size=self.app.u * 24,
+                )
+            )
             for chip in row["chips"]:  # each as wide as its words: "+$20,000" wider than "+$500"
-                tiles.add_widget(self._tap(chip["label"], _name(path, chip["amount"]), ("add_amount", path, chip["amount"]),
-                                           self.change, font_size=self.app.u * 18, size_hint_x=len(chip["label"]) + 2))
-            tiles.add_widget(self._tap("C", _name(path, "clear"), ("set", path, 0) if printed else ("clear", path, None),
-                                       self.change, size_hint_x=None, width=self.app.u * 56))
+                tiles.add_widget(
+                    self._tap(
+                        chip["label"],
+                        _name(path, chip["amount"]),
+                        ("add_amount", path, chip["amount"]),
+                        self.change,
+                        font_size=self.app.u * 18,
+                        size_hint_x=len(chip["label"]) + 2,
+                    )
+                )
+            tiles.add_widget(
+                self._tap(
+                    "C",
+                    _name(path, "clear"),
+                    ("set", path, 0) if printed else ("clear", path, None),
+                    self.change,
+                    size_hint_x=None,
+                    width=self.app.u * 56,
+                )
+            )
         return box
 
     def _update(self, widget, row: dict) -> None:

@@ -1,5 +1,6 @@
 """History: every action in words, newest first, with undo and redo (what they would take back or
 bring back is written on the buttons)."""
+
 from __future__ import annotations
 
 from kivy.core.window import Window
@@ -26,14 +27,21 @@ class HistoryScreen(BankScreen):
         desk = self.desk
         if desk is None:
             return
-        view = history_view(desk.banker.log(max(0, desk.version - SHOWN)), undo_text=desk.undo_text(),
-                            redo_text=desk.redo_text())
+        view = history_view(
+            desk.banker.log(max(0, desk.version - SHOWN)), undo_text=desk.undo_text(), redo_text=desk.redo_text()
+        )
         self.undo_text, self.can_undo = view["undo_text"], view["can_undo"]
         self.redo_text, self.can_redo = view["redo_text"], view["can_redo"]
         self.count_text = view["count_text"]
         self.ids.rows.data = [
-            {"number": r["number"], "time": r["time"], "words": r["text"], "note": r["note"], "undone": r["undone"],
-             "height": self._row_height(r)}
+            {
+                "number": r["number"],
+                "time": r["time"],
+                "words": r["text"],
+                "note": r["note"],
+                "undone": r["undone"],
+                "height": self._row_height(r),
+            }
             for r in view["rows"]
         ]
 

@@ -1,5 +1,6 @@
 """Join: a QR code per player (their phone's link to their own balance), the table's address, and
 revoking a link that got into the wrong hands."""
+
 from __future__ import annotations
 
 import io
@@ -43,8 +44,13 @@ class JoinScreen(BankScreen):
         if self.who not in names + [BANKER]:
             self.who = names[0] if names else ""
         for name in names + [BANKER]:
-            tap = Factory.Tap(text="Banker's phone" if name == BANKER else name, name=f"join-{name}",
-                              selected=name == self.who, size_hint_y=1, font_size=self.app.u * 20)
+            tap = Factory.Tap(
+                text="Banker's phone" if name == BANKER else name,
+                name=f"join-{name}",
+                selected=name == self.who,
+                size_hint_y=1,
+                font_size=self.app.u * 20,
+            )
             tap.value = name
             tap.bind(on_release=self.pick)
             box.add_widget(tap)
@@ -67,8 +73,7 @@ class JoinScreen(BankScreen):
             self.app.phones.revoke(who)
             self.refresh()
 
-        self.app.confirm(f"Revoke {label}? Its page stops working at once; a new code appears here.",
-                         "Revoke", go)
+        self.app.confirm(f"Revoke {label}? Its page stops working at once; a new code appears here.", "Revoke", go)
 
     def back(self) -> None:
         self.app.to_table()

@@ -1,4 +1,5 @@
 """Loans and notes: who owes the bank what, due in how many turns; the family's borrow and repay."""
+
 from __future__ import annotations
 
 from kivy.factory import Factory
@@ -55,8 +56,13 @@ class LoansScreen(BankScreen):
         if row.refused:
             self.app.refuse(row.refused, tap)
             return
-        form = ActionForm("unmortgage", {"player": row.player, "deed": row.deed},
-                          id=f"ui-lift-{self.desk.version}-{row.deed}", button="unmortgage", back="loans")
+        form = ActionForm(
+            "unmortgage",
+            {"player": row.player, "deed": row.deed},
+            id=f"ui-lift-{self.desk.version}-{row.deed}",
+            button="unmortgage",
+            back="loans",
+        )
         self.app.commit(form, tap)  # the row's Lift says who pays how much
         self.refresh()
 

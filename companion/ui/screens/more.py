@@ -1,5 +1,6 @@
 """More: every other action the game's rules offer (built from the rule family's declarations), the
 other screens the family has, and ending the game, last and apart."""
+
 from __future__ import annotations
 
 from kivy.factory import Factory
@@ -50,8 +51,11 @@ class MoreScreen(BankScreen):
             row.title = group["title"]
             row.ids.grid.cols = cols
             for item in group["actions"]:
-                tap = Factory.Tap(text=item["label"], name=f"action-{item['name']}",
-                                  kind="danger" if item["destructive"] else "button")
+                tap = Factory.Tap(
+                    text=item["label"],
+                    name=f"action-{item['name']}",
+                    kind="danger" if item["destructive"] else "button",
+                )
                 tap.font_size = self.app.u * 18  # after the kv rule: long names take two lines
                 tap.value = item["name"]
                 tap.label = item["label"]

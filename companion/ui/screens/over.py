@@ -1,4 +1,5 @@
 """Game over: the pack's ranks (or the standings so far) and each player's worth over the game."""
+
 from __future__ import annotations
 
 from kivy.factory import Factory
@@ -28,7 +29,12 @@ class OverScreen(BankScreen):
             self._history = history
         series = {p: sample(v, 150) for p, v in history.update(desk.banker).items()}
         view = over_view(desk.state(), ranking(desk.table, desk.rules), desk.fmt, series)
-        self.title, self.reason, self.top_text, self.over = view["title"], view["reason"], view["top_text"], view["over"]
+        self.title, self.reason, self.top_text, self.over = (
+            view["title"],
+            view["reason"],
+            view["top_text"],
+            view["over"],
+        )
         box = self.ids.ranks
         box.clear_widgets()
         for row in view["rows"]:

@@ -1,6 +1,7 @@
 """Requests: what waits for the banker from the phones - players' own actions that take the bank's money
 (each with the sentence the log will hold) and payments players asked for - to approve or decline (with a
 reason), and the one tap that pauses every phone's actions."""
+
 from __future__ import annotations
 
 from kivy.factory import Factory

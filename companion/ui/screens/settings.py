@@ -1,6 +1,7 @@
 """Settings: theme and sound, the trading unit's pins (a live test of each part), the phones' network
 address, backups and restoring one, every game copied to a USB stick in one tap, and correcting a
 deed card to match the box."""
+
 from __future__ import annotations
 
 from kivy.clock import Clock
@@ -52,7 +53,9 @@ class SettingsScreen(BankScreen):
             line.screen = self
             line.path, line.words = row["path"], row["text"]
             box.add_widget(line)
-        self.ids.no_backups.text = "" if rows else ("No backups yet (one is taken every 20 actions)." if self.desk else "")
+        self.ids.no_backups.text = (
+            "" if rows else ("No backups yet (one is taken every 20 actions)." if self.desk else "")
+        )
 
     def _watch_parts(self, *_):
         link = self.app.unit_link
@@ -93,7 +96,9 @@ class SettingsScreen(BankScreen):
         link = self.app.unit_link
         devices = getattr(getattr(link, "board", None), "devices", None) if link else None
         if devices is None:
-            self.app.refuse("the trading unit's pins are not connected: " + (link.hardware_text if link else "no game"), tap)
+            self.app.refuse(
+                "the trading unit's pins are not connected: " + (link.hardware_text if link else "no game"), tap
+            )
         return devices
 
     def save_network(self, tap) -> None:
@@ -108,8 +113,11 @@ class SettingsScreen(BankScreen):
         self.refresh()
 
     def restore(self, row, tap) -> None:
-        self.app.confirm("Restore this backup? The game goes back to it; the current file is kept aside.",
-                         "Restore", lambda: self._restore(row.path, tap))
+        self.app.confirm(
+            "Restore this backup? The game goes back to it; the current file is kept aside.",
+            "Restore",
+            lambda: self._restore(row.path, tap),
+        )
 
     def _restore(self, path: str, tap) -> None:
         problem = self.app.restore_backup(path)
@@ -149,7 +157,9 @@ class SettingsScreen(BankScreen):
         self.app.show("card")
 
     def quit(self) -> None:
-        self.app.confirm("Close the bank? The game is saved and opens again when the bank starts.", "Close", self.app.stop)
+        self.app.confirm(
+            "Close the bank? The game is saved and opens again when the bank starts.", "Close", self.app.stop
+        )
 
     def back(self) -> None:
         self.app.to_table()

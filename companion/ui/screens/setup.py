@@ -1,4 +1,5 @@
 """New game: the game in the box, 2 to 6 players with a colour each, the pack's options."""
+
 from __future__ import annotations
 
 from kivy.factory import Factory
@@ -53,8 +54,13 @@ class SetupScreen(BankScreen):
         box = self.ids.packs
         box.clear_widgets()
         for name, pack in self._packs.items():
-            tap = Factory.Tap(text=pack_label(name, pack.get("title", "")), name=f"pack-{name}", height=self.app.u * 60,
-                              selected=name == self.form.pack, disabled=bool(pack.get("problem")))
+            tap = Factory.Tap(
+                text=pack_label(name, pack.get("title", "")),
+                name=f"pack-{name}",
+                height=self.app.u * 60,
+                selected=name == self.form.pack,
+                disabled=bool(pack.get("problem")),
+            )
             tap.font_size = self.app.u * 20  # after the kv rule, which sets its own: two lines fit
             tap.bind(on_release=self._pick_pack)
             tap.value = name

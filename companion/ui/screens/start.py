@@ -1,4 +1,5 @@
 """Start: resume a saved game (players, game, when) or begin a new one."""
+
 from __future__ import annotations
 
 from kivy.factory import Factory
@@ -39,6 +40,7 @@ class StartScreen(BankScreen):
 
     def delete(self, tile, tap) -> None:
         """Delete a game from the list, after asking; the file is kept in the games folder's deleted folder."""
+
         def gone() -> None:
             if self.app.desk is not None and str(self.app.desk.path) == tile.path:
                 self.app.close_game()
@@ -48,8 +50,11 @@ class StartScreen(BankScreen):
                 self.app.refuse(f"cannot delete {tile.title_text}: {e.strerror or e}", tap)
             self.refresh()
 
-        self.app.confirm(f"Delete {tile.title_text} ({tile.players_text})? A copy stays in the games folder's "
-                         "deleted folder.", "Delete", gone)
+        self.app.confirm(
+            f"Delete {tile.title_text} ({tile.players_text})? A copy stays in the games folder's deleted folder.",
+            "Delete",
+            gone,
+        )
 
     def new_game(self) -> None:
         self.app.show("setup")

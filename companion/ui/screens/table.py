@@ -1,4 +1,5 @@
 """Table: every player's tile and balance, the pots, whose turn, the big buttons, undo and redo."""
+
 from __future__ import annotations
 
 from kivy.clock import Clock
@@ -59,7 +60,13 @@ class TableScreen(BankScreen):
         desk = self.desk
         if desk is None:
             return
-        view = table_view(desk.state(), desk.specs, undo_text=desk.undo_text(), redo_text=desk.redo_text(), names=desk.pack.get("names"))
+        view = table_view(
+            desk.state(),
+            desk.specs,
+            undo_text=desk.undo_text(),
+            redo_text=desk.redo_text(),
+            names=desk.pack.get("names"),
+        )
         self.view = view
         self.turn_text = view["turn_text"]
         self.pots_text = view["pots_text"]

@@ -1,4 +1,5 @@
 """Trade: two players swap cash and deeds (mortgaged deeds can be lifted at once); one confirm."""
+
 from __future__ import annotations
 
 from kivy.factory import Factory
@@ -39,8 +40,14 @@ class TradeScreen(BankScreen):
     def _players(self, box, players, chosen, side) -> None:
         box.clear_widgets()
         for p in players:
-            tap = Factory.Tap(text=p["name"], name=f"{side}-player-{p['name']}", selected=p["name"] == chosen,
-                              font_size=self.app.u * 20, guard=False, size_hint_y=1)
+            tap = Factory.Tap(
+                text=p["name"],
+                name=f"{side}-player-{p['name']}",
+                selected=p["name"] == chosen,
+                font_size=self.app.u * 20,
+                guard=False,
+                size_hint_y=1,
+            )
             tap.value = (side, p["name"])
             tap.bind(on_release=self.pick_player)
             box.add_widget(tap)
@@ -48,15 +55,26 @@ class TradeScreen(BankScreen):
     def _deeds(self, box, rows, side, takes_lift) -> None:
         box.clear_widgets()
         for row in rows:
-            tap = Factory.Tap(text=row["deed"] + (" (mortgaged)" if row["mortgaged"] else ""), name=f"{side}-deed-{row['deed']}",
-                              selected=row["chosen"], guard=False, font_size=self.app.u * 20, height=self.app.u * 50)
+            tap = Factory.Tap(
+                text=row["deed"] + (" (mortgaged)" if row["mortgaged"] else ""),
+                name=f"{side}-deed-{row['deed']}",
+                selected=row["chosen"],
+                guard=False,
+                font_size=self.app.u * 20,
+                height=self.app.u * 50,
+            )
             tap.value = (side, row["deed"])
             tap.bind(on_release=self.pick_deed)
             box.add_widget(tap)
             if row["chosen"] and row["mortgaged"] and takes_lift:
-                lift = Factory.Tap(text="Lift the mortgage now" if not row["lift"] else "Lifting the mortgage",
-                                   name=f"lift-{row['deed']}", selected=row["lift"], guard=False,
-                                   font_size=self.app.u * 20, height=self.app.u * 50)
+                lift = Factory.Tap(
+                    text="Lift the mortgage now" if not row["lift"] else "Lifting the mortgage",
+                    name=f"lift-{row['deed']}",
+                    selected=row["lift"],
+                    guard=False,
+                    font_size=self.app.u * 20,
+                    height=self.app.u * 50,
+                )
                 lift.value = row["deed"]
                 lift.bind(on_release=self.pick_lift)
                 box.add_widget(lift)
@@ -75,7 +93,9 @@ class TradeScreen(BankScreen):
             tap.value = (side, q)
             tap.bind(on_release=self.add_cash)
             box.add_widget(tap)
-        clear = Factory.Tap(text="C", name=f"{side}-cash-clear", guard=False, size_hint=(None, 1), width=self.app.u * 52)
+        clear = Factory.Tap(
+            text="C", name=f"{side}-cash-clear", guard=False, size_hint=(None, 1), width=self.app.u * 52
+        )
         clear.value = (side, 0)
         clear.bind(on_release=self.add_cash)
         box.add_widget(clear)

@@ -1,5 +1,6 @@
 """The trading unit on screen: the game's one TradingUnit (the same the GPIO buttons drive) shown by
 the trading-unit widget, full size, with a way back to the table."""
+
 from __future__ import annotations
 
 from kivy.properties import StringProperty
@@ -27,8 +28,15 @@ class UnitScreen(BankScreen):
         except ImportError as e:  # the widget is optional: the auction screen has its own countdown
             self.status = f"The on-screen trading unit is not installed ({e})"
             return
-        holder.add_widget(TradingUnitWidget(link.unit, clock=link.clock, money_format=self.desk.fmt,
-                                            on_auction=self.auction, undo_says=self.desk.undo_text))
+        holder.add_widget(
+            TradingUnitWidget(
+                link.unit,
+                clock=link.clock,
+                money_format=self.desk.fmt,
+                on_auction=self.auction,
+                undo_says=self.desk.undo_text,
+            )
+        )
         self.status = link.hardware_text
 
     def on_leave(self, *args):
