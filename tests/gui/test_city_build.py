@@ -103,11 +103,19 @@ def test_bob_watches_the_spinner_stop_then_builds_industrial_on_hightown_square(
     cash, version = desk.table["accounts"]["Bob"], desk.version
     hands.tap("build")
     strip = hands.app.screens["ask"].ids.spinner
+    hands.until("the chooser", lambda: hands.screen == "ask" and hands.has("choice-Canal Side"))
+    hands._still()
+    tile = hands.find("choice-Canal Side")
+    while_it_turns = tuple(tile.to_window(*tile.pos)) if strip.spinning else None
     hands.until(
         "the spinner to stop and Bob's spin on the ledger",
         lambda: spin_on_ledger(desk, "Bob") is not None and strip.state == "stopped",
     )
     hands.shot("city-build-spun")
+    if while_it_turns is not None:  # a finger on its way to a district while it turned still finds it there
+        hands._still()
+        tile = hands.find("choice-Canal Side")
+        assert tuple(tile.to_window(*tile.pos)) == while_it_turns, "the districts moved when the spinner stopped"
     spin = spin_on_ledger(desk, "Bob")
     if spin["result"] == "railroad":
         hands.tap("choice-Canal Side")
