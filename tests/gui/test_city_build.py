@@ -152,3 +152,34 @@ def test_an_undone_spin_comes_back_as_the_unit_stopped_it_the_spinner_turns_once
     assert not strip.spinning
     hands.tap("cancel")
     hands.until("the table", lambda: hands.screen == "table")
+
+
+def test_ann_spins_a_one_and_the_districts_stay_where_her_finger_is_heading(table):
+    """A spin of 1 leaves no number of blocks to choose: that row goes when the spinner stops, but its
+    room stays, so a district the banker is about to tap while it turns is still there when it stops."""
+    from dataclasses import replace
+
+    hands = table
+    desk = hands.app.desk
+    unit = hands.app.unit_link.unit
+    was = unit.settings
+    unit.settings = replace(was, spinner_weights=(1.0, 0.0, 0.0, 0.0), spin_seconds=3.0)
+    try:
+        hands.tap("next_turn")
+        hands.until("Ann to play", lambda: desk.state()["turn"]["player"] == "Ann")
+        hands.tap("build")
+        strip = hands.app.screens["ask"].ids.spinner
+        hands.until("the chooser", lambda: hands.screen == "ask" and hands.has("choice-Mill Lane"))
+        hands._still()
+        tile = hands.find("choice-Mill Lane")
+        while_it_turns = tuple(tile.to_window(*tile.pos))
+        assert strip.spinning
+        hands.until("the spinner to stop on 1", lambda: strip.state == "stopped")
+        assert spin_on_ledger(desk, "Ann")["result"] == 1
+        hands._still()
+        tile = hands.find("choice-Mill Lane")
+        assert tuple(tile.to_window(*tile.pos)) == while_it_turns, "the districts moved when the spinner stopped"
+        hands.tap("cancel")
+        hands.until("the table", lambda: hands.screen == "table")
+    finally:
+        unit.settings = was
