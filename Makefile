@@ -7,6 +7,8 @@
 #   make lint   ruff (lint, and the format check) and mypy, configured in pyproject.toml
 #   make pi-check  (as root) proves the Raspberry Pi appliance on arm64 under qemu: a Bookworm arm64
 #               root, deploy/install.sh into it, the kiosk's first screen (see docs/raspberry-pi.md)
+#   make pi-vm-check  (as root, after pi-check) boots that root as a whole arm64 machine under
+#               qemu-system-aarch64: KMS/DRM, touch through the kernel, GPIO lines (docs/raspberry-pi.md)
 PYTHON ?= python3
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
@@ -23,7 +25,7 @@ PYTEST := $(PY) -m pytest -q -n $(JOBS)
 SEED   ?= 1
 TAPS   ?= 2000
 
-.PHONY: run test check lint bench monkey system-deps clean pi-check
+.PHONY: run test check lint bench monkey system-deps clean pi-check pi-vm-check
 
 $(VENV)/.app: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -72,6 +74,9 @@ bench: $(VENV)/.test system-deps
 
 pi-check:
 	bash deploy/pi-check.sh
+
+pi-vm-check:
+	bash deploy/pi-vm-check.sh
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis artifacts

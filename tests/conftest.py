@@ -112,11 +112,8 @@ def pytest_xdist_make_scheduler(config, log):
 #: Tests that fail on main today, each with what is known of why. Listed in one place so the list is short-lived:
 #: a test leaves it when it passes again (they run, and a pass shows as XPASS).
 KNOWN_FAILURES = {
-    "tests/gui/test_taps_land.py": "the double-tap walk predates More's new places and the trade screen's layout",
     "tests/gui/test_nothing_cut.py::test_no_sum_name_or_preview_is_cut_on_any_screen_of_any_family": "More's buttons now carry their money ('Bank loan: Annabel gets $1,000') and need a third line",
     "tests/gui/test_family_games.py::test_a_short_game_at_the_table": "typing a name on the setup screen is lost",
-    "tests/gui/test_tap_counts.py::test_the_banker_plays_it_in_the_taps_the_doc_says[Ann builds in Mill Lane]": "the chooser tile's tap is lost while the tile is within the tap guard's time",
-    "tests/gui/test_law.py::test_every_action_shows_its_money_before_the_tap_that_moves_it[monopoly-city]": "a Monopoly City action's tile is not reached by the walk",
 }
 
 

@@ -103,11 +103,19 @@ def test_bob_watches_the_spinner_stop_then_builds_industrial_on_hightown_square(
     cash, version = desk.table["accounts"]["Bob"], desk.version
     hands.tap("build")
     strip = hands.app.screens["ask"].ids.spinner
+    hands.until("the chooser", lambda: hands.screen == "ask" and hands.has("choice-Canal Side"))
+    hands._still()
+    tile = hands.find("choice-Canal Side")
+    while_it_turns = tuple(tile.to_window(*tile.pos)) if strip.spinning else None
     hands.until(
         "the spinner to stop and Bob's spin on the ledger",
         lambda: spin_on_ledger(desk, "Bob") is not None and strip.state == "stopped",
     )
     hands.shot("city-build-spun")
+    if while_it_turns is not None:  # a finger on its way to a district while it turned still finds it there
+        hands._still()
+        tile = hands.find("choice-Canal Side")
+        assert tuple(tile.to_window(*tile.pos)) == while_it_turns, "the districts moved when the spinner stopped"
     spin = spin_on_ledger(desk, "Bob")
     if spin["result"] == "railroad":
         hands.tap("choice-Canal Side")
@@ -144,3 +152,34 @@ def test_an_undone_spin_comes_back_as_the_unit_stopped_it_the_spinner_turns_once
     assert not strip.spinning
     hands.tap("cancel")
     hands.until("the table", lambda: hands.screen == "table")
+
+
+def test_ann_spins_a_one_and_the_districts_stay_where_her_finger_is_heading(table):
+    """A spin of 1 leaves no number of blocks to choose: that row goes when the spinner stops, but its
+    room stays, so a district the banker is about to tap while it turns is still there when it stops."""
+    from dataclasses import replace
+
+    hands = table
+    desk = hands.app.desk
+    unit = hands.app.unit_link.unit
+    was = unit.settings
+    unit.settings = replace(was, spinner_weights=(1.0, 0.0, 0.0, 0.0), spin_seconds=3.0)
+    try:
+        hands.tap("next_turn")
+        hands.until("Ann to play", lambda: desk.state()["turn"]["player"] == "Ann")
+        hands.tap("build")
+        strip = hands.app.screens["ask"].ids.spinner
+        hands.until("the chooser", lambda: hands.screen == "ask" and hands.has("choice-Mill Lane"))
+        hands._still()
+        tile = hands.find("choice-Mill Lane")
+        while_it_turns = tuple(tile.to_window(*tile.pos))
+        assert strip.spinning
+        hands.until("the spinner to stop on 1", lambda: strip.state == "stopped")
+        assert spin_on_ledger(desk, "Ann")["result"] == 1
+        hands._still()
+        tile = hands.find("choice-Mill Lane")
+        assert tuple(tile.to_window(*tile.pos)) == while_it_turns, "the districts moved when the spinner stopped"
+        hands.tap("cancel")
+        hands.until("the table", lambda: hands.screen == "table")
+    finally:
+        unit.settings = was

@@ -84,7 +84,7 @@ CLOSING = [
     (("menu-history",), "history", "back"),
     (("menu-unit",), "unit", "back"),
     (("more", "go-loans"), "loans", "back"),
-    (("more", "go-auction"), "auction", "back"),
+    (("auction", "choice-Oriental Avenue"), "auction", "back"),
     (("more", "go-settings"), "settings", "back"),
     (("more", "go-join"), "join", "back"),
     (("more", "go-requests"), "requests", "back"),

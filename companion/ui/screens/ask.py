@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from kivy.clock import Clock
 from kivy.factory import Factory
-from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
+from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
 
 from .. import flows
 from ..ask_view import ask_view, on_show
@@ -27,12 +27,17 @@ class AskScreen(BankScreen):
     hidden = StringProperty("")
     help = StringProperty("")  # "4 more the rules refuse now" when refused answers are hidden
     both_ways = BooleanProperty(False)  # each candidate asked both ways (lift now or keep), then Done
+    #: The least height of the rows the flow filled in: when the spinner stops, the rows it changes
+    #: (fewer blocks, none for a railroad) keep their room, so the districts do not jump under a
+    #: finger already on its way (and the tap guard does not swallow the tap that lands as they move).
+    shown_floor = NumericProperty(0)
 
     def ask(self, form, field: str) -> None:
         """A new question: its answers from the top of the list."""
         self.form, self.field, self.show_all = form, field, False
         self._pending = None
         self._stop_making()
+        self.shown_floor = 0
         self.ids.spinner.hide()
         self.ids.entry.text = ""
         self.ids.choices.shape = None
@@ -235,6 +240,7 @@ class AskScreen(BankScreen):
         spin = spin_of(self.desk.table, self.form.values.get("player"))
         self.form = flows.with_spin(self.form, spin)
         pending, self._pending = self._pending, None
+        self.shown_floor = self.ids.shown.height  # the districts stay where they were while it turned
         if pending is not None and self.app.manager.current == self.name:
             self.app.run_flow(self.form.fill(self.field, pending))
             return
