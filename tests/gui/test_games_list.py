@@ -23,8 +23,14 @@ def bank(tmp_path_factory):
 
 def test_last_weeks_game_says_ann_won_and_is_deleted_after_asking(bank):
     bank.app.show("start")
-    lines = [w.text for w in bank.all() if (getattr(w, "text", "") or "").startswith("Finished")]
-    assert lines and lines[0].startswith("Finished: Ann won")
+    lines: list[str] = []
+
+    def finished_shown() -> bool:  # a tile's lines take their height once their text is drawn
+        lines[:] = [w.text for w in bank.all() if (getattr(w, "text", "") or "").startswith("Finished")]
+        return bool(lines)
+
+    bank.until("a finished game's line on the start screen", finished_shown, 10)
+    assert lines[0].startswith("Finished: Ann won")
     bank.shot("start-finished")
     bank.tap("delete-last-week.game")
     assert bank.has("confirm-yes", within=10)  # it asks first
