@@ -113,7 +113,6 @@ def pytest_xdist_make_scheduler(config, log):
 #: a test leaves it when it passes again (they run, and a pass shows as XPASS).
 KNOWN_FAILURES = {
     "tests/gui/test_taps_land.py": "the double-tap walk predates More's new places and the trade screen's layout",
-    "tests/gui/test_nothing_cut.py::test_no_sum_name_or_preview_is_cut_on_any_screen_of_any_family": "More's buttons now carry their money ('Bank loan: Annabel gets $1,000') and need a third line",
     "tests/gui/test_family_games.py::test_a_short_game_at_the_table": "typing a name on the setup screen is lost",
     "tests/gui/test_games_list.py::test_last_weeks_game_says_ann_won_and_is_deleted_after_asking": "the start screen's Finished line is not found",
     "tests/gui/test_tap_counts.py::test_the_banker_plays_it_in_the_taps_the_doc_says[Ann builds in Mill Lane]": "the chooser tile's tap is lost while the tile is within the tap guard's time",
