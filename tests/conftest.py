@@ -112,7 +112,6 @@ def pytest_xdist_make_scheduler(config, log):
 #: Tests that fail on main today, each with what is known of why. Listed in one place so the list is short-lived:
 #: a test leaves it when it passes again (they run, and a pass shows as XPASS).
 KNOWN_FAILURES = {
-    "tests/gui/test_nothing_cut.py::test_no_sum_name_or_preview_is_cut_on_any_screen_of_any_family": "More's buttons now carry their money ('Bank loan: Annabel gets $1,000') and need a third line",
     "tests/gui/test_family_games.py::test_a_short_game_at_the_table": "typing a name on the setup screen is lost",
 }
 

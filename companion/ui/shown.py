@@ -39,9 +39,12 @@ def moves_money(preview: Preview) -> bool:
     return any(preview.moved(a) for a in accounts)
 
 
-def said(label: str, words: str) -> str:
+def said(label: str, words: str, *, apart: bool = False) -> str:
     """A button's words with the money it moves: "Mortgage: Ann gets $30" ("Build: 1 house, Ann pays
-    $50" when the label already has its colon)."""
+    $50" when the label already has its colon); ``apart``, the money on a line of its own below the
+    label ("Bank loan\nAnn gets $1,000"), for a narrow button."""
+    if apart:
+        return f"{label}\n{words}"
     return f"{label}{', ' if ':' in label else ': '}{words}"
 
 
@@ -49,15 +52,16 @@ class Face(dict):
     """How a button that may complete an action in one tap reads: ``text`` and its ``promise``."""
 
 
-def face(desk: Any, button: str, label: str, player: str | None) -> Face:
+def face(desk: Any, button: str, label: str, player: str | None, *, apart: bool = False) -> Face:
     """A table or More button in one game's words: when its flow is complete as soon as it opens (the
     player to play filled in: Salary, Pay day, a Bank loan, Pay to leave jail) and it would move money,
     the button says who gets or pays how much, and promises that preview; otherwise its label (the
-    screens that follow show the money, or the tap shows the rule's reason)."""
+    screens that follow show the money, or the tap shows the rule's reason). ``apart``: the money on
+    its own line (:func:`said`)."""
     form = flows.start_flow(button, desk.specs, player=player)
     if form is None or desk.next_field(form.action, form.values) is not None:
         return Face(text=label, promise=None)
     found, _why = desk.preview(form.as_action())
     if found is None or not moves_money(found):
         return Face(text=label, promise=None)
-    return Face(text=said(label, money_words(found, desk.table)), promise=promise(found))
+    return Face(text=said(label, money_words(found, desk.table), apart=apart), promise=promise(found))

@@ -60,6 +60,7 @@ class MoreScreen(BankScreen):
                 tap.value = item["name"]
                 tap.label = item["label"]
                 tap.bind(on_release=self.start)
+                tap.bind(texture_size=lambda tap, _size, grid=row.ids.grid: self._fit_row(grid))
                 row.ids.grid.add_widget(tap)
             for _ in range(-len(group["actions"]) % row.ids.grid.cols):
                 row.ids.grid.add_widget(Factory.Widget())  # a short group's buttons keep the others' width
@@ -81,12 +82,23 @@ class MoreScreen(BankScreen):
             box.add_widget(tap)
 
     def _show_money(self, actions) -> None:
-        """An action done in one tap says what it moves, for whom, now ("Bank loan: Ann gets $50,000")."""
+        """An action done in one tap says what it moves, for whom, now, below its name ("Bank loan" over
+        "Ann gets $50,000"); its group's row grows to hold the lines (:meth:`_fit_row`)."""
         player = self.app.player_to_play()
         for tap in actions.walk(restrict=True):
             if getattr(tap, "label", None) and str(tap.name).startswith("action-"):
-                found = face(self.desk, tap.value, tap.label, player)
+                found = face(self.desk, tap.value, tap.label, player, apart=True)
                 tap.text, tap.promise = found["text"], found["promise"]
+
+    def _fit_row(self, grid) -> None:
+        """A group's rows as tall as its tallest button's lines (a button with its money takes three or
+        four at the smallest step), never below the usual 52 px."""
+        u = self.app.u
+        tallest = max((getattr(w, "texture_size", (0, 0))[1] for w in grid.children), default=0)
+        height = max(u * 52, tallest + u * 8)
+        grid.row_default_height = height
+        for w in grid.children:
+            w.height = height  # a Tap keeps its own height in a grid's row
 
     def on_pre_enter(self, *args):
         self.refresh()
