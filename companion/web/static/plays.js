@@ -258,7 +258,9 @@
     var pause = $("b-pause");
     pause.textContent = plays.paused ? "Let phones act" : "Pause phones";
     pause.setAttribute("aria-pressed", plays.paused ? "true" : "false");
-    pause.onclick = function () { post("/api/v1/plays/pause", { paused: !plays.paused }).catch(function (e) { window.alert(e.message); }); };
+    pause.onclick = function () {
+      post("/api/v1/plays/pause", { paused: !plays.paused }).catch(function (e) { pause.textContent = e.message; });
+    };
   }
 
   document.addEventListener("tb-page", function (e) {
