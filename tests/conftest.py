@@ -116,9 +116,6 @@ KNOWN_FAILURES = {
     "tests/gui/test_monkey.py::test_the_monkey_finds_nothing[city-life]": (
         "the monkey saw an undo committed from the bar while it read a bare 'Undo' (not naming the entry)"
     ),
-    "tests/gui/test_law.py::test_every_action_shows_its_money_before_the_tap_that_moves_it[monopoly-city]": (
-        "a district tile on the Build chooser sometimes does not take the walk's touch"
-    ),
 }
 
 
