@@ -31,6 +31,25 @@ os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="kivy-home-"))
 
 SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
 
+#: Every screen that can be shown without an action under way, in the order the walks over every screen
+#: show them (the table first; the start and new-game screens last).
+SCREENS = [
+    "table",
+    "more",
+    "deeds",
+    "auction",
+    "trade",
+    "loans",
+    "history",
+    "requests",
+    "join",
+    "settings",
+    "card",
+    "over",
+    "start",
+    "setup",
+]
+
 #: A person's pace between two taps, in seconds.
 HUMAN_PACE = (0.15, 0.6)
 
