@@ -108,11 +108,20 @@ class Pointer:
 
     def type(self, text: str) -> None:
         """Type ``text`` key by key into the focused field."""
+        self._keyboard_here()
         self._run("type", "--delay", str(KEY_MS), "--", text)
 
     def keys(self, *names: str) -> None:
         """Press keys by X name, one after the other ("ctrl+a", "BackSpace")."""
+        self._keyboard_here()
         self._run("key", "--delay", str(KEY_MS), *names)
+
+    def _keyboard_here(self) -> None:
+        """The X server's keyboard focus on the app's window, as the Pi's keyboard belongs to the app.
+        With no window manager, a window another program shows on the same screen takes the focus
+        (SDL does so itself), and once that window closes the focus goes nowhere: every key typed after
+        it is dropped (a full run's `companion run` test opens such windows beside the evenings)."""
+        self._run("windowfocus", "--sync", self.window)
 
 
 def double_at(pointer: Pointer, x: float, y: float, gap: float = 0.15) -> None:
