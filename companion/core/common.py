@@ -14,9 +14,6 @@ from .model import (
     active_players,
     cash,
     playing,
-    find_account,
-    find_player,
-    find_pot,
     pot_account,
 )
 
@@ -65,11 +62,11 @@ def _memo(a: dict[str, Any], default: str = "") -> str:
 )
 def transfer(tx: Tx, a: dict[str, Any]) -> str:
     """Move money between the bank, players and pots."""
-    payer = find_account(tx.table, a["from"])
-    payee = find_account(tx.table, a["to"])
+    payer = a["from"]
+    payee = a["to"]
     if payer == payee:
         raise Refused(f"{account_name(payer)} cannot pay {account_name(payee)}")
-    amount = tx.amount(a["amount"])
+    amount = a["amount"]
     memo = _memo(a)
     if payer != BANK and cash(tx.table, payer) < amount:
         raise tx.short_of(payer, amount)
@@ -88,8 +85,8 @@ def transfer(tx: Tx, a: dict[str, Any]) -> str:
 def collect_from_all(tx: Tx, a: dict[str, Any]) -> str:
     """Every other player pays the player the same sum (a birthday, a card); each pays what they can
     and the log says who fell short (they settle it with the player as the table agrees)."""
-    player = find_player(tx.table, a["player"])
-    amount = tx.amount(a["amount"])
+    player = a["player"]
+    amount = a["amount"]
     memo = _memo(a, "from every player")
     others = [p for p in active_players(tx.table) if p != player]
     if not others:
@@ -119,8 +116,8 @@ def collect_from_all(tx: Tx, a: dict[str, Any]) -> str:
 )
 def pay_to_all(tx: Tx, a: dict[str, Any]) -> str:
     """The player pays every other player the same sum."""
-    player = find_player(tx.table, a["player"])
-    amount = tx.amount(a["amount"])
+    player = a["player"]
+    amount = a["amount"]
     memo = _memo(a, "to every player")
     others = [p for p in active_players(tx.table) if p != player]
     if not others:
@@ -138,8 +135,8 @@ def pay_to_all(tx: Tx, a: dict[str, Any]) -> str:
 @POTS.action("win_pot", c.player(says="Who wins the pot"), c.pot(), label="Win a pot", group="money")
 def win_pot(tx: Tx, a: dict[str, Any]) -> str:
     """A player takes everything in a pot (free parking, the lottery, the centre)."""
-    player = find_player(tx.table, a["player"])
-    pot = find_pot(tx.table, a["pot"])
+    player = a["player"]
+    pot = a["pot"]
     account = pot_account(pot)
     amount = cash(tx.table, account)
     if amount <= 0:
@@ -192,7 +189,7 @@ def next_turn(tx: Tx, a: dict[str, Any]) -> str:
 )
 def miss_turns(tx: Tx, a: dict[str, Any]) -> str:
     """The player must miss some turns (jail, a construction zone): counted, not played."""
-    player = find_player(tx.table, a["player"])
+    player = a["player"]
     turns = a["turns"]
     owed = tx.table["players"][player].get("skip", 0)
     tx.set(["players", player, "skip"], owed + turns)
@@ -236,9 +233,8 @@ def correct_card(tx: Tx, a: dict[str, Any]) -> str:
     """The banker corrects a deed's printed values to match the card on the table (money already moved
     stays). Money is typed the pack's way ("110K", "[6K, 30K]"); a deed's group is fixed once play begins."""
     from .card_text import card_value, shown
-    from .model import find_deed
 
-    deed = find_deed(tx.table, a["deed"])
+    deed = a["deed"]
     values = a["values"]
     if not isinstance(values, dict) or not values:
         raise BadAction("values is an object of card keys and their new values")

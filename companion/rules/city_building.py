@@ -14,7 +14,7 @@ from typing import Any, cast
 from companion.core import contract as c
 from companion.core.engine import Registry, Tx
 from companion.core.errors import BadAction, Refused
-from companion.core.model import BANK, card, cash, find_deed, find_player
+from companion.core.model import BANK, card, cash
 
 from . import city_districts as cd
 
@@ -85,7 +85,7 @@ def describe_spin(spin: dict[str, Any]) -> str:
 def spin(tx: Tx, a: dict[str, Any]) -> str:
     """Record where the build spinner stopped for the player whose turn it is (once a roll: after a
     double the player rolls again and may build again, so the spinner turns again)."""
-    player = find_player(tx.table, a["player"])
+    player = a["player"]
     result = a["result"]
     if isinstance(result, bool) or not isinstance(result, (int, str)) or _key(result) not in _FACES:
         raise BadAction(f'result is 1, 2, 3 or "railroad", not {result!r}')
@@ -121,7 +121,7 @@ def _key(result: int | str) -> int | str:
 def double(tx: Tx, a: dict[str, Any]) -> str:
     """The player whose turn it is rolled a double: after this roll's landing and building they roll
     again in the same turn, and may spin and build again. A third double in a row sends them to jail."""
-    player = find_player(tx.table, a["player"])
+    player = a["player"]
     if tx.table["players"][player].get("in_jail"):
         raise Refused(f"{player} is in jail: a double gets {player} out (leave_jail), and the turn ends there")
     roll = roll_of(tx.table)
@@ -150,8 +150,8 @@ def build(tx: Tx, a: dict[str, Any]) -> str:
 
     Residential and industrial blocks and the free railroad draw on this turn's spin; the others
     have their own conditions and prices."""
-    player = find_player(tx.table, a["player"])
-    deed = find_deed(tx.table, a["deed"])
+    player = a["player"]
+    deed = a["deed"]
     kind = a["building"]
     if kind not in _KINDS:
         raise BadAction(f"building is one of {', '.join(_KINDS)}, not {kind!r}")
@@ -301,8 +301,8 @@ def planning_permission(tx: Tx, a: dict[str, Any]) -> str:
 
     A bonus building goes on the player's own or an unowned district, a hazard on another player's or
     an unowned one; each keeps the other out."""
-    player = find_player(tx.table, a["player"])
-    deed = find_deed(tx.table, a["deed"])
+    player = a["player"]
+    deed = a["deed"]
     kind, name = _planning_building(tx.table, a["building"])
     state = tx.table["deeds"][deed]
     owner = state.get("owner")
@@ -338,8 +338,8 @@ def planning_permission(tx: Tx, a: dict[str, Any]) -> str:
 )
 def remove_hazard(tx: Tx, a: dict[str, Any]) -> str:
     """The district's owner pays the bank to take a hazard away (a fixed sum per block of the hazard)."""
-    player = find_player(tx.table, a["player"])
-    deed = find_deed(tx.table, a["deed"])
+    player = a["player"]
+    deed = a["deed"]
     cd.require_owner(tx.table, player, deed)
     hazard = tx.table["deeds"][deed].get("hazard")
     if not hazard:

@@ -115,16 +115,16 @@ def quiz(tx: Tx, a: dict[str, Any]) -> str:
 )
 def violation(tx: Tx, a: dict[str, Any]) -> str:
     """A Traffic Violation card: its fine to the Lottery, its award from the Bank, its demerit points."""
-    player = find_player(tx.table, a["player"])
+    player = a["player"]
     if all(a.get(k) is None for k in ("fine", "award", "demerits")):
         raise BadAction("violation needs the card's fine, award or demerits")
     parts = []
     if a.get("award") is not None:
-        award = tx.amount(a["award"], "award")
+        award = a["award"]
         tx.pay(BANK, player, award, "Traffic Violation card")
         parts.append(f"{player} collected {tx.fmt(award)}")
     if a.get("fine") is not None:
-        fine = tx.amount(a["fine"], "fine")
+        fine = a["fine"]
         cap = amount_of(tx.table, "violation_turn_cap")
         outcome = charge(tx, player, fine, "traffic fine", when_broke="turns", cap=cap)
         parts.append(outcome or f"{player} paid a {tx.fmt(fine)} traffic fine to the Lottery")

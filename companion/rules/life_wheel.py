@@ -12,7 +12,7 @@ from typing import Any
 from companion.core import contract as c
 from companion.core.engine import Tx, may_be_empty, ranking
 from companion.core.errors import BadAction, NotEnoughMoney, Refused
-from companion.core.model import BANK, active_players, cash
+from companion.core.model import BANK, active_players, cash, find_player
 
 from .life_bank import LIFE, amount_of, first_card, holds, in_play, obligation, retired, spin_of, stage_of
 
@@ -91,7 +91,7 @@ def settle_bets(tx: Tx, spinner: str, number: int, bets: object) -> str:
     for bet in bets:
         if not isinstance(bet, dict) or set(bet) != {"player", "number", "amount"}:
             raise BadAction('each bet is {"player", "number", "amount"}')
-        player = in_play(tx, bet["player"])
+        player = in_play(tx, find_player(tx.table, bet["player"]))
         if player == spinner:
             raise Refused(f"{player} is spinning and cannot bet on this spin")
         n = spin_of(bet["number"], "a bet's number")

@@ -9,7 +9,7 @@ from companion.core.common import declare_out
 from companion.core.engine import Tx
 from companion.core.errors import BadAction, NotEnoughMoney, Refused
 from companion.core.money import Currency
-from companion.core.model import BANK, account_name, card, cash, find_account, find_deed, find_player
+from companion.core.model import BANK, account_name, card, cash, find_deed
 
 from . import deeds as d
 from .owed import pay_or_owe
@@ -122,10 +122,7 @@ def mortgage_charge(table: dict[str, Any], deed: str, lift: bool) -> int:
 
 
 def _lift_set(tx: Tx, a: dict[str, Any], part_of: set[str], noun: str) -> set[str]:
-    lift = a.get("lift", []) or []
-    if not isinstance(lift, list):
-        raise BadAction("lift is a list of deed names")
-    lift = {find_deed(tx.table, n) for n in lift}
+    lift: set[str] = set(a.get("lift") or ())  # deeds the contract found
     stray = lift - part_of
     if stray:
         raise BadAction(f"lift names {', '.join(sorted(stray))}, which is not part of the {noun}")
@@ -163,8 +160,8 @@ def swap(
     give: Callable[[Tx, str, str, bool], str | None] = hand_over or (
         lambda tx, deed, to, lift: hand_over_deed(tx, deed, to, lift=lift)
     )
-    pa = find_player(tx.table, a["a"])
-    pb = find_player(tx.table, a["b"])
+    pa = a["a"]
+    pb = a["b"]
     if pa == pb:
         raise Refused(f"{pa} cannot trade with {pa}")
     give_cash, give_deeds = _side(tx, pa, a.get("give"), "give", buildings_stay=buildings_stay)
@@ -245,8 +242,8 @@ def go_bankrupt(
     cash goes to the creditor and the player is out of the game (the game ends when one player is
     left). A bankruptcy is never refused for the creditor's want of money: what they cannot pay on a
     mortgaged deed they receive is recorded as owed."""
-    player = find_player(tx.table, a["player"])
-    creditor = find_account(tx.table, a["creditor"])
+    player = a["player"]
+    creditor = a["creditor"]
     if creditor == player:
         raise Refused(f"{player} cannot go bankrupt to {player}")
     if creditor.startswith("pot:"):
