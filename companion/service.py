@@ -14,6 +14,7 @@ from __future__ import annotations
 import datetime as _dt
 import functools
 import itertools
+import json
 import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -66,6 +67,18 @@ class Outcome:
     def summary(self) -> str:
         return f"{self.entry.summary} (since undone)" if self.undone else self.entry.summary
 
+    def as_json(self) -> dict[str, Any]:
+        """The outcome as the command line prints it and the phones' API answers it."""
+        return {
+            "seq": self.entry.seq,
+            "kind": self.entry.kind,
+            "summary": self.summary,
+            "events": self.events,
+            "version": self.version,
+            "repeated": self.repeated,
+            "undone": self.undone,
+        }
+
 
 @dataclass
 class _History:
@@ -114,6 +127,9 @@ class Banker:
         self.store = store
         self.clock = clock
         self._subscribers: list[Callable[[Outcome], None]] = []
+        # What screens asked of this very table (choices, previews): decided once per table version.
+        self._decided_on: dict | None = None
+        self._decided: dict[tuple, Any] = {}
         try:
             self.meta = store.meta()
             self._load()
@@ -327,7 +343,9 @@ class Banker:
             else:
                 events = target.events
                 summary = f"Redone: {first.summary}"
-            return kind, events, summary, target.seq, engine.fold(self.table, events)
+            table = engine.fold(self.table, events)
+            engine.check_conservation(table)  # an action's decision checked its own
+            return kind, events, summary, target.seq, table
 
         return self._write(action, action_id, decide)
 
@@ -349,7 +367,6 @@ class Banker:
                         if seen:
                             return seen
                     kind, events, summary, target, table = decide()  # the table after the events: folded once
-                    engine.check_conservation(table)
                     try:
                         entry = self._append(kind, action, events, summary, action_id, target)
                         break
@@ -479,17 +496,61 @@ class Banker:
         return contract.current(self.spec(name), self.table, field, partial)
 
     def choices(self, name: str, field: str, partial: dict) -> list[contract.Choice]:
-        """Every candidate value of one field on the table as it stands, each judged by the rule itself."""
-        return contract.choices(self.rules, self.table, name, field, partial)
+        """Every candidate value of one field on the table as it stands, each judged by the rule itself
+        (once per version of the table: a screen asking again gets the same answers, not new decisions)."""
+        return list(
+            self._once(
+                ("choices", name, field), partial, lambda: contract.choices(self.rules, self.table, name, field, partial)
+            )
+        )
 
     def in_or_out(self, name: str, field: str, partial: dict) -> list[contract.InOrOut]:
         """Each candidate of a list field asked both ways (a mortgage lifted now or kept), each way judged
         by the rule itself on the table as it stands."""
-        return contract.in_or_out(self.rules, self.table, name, field, partial)
+        return list(
+            self._once(
+                ("in_or_out", name, field),
+                partial,
+                lambda: contract.in_or_out(self.rules, self.table, name, field, partial),
+            )
+        )
+
+    def read(self, action: dict) -> dict:
+        """``action`` read through the contract on the table as it stands, nothing decided: every name
+        found, every amount read, players out of the game refused, each with its one-line reason (the
+        very reading :meth:`do` starts with). For an adapter that must know the values before the action
+        can be done (a phone's payment request, which waits for the banker)."""
+        spec = self.rules.registry.spec(action.get("action"))
+        typed = contract.parse(spec, self.table, action)
+        contract.check_in_game(spec, self.table, typed)
+        return typed
 
     def preview(self, action: dict) -> contract.Preview:
-        """What ``action`` would do now: the same decision :meth:`do` commits, nothing written."""
-        return contract.preview(self.rules, self.table, action)
+        """What ``action`` would do now: the same decision :meth:`do` commits, nothing written (once per
+        version of the table)."""
+        found: contract.Preview = self._once(
+            ("preview",), action, lambda: contract.preview(self.rules, self.table, action)
+        )
+        return found
+
+    #: How many answers one table version keeps (a screen asks a few dozen at most).
+    DECIDED_KEPT = 256
+
+    def _once(self, what: tuple, values: object, decide: Callable[[], Any]) -> Any:
+        """``decide()``'s answer for this version of the table, decided once: the table never changes in
+        place, so the same question on the same table has the same answer. A refusal is not kept."""
+        if self._decided_on is not self.table:
+            self._decided_on, self._decided = self.table, {}
+        try:
+            key = (*what, json.dumps(values, sort_keys=True, default=repr))
+        except (TypeError, ValueError):  # keys that are not text: asked afresh
+            return decide()
+        found = self._decided.get(key)
+        if found is None:
+            found = decide()
+            if len(self._decided) < self.DECIDED_KEPT:
+                self._decided[key] = found
+        return found
 
     # -- read-only look-ups for adapters (the phones' server asks here, never the store) -----------
     def log_page(self, after: int = 0, limit: int = 100) -> list[Entry]:
