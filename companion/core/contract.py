@@ -64,6 +64,7 @@ __all__ = [
     "parse",
     "parse_partial",
     "check_in_game",
+    "read_amount",
     "current",
     "next_field",
     "choices",
@@ -149,7 +150,8 @@ class Field:
     #: ``(table, partial) -> [(value, label)]``.
     options_from: Callable[[Table, Partial], Iterable[tuple[Any, str]]] | None = None
     #: How a value is read when the family accepts more than the canonical one (a square number for a deed,
-    #: a character's title for its key): ``(table, raw) -> canonical``, refusing with a BankerError.
+    #: a character's title for its key): ``(table, raw) -> canonical``, refusing with a BankerError. For a
+    #: structured field: how the names and amounts inside it are read (after its shape is checked).
     resolve: Callable[[Table, Any], Any] | None = None
     #: Narrows a kind's candidates to the ones worth showing (a player's own deeds, say).
     only: Callable[[Table, Partial], Iterable[Any]] | None = None
@@ -546,10 +548,20 @@ def _structured(f: Field, value: Any) -> Any:
     return value
 
 
+def read_amount(table: Table, value: Any, what: str, *, allow_zero: bool = False) -> int:
+    """An amount of the table's money, read the one way every amount is (a field's, or one inside a
+    structured value: a trade's cash, a bet's stake), or a one-line BadAction naming ``what``."""
+    currency = Currency.from_pack(table["pack"])
+    n = currency.parse(value)
+    if n < 0 or (n == 0 and not allow_zero):
+        raise BadAction(f"{what} must be {'zero or more' if allow_zero else 'more than zero'}, not {currency.format(n)}")
+    return n
+
+
 def parse_value(f: Field, table: Table, value: Any, partial: Partial | None = None) -> Any:
     """One field's raw value as its kind's canonical value, or a one-line BadAction/Refused."""
     kind = f.kind
-    if f.resolve is not None and kind != "deeds":
+    if f.resolve is not None and kind not in ("deeds", "structured"):
         return f.resolve(table, value)
     if kind == "player":
         return find_player(table, value, active=False)
@@ -571,13 +583,8 @@ def parse_value(f: Field, table: Table, value: Any, partial: Partial | None = No
     if kind == "pot":
         return find_pot(table, value)
     if kind == "amount":
-        n = Currency.from_pack(table["pack"]).parse(value)
-        if n < 0 or (n == 0 and not f.allow_zero):
-            shown_n = Currency.from_pack(table["pack"]).format(n)
-            # the field's name in words ("per hotel"): a screen shows it, and the API's callers know the field
-            what = f.name.replace("_", " ")
-            raise BadAction(f"{what} must be {'zero or more' if f.allow_zero else 'more than zero'}, not {shown_n}")
-        return n
+        # the field's name in words ("per hotel"): a screen shows it, and the API's callers know the field
+        return read_amount(table, value, f.name.replace("_", " "), allow_zero=f.allow_zero)
     if kind in ("count", "dice", "square"):
         return _whole(f, value)
     if kind == "choice":
@@ -586,8 +593,9 @@ def parse_value(f: Field, table: Table, value: Any, partial: Partial | None = No
         return clean_text(value, f.name, f.max_len or 120)
     if kind == "yesno":
         return _yesno(f, value)
-    if kind == "structured":
-        return _structured(f, value)
+    if kind == "structured":  # its own reader, if it declares one, reads the names and amounts inside
+        checked = _structured(f, value)
+        return checked if f.resolve is None else f.resolve(table, checked)
     raise AssertionError(f"unknown kind {kind!r}")  # pragma: no cover - a declaration bug
 
 

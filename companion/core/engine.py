@@ -138,15 +138,6 @@ class Tx:
     def option(self, key: str) -> Any:
         return self.table["options"].get(key)
 
-    def amount(self, value: Any, what: str = "amount", *, allow_zero: bool = False) -> int:
-        """A positive whole amount from an action field, or a clear refusal."""
-        if value is None:
-            raise BadAction(f"{what} is missing")
-        n = self.currency.parse(value)
-        if n < 0 or (n == 0 and not allow_zero):
-            raise BadAction(f"{what} must be more than zero, not {self.fmt(n)}")
-        return n
-
     # -- writing -----------------------------------------------------------------------------------
     def record(self, event: dict[str, Any]) -> None:
         self.table = ev.apply(self.table, event)

@@ -50,11 +50,31 @@ def _creditors(table: dict[str, Any], partial: dict[str, Any]) -> list[str]:
     return [BANK, *(p for p in table["order"] if not table["players"][p]["bankrupt"] and p != partial.get("player"))]
 
 
+def read_side(what: str) -> Callable[[dict[str, Any], Any], dict[str, Any]]:
+    """How the contract reads one side of a trade (``what``: its field): ``{"cash": int, "deeds": [names]}``."""
+
+    def read(table: dict[str, Any], side: Any) -> dict[str, Any]:
+        if not isinstance(side, dict) or set(side) - {"cash", "deeds"}:
+            raise BadAction(f'{what} is an object with "cash" and/or "deeds"')
+        amount = c.read_amount(table, side.get("cash", 0) or 0, f"{what} cash", allow_zero=True)
+        names = side.get("deeds", []) or []
+        if not isinstance(names, list):
+            raise BadAction(f"{what} deeds is a list of deed names")
+        deeds = [find_deed(table, n) for n in names]
+        if len(set(deeds)) != len(deeds):
+            raise BadAction(f"{what} names a deed twice")
+        return {"cash": amount, "deeds": deeds}
+
+    return read
+
+
 TRADE_FIELDS = (
     c.player("a", "First player"),
     c.player("b", "Second player", role="", only=_other_players),
-    c.structured("give", "What the first player gives", {**SIDE, "x-from": "a"}, required=False),
-    c.structured("get", "What the second player gives", {**SIDE, "x-from": "b"}, required=False),
+    c.structured(
+        "give", "What the first player gives", {**SIDE, "x-from": "a"}, required=False, resolve=read_side("give")
+    ),
+    c.structured("get", "What the second player gives", {**SIDE, "x-from": "b"}, required=False, resolve=read_side("get")),
 )
 BANKRUPT_FIELDS = (c.player(says="Who goes bankrupt"), c.account("creditor", "Owed to", role="payee", only=_creditors))
 
@@ -90,18 +110,12 @@ LIFT_ON_BANKRUPTCY = c.deeds(
 )
 
 
-def _side(tx: Tx, giver: str, side: object, what: str, *, buildings_stay: bool = False) -> tuple[int, list[str]]:
+def _side(tx: Tx, giver: str, side: dict[str, Any] | None, *, buildings_stay: bool = False) -> tuple[int, list[str]]:
+    """One side of a trade as the contract read it (:func:`read_side`), checked against the table."""
     if side is None:
         return 0, []
-    if not isinstance(side, dict) or set(side) - {"cash", "deeds"}:
-        raise BadAction(f'{what} is an object with "cash" and/or "deeds"')
-    amount = tx.amount(side.get("cash", 0) or 0, f"{what} cash", allow_zero=True)
-    names = side.get("deeds", []) or []
-    if not isinstance(names, list):
-        raise BadAction(f"{what} deeds is a list of deed names")
-    deeds = [find_deed(tx.table, n) for n in names]
-    if len(set(deeds)) != len(deeds):
-        raise BadAction(f"{what} names a deed twice")
+    amount: int = side["cash"]
+    deeds: list[str] = side["deeds"]
     for deed in deeds:
         d.require_owner(tx.table, giver, deed)
         if not buildings_stay and d.group_has_buildings(tx.table, deed):
@@ -164,8 +178,8 @@ def swap(
     pb = a["b"]
     if pa == pb:
         raise Refused(f"{pa} cannot trade with {pa}")
-    give_cash, give_deeds = _side(tx, pa, a.get("give"), "give", buildings_stay=buildings_stay)
-    get_cash, get_deeds = _side(tx, pb, a.get("get"), "get", buildings_stay=buildings_stay)
+    give_cash, give_deeds = _side(tx, pa, a.get("give"), buildings_stay=buildings_stay)
+    get_cash, get_deeds = _side(tx, pb, a.get("get"), buildings_stay=buildings_stay)
     if not (give_cash or give_deeds or get_cash or get_deeds):
         raise BadAction(f"a {noun.lower()} needs something to change hands")
     lift = _lift_set(tx, a, set(give_deeds) | set(get_deeds), noun.lower())
