@@ -314,7 +314,9 @@ class Banker:
         action_id = _action_id(action)
 
         def decide() -> tuple[str, list, str, int | None, dict]:
-            decided = engine.decide_full(self.table, action, self.rules)
+            # A tap confirming its preview on the table as it still stands was decided already (the
+            # decision is a pure function of the table and the action); any other is decided now.
+            decided = self._recalled(("preview",), action) or engine.decide_full(self.table, action, self.rules)
             return "do", list(decided.events), decided.summary, None, decided.table
 
         return self._write(action, action_id, decide)
@@ -531,19 +533,37 @@ class Banker:
         found: contract.Preview = self._once(
             ("preview",), action, lambda: contract.preview(self.rules, self.table, action)
         )
+        self._remember(("preview",), found.action, found)  # what the confirming tap sends to do()
         return found
 
     #: How many answers one table version keeps (a screen asks a few dozen at most).
     DECIDED_KEPT = 256
+
+    def _key(self, what: tuple, values: object) -> tuple | None:
+        try:
+            return (*what, json.dumps(values, sort_keys=True, default=repr))
+        except (TypeError, ValueError):  # keys that are not text: not kept
+            return None
+
+    def _remember(self, what: tuple, values: object, answer: Any) -> None:
+        key = self._key(what, values)
+        if key is not None and self._decided_on is self.table and len(self._decided) < self.DECIDED_KEPT:
+            self._decided.setdefault(key, answer)
+
+    def _recalled(self, what: tuple, values: object) -> Any:
+        """What was decided for ``values`` on the table as it stands now, or None."""
+        if self._decided_on is not self.table or not self._decided:
+            return None
+        key = self._key(what, values)
+        return None if key is None else self._decided.get(key)
 
     def _once(self, what: tuple, values: object, decide: Callable[[], Any]) -> Any:
         """``decide()``'s answer for this version of the table, decided once: the table never changes in
         place, so the same question on the same table has the same answer. A refusal is not kept."""
         if self._decided_on is not self.table:
             self._decided_on, self._decided = self.table, {}
-        try:
-            key = (*what, json.dumps(values, sort_keys=True, default=repr))
-        except (TypeError, ValueError):  # keys that are not text: asked afresh
+        key = self._key(what, values)
+        if key is None:  # asked afresh
             return decide()
         found = self._decided.get(key)
         if found is None:

@@ -103,3 +103,26 @@ def test_a_choice_decided_without_reading_again_is_the_preview_of_the_real_actio
     assert choice.preview is not None
     assert choice.preview.events == preview.events and choice.preview.summary == preview.summary
     assert choice.preview.action == preview.action
+
+
+def test_the_tap_that_confirms_a_preview_is_not_decided_again(tmp_path, monkeypatch):
+    b = classic(tmp_path)
+    b.do({"action": "buy", "player": "Ann", "deed": "Boardwalk"})
+    decided = [0]
+    check = engine.check_conservation
+
+    def counting(table):
+        decided[0] += 1
+        return check(table)
+
+    monkeypatch.setattr(engine, "check_conservation", counting)
+    shown = b.preview({"action": "rent", "payer": "bob", "deed": "boardwalk"})
+    outcome = b.do(shown.action)  # the confirming tap sends what the preview read
+    assert decided[0] == 1
+    assert outcome.summary == shown.summary == "Bob paid Ann $50 rent for Boardwalk"
+    assert b.table["accounts"]["Bob"] == 1450
+    b.preview({"action": "rent", "payer": "Bob", "deed": "Boardwalk"})
+    b.do({"action": "transfer", "from": "Cy", "to": "Di", "amount": 1})  # the table moves on
+    b.do({"action": "rent", "payer": "Bob", "deed": "Boardwalk"})
+    assert decided[0] == 4  # decided again on the new table, not taken from the old preview
+    assert b.table["accounts"]["Bob"] == 1400
