@@ -502,7 +502,9 @@ class Banker:
         (once per version of the table: a screen asking again gets the same answers, not new decisions)."""
         return list(
             self._once(
-                ("choices", name, field), partial, lambda: contract.choices(self.rules, self.table, name, field, partial)
+                ("choices", name, field),
+                partial,
+                lambda: contract.choices(self.rules, self.table, name, field, partial),
             )
         )
 

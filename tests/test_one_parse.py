@@ -87,7 +87,11 @@ def test_opening_the_rent_chooser_twice_decides_each_deed_once(tmp_path, monkeyp
     first = b.choices("rent", "deed", {"payer": "Bob"})
     again = b.choices("rent", "deed", {"payer": "Bob"})
     assert [c.value for c in first] == ["Baltic Avenue", "Park Place", "Boardwalk"]
-    assert [c.detail for c in first] == ["Bob pays Ann $4", "Bob pays Ann $70", "Bob pays Ann $100"]  # the blue group doubles
+    assert [c.detail for c in first] == [
+        "Bob pays Ann $4",
+        "Bob pays Ann $70",
+        "Bob pays Ann $100",
+    ]  # the blue group doubles
     assert [c.detail for c in again] == [c.detail for c in first]
     assert decided[0] == 3  # one decision a deed, none for the list asked again
     b.do({"action": "transfer", "from": "Ann", "to": "Bob", "amount": 1})

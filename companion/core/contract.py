@@ -554,7 +554,9 @@ def read_amount(table: Table, value: Any, what: str, *, allow_zero: bool = False
     currency = Currency.from_pack(table["pack"])
     n = currency.parse(value)
     if n < 0 or (n == 0 and not allow_zero):
-        raise BadAction(f"{what} must be {'zero or more' if allow_zero else 'more than zero'}, not {currency.format(n)}")
+        raise BadAction(
+            f"{what} must be {'zero or more' if allow_zero else 'more than zero'}, not {currency.format(n)}"
+        )
     return n
 
 

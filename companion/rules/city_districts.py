@@ -140,7 +140,5 @@ def could_raise(table: Table, player: str) -> int:
 
 
 #: A district card: its group, five sums of money and the rents for 1 to 8 blocks.
-CARD = CardShape(
-    "a district card", "a district", _MONEY_KEYS, RENT_LENGTH, "rents", f"(for 1 to {MAX_BLOCKS} blocks)"
-)
+CARD = CardShape("a district card", "a district", _MONEY_KEYS, RENT_LENGTH, "rents", f"(for 1 to {MAX_BLOCKS} blocks)")
 check_card = CARD.check

@@ -288,7 +288,9 @@ def lift_mortgage(tx: Tx, terms: MortgageTerms, player: str, deed: str) -> str:
 
 
 #: Classic's terms (and Greenopoly's): the card's mortgage value, lifted with the bank's interest.
-CLASSIC_MORTGAGE = MortgageTerms(value=lambda table, deed: cast("int", card(table, deed)["mortgage"]), lift_cost=lift_cost)
+CLASSIC_MORTGAGE = MortgageTerms(
+    value=lambda table, deed: cast("int", card(table, deed)["mortgage"]), lift_cost=lift_cost
+)
 
 
 # -- building evenly --------------------------------------------------------------------------------
@@ -296,7 +298,13 @@ Level = Callable[[Table, str], int]
 
 
 def require_even(
-    table: Table, group: Iterable[str], deed: str, level_of: Level, *, up: bool, refusal: Callable[[list[str], int], str] | None = None
+    table: Table,
+    group: Iterable[str],
+    deed: str,
+    level_of: Level,
+    *,
+    up: bool,
+    refusal: Callable[[list[str], int], str] | None = None,
 ) -> None:
     """A group is built evenly: a deed goes up a level only from the group's lowest level, and comes
     down only from its highest. ``refusal(others, level)`` words the refusal with the deeds in the way

@@ -162,7 +162,9 @@ def improve(tx: Tx, a: dict[str, Any]) -> str:
             deed,
             gp.level,
             up=True,
-            refusal=lambda behind, now: f"improve evenly: {', '.join(behind)} must reach level {now} before {deed} goes higher",
+            refusal=lambda behind, now: (
+                f"improve evenly: {', '.join(behind)} must reach level {now} before {deed} goes higher"
+            ),
         )
         take_piece(tx, deed, now + 1, share)
     tx.pay(player, BANK, total, f"infrastructure on {deed}")

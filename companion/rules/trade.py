@@ -74,7 +74,9 @@ TRADE_FIELDS = (
     c.structured(
         "give", "What the first player gives", {**SIDE, "x-from": "a"}, required=False, resolve=read_side("give")
     ),
-    c.structured("get", "What the second player gives", {**SIDE, "x-from": "b"}, required=False, resolve=read_side("get")),
+    c.structured(
+        "get", "What the second player gives", {**SIDE, "x-from": "b"}, required=False, resolve=read_side("get")
+    ),
 )
 BANKRUPT_FIELDS = (c.player(says="Who goes bankrupt"), c.account("creditor", "Owed to", role="payee", only=_creditors))
 
