@@ -28,6 +28,20 @@ def look_ups(monkeypatch):
     return counted
 
 
+@pytest.fixture
+def decisions(monkeypatch):
+    """How many rule decisions were made (each ends with the conservation check)."""
+    counted = [0]
+    check = engine.check_conservation
+
+    def counting(table):
+        counted[0] += 1
+        return check(table)
+
+    monkeypatch.setattr(engine, "check_conservation", counting)
+    return counted
+
+
 def test_ann_pays_bob_and_each_name_is_looked_up_once(tmp_path, look_ups):
     b = classic(tmp_path)
     look_ups[0] = 0
@@ -72,18 +86,11 @@ def test_the_banker_reads_an_action_without_deciding_it(tmp_path):
     assert b.version == 1
 
 
-def test_opening_the_rent_chooser_twice_decides_each_deed_once(tmp_path, monkeypatch):
+def test_opening_the_rent_chooser_twice_decides_each_deed_once(tmp_path, decisions):
     b = classic(tmp_path)
     for deed in ("Boardwalk", "Park Place", "Baltic Avenue"):
         b.do({"action": "buy", "player": "Ann", "deed": deed})
-    decided = [0]
-    check = engine.check_conservation
-
-    def counting(table):
-        decided[0] += 1
-        return check(table)
-
-    monkeypatch.setattr(engine, "check_conservation", counting)
+    decisions[0] = 0
     first = b.choices("rent", "deed", {"payer": "Bob"})
     again = b.choices("rent", "deed", {"payer": "Bob"})
     assert [c.value for c in first] == ["Baltic Avenue", "Park Place", "Boardwalk"]
@@ -93,10 +100,10 @@ def test_opening_the_rent_chooser_twice_decides_each_deed_once(tmp_path, monkeyp
         "Bob pays Ann $100",
     ]  # the blue group doubles
     assert [c.detail for c in again] == [c.detail for c in first]
-    assert decided[0] == 3  # one decision a deed, none for the list asked again
+    assert decisions[0] == 3  # one decision a deed, none for the list asked again
     b.do({"action": "transfer", "from": "Ann", "to": "Bob", "amount": 1})
     b.choices("rent", "deed", {"payer": "Bob"})
-    assert decided[0] == 3 + 3 + 1  # a new table version is decided afresh (the transfer was one more)
+    assert decisions[0] == 3 + 3 + 1  # a new table version is decided afresh (the transfer was one more)
 
 
 def test_a_choice_decided_without_reading_again_is_the_preview_of_the_real_action(tmp_path):
@@ -109,24 +116,17 @@ def test_a_choice_decided_without_reading_again_is_the_preview_of_the_real_actio
     assert choice.preview.action == preview.action
 
 
-def test_the_tap_that_confirms_a_preview_is_not_decided_again(tmp_path, monkeypatch):
+def test_the_tap_that_confirms_a_preview_is_not_decided_again(tmp_path, decisions):
     b = classic(tmp_path)
     b.do({"action": "buy", "player": "Ann", "deed": "Boardwalk"})
-    decided = [0]
-    check = engine.check_conservation
-
-    def counting(table):
-        decided[0] += 1
-        return check(table)
-
-    monkeypatch.setattr(engine, "check_conservation", counting)
+    decisions[0] = 0
     shown = b.preview({"action": "rent", "payer": "bob", "deed": "boardwalk"})
     outcome = b.do(shown.action)  # the confirming tap sends what the preview read
-    assert decided[0] == 1
+    assert decisions[0] == 1
     assert outcome.summary == shown.summary == "Bob paid Ann $50 rent for Boardwalk"
     assert b.table["accounts"]["Bob"] == 1450
     b.preview({"action": "rent", "payer": "Bob", "deed": "Boardwalk"})
     b.do({"action": "transfer", "from": "Cy", "to": "Di", "amount": 1})  # the table moves on
     b.do({"action": "rent", "payer": "Bob", "deed": "Boardwalk"})
-    assert decided[0] == 4  # decided again on the new table, not taken from the old preview
+    assert decisions[0] == 4  # decided again on the new table, not taken from the old preview
     assert b.table["accounts"]["Bob"] == 1400

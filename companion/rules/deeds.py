@@ -297,26 +297,26 @@ CLASSIC_MORTGAGE = MortgageTerms(
 Level = Callable[[Table, str], int]
 
 
+#: How a refusal to build or sell out of turn is worded: ``(deeds in the way, the deed, its level now)``.
+Uneven = Callable[[list[str], str, int], str]
+
+
+def sold_evenly(ahead: list[str], deed: str, level: int) -> str:
+    """Every family says a sale out of turn the same way."""
+    return f"sell evenly: sell from {', '.join(ahead)} before {deed}"
+
+
 def require_even(
-    table: Table,
-    group: Iterable[str],
-    deed: str,
-    level_of: Level,
-    *,
-    up: bool,
-    refusal: Callable[[list[str], int], str] | None = None,
+    table: Table, group: Iterable[str], deed: str, level_of: Level, *, up: bool, refusal: Uneven = sold_evenly
 ) -> None:
     """A group is built evenly: a deed goes up a level only from the group's lowest level, and comes
-    down only from its highest. ``refusal(others, level)`` words the refusal with the deeds in the way
-    and the deed's level now; every family says a sale out of turn the same way."""
-    if refusal is None:
-        refusal = lambda ahead, _: f"sell evenly: sell from {', '.join(ahead)} before {deed}"  # noqa: E731
+    down only from its highest. ``refusal`` words the refusal in the family's words."""
     now = level_of(table, deed)
     levels = {g: level_of(table, g) for g in group}
     if up and now > min(levels.values()):
-        raise Refused(refusal([g for g, n in levels.items() if n < now], now))
+        raise Refused(refusal([g for g, n in levels.items() if n < now], deed, now))
     if not up and now < max(levels.values()):
-        raise Refused(refusal([g for g, n in levels.items() if n > now], now))
+        raise Refused(refusal([g for g, n in levels.items() if n > now], deed, now))
 
 
 def require_room_to_build(

@@ -126,6 +126,10 @@ def _shares(total: int, count: int) -> list[int]:
     return [each + (i < rest) for i in range(count)]
 
 
+def _improved_evenly(behind: list[str], deed: str, level: int) -> str:
+    return f"improve evenly: {', '.join(behind)} must reach level {level} before {deed} goes higher"
+
+
 @INFRASTRUCTURE.action(
     "improve",
     c.player(role="owner"),
@@ -156,16 +160,7 @@ def improve(tx: Tx, a: dict[str, Any]) -> str:
         now = gp.level(tx.table, deed)
         if now >= len(gp.LEVELS):
             raise Refused(f"{deed} is at level four (a {gp.piece(4)}): it cannot be improved further")
-        d.require_even(
-            tx.table,
-            group,
-            deed,
-            gp.level,
-            up=True,
-            refusal=lambda behind, now: (
-                f"improve evenly: {', '.join(behind)} must reach level {now} before {deed} goes higher"
-            ),
-        )
+        d.require_even(tx.table, group, deed, gp.level, up=True, refusal=_improved_evenly)
         take_piece(tx, deed, now + 1, share)
     tx.pay(player, BANK, total, f"infrastructure on {deed}")
     top = gp.level(tx.table, deed)

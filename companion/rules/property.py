@@ -217,6 +217,10 @@ def unmortgage(tx: Tx, a: dict[str, Any]) -> str:
     return d.lift_mortgage(tx, d.CLASSIC_MORTGAGE, a["player"], a["deed"])
 
 
+def _built_evenly(behind: list[str], deed: str, level: int) -> str:
+    return f"build evenly: {', '.join(behind)} need{'s' if len(behind) == 1 else ''} a house before {deed} gets another"
+
+
 def _check_can_build(tx: Tx, player: str, deed: str) -> list[str]:
     c = card(tx.table, deed)
     if c.get("kind", "street") != "street":
@@ -258,16 +262,7 @@ def build(tx: Tx, a: dict[str, Any]) -> str:
                 raise Refused(
                     f"{deed} has {'a hotel' if level == 5 else '4 houses'}; {'no more can go there' if level == 5 else 'next comes a hotel'}"
                 )
-            d.require_even(
-                tx.table,
-                group,
-                deed,
-                d.buildings,
-                up=True,
-                refusal=lambda behind, _: (
-                    f"build evenly: {', '.join(behind)} need{'s' if len(behind) == 1 else ''} a house before {deed} gets another"
-                ),
-            )
+            d.require_even(tx.table, group, deed, d.buildings, up=True, refusal=_built_evenly)
             if tx.table["stock"].get("houses", 0) < 1:
                 raise Refused(
                     "the bank has no houses left: wait until someone sells some, or auction them among buyers"
