@@ -51,8 +51,9 @@ SNAPSHOT_EVERY = 200
 
 #: How often an adapter that polls calls :meth:`Banker.refresh` to see what other programs wrote: well
 #: inside the 100 ms a player notices, and nearly free when nothing changed (one ``PRAGMA data_version``).
-#: The touchscreen polls; the phones' server looks only when the kernel reports a write to the game
-#: (:mod:`companion.web.watch`), and polls at this pace only where it cannot.
+#: The touchscreen and the phones' server look only when the kernel reports a write to the game
+#: (:mod:`companion.watch`), and poll at this pace only where it cannot (and the touchscreen when
+#: Kivy runs without its asyncio loop).
 WATCH_SECONDS = 0.05
 
 Clock = Callable[[], str]
