@@ -3,8 +3,8 @@
 A second process (standing in for `companion do` in a terminal, or the phones' server run on its own)
 applies transfers at random moments and notes when each COMMIT returned. This process holds the same
 game open and looks for other programs' writes the way the adapters do: woken by the kernel's file
-notifications as the phones' server is (``companion/watch.py``, Linux), and ``Banker.refresh()``
-every ``WATCH_SECONDS`` on its loop as the touchscreen's Kivy clock does. Each
+notifications as the phones' server and the touchscreen are (``companion/watch.py``, Linux), and
+``Banker.refresh()`` every ``WATCH_SECONDS`` on its loop as the touchscreen's Kivy clock did. Each
 entry's delay is from the writer's COMMIT to the subscriber hearing it. Both processes read the same
 system-wide monotonic clock. Prints one JSON line per figure.
 
