@@ -573,7 +573,7 @@ class TableBankerApp(Taps, App):
         try:
             asyncio.get_running_loop()
         except RuntimeError:
-            self._poll_event = Clock.schedule_interval(self.look, WATCH_SECONDS)
+            self._poll_event = Clock.schedule_interval(self._look_on_the_clock, WATCH_SECONDS)
             return
         watch = GameWatch(self.look, desk.path)
         self._unwatch = desk.subscribe(watch.own_commit)
@@ -595,6 +595,9 @@ class TableBankerApp(Taps, App):
         """Pick up entries committed elsewhere (the phones' server in another process, the command
         line); True when there were some (each is told to the screen like our own)."""
         return self.desk.refresh() if self.desk is not None else False
+
+    def _look_on_the_clock(self, *_: object) -> None:
+        self.look()  # returns nothing: a Kivy interval whose callback returns False is cancelled
 
     def poll(self, *_: object) -> None:
         """Look at everything now: other programs' entries, and the trading unit's time."""
