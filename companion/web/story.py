@@ -219,12 +219,16 @@ class Reading:
 
     spec_of: Callable[[str], ActionSpec | None]
     seen: dict[int, Told] = field(default_factory=dict)
+    #: One copy of each reading (most entries read alike: the same few players, no memo), so a long
+    #: game's ``seen`` holds a reference per entry, not a reading per entry.
+    _alike: dict[Told, Told] = field(default_factory=dict)
 
     def of(self, entry: Any) -> Told:
         if entry.kind in ("undo", "redo"):
             told = self.seen.get(entry.target, Told()) if entry.target is not None else Told()
         else:
             told = self._read(entry.action if isinstance(entry.action, dict) else {})
+            told = self._alike.setdefault(told, told)
         self.seen[entry.seq] = told
         return told
 
