@@ -19,7 +19,7 @@ from companion.core.model import BANK, cash, find_deed, find_player
 from companion.core.money import LIMIT
 
 from . import city_districts as cd
-from .city_building import BUILDING, describe_spin, spin_of
+from .city_building import BUILDING, build_spin, describe_spin, spin_of
 from .deeds import rent_owner
 from .jail import jail_actions
 from .property import DEEDS, TAX_FIELDS, TIMES, find_tax, own_deeds, rent_check, rent_deeds
@@ -271,6 +271,11 @@ DEED_FIELDS = {
 }
 
 
+#: The values of a card that are money (the rest are counts, text or yes/no), for every screen that
+#: shows a card: "Property tax $100", never "Property tax 100".
+CARD_MONEY = ("price", "land_rent", "rent", "residential_cost", "industrial_cost", "skyscraper_cost")
+
+
 def rules(pack: dict[str, Any]) -> Rules:
     _check_pack(pack)
     return Rules(
@@ -284,7 +289,9 @@ def rules(pack: dict[str, Any]) -> Rules:
         extras={
             "player_view": player_view,
             "deed_fields": DEED_FIELDS,
+            "card_money": CARD_MONEY,
             "card_keys": ("stand_in",),
             "raise_hint": "mortgaging districts could raise {amount} more",
+            "build_spin": build_spin,
         },
     )
