@@ -36,6 +36,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from companion.core import contract
+from companion.core.common import switch_is_on
 from companion.core.errors import BadAction, BankerError, Refused
 from companion.core.text import clean_text, shown
 
@@ -67,19 +68,14 @@ _COLUMNS = "id, player, action, summary, waiting, approved, status, reason, clie
 BANKER = "banker"
 
 
-def _option(table: dict, key: str, default: bool) -> bool:
-    value = table.get("options", {}).get(key, default)
-    return value not in (False, "false", "no", "off", 0)
-
-
 def phones_act(table: dict) -> bool:
     """The game option ``phone_actions`` (on by default): players act from their phones."""
-    return _option(table, "phone_actions", True)
+    return switch_is_on(table, "phone_actions")
 
 
 def trusts_table(table: dict) -> bool:
     """The game option ``trust_table``: money from the bank to a player needs no banker's tap."""
-    return _option(table, "trust_table", False)
+    return switch_is_on(table, "trust_table")
 
 
 def own_field(spec: contract.ActionSpec) -> contract.Field | None:

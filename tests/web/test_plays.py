@@ -242,6 +242,23 @@ async def test_the_game_option_turns_players_actions_off(new_game, aiohttp_serve
 
 
 @ASYNC
+async def test_the_banker_turns_phones_actions_off_mid_game_and_undo_turns_them_back_on(phones):
+    table = phones.table
+    table.give("Ann", "Boardwalk")
+    bob = await phones.phone("Bob")
+    table.do("set_option", option="phone_actions", on=False)  # the settings screen's tap
+    status, data = await play(bob, "rent", deed="Boardwalk")
+    assert status == 409 and error(data) == "the banker has turned off players' actions from phones in this game"
+    assert table.cash("Bob") == 1500
+    page = await bob.page()
+    assert "turned off" in page["plays"]["why_not"]
+    table.banker.undo()  # the banker's undo takes the change back like any entry
+    assert (await bob.page())["plays"]["why_not"] is None
+    await play(bob, "rent", deed="Boardwalk", status=201)
+    assert table.cash("Bob") == 1450
+
+
+@ASYNC
 async def test_a_phone_cannot_flood_the_table(phones):
     bob = await phones.phone("Bob")
     statuses = []
