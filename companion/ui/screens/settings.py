@@ -1,12 +1,14 @@
 """Settings: theme and sound, the trading unit's pins (a live test of each part), the phones' network
-address, backups and restoring one, every game copied to a USB stick in one tap, and correcting a
-deed card to match the box."""
+address and whether players act from their phones in this game, backups and restoring one, every game
+copied to a USB stick in one tap, and correcting a deed card to match the box."""
 
 from __future__ import annotations
 
 from kivy.clock import Clock
 from kivy.factory import Factory
 from kivy.properties import BooleanProperty, StringProperty
+
+from companion.core.common import switch_is_on
 
 from ..settings_view import backup_rows, part_rows
 from . import BankScreen
@@ -23,6 +25,8 @@ class SettingsScreen(BankScreen):
     has_board = BooleanProperty(False)
     usb_busy = BooleanProperty(False)
     usb_text = StringProperty("")
+    phone_actions = BooleanProperty(True)  # the game's option: players act from their phones
+    has_game = BooleanProperty(False)
     _poll = None
 
     def on_pre_enter(self, *args):
@@ -41,6 +45,8 @@ class SettingsScreen(BankScreen):
         self.volume_text = f"Volume {s.volume}%"
         self.ids.host.text, self.ids.port.text = s.host, str(s.port)
         self.phones_text = app.phones.status_text()
+        self.has_game = self.desk is not None
+        self.phone_actions = self.has_game and switch_is_on(self.desk.table, "phone_actions")
         link = app.unit_link
         self.hardware_text = link.hardware_text if link else "No game open"
         self.has_board = bool(link and getattr(link.board, "present", False))
@@ -78,6 +84,18 @@ class SettingsScreen(BankScreen):
         volume = max(0, min(100, self.app.settings_store.volume + step))
         self.app.change_setting("volume", volume)
         self.app.sounds.play("money")
+        self.refresh()
+
+    def toggle_phone_actions(self, tap) -> None:
+        """Turn players' actions from their phones off (or on again) for this game: an entry in the
+        log like any action, so the table sees it and Undo takes it back."""
+        if self.desk is None:
+            self.app.refuse("no game is open", tap)
+            return
+        on = not switch_is_on(self.desk.table, "phone_actions")
+        result = self.desk.do({"action": "set_option", "option": "phone_actions", "on": on})
+        if not result.ok:
+            self.app.refuse(result.text, tap)
         self.refresh()
 
     def test_light(self, tap) -> None:
