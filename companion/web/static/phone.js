@@ -198,7 +198,10 @@
     previous = page;
     document.title = titleOf(page);
     $("foot").textContent = page.title + " \u00b7 version " + page.version;
-    if (page.role === "banker") { renderBanker(page); bankerNews(before, page); } else { renderPlayer(page); moneyMoved(before, page); }
+    if (page.role === "banker") {  // the banker's tools come with the banker's first page: players never load them
+      if (!TB.banker) { roleScript("banker.js"); return; }
+      TB.banker(page, before);
+    } else { renderPlayer(page); moneyMoved(before, page); roleScript("plays.js"); }
     document.dispatchEvent(new CustomEvent("tb-page", { detail: page }));  // plays.js draws the player's own actions
     fitSums();
   }
@@ -305,55 +308,9 @@
     worthChart(box, series, current);
   }
 
-  function renderBanker(page) {
-    show($("player"), false);
-    show($("banker"), true);
-    $("b-title").textContent = page.title;
-    $("b-turn").textContent = turnText(page);
-    pendingList(page);
-    undoButton(page);
-    var answered = clear($("answered"));
-    page.answered.forEach(function (r) {
-      answered.appendChild(row(memoLine(line(bdi(r.player), " \u2192 ", bdi(r.to === "bank" ? "the bank" : r.to),
-        " " + r.amount_text), r.memo), r.status));
-    });
-    var players = clear($("b-players"));
-    page.players.forEach(function (p) {
-      var left = line(dot(playerColour(page, p.name, p.colour)), bdi(p.name));
-      left.appendChild(el("small", null, " " + p.deed_count + " deed" + (p.deed_count === 1 ? "" : "s") + " \u00b7 worth " + p.worth_text + (p.bankrupt ? " \u00b7 out" : "")));
-      players.appendChild(row(left, p.cash_text, p.to_play ? "to-play" : ""));
-    });
-    pots($("b-pots"), $("b-pots-card"), page.pots);
-    var codes = clear($("codes"));
-    page.players.forEach(function (p) {
-      var b = el("button", "small", "Show code");
-      b.addEventListener("click", function () { showCode(p.name); });
-      var n = el("button", "small quiet", "New code");
-      n.addEventListener("click", function () {
-        if (window.confirm("Make a new code for " + p.name + "? The old one stops working.")) { revoke(p.name); }
-      });
-      var right = el("span", "buttons");
-      right.appendChild(b);
-      right.appendChild(n);
-      codes.appendChild(row(line(bdi(p.name)), right));
-    });
-    var log = clear($("log"));
-    page.log.forEach(function (l) { log.appendChild(row(line(sentence(l.text)), "#" + l.seq)); });
-  }
-
-  function showCode(name) {
-    $("code-img").src = "/api/v1/players/" + encodeURIComponent(name) + "/qr.svg?t=" + Date.now();
-    $("code-img").alt = "Join code for " + name;
-    $("code-name").textContent = name;
-    show($("code-view"), true);
-  }
 
   /* ---- the page's comforts: the chart, sums that fit, news of money, the banker's tools ---- */
   var lastSeries = null;
-  var declining = null;      // the request whose decline form is open: {id, text}
-  var pendingKey = "";       // the requests the banker's list shows, so a re-render keeps a form being typed
-  var seenPending = null;    // request ids the banker has been told of
-  var unseen = 0;            // new requests since the banker last looked at the page
 
   function capital(text) { text = String(text || ""); return text.charAt(0).toUpperCase() + text.slice(1); }
 
@@ -537,120 +494,6 @@
     return (waiting ? "(" + waiting + ") " : "") + name;
   }
 
-  function beep() {  // a short two-note chime (the phone's media volume; nothing when audio is not allowed yet)
-    try {
-      var Ctx = window.AudioContext || window.webkitAudioContext;
-      if (!Ctx) { return; }
-      beep.ctx = beep.ctx || new Ctx();
-      var ctx = beep.ctx;
-      [880, 1175].forEach(function (f, i) {
-        var o = ctx.createOscillator(), g = ctx.createGain();
-        o.frequency.value = f;
-        g.gain.setValueAtTime(0.0001, ctx.currentTime + i * 0.15);
-        g.gain.exponentialRampToValueAtTime(0.2, ctx.currentTime + i * 0.15 + 0.02);
-        g.gain.exponentialRampToValueAtTime(0.0001, ctx.currentTime + i * 0.15 + 0.14);
-        o.connect(g); g.connect(ctx.destination);
-        o.start(ctx.currentTime + i * 0.15); o.stop(ctx.currentTime + i * 0.15 + 0.15);
-      });
-      beep.count = (beep.count || 0) + 1;
-    } catch (e) { /* no sound here */ }
-  }
-  document.addEventListener("pointerdown", function () {  // the first touch lets the page make sound later
-    var Ctx = window.AudioContext || window.webkitAudioContext;
-    try { if (Ctx) { beep.ctx = beep.ctx || new Ctx(); beep.ctx.resume(); } } catch (e) { /* no sound */ }
-  }, { once: true });
-
-  function bankerNews(before, page) {  // a new request: a chime, a buzz, a line, and the count in the title
-    var ids = page.pending.map(function (r) { return r.id; });
-    if (seenPending === null) { seenPending = ids; return; }
-    var fresh = page.pending.filter(function (r) { return seenPending.indexOf(r.id) < 0; });
-    seenPending = ids;
-    if (!fresh.length) { return; }
-    var r = fresh[fresh.length - 1];
-    $("b-news").textContent = "New request: " + r.player + " pays " + (r.to === "bank" ? "the bank" : r.to) + " " + r.amount_text + ".";
-    beep();
-    try { if (navigator.vibrate) { navigator.vibrate([60, 80, 60]); } } catch (e) { /* not allowed */ }
-  }
-
-  function pendingList(page) {
-    var key = JSON.stringify(page.pending.map(function (r) { return [r.id, r.held || ""]; }));
-    if (key === pendingKey) { return; }  // the same requests: keep what the banker is typing
-    pendingKey = key;
-    var pending = clear($("pending"));
-    if (!page.pending.length) { pending.appendChild(el("li", "empty", "No requests waiting")); }
-    page.pending.forEach(function (r) {
-      var li = el("li", "req pending");
-      li.appendChild(el("span", "l")).appendChild(memoLine(line(bdi(r.player), " pays ",
-        bdi(r.to === "bank" ? "the bank" : r.to), " " + r.amount_text), r.memo));
-      var buttons = el("span", "buttons");
-      var yes = el("button", "yes", "Approve");
-      var no = el("button", "no", "Decline");
-      yes.type = no.type = "button";
-      var note = el("span", "held");
-      note.setAttribute("role", "status");
-      if (r.held) { note.textContent = "Could not approve: " + r.held; }
-      yes.addEventListener("click", function () { answer(r.id, "approve", {}, note, [yes, no]); });
-      no.addEventListener("click", function () { openDecline(li, r, note, [yes, no]); });
-      buttons.appendChild(yes);
-      buttons.appendChild(no);
-      li.appendChild(buttons);
-      li.appendChild(note);
-      pending.appendChild(li);
-      if (declining && declining.id === r.id) { openDecline(li, r, note, [yes, no]); }
-    });
-  }
-
-  function openDecline(li, r, note, buttons) {  // the reason is typed in the page: no browser prompt
-    if (li.querySelector("form")) { li.querySelector("input").focus(); return; }
-    declining = declining && declining.id === r.id ? declining : { id: r.id, text: "" };
-    var form = el("form", "decline-form");
-    var label = el("label", null, "Why not? (" + r.player + " sees this)");
-    var input = el("input");
-    input.maxLength = 120;
-    input.value = declining.text;
-    input.placeholder = "e.g. pay in cash";
-    input.addEventListener("input", function () { if (declining) { declining.text = input.value; } });
-    label.appendChild(input);
-    var send = el("button", "no", "Decline");
-    var keep = el("button", "quiet", "Cancel");
-    send.type = "submit";
-    keep.type = "button";
-    var row2 = el("span", "buttons");
-    row2.appendChild(send);
-    row2.appendChild(keep);
-    form.appendChild(label);
-    form.appendChild(row2);
-    form.addEventListener("submit", function (e) {
-      e.preventDefault();
-      answer(r.id, "decline", { reason: input.value.trim() }, note, buttons.concat([send, keep]));
-    });
-    keep.addEventListener("click", function () { declining = null; li.removeChild(form); });
-    li.insertBefore(form, note);
-    input.focus();
-  }
-
-  var undoWaiting = false;
-  function undoButton(page) {  // the touchscreen's label: "Undo: Ann bought Boardwalk for $400"
-    var button = $("b-undo");
-    button.textContent = page.undo_text || "Nothing to undo";
-    button.disabled = !page.undo_text || undoWaiting;
-    if (!page.undo_text) { show($("b-undo-ask"), false); }
-  }
-  $("b-undo").addEventListener("click", function () { show($("b-undo-ask"), true); $("b-undo-yes").focus(); });
-  $("b-undo-no").addEventListener("click", function () { show($("b-undo-ask"), false); });
-  $("b-undo-yes").addEventListener("click", function () {
-    var note = $("b-undo-note");
-    show($("b-undo-ask"), false);
-    undoWaiting = true;
-    $("b-undo").disabled = true;
-    note.textContent = "Undoing\u2026";
-    post("/api/v1/actions", { action: "undo", id: "undo-" + clientId() }).then(function (data) {
-      note.textContent = capital(data.summary || "Undone") + ".";
-    }).catch(function (e) {
-      note.textContent = capital(e.message) + ".";
-    }).then(function () { undoWaiting = false; if (current) { undoButton(current); } });
-  });
-
   var lock = null;
   function wakeLock() {  // the screen stays on while the page is open (where the browser has Screen Wake Lock)
     if (!("wakeLock" in navigator) || document.visibilityState !== "visible" || lock) { return; }
@@ -668,25 +511,10 @@
       headers: { "Content-Type": "application/json" }, body: JSON.stringify(body)
     }).then(function (r) {
       return r.json().catch(function () { return {}; }).then(function (data) {
-        if (!r.ok) { throw new Error(data.detail || data.title || ("the server said " + r.status)); }
+        if (!r.ok) { throw new Error(data.detail || data.error || data.title || ("the server said " + r.status)); }
         return data;
       });
     });
-  }
-  function answer(id, verb, body, note, buttons) {
-    buttons.forEach(function (b) { b.disabled = true; });
-    note.textContent = verb === "approve" ? "Approving\u2026" : "Declining\u2026";
-    return post("/api/v1/requests/" + encodeURIComponent(id) + "/" + verb, body).then(function () {
-      note.textContent = "";
-      if (verb === "decline") { declining = null; }
-    }).catch(function (e) {
-      buttons.forEach(function (b) { b.disabled = false; });
-      note.textContent = capital(e.message) + ".";
-    });
-  }
-  function revoke(name) {
-    post("/api/v1/players/" + encodeURIComponent(name) + "/revoke", {}).then(function () { showCode(name); })
-      .catch(function (e) { $("code-name").textContent = capital(e.message) + "."; show($("code-view"), true); });
   }
   function clientId() {
     var a = new Uint8Array(8);
@@ -732,6 +560,42 @@
   ["ask-to", "ask-amount", "ask-memo"].forEach(function (id) {
     $(id).addEventListener("input", function () { pendingId = null; });
   });
+
+  function roleScript(name) {  // the role's own part of the page (plays.js, banker.js): asked for once, drawn when here
+    if (roleScript[name]) { return; }
+    roleScript[name] = true;
+    var s = document.createElement("script");
+    s.src = "/static/" + name;
+    s.onload = function () { if (current) { previous = null; render(current); } };
+    document.head.appendChild(s);
+  }
+
+  /* ---- a waiting action's time left, counted down on this phone ----------------------------- */
+  var deadlines = {};  // play id -> when it expires by this phone's clock (the soonest the server said)
+  function countdown(node, play, expired) {  // "2:35 left", then "Expired" and ``expired()``
+    var at = Date.now() + play.seconds_left * 1000;
+    if (!deadlines[play.id] || at < deadlines[play.id]) { deadlines[play.id] = at; }
+    node.setAttribute("data-ends", deadlines[play.id]);
+    node.tbExpired = expired;
+    tick(node);
+    return node;
+  }
+  function tick(node) {
+    var s = Math.max(0, Math.ceil((+node.getAttribute("data-ends") - Date.now()) / 1000));
+    if (s > 0) { node.textContent = Math.floor(s / 60) + ":" + ("0" + s % 60).slice(-2) + " left"; return; }
+    node.removeAttribute("data-ends");
+    node.textContent = "Expired: not approved in time";
+    node.classList.add("expired");
+    if (node.tbExpired) { node.tbExpired(); }
+  }
+  setInterval(function () { Array.prototype.forEach.call(document.querySelectorAll("[data-ends]"), tick); }, 1000);
+
+  /* what plays.js and banker.js share with this page */
+  window.TB = {
+    $: $, el: el, bdi: bdi, sentence: sentence, clear: clear, show: show, row: row, line: line, dot: dot,
+    memoLine: memoLine, turnText: turnText, playerColour: playerColour, pots: pots, capital: capital,
+    post: post, id: clientId, countdown: countdown, current: function () { return current; }
+  };
 
   wakeLock();
   startStream();
