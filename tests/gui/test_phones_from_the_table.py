@@ -69,10 +69,10 @@ def test_the_banker_turns_phones_actions_off_in_settings_and_undo_turns_them_on(
     bank.until("the More menu", lambda: bank.screen == "more")
     bank.tap("go-settings")
     bank.until("the settings", lambda: bank.screen == "settings")
-    switch = bank.find("phone-actions")
-    assert switch.text == "Players act from their phones: on"
-    bank.tap("phone-actions")
-    bank.until("the switch says off", lambda: bank.find("phone-actions").text == "Players act from their phones: off")
+    switch = bank.find("option-phone_actions")
+    assert switch.text == "Players' actions from their phones: on"
+    bank.tap("option-phone_actions")
+    bank.until("the switch says off", lambda: bank.find("option-phone_actions").text == "Players' actions from their phones: off")
     assert desk.table["options"]["phone_actions"] is False
     entry = desk.banker.log()[-1]
     assert entry.action["action"] == "set_option" and entry.summary == (
@@ -93,10 +93,10 @@ def test_the_banker_turns_phones_actions_off_in_settings_and_undo_turns_them_on(
     bank.tap("more")
     bank.until("the More menu", lambda: bank.screen == "more")
     bank.tap("go-settings")
-    bank.until("the switch says on", lambda: bank.find("phone-actions").text == "Players act from their phones: on")
-    bank.tap("phone-actions")  # off, then on again from the same screen: two entries
+    bank.until("the switch says on", lambda: bank.find("option-phone_actions").text == "Players' actions from their phones: on")
+    bank.tap("option-phone_actions")  # off, then on again from the same screen: two entries
     bank.until("off", lambda: desk.table["options"]["phone_actions"] is False)
-    bank.tap("phone-actions")
+    bank.tap("option-phone_actions")
     bank.until("on", lambda: desk.table["options"]["phone_actions"] is True)
     assert [e.action.get("on") for e in desk.banker.log()[-2:]] == [False, True]
     bank.tap("back")
