@@ -78,6 +78,12 @@ def test_the_banker_turns_phones_actions_off_in_settings_and_undo_turns_them_on(
     assert entry.action["action"] == "set_option" and entry.summary == (
         "The banker turned off players' actions from their phones"
     )
+    switches = app.screens["settings"].ids.switches
+    view = switches.parent
+    while type(view).__name__ != "ScrollView":
+        view = view.parent
+    view.scroll_to(switches, padding=app.u * 60, animate=False)  # the Phones section whole, for the picture
+    bank.pump(4)
     bank.shot("settings-phone-actions-off")
     with pytest.raises(Refused, match="turned off"):
         plays.start("Bob", "rent", {"deed": "Boardwalk"}, "tap-rent-off")
