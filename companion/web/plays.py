@@ -431,7 +431,8 @@ class Plays:
         """The latest plays that waited for ``who``'s approval and are answered now, newest first (the
         answered rows read once per change of the plays for every phone)."""
         if self._answered is None or self._answered[0] != self.changes:
-            self._answered = (self.changes, self._rows("status != 'waiting'", (), KEEP_ANSWERED))
+            asked = "status != 'waiting' AND waiting != '[]'"  # a play its own tap approved asked nobody
+            self._answered = (self.changes, self._rows(asked, (), KEEP_ANSWERED))
         return [p for p in self._answered[1] if who in p.waiting][:limit]
 
     def banker_page(self) -> dict[str, Any]:
