@@ -163,6 +163,10 @@ def button_label(name: str, specs: dict) -> str:
     return spec.label if spec is not None else name.replace("_", " ").capitalize()
 
 
+#: Actions the Settings screen makes, one tap each, rather than a form in More: the table's options.
+ON_SETTINGS = ("set_option",)
+
+
 def buttons_for(specs: dict) -> tuple[list[dict], list[dict]]:
     """The table's big buttons (common actions the family has) and the rest, for the More menu."""
     common = []
@@ -179,7 +183,7 @@ def buttons_for(specs: dict) -> tuple[list[dict], list[dict]]:
                     "group": specs[name].group,
                 }
             )
-    shown = {b["name"] for b in common} | {"undo", "redo"}
+    shown = {b["name"] for b in common} | {"undo", "redo"} | set(ON_SETTINGS)
     more = [
         {"name": n, "label": s.label, "summary": for_people(s.says), "group": s.group, "destructive": n in DESTRUCTIVE}
         for n, s in specs.items()
