@@ -72,7 +72,10 @@ def test_the_banker_turns_phones_actions_off_in_settings_and_undo_turns_them_on(
     switch = bank.find("option-phone_actions")
     assert switch.text == "Players' actions from their phones: on"
     bank.tap("option-phone_actions")
-    bank.until("the switch says off", lambda: bank.find("option-phone_actions").text == "Players' actions from their phones: off")
+    bank.until(
+        "the switch says off",
+        lambda: bank.find("option-phone_actions").text == "Players' actions from their phones: off",
+    )
     assert desk.table["options"]["phone_actions"] is False
     entry = desk.banker.log()[-1]
     assert entry.action["action"] == "set_option" and entry.summary == (
@@ -99,7 +102,9 @@ def test_the_banker_turns_phones_actions_off_in_settings_and_undo_turns_them_on(
     bank.tap("more")
     bank.until("the More menu", lambda: bank.screen == "more")
     bank.tap("go-settings")
-    bank.until("the switch says on", lambda: bank.find("option-phone_actions").text == "Players' actions from their phones: on")
+    bank.until(
+        "the switch says on", lambda: bank.find("option-phone_actions").text == "Players' actions from their phones: on"
+    )
     bank.tap("option-phone_actions")  # off, then on again from the same screen: two entries
     bank.until("off", lambda: desk.table["options"]["phone_actions"] is False)
     bank.tap("option-phone_actions")

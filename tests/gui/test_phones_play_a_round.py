@@ -58,7 +58,9 @@ class Table:
 
     async def shows(self, sentence: str, by: str) -> None:
         """The touchscreen tells the entry the moment it is committed, with whose phone started it."""
-        await self.until(f"the touchscreen to show {sentence!r}", lambda: self.app.last_text == f"{by}'s phone: {sentence}")
+        await self.until(
+            f"the touchscreen to show {sentence!r}", lambda: self.app.last_text == f"{by}'s phone: {sentence}"
+        )
 
 
 async def phone(browser, app, who: str):
@@ -166,9 +168,11 @@ def test_two_phones_play_classic_and_city_life_and_the_touchscreen_sees_every_en
 
         await start(ann, "trade")
         await choose(ann, "Bob")
-        await ann.locator("#play-fields fieldset", has_text="first player gives").locator(
-            "button.choice", has_text="Boardwalk"
-        ).tap()
+        await (
+            ann.locator("#play-fields fieldset", has_text="first player gives")
+            .locator("button.choice", has_text="Boardwalk")
+            .tap()
+        )
         cash = ann.locator("#play-fields fieldset", has_text="second player gives").locator("input")
         await cash.fill("500")
         await cash.blur()

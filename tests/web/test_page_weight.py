@@ -81,7 +81,14 @@ def test_each_file_goes_gzipped_with_an_etag_and_a_phone_that_has_it_gets_a_304(
     table = new_game("classic", "Ann", "Bob")
     live = LiveTable(table.banker)
     try:
-        for path in ("/", "/static/phone.css", "/static/phone.js", "/static/player.js", "/static/plays.js", "/static/banker.js"):
+        for path in (
+            "/",
+            "/static/phone.css",
+            "/static/phone.js",
+            "/static/player.js",
+            "/static/plays.js",
+            "/static/banker.js",
+        ):
             r = fetched(live.base + path, **{"Accept-Encoding": "gzip"})
             assert r.headers["Content-Encoding"] == "gzip", path
             body = gzip.decompress(r.read())
