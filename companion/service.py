@@ -24,23 +24,37 @@ from typing import Any, Callable
 from .backups import Backups, backup_seq, check_backup, list_backups
 from .core import contract, engine
 from .core import events as ev
-from .core.errors import BadAction, GameBusy, GameFileError, Refused
+from .core.errors import BadAction, BankerError, GameBusy, GameFileError, Refused
 from .core.model import SCHEMA, new_table
 from .core.money import Currency
 from .core.text import check_token
 from .head_record import read_head, record_head_of
 from .lull import Lull
-from .rules import load_pack, resolve_options, rules_for
+from .rules import load_pack, pack_names, resolve_options, rules_for
+from .rules.pack import option_specs
 from .store import Entry, Store, canonical, save_snapshot
 
-__all__ = ["Banker", "Outcome", "GlanceAtGame", "glance", "SNAPSHOT_EVERY", "WATCH_SECONDS"]
+__all__ = [
+    "Banker",
+    "Outcome",
+    "GlanceAtGame",
+    "glance",
+    "installed_packs",
+    "installed_pack",
+    "pack_options",
+    "options_checked",
+    "board_order",
+    "SNAPSHOT_EVERY",
+    "WATCH_SECONDS",
+]
 
 SNAPSHOT_EVERY = 200
 
 #: How often an adapter that polls calls :meth:`Banker.refresh` to see what other programs wrote: well
 #: inside the 100 ms a player notices, and nearly free when nothing changed (one ``PRAGMA data_version``).
-#: The touchscreen polls; the phones' server looks only when the kernel reports a write to the game
-#: (:mod:`companion.web.watch`), and polls at this pace only where it cannot.
+#: The touchscreen and the phones' server look only when the kernel reports a write to the game
+#: (:mod:`companion.watch`), and poll at this pace only where it cannot (and the touchscreen when
+#: Kivy runs without its asyncio loop).
 WATCH_SECONDS = 0.05
 
 Clock = Callable[[], str]
@@ -637,6 +651,43 @@ def glance(path: str | Path) -> GlanceAtGame:
         return GlanceAtGame(path, path.stem, problem=f"{path.name} cannot be read ({_problem(e)})")
     finally:
         store.close()
+
+
+# -- the packs installed: what a games list and a new game's form read, without importing the rules ------
+def installed_packs() -> list[str]:
+    """The names of the packs installed with the program, sorted."""
+    return pack_names()
+
+
+def installed_pack(name: str) -> dict[str, Any]:
+    """An installed pack's data (title, family, players, options...), or a clear refusal."""
+    return load_pack(name)
+
+
+def pack_options(pack: dict[str, Any]) -> dict[str, Any]:
+    """Every option a game of ``pack`` takes (the table-wide ones and the pack's own), each with its
+    default and help."""
+    return option_specs(pack)
+
+
+def options_checked(name: str, chosen: dict[str, Any]) -> dict[str, Any]:
+    """The options a new game of pack ``name`` would start with, or the one-line reason it cannot."""
+    return resolve_options(load_pack(name), chosen)
+
+
+_BOARD_ORDER: dict[str, tuple[str, ...]] = {}
+
+
+def board_order(pack_name: str) -> tuple[str, ...]:
+    """The deeds of the installed pack ``pack_name`` in the order its board shows them (a game file keeps
+    its cards with sorted keys), read once per pack; empty for a pack that is not installed (one loaded
+    from a path, or removed since)."""
+    if pack_name not in _BOARD_ORDER:
+        try:
+            _BOARD_ORDER[pack_name] = tuple(load_pack(pack_name)["cards"]) if pack_name in pack_names() else ()
+        except BankerError:
+            _BOARD_ORDER[pack_name] = ()
+    return _BOARD_ORDER[pack_name]
 
 
 def _problem(error: Exception) -> str:

@@ -17,7 +17,18 @@ from .model import (
     pot_account,
 )
 
-__all__ = ["COMMON", "MONEY", "POTS", "TURNS", "GAME", "CARD_VALUES", "advance_turn", "declare_out"]
+__all__ = [
+    "COMMON",
+    "MONEY",
+    "POTS",
+    "TURNS",
+    "GAME",
+    "CARD_VALUES",
+    "TABLE_SWITCHES",
+    "advance_turn",
+    "declare_out",
+    "switch_is_on",
+]
 
 #: Money between any accounts, pots, the turn, and the game itself: small sets a family lists whole.
 MONEY = Registry()
@@ -257,6 +268,44 @@ def correct_card(tx: Tx, a: dict[str, Any]) -> str:
         tx.set(["pack", "cards", deed, key], fixed[key])
     told = ", ".join(f"{k} = {shown(fixed[k], tx.fmt)}" for k in values)
     return f"The banker corrected {deed}: {told}"
+
+
+#: The game's options about the table rather than the rules, with what each lets happen: the banker may
+#: turn them on and off while playing (the rules' own options are fixed when the game is made).
+TABLE_SWITCHES = {
+    "phone_actions": "players' actions from their phones",
+    "phone_requests": "players' payment requests from their phones",
+    "trust_table": "money from the bank to a player without the banker's tap",
+}
+#: Each one's value in a game made before it existed.
+SWITCHES_ON_AT_FIRST = ("phone_actions", "phone_requests")
+
+
+def switch_is_on(table: dict[str, Any], key: str) -> bool:
+    """Whether a table option is on now (a game made before the option existed has it as it starts)."""
+    value = table.get("options", {}).get(key, key in SWITCHES_ON_AT_FIRST)
+    return value not in (False, "false", "no", "off", 0)
+
+
+@GAME.action(
+    "set_option",
+    c.choice("option", "Which option", tuple((k, w[:1].upper() + w[1:]) for k, w in TABLE_SWITCHES.items())),
+    c.yesno("on", "On", required=True),
+    label="Turn a table option on or off",
+    group="game",
+)
+def set_option(tx: Tx, a: dict[str, Any]) -> str:
+    """The banker turns one of the table's options on or off while playing (players' actions from
+    their phones, say); like every action it goes in the log and can be undone."""
+    key = a["option"]
+    if key not in TABLE_SWITCHES:
+        raise BadAction(f"{key!r} cannot change while playing; the options that can are {', '.join(TABLE_SWITCHES)}")
+    on = a["on"] is True
+    what = TABLE_SWITCHES[key]
+    if switch_is_on(tx.table, key) == on:
+        raise Refused(f"{what} {'are' if key != 'trust_table' else 'is'} already {'on' if on else 'off'}")
+    tx.set(["options", key], on)
+    return f"The banker turned {'on' if on else 'off'} {what}"
 
 
 @GAME.action("end_game", c.text("reason", "Why the game ends"), label="End the game", group="game")

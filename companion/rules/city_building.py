@@ -18,7 +18,7 @@ from companion.core.model import BANK, card, cash
 
 from . import city_districts as cd
 
-__all__ = ["BUILDING", "spin_of", "roll_of", "describe_spin"]
+__all__ = ["BUILDING", "BLOCKS", "build_spin", "spin_of", "roll_of", "describe_spin"]
 
 BUILDING = Registry()
 
@@ -43,6 +43,10 @@ BUILDINGS = (
     ("skyscraper", "A skyscraper"),
     ("tower", "The Monopoly Tower"),
 )
+
+
+#: The buildings that are blocks: they draw on the spin's allowance and take a count.
+BLOCKS = ("residential", "industrial")
 
 
 def _own_districts(table: dict[str, Any], partial: dict[str, Any]) -> list[str]:
@@ -72,6 +76,39 @@ def describe_spin(spin: dict[str, Any]) -> str:
         return "a railroad" + (" (built)" if spin["used"] else "")
     left = spin["result"] - spin["used"]
     return f"{spin['result']} block{'s' if spin['result'] > 1 else ''} ({left} left)"
+
+
+def build_spin(
+    table: dict[str, Any], player: str | None, building: str | None = None, *, this_roll: bool = True
+) -> dict[str, Any]:
+    """What the player's build spin gives a Build now, for a screen that fills the Build in so that the
+    district is the only tap left (the touchscreen draws it; the rule, ``build``, still decides).
+
+    ``building`` is what the Build holds so far. Before a spin (this roll's, unless ``this_roll`` is
+    False): ``spun`` False, the building kept (residential when none). After it: a railroad when the
+    spinner gave one (built or not: the rule says what is left of it), else the building kept when it is
+    one (residential instead of a railroad or nothing) with ``count`` the blocks the spin still allows
+    (1 to 3; None for a building that is not blocks) and ``allowance`` what is left of the spin. ``text``
+    says the spin ("2 blocks (1 left)"); ``blocks`` names the buildings that take a count."""
+    spin = spin_of(table, player) if player else None
+    if spin is not None and this_roll and spin.get("roll", 1) != roll_of(table):
+        spin = None  # a double since that spin: this roll spins again
+    if spin is None:
+        return {
+            "spun": False,
+            "text": "",
+            "building": building or "residential",
+            "count": None,
+            "allowance": None,
+            "blocks": BLOCKS,
+        }
+    said = {"spun": True, "text": describe_spin(spin), "blocks": BLOCKS}
+    if spin["result"] == "railroad":
+        return {**said, "building": "railroad", "count": None, "allowance": 0}
+    left = max(spin["result"] - spin["used"], 0)
+    kept = building if building in BLOCKS or (building and building != "railroad") else "residential"
+    count = max(1, min(left, 3)) if kept in BLOCKS else None
+    return {**said, "building": kept, "count": count, "allowance": left}
 
 
 @BUILDING.action(

@@ -190,6 +190,11 @@ DEED_FIELDS = {
 }
 
 
+#: The values of a card that are money (the rest are counts, text or yes/no), for every screen that
+#: shows a card: "Property tax $100", never "Property tax 100".
+CARD_MONEY = ("price", "mortgage", "rent", "infrastructure_cost")
+
+
 def rules(pack: dict[str, Any]) -> Rules:
     _check_pack(pack)
     return Rules(
@@ -202,6 +207,7 @@ def rules(pack: dict[str, Any]) -> Rules:
         extras={
             "player_view": player_view,
             "deed_fields": DEED_FIELDS,
+            "card_money": CARD_MONEY,
             "card_keys": ("stand_in",),
             "tax_worth": gp.tax_worth,
             "fines_to": pot_account(CENTRE),

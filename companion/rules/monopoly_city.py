@@ -19,9 +19,8 @@ from companion.core.model import BANK
 from companion.core.money import LIMIT
 
 from . import city_districts as cd
-from .deeds import MortgageTerms, lift_mortgage, mortgage_deed
-from .city_building import BUILDING, describe_spin, spin_of
-from .deeds import rent_owner
+from .city_building import BUILDING, build_spin, describe_spin, spin_of
+from .deeds import MortgageTerms, lift_mortgage, mortgage_deed, rent_owner
 from .jail import jail_actions
 from .property import DEEDS, TAX_FIELDS, TIMES, find_tax, own_deeds, rent_check, rent_deeds
 from .trade import BANKRUPT_FIELDS, TRADE_FIELDS, go_bankrupt, return_to_bank, swap
@@ -262,6 +261,11 @@ DEED_FIELDS = {
 }
 
 
+#: The values of a card that are money (the rest are counts, text or yes/no), for every screen that
+#: shows a card: "Property tax $100", never "Property tax 100".
+CARD_MONEY = ("price", "land_rent", "rent", "residential_cost", "industrial_cost", "skyscraper_cost")
+
+
 def rules(pack: dict[str, Any]) -> Rules:
     _check_pack(pack)
     return Rules(
@@ -275,7 +279,9 @@ def rules(pack: dict[str, Any]) -> Rules:
         extras={
             "player_view": player_view,
             "deed_fields": DEED_FIELDS,
+            "card_money": CARD_MONEY,
             "card_keys": ("stand_in",),
             "raise_hint": "mortgaging districts could raise {amount} more",
+            "build_spin": build_spin,
         },
     )

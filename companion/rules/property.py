@@ -603,6 +603,11 @@ def player_view(table: dict[str, Any], player: str) -> dict[str, Any]:
     return {"owes": owed.owed_view(table, player, Currency.from_pack(table["pack"]).format)}
 
 
+#: The values of a card that are money (the rest are counts, text or yes/no), for every screen that
+#: shows a card: "Property tax $100", never "Property tax 100".
+CARD_MONEY = ("price", "mortgage", "rent", "house_cost")
+
+
 def rules(pack: dict[str, Any]) -> Rules:
     return Rules(
         family="property",
@@ -611,7 +616,7 @@ def rules(pack: dict[str, Any]) -> Rules:
         worth=d.worth,
         check_card=check_card,
         marks=d.marks,
-        extras={"player_view": player_view, "deed_fields": DEED_FIELDS},
+        extras={"player_view": player_view, "deed_fields": DEED_FIELDS, "card_money": CARD_MONEY},
     )
 
 

@@ -17,6 +17,7 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from companion.core.common import switch_is_on
 from companion.core.errors import BadAction, BankerError, Refused
 from companion.core.model import cash
 from companion.core.money import Currency
@@ -80,8 +81,7 @@ class PaymentRequest:
 
 def requests_allowed(table: dict) -> bool:
     """The game option ``phone_requests`` (default on) lets players ask from their phones."""
-    value = table.get("options", {}).get("phone_requests", True)
-    return value not in (False, "false", "no", "off", 0)
+    return switch_is_on(table, "phone_requests")
 
 
 def clean_text(text: object, what: str, most: int) -> str:
