@@ -1,5 +1,6 @@
 import ctypes
 import os
+import resource
 import shutil
 import signal
 import subprocess
@@ -163,15 +164,20 @@ def _fail_no_chromium():
     pytest.fail("no /usr/bin/chromium under CI=true: browser tests must run")
 
 
-# The CPU each test's own process spent (setup, call and teardown; not Xvfb, xdotool, Chromium or the
-# programs a test starts). Printed beside pytest's slowest durations: a test slow on the wall clock but
+# The CPU each test spent (setup, call and teardown): its own process's and that of the programs it ran
+# and waited for (the command line, a served table); not Xvfb's or a browser left running. Printed beside pytest's slowest durations: a test slow on the wall clock but
 # light on CPU is waiting (a person's pace, a timer), and runs beside others at little cost.
 _CPU_SECONDS: dict[str, float] = {}
 
 
+def _cpu_now() -> float:
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_setup(item):
-    item._cpu_started = time.process_time()
+    item._cpu_started = _cpu_now()
     yield
 
 
@@ -179,7 +185,7 @@ def pytest_runtest_setup(item):
 def pytest_runtest_makereport(item, call):
     outcome = yield
     if call.when == "teardown" and hasattr(item, "_cpu_started"):
-        outcome.get_result().user_properties.append(("cpu_seconds", time.process_time() - item._cpu_started))
+        outcome.get_result().user_properties.append(("cpu_seconds", _cpu_now() - item._cpu_started))
 
 
 def pytest_runtest_logreport(report):
@@ -192,7 +198,7 @@ def pytest_terminal_summary(terminalreporter):
     if len(_CPU_SECONDS) < 20:
         return
     write = terminalreporter.write_line
-    terminalreporter.section("the ten tests using the most CPU (their own process)")
+    terminalreporter.section("the ten tests using the most CPU (their process and the programs they ran)")
     for nodeid, seconds in sorted(_CPU_SECONDS.items(), key=lambda kv: -kv[1])[:10]:
         write(f"{seconds:7.1f}s cpu  {nodeid}")
     by_module: dict[str, float] = {}
