@@ -1,5 +1,6 @@
 import ctypes
 import os
+import re
 import resource
 import shutil
 import signal
@@ -84,29 +85,50 @@ def pytest_unconfigure(config):
 TESTS = Path(__file__).resolve().parent
 
 
-def spread_modules() -> set[str]:
-    """The test modules marked ``spread`` (``pytestmark`` naming ``pytest.mark.spread``), as node ids."""
+_GROUPS = re.compile(r"pytest\.mark\.groups\((\d+)\)")
+
+
+def module_groups() -> dict[str, int]:
+    """How many groups each test module may be split into across processes, as node ids: a module marked
+    ``spread`` (``pytestmark`` naming ``pytest.mark.spread``) has a group per test; one marked
+    ``pytest.mark.groups(n)`` has n, each sharing its own module fixtures (its own app)."""
     root = TESTS.parent
-    return {
-        path.relative_to(root).as_posix()
-        for path in TESTS.rglob("test_*.py")
-        if "pytest.mark.spread" in path.read_text(encoding="utf-8")
-    }
+    groups = {}
+    for path in TESTS.rglob("test_*.py"):
+        text = path.read_text(encoding="utf-8")
+        found = _GROUPS.search(text)
+        if "pytest.mark.spread" in text:
+            groups[path.relative_to(root).as_posix()] = 0
+        elif found:
+            groups[path.relative_to(root).as_posix()] = int(found.group(1))
+    return groups
 
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_make_scheduler(config, log):
     """Under pytest-xdist a module's tests run in one process, in order, sharing its module fixtures (one
     app per module), unless the module is marked ``spread``: then each test goes wherever a process is
-    free. (The scheduler runs where nothing is collected, so it reads the marks from the modules' text.)"""
+    free; or ``groups(n)``: its tests are dealt in turn into n groups, each run in one process with a
+    module fixture of its own, so one long module is no longer the suite's last minutes. (The scheduler
+    runs where nothing is collected, so it reads the marks from the modules' text.)"""
     from xdist.scheduler import LoadScopeScheduling
 
-    spread = spread_modules()
+    groups = module_groups()
+    dealt: dict[str, str] = {}
+    counts: dict[str, int] = {}
 
     class ByModule(LoadScopeScheduling):
         def _split_scope(self, nodeid: str) -> str:
             module = nodeid.split("::")[0]
-            return nodeid if module in spread else module
+            n = groups.get(module)
+            if n is None:
+                return module
+            if n == 0:
+                return nodeid
+            if nodeid not in dealt:  # the tests come in the order they were collected: deal them in turn
+                counts[module] = counts.get(module, -1) + 1
+                dealt[nodeid] = f"{module}#{counts[module] % n}"
+            return dealt[nodeid]
 
     return ByModule(config, log)
 
@@ -133,11 +155,18 @@ def _known_failure(nodeid: str) -> str | None:
 
 def pytest_collection_modifyitems(config, items):
     """GUI and browser tests skip on a developer's machine without a display or Chromium, never on CI.
-    Modules holding a test marked ``slow`` run first, so no long test starts last."""
+    Modules holding a test marked ``slow`` run first, then those with a screen or a browser, so no long
+    test starts last (`make test` keeps this order: pytest-xdist's --no-loadscope-reorder)."""
     have_display = bool(os.environ.get("DISPLAY"))
     have_chromium = os.path.exists("/usr/bin/chromium")
     slow_files = {item.nodeid.split("::")[0] for item in items if item.get_closest_marker("slow")}
-    items.sort(key=lambda item: item.nodeid.split("::")[0] not in slow_files)  # stable: order kept within
+    long_files = {item.nodeid.split("::")[0] for item in items if "gui" in item.keywords or "browser" in item.keywords}
+
+    def weight(item) -> int:
+        module = item.nodeid.split("::")[0]
+        return 0 if module in slow_files else 1 if module in long_files else 2
+
+    items.sort(key=weight)  # stable: order kept within
     for item in items:
         known = _known_failure(item.nodeid)
         if known:
