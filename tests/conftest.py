@@ -141,6 +141,11 @@ KNOWN_FAILURES = {
         "not answered within 10 s, once with the screen already back on the table (the unit's timer may have "
         "ended the auction first); the names typed on the setup screen are no longer lost"
     ),
+    "tests/gui/test_law.py::test_every_action_shows_its_money_before_the_tap_that_moves_it[monopoly-city]": (
+        "a district tile on the Build chooser sometimes does not take the walk's touch: the list does hand the "
+        "still touch on (no longer given up on after 3 s), and the tile, by the tap guard's account not too new, "
+        "does not take it (seen once in 7 runs, on a quieter machine); not yet understood"
+    ),
     "tests/gui/test_monkey.py::test_the_monkey_finds_nothing[city-life]": (
         "the monkey saw an undo committed from the bar while it read a bare 'Undo' (not naming the entry)"
     ),
