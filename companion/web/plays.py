@@ -197,6 +197,8 @@ class Plays:
         self._answered: tuple[int, list[Play]] | None = None
         self._pages: dict[str, dict[str, Any]] = {}
         self._pages_key: tuple = ()
+        self._lists: dict[str, dict[str, list[dict]]] = {}
+        self._lists_key: tuple = ()
 
     # -- subscribers -------------------------------------------------------------------------------
     def subscribe(self, callback: Callable[[Play | None], None]) -> Callable[[], None]:
@@ -401,15 +403,29 @@ class Plays:
             self._pages, self._pages_key = {}, key
         made = self._pages.get(player)
         if made is None:
+            made = self._pages[player] = {"why_not": self.why_not(player), **self._lists_of(player)}
+        return made
+
+    def _lists_of(self, player: str) -> dict[str, list[dict]]:
+        """The lists of a player's page: what they may start, their plays, those they approve, the
+        answered. Kept until the plays or what is offered change, unless a play in them waits (its
+        seconds left are counted at each page)."""
+        offered = self.offered()
+        kept = self._lists_key
+        if not kept or kept[0] != self.changes or kept[1] is not offered:
+            self._lists, self._lists_key = {}, (self.changes, offered)
+        made = self._lists.get(player)
+        if made is None:
             now = self.clock()
             mine, to_approve, answered = self._rows_for(player)
-            made = self._pages[player] = {
-                "why_not": self.why_not(player),
-                "offered": [{"name": s.name, "label": s.label} for s in self.offered()],
+            made = {
+                "offered": [{"name": s.name, "label": s.label} for s in offered],
                 "mine": [p.as_json(now, self.expires) for p in mine],
                 "to_approve": [p.as_json(now, self.expires) for p in to_approve],
                 "answered_for_me": [p.as_json(now, self.expires) for p in answered],
             }
+            if not any(p.status == "waiting" for rows in (mine, to_approve, answered) for p in rows):
+                self._lists[player] = made
         return made
 
     def _rows_for(self, player: str) -> tuple[list[Play], list[Play], list[Play]]:
