@@ -35,9 +35,10 @@ __all__ = ["PhoneDesk", "dumps_player_page", "dumps_safe"]
 SPLICED = ("worth_series", "story")
 
 
-def dumps_player_page(page: dict, series: str, story: str | None = None) -> bytes:
-    """A player's page as :func:`dumps_safe` writes it, with the worth chart (and the story, when
-    given) spliced in as the chronicle wrote them instead of encoded again."""
+def dumps_player_page(page: dict, series: str, story: str | None = None, plays: str | None = None) -> bytes:
+    """A player's page as :func:`dumps_safe` writes it, with the worth chart (and the story and the
+    part about their own plays, its last member, when given) spliced in as the chronicle and the plays
+    wrote them instead of encoded again."""
     page = dict(page)
     me = dict(page.pop("me"))
     parts = {"worth_series": series, "story": story}
@@ -45,7 +46,11 @@ def dumps_player_page(page: dict, series: str, story: str | None = None) -> byte
         if parts[key] is not None:
             me.pop(key, None)
     me_text = with_members(safe_text(me), ((k, text) for k in SPLICED if (text := parts[k]) is not None))
-    return with_members(safe_text(page), [("me", me_text)]).encode("ascii")
+    after = [("me", me_text)]
+    if plays is not None and next(reversed(page), None) == "plays":  # its last member, written as before
+        del page["plays"]
+        after.insert(0, ("plays", plays))
+    return with_members(safe_text(page), after).encode("ascii")
 
 
 class PhoneDesk:
@@ -188,6 +193,7 @@ class PhoneDesk:
                     self.page_data(holder, whole=False),
                     chronicle.worth_series_json(player),
                     chronicle.story_json(player),
+                    self.plays.page_text(player),
                 )
             else:
                 body = dumps_safe(self.page_data(holder))
