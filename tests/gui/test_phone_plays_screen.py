@@ -2,7 +2,6 @@
 with whose phone started them, undoes one, approves the bank's money and pauses every phone with one tap.
 The phones' server runs on loopback only."""
 
-
 import pytest
 
 

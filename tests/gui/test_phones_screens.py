@@ -1,7 +1,6 @@
 """Phones at the table: a QR code per player, revoking one, and payments asked from a phone that the
 banker approves or declines on the touchscreen. The phones' server runs on loopback only."""
 
-
 import pytest
 
 

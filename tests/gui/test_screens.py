@@ -10,7 +10,9 @@ pytestmark = pytest.mark.gui
 
 SIZES = [(800, 480), (1024, 600), (1280, 800)]
 #: Every screen, the amount and the chooser with them, from the start screen on.
-SCREENS = ["start", "setup", "table", "amount", "ask"] + [s for s in EVERY_SCREEN if s not in ("start", "setup", "table")]
+SCREENS = ["start", "setup", "table", "amount", "ask"] + [
+    s for s in EVERY_SCREEN if s not in ("start", "setup", "table")
+]
 
 
 @pytest.fixture(scope="module")
