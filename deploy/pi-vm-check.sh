@@ -322,23 +322,30 @@ EOF
     install -m 0755 /dev/stdin "$root$tool/agent" <<'EOF'
 #!/bin/bash
 # pi-vm-check only: runs each line "ID COMMAND" the host sends on the virtio port tb.ctl and
-# answers "ID STATUS BASE64-OF-THE-OUTPUT".
+# answers "ID STATUS BASE64-OF-THE-OUTPUT". While no host is connected the port reads as ended at
+# once: the agent then waits a moment and opens it again (never a restart loop systemd gives up on).
 port=/dev/virtio-ports/tb.ctl
-while [ ! -e "$port" ]; do sleep 0.5; done
-exec 3<>"$port"
-while IFS=' ' read -r id line <&3; do
-    out=$(bash -c "$line" 2>&1 </dev/null 3>&-) && status=0 || status=$?
-    printf '%s %s %s\n' "$id" "$status" "$(printf '%s' "$out" | base64 -w0)" >&3
+while true; do
+    while [ ! -e "$port" ]; do sleep 0.5; done
+    exec 3<>"$port"
+    while IFS=' ' read -r id line <&3; do
+        out=$(bash -c "$line" 2>&1 </dev/null 3>&-) && status=0 || status=$?
+        printf '%s %s %s\n' "$id" "$status" "$(printf '%s' "$out" | base64 -w0)" >&3
+    done
+    exec 3<&-
+    sleep 1
 done
 EOF
     install -m 0644 /dev/stdin "$root/etc/systemd/system/pi-vm-check-agent.service" <<'EOF'
 # pi-vm-check only: the host's commands through the virtio serial port tb.ctl.
 [Unit]
 Description=pi-vm-check: the host's control channel
+StartLimitIntervalSec=0
 
 [Service]
 ExecStart=/usr/local/lib/pi-vm-check/agent
 Restart=always
+RestartSec=1
 
 [Install]
 WantedBy=multi-user.target

@@ -124,15 +124,16 @@ class Monitor:
         """One finger down and up at (x, y) of the screen, through the virtio multitouch device."""
         ax, ay = round(x * ABS_MAX / SCREEN[0]), round(y * ABS_MAX / SCREEN[1])
 
-        def mtt(kind: str, axis: str = "x", value: int = 0) -> dict:
+        def mtt(kind: str, axis: str = "x", value: int = 0, finger: int = tracking) -> dict:
             return {
                 "type": "mtt",
-                "data": {"type": kind, "slot": slot, "tracking-id": tracking, "axis": axis, "value": value},
+                "data": {"type": kind, "slot": slot, "tracking-id": finger, "axis": axis, "value": value},
             }
 
         self.run("input-send-event", events=[mtt("begin"), mtt("data", "x", ax), mtt("data", "y", ay)])
         time.sleep(0.12)  # a finger rests on the glass a moment
-        self.run("input-send-event", events=[mtt("end")])
+        # qemu's virtio multitouch passes the tracking id through as ABS_MT_TRACKING_ID: -1 lifts the finger
+        self.run("input-send-event", events=[mtt("end", finger=-1)])
 
 
 def ppm_colours(path: Path) -> int:
