@@ -42,29 +42,14 @@ KERNEL_PACKAGES=(linux-image-arm64)
 PI_REVISION=0xc03114
 GAME=/var/lib/table-banker/friday.game
 WORK=""
-STARTED=$(date +%s)
-
-say() { printf '%s\n' "$*"; }
-die() { printf 'pi-vm-check: FAILED: %s\n' "$*" >&2; exit 1; }
-
-stage() {
-    local name=$1 began took
-    shift
-    say "== $name"
-    CURRENT=$name
-    began=$(date +%s)
-    "$@"
-    took=$(($(date +%s) - began))
-    say "== $name: ${took} s"
-    TIMES+=("$(printf '%-10s %4d s' "$name" "$took")")
-}
-TIMES=()
-CURRENT=""
+CHECK=pi-vm-check
+# shellcheck source-path=SCRIPTDIR source=check-lib.sh
+. "$HERE/check-lib.sh"
 
 QEMU=""
 cleanup() {
     local status=$?
-    [ "$status" = 0 ] || printf 'pi-vm-check: FAILED in the stage "%s" (exit %s)\n' "$CURRENT" "$status" >&2
+    tell_where_it_failed "$status"
     if [ -n "$QEMU" ] && kill -0 "$QEMU" 2>/dev/null; then kill "$QEMU" 2>/dev/null || true; wait "$QEMU" 2>/dev/null || true; fi
     [ -n "$WORK" ] || return 0
     rm -rf --one-file-system "$WORK"
@@ -444,9 +429,7 @@ main() {
     stage table set_the_table
     stage image make_the_image
     stage boot boot_and_check
-    say "== times"
-    printf '  %s\n' "${TIMES[@]}"
-    say "  total      $(printf '%4d' $(($(date +%s) - STARTED))) s"
+    print_times
     [ -f "$ARTIFACTS/summary.txt" ] && sed 's/^/  /' "$ARTIFACTS/summary.txt"
     say "pi-vm-check: passed"
 }
