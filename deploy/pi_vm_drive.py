@@ -400,11 +400,13 @@ class Check:
         # Auction: the timer starts; the red light flashes and the buzzer sounds before it ends.
         self.press(chip, AUCTION)
         self.monitor.screen(self.out / "auction.png", "png")
+        # The warning beeps are a quarter of a second each: the lines are read without a process
+        # started for each look (an emulated fork takes longer than a beep), as fast as the shell can.
         sampled = self.guest.out(
             f"light={chip}/sim_gpio{LIGHT}/value buzzer={chip}/sim_gpio{BUZZER}/value; end=$((SECONDS + 70)); "
             "l0=0 l1=0 b1=0; while [ $SECONDS -lt $end ]; do "
-            "l=$(cat $light) b=$(cat $buzzer); [ $l = 1 ] && l1=$((l1+1)) || l0=$((l0+1)); [ $b = 1 ] && b1=$((b1+1)); "
-            "[ $l1 -gt 0 ] && [ $l0 -gt 0 ] && [ $b1 -gt 0 ] && break; sleep 0.05; done; "
+            "read -r l <$light; read -r b <$buzzer; [ $l = 1 ] && l1=$((l1+1)) || l0=$((l0+1)); [ $b = 1 ] && b1=$((b1+1)); "
+            "[ $l1 -gt 0 ] && [ $l0 -gt 0 ] && [ $b1 -gt 0 ] && break; done; "
             "echo $l1 $l0 $b1",
             timeout=150,
         )
