@@ -71,6 +71,17 @@ def emit(**figure) -> None:
     print(json.dumps(figure), flush=True)
 
 
+def emit_against(figure: str, seconds: float, baseline_seconds: float, **more) -> None:
+    """One figure in milliseconds beside the same figure for the baseline, and their ratio."""
+    emit(
+        figure=figure,
+        ms=round(seconds * 1000, 3),
+        baseline_ms=round(baseline_seconds * 1000, 3),
+        ratio=round(seconds / baseline_seconds, 2) if baseline_seconds else None,
+        **more,
+    )
+
+
 def percentile(samples: list[float], p: float) -> float:
     ordered = sorted(samples)
     k = max(0, min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1))))
@@ -408,31 +419,27 @@ async def main(args) -> None:
         finally:
             echo.close()
         emit_idle(args, idle, watched, watched_after)
-        emit(
-            figure="cpu_per_action",
-            ms=round(cpu * 1000, 3),
-            baseline_ms=round(echo_cpu * 1000, 3),
-            ratio=round(cpu / echo_cpu, 2) if echo_cpu else None,
+        emit_against(
+            "cpu_per_action",
+            cpu,
+            echo_cpu,
             phones=PHONES,
             actions=args.actions,
             baseline="bare aiohttp SSE echo: read the action, push the same size to the same 12 streams",
         )
-        emit(
-            figure="cpu_per_action_burst",
-            ms=round(burst_cpu * 1000, 3),
-            baseline_ms=round(echo_burst_cpu * 1000, 3),
-            ratio=round(burst_cpu / echo_burst_cpu, 2) if echo_burst_cpu else None,
+        emit_against(
+            "cpu_per_action_burst",
+            burst_cpu,
+            echo_burst_cpu,
             phones=PHONES,
             actions=args.actions,
             baseline="the same echo, actions back to back",
         )
         for name, p in (("p50", 50), ("p99", 99)):
-            value, base = percentile(samples, p) * 1000, percentile(floor, p) * 1000
-            emit(
-                figure=f"commit_to_phone_{name}",
-                ms=round(value, 3),
-                baseline_ms=round(base, 3),
-                ratio=round(value / base, 2) if base else None,
+            emit_against(
+                f"commit_to_phone_{name}",
+                percentile(samples, p),
+                percentile(floor, p),
                 phones=PHONES,
                 actions=args.actions,
                 samples=len(samples),
@@ -452,12 +459,10 @@ async def main(args) -> None:
             target_ms=100,
         )
         for name, p in (("p50", 50), ("p95", 95), ("p99", 99)):
-            value, base = percentile(played, p) * 1000, percentile(floor_every, p) * 1000
-            emit(
-                figure=f"play_to_every_phone_{name}",
-                ms=round(value, 3),
-                baseline_ms=round(base, 3),
-                ratio=round(value / base, 2) if base else None,
+            emit_against(
+                f"play_to_every_phone_{name}",
+                percentile(played, p),
+                percentile(floor_every, p),
                 target_ms=100,
                 phones=PHONES,
                 actions=plays_count,

@@ -174,6 +174,33 @@ def test_the_head_record_catches_a_lost_tail_no_backup_holds(tmp_path, capsys):
     assert code == 2 and "entries 5-6 are lost" in err
 
 
+def test_a_flipped_bit_in_the_wal_loses_its_entries_and_check_says_which_instead_of_ok(tmp_path, capsys):
+    """A pulled plug leaves Ann's last ten payments only in the -wal, and one bit in the middle of it
+    flips: SQLite drops that frame and every frame after it without a word. `check` and `show` say which
+    entries are lost (the head record written at the last lull still names entry 31) instead of "ok"."""
+    path = tmp_path / "friday.game"
+    plugged = tmp_path / "plugged" / "friday.game"
+    plugged.parent.mkdir()
+    with Banker.create(path, "classic", ["Ann", "Bob"], backup_every=0) as b:
+        pay(b, 20)
+    with Banker.open(path, backup_every=0) as b:
+        b.store.con.execute("PRAGMA wal_autocheckpoint = 0")
+        b.store.con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        pay(b, 10)
+        b.lull.flush()  # the head record names entry 31
+        for suffix in ("", "-wal", ".head"):
+            shutil.copy(f"{path}{suffix}", f"{plugged}{suffix}")
+    assert read_head(plugged)[0] == 31
+    wal = Path(f"{plugged}-wal")
+    data = bytearray(wal.read_bytes())
+    data[len(data) // 2] ^= 0x10
+    wal.write_bytes(bytes(data))
+    for command in ("check", "show"):
+        code, out, err = run(command, str(plugged), capsys=capsys)
+        assert code == 2 and out == "" and err.count("\n") == 1, (command, err)
+        assert "are lost" in err and "-31 are lost" in err, (command, err)
+
+
 def test_a_cut_game_file_says_so_and_names_its_backup(game, capsys):
     whole = game.read_bytes()
     for size in (0, 10, 99, 4096):

@@ -28,7 +28,6 @@ import asyncio
 import contextlib
 import ipaddress
 import logging
-import os
 import socket
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
@@ -52,11 +51,9 @@ __all__ = ["EVERY_INTERFACE", "PhoneServer", "announce_on", "link_host"]
 log = logging.getLogger(__name__)
 
 EVERY_INTERFACE = ("", "0.0.0.0", "::")
+#: The accept queue's depth: a guest's flood of connections is taken off it and turned away by the door
+#: instead of filling it and making a phone's connection wait for a SYN retry.
 BACKLOG = 1024
-#: Connections taken off the accept queue in one go (asyncio takes the listen backlog's number of them per
-#: wake-up, and makes each a transport and a task before anything else runs): a flood's burst is taken in
-#: small bites, so the open pages' updates and the Banker's poll run between them.
-ACCEPT_BATCH = 32
 
 
 def link_host(host: str | None, lan_address: str | None = None) -> str:
@@ -89,13 +86,16 @@ def _report_advert(task: asyncio.Task) -> None:
         )
 
 
-def _deepen_queue(site: web.TCPSite, backlog: int) -> None:
-    """Give the listening sockets a deep accept queue while asyncio keeps taking :data:`ACCEPT_BATCH`
-    connections at a time (it uses one number for both; listening again changes only the queue)."""
-    server = getattr(site, "_server", None)  # the asyncio server aiohttp made; if it moved, the queue stays short
-    for listening in getattr(server, "sockets", None) or ():
-        with contextlib.suppress(OSError), socket.socket(fileno=os.dup(listening.fileno())) as same:
-            same.listen(backlog)
+def _listening(site: web.TCPSite) -> list[socket.socket]:
+    """The site's listening sockets: those of the asyncio server aiohttp made for it, unwrapped from
+    asyncio's read-only view. Empty if either moved (then asyncio accepts, and the door still turns
+    away what it must when each connection is made)."""
+    server = getattr(site, "_server", None)
+    found = [getattr(view, "_sock", view) for view in getattr(server, "sockets", None) or ()]
+    if not found or not all(isinstance(s, socket.socket) for s in found):
+        log.warning("the door cannot stand at the listening socket; connections are counted once made")
+        return []
+    return found
 
 
 def _nudging(watch: GameWatch):
@@ -178,13 +178,12 @@ class PhoneServer:
         )
         await runner.setup()
         assert runner.server is not None, "a runner set up has its server"
-        self.app[DOOR].watch(runner.server)
+        door = self.app[DOOR]
+        door.watch(runner.server)
         try:
-            # a deep accept queue: a guest's flood of connections is accepted and turned away by the door
-            # instead of filling the queue and making a phone's connection wait for a SYN retry
-            site = web.TCPSite(runner, self.host, self.port, reuse_address=True, backlog=ACCEPT_BATCH)
+            site = web.TCPSite(runner, self.host, self.port, reuse_address=True, backlog=BACKLOG)
             await site.start()
-            _deepen_queue(site, BACKLOG)
+            door.open_on(_listening(site), runner.server)  # the door takes connections off the queue
         except BaseException:
             await runner.cleanup()
             raise

@@ -35,11 +35,9 @@ async def _connect(port: int, source: str):
     return await asyncio.wait_for(asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0)), 10)
 
 
-async def half_heads(
-    port: int, source: str, until: float, counts: dict, held: list, *, first: bytes = HALF_A_HEAD, after: float = 0.0
-) -> None:
-    """One connection at a time that sends ``first`` and then nothing; reopened when the server hangs up."""
-    await asyncio.sleep(after)
+async def _visits(port: int, source: str, until: float, counts: dict, held: list, visit, pause: float) -> None:
+    """One connection at a time from ``source`` until ``until``: ``visit(reader, writer)`` on each, then
+    close it and wait ``pause``. A connection that cannot be made counts as failed (and waits a little)."""
     for _ in range(MAX_PER_WORKER):
         if time.monotonic() >= until:
             return
@@ -50,6 +48,19 @@ async def half_heads(
             await asyncio.sleep(0.2)
             continue
         held.append(writer)
+        try:
+            await visit(reader, writer)
+        finally:
+            writer.close()
+        await asyncio.sleep(pause)
+
+
+async def half_heads(
+    port: int, source: str, until: float, counts: dict, held: list, *, first: bytes = HALF_A_HEAD, after: float = 0.0
+) -> None:
+    """One connection at a time that sends ``first`` and then nothing; reopened when the server hangs up."""
+
+    async def stay(reader, writer) -> None:
         counts["half"] += 1
         try:
             writer.write(first)
@@ -65,36 +76,27 @@ async def half_heads(
                 counts["hung up"] += 1
         except (OSError, TimeoutError):
             pass
-        finally:
-            writer.close()
-        await asyncio.sleep(0.05)
+
+    await asyncio.sleep(after)
+    await _visits(port, source, until, counts, held, stay, pause=0.05)
 
 
 IDLE_REQUEST = b"GET /static/phone.css HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+WHOLE_REQUEST = b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
 
 
 async def whole_requests(port: int, source: str, until: float, counts: dict, held: list) -> None:
     """Whole requests, one connection each, as fast as they are answered."""
-    head = b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
-    for _ in range(MAX_PER_WORKER):
-        if time.monotonic() >= until:
-            return
+
+    async def ask(reader, writer) -> None:
         try:
-            reader, writer = await _connect(port, source)
-        except (OSError, TimeoutError):
-            counts["failed"] += 1
-            await asyncio.sleep(0.2)
-            continue
-        held.append(writer)
-        try:
-            writer.write(head)
+            writer.write(WHOLE_REQUEST)
             answer = await asyncio.wait_for(reader.read(256), 5)
             counts["answered" if answer.startswith(b"HTTP/1.1 200") else "refused"] += 1
         except (OSError, TimeoutError):
             counts["failed"] += 1
-        finally:
-            writer.close()
-        await asyncio.sleep(0.02)
+
+    await _visits(port, source, until, counts, held, ask, pause=0.02)
 
 
 async def flood(port: int, seconds: float) -> dict:

@@ -169,3 +169,45 @@ def test_connections_the_server_hangs_up_itself_are_released_too(table):
         assert full_request(live.server.port, "127.0.0.5").startswith(b"HTTP/1.1 200")
     finally:
         live.stop()
+
+
+def test_a_connection_turned_away_at_the_door_costs_the_server_no_handler(table, monkeypatch):
+    """A guest opens 120 connections past its 32: each of the 88 extra is answered 503 and closed at the
+    listening socket, so the server makes a request handler (and its transport and task) only for the
+    32 it lets in - a flood of refusals costs microseconds, not the open pages' processor time."""
+    from aiohttp import web_protocol
+
+    made = []
+    real_init = web_protocol.RequestHandler.__init__
+
+    def counting_init(self, *args, **kwargs):
+        made.append(self)
+        real_init(self, *args, **kwargs)
+
+    monkeypatch.setattr(web_protocol.RequestHandler, "__init__", counting_init)
+    live = LiveTable(table.banker)
+    socks: list[socket.socket] = []
+    try:
+        per_address = Limits().connections_per_address
+        socks = half_open(live.server.port, 120)
+        turned_away = answers(socks, 120 - per_address, within=8)
+        assert len(turned_away) == 120 - per_address
+        assert all(a.startswith(b"HTTP/1.1 503") for a in turned_away.values())
+        door = live.server.app[DOOR]
+        assert live.call(lambda: (door.open[GUEST], door.total, door.refused[GUEST])) == (
+            per_address,
+            per_address,
+            120 - per_address,
+        )
+        assert len(made) == per_address
+        for s in socks:
+            s.close()
+        deadline = time.monotonic() + 10
+        while live.call(lambda: door.total) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert live.call(lambda: (door.total, dict(door.open))) == (0, {})  # every place given back
+        assert player_page(live, "Ann")["me"]["name"] == "Ann"
+    finally:
+        for s in socks:
+            s.close()
+        live.stop()

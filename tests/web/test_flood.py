@@ -59,7 +59,7 @@ def start_serving(game: Path, data: Path, files: int | None) -> tuple[subprocess
         env=env,
     )
     links: dict[str, str] = {}
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 90  # a busy machine can take a minute to start a niced process
     while len(links) < 4 and time.monotonic() < deadline:
         line = proc.stdout.readline()
         assert line, "companion serve stopped"
@@ -76,11 +76,11 @@ def start_serving(game: Path, data: Path, files: int | None) -> tuple[subprocess
 def stop_serving(proc: subprocess.Popen) -> None:
     proc.send_signal(signal.SIGINT)
     try:
-        proc.wait(15)
+        proc.wait(60)  # a busy machine gives a niced process little time to close its connections
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(5)
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait(5)
         proc.stdout.close()
 
 
@@ -177,6 +177,8 @@ def flood_while_paying(table, seconds: float, files: int | None) -> None:
         assert page.ended is None, page.ended
         delays = [(round(at - started, 1), round((page.shown_at(v) or float("inf")) - at, 2)) for v, at in paid]
         late = [(when, delay) for when, delay in delays if delay >= 1.0]
+        worst = max(delay for _, delay in delays)
+        print(f"slowest page update {worst:.2f} s of {len(delays)}; Bob joined {joined:.2f} s after; {out.strip()}")
         assert len(paid) >= seconds * 2 and not late, (late, out)  # (seconds into the flood, delay)
     finally:
         if page is not None:
@@ -193,5 +195,7 @@ def test_a_flood_from_a_hundred_addresses_neither_stalls_annes_page_nor_keeps_bo
 
 @pytest.mark.skipif(resource.getrlimit(resource.RLIMIT_NOFILE)[1] < 1024, reason="hard open-files limit below 1,024")
 def test_the_same_flood_with_the_server_held_to_1024_open_files(new_game):
+    """As systemd's LimitNOFILE=1024 would hold it: the flood's connections, admitted and refused, never
+    leave the server without a file for Ann's stream, Bob's join or the game."""
     table = new_game("classic", "Ann", "Bob", "Cy")
-    flood_while_paying(table, 7, files=1024)
+    flood_while_paying(table, 11, files=1024)

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
 import sys
 import time
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -22,6 +26,35 @@ async def until(condition, timeout: float = 20.0) -> None:
         await asyncio.sleep(0.005)
 
 
+@contextlib.contextmanager
+def watching(banker, **options) -> Iterator[GameWatch]:
+    """A watch on ``banker``'s game, told of the table's own commits as the server tells it, running
+    (on this loop) until the block ends."""
+    watch = GameWatch(banker.refresh, banker.path, **options)
+    banker.subscribe(watch.own_commit)
+    watch.start()
+    try:
+        yield watch
+    finally:
+        watch.stop()
+
+
+async def from_the_terminal(game: Path, action: dict) -> None:
+    """``companion do GAME ACTION`` in another process, as someone at a terminal would type it."""
+    child = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "companion.cli",
+        "do",
+        str(game),
+        json.dumps(action),
+        stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    _, err = await child.communicate()
+    assert child.returncode == 0, err
+
+
 @LINUX
 @ASYNC
 async def test_the_terminal_pays_ann_her_salary_and_the_watch_hears_it_without_polling(table):
@@ -31,24 +64,10 @@ async def test_the_terminal_pays_ann_her_salary_and_the_watch_hears_it_without_p
     loop = asyncio.get_running_loop()
     heard: dict[int, float] = {}
     banker.subscribe(lambda outcome: heard.setdefault(outcome.version, loop.time()))
-    watch = GameWatch(banker.refresh, banker.path, safety=0)
-    banker.subscribe(watch.own_commit)
-    watch.start()
-    try:
+    with watching(banker, safety=0) as watch:
         assert watch.kernel
         before = banker.version
-        child = await asyncio.create_subprocess_exec(
-            sys.executable,
-            "-m",
-            "companion.cli",
-            "do",
-            str(banker.path),
-            '{"action": "salary", "player": "Ann"}',
-            stdout=asyncio.subprocess.DEVNULL,
-            stderr=asyncio.subprocess.PIPE,
-        )
-        _, err = await child.communicate()
-        assert child.returncode == 0, err
+        await from_the_terminal(banker.path, {"action": "salary", "player": "Ann"})
         ended = loop.time()
         await until(lambda: before + 1 in heard)
         assert watch.wakeups >= 1
@@ -56,8 +75,6 @@ async def test_the_terminal_pays_ann_her_salary_and_the_watch_hears_it_without_p
         # the entry was heard before, or soon after, the terminal's process ended (the 100 ms a
         # player notices, with room for a loaded machine)
         assert heard[before + 1] - ended < 1.0
-    finally:
-        watch.stop()
 
 
 @LINUX
@@ -90,9 +107,11 @@ async def test_a_write_heard_before_its_commit_shows_is_looked_at_again(tmp_path
     try:
         (tmp_path / "friday.game.phones").write_text("{}")  # the phones file beside it: not the game
         (tmp_path / "friday.game-wal").write_bytes(b"a page")
-        await until(lambda: watch.looks >= 3)
+        await until(lambda: watch.looks >= 2 and not watch._due)
         await asyncio.sleep(0.1)  # nothing further is due
-        assert watch.wakeups == 1 and watch.looks == 3
+        # at once, then at 10 and 30 ms (one late look for both when a busy machine wakes it late)
+        assert watch.wakeups == 1 and watch.looks in (2, 3)
+        assert seen[-1] - seen[0] >= 0.03 - 0.002
     finally:
         watch.stop()
 
@@ -103,34 +122,24 @@ async def test_the_tables_own_commit_costs_one_late_look(table):
     """Bob pays Ann $50, then $10, through this Banker: the kernel speaks of the table's own writes; the
     watch looks once, a little later, in case another program wrote right behind them, and then sleeps."""
     banker = table.banker
-    watch = GameWatch(banker.refresh, banker.path, own_late=1.0, safety=0)
-    banker.subscribe(watch.own_commit)
-    watch.start()
-    try:
+    with watching(banker, own_late=1.0, safety=0) as watch:
         banker.do({"action": "transfer", "from": "Bob", "to": "Ann", "amount": 50})
         await until(lambda: watch.wakeups >= 1)
         banker.do({"action": "transfer", "from": "Bob", "to": "Ann", "amount": 10})
         await until(lambda: watch.wakeups >= 2 and watch.looks >= 1)
         await asyncio.sleep(0.1)
         assert watch.looks == 1 and watch.wakeups == 2
-    finally:
-        watch.stop()
 
 
 @ASYNC
 async def test_without_notifications_the_poll_slows_while_idle_and_a_phone_speeds_it_up(table):
     """Where the kernel cannot tell, the watch polls: slower and slower while nothing changes, back to
     the fast pace when a phone asks (and it looks before answering)."""
-    banker = table.banker
-    watch = GameWatch(banker.refresh, banker.path, kernel=False, fast=0.005, idle_poll=0.04)
-    watch.start()
-    try:
+    with watching(table.banker, kernel=False, fast=0.005, idle_poll=0.04) as watch:
         await until(lambda: watch._pace >= 0.04)
         looks = watch.looks
         watch.nudge()
         assert watch.looks == looks + 1 and watch._pace == 0.005
-    finally:
-        watch.stop()
 
 
 @ASYNC
@@ -143,18 +152,7 @@ async def test_a_server_that_watches_picks_up_the_terminals_write_and_stops_clea
     await server.start()
     try:
         before = banker.version
-        child = await asyncio.create_subprocess_exec(
-            sys.executable,
-            "-m",
-            "companion.cli",
-            "do",
-            str(banker.path),
-            '{"action": "transfer", "from": "bank", "to": "Cy", "amount": 25}',
-            stdout=asyncio.subprocess.DEVNULL,
-            stderr=asyncio.subprocess.PIPE,
-        )
-        _, err = await child.communicate()
-        assert child.returncode == 0, err
+        await from_the_terminal(banker.path, {"action": "transfer", "from": "bank", "to": "Cy", "amount": 25})
         await until(lambda: banker.version == before + 1)
         assert table.cash("Cy") == 1525
     finally:
