@@ -113,9 +113,6 @@ def pytest_xdist_make_scheduler(config, log):
 #: a test leaves it when it passes again (they run, and a pass shows as XPASS).
 KNOWN_FAILURES = {
     "tests/gui/test_family_games.py::test_a_short_game_at_the_table": "typing a name on the setup screen is lost",
-    "tests/gui/test_monkey.py::test_the_monkey_finds_nothing[city-life]": (
-        "the monkey saw an undo committed from the bar while it read a bare 'Undo' (not naming the entry)"
-    ),
     "tests/gui/test_law.py::test_every_action_shows_its_money_before_the_tap_that_moves_it[monopoly-city]": (
         "a district tile on the Build chooser sometimes does not take the walk's touch"
     ),

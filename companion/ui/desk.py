@@ -138,6 +138,12 @@ class Desk:
         entry = self.banker.next_redo()
         return entry.summary.removeprefix("Undone: ") if entry else None
 
+    def taken_back(self, kind: str) -> tuple[int, str] | None:
+        """The entry the next ``kind`` ("undo" or "redo") would take back or bring back: its number
+        and its sentence (None when there is none)."""
+        entry = self.banker.next_undo() if kind == "undo" else self.banker.next_redo()
+        return (entry.seq, entry.summary.removeprefix("Undone: ")) if entry else None
+
     def check(self, action: dict) -> Result:
         """Would the action be accepted now? The Banker's preview: nothing is written."""
         try:

@@ -136,7 +136,9 @@ class Tap(Aimed, ButtonBehavior, Label):
     A tap on a button that came into sight too recently is swallowed (:class:`Aimed`).
 
     ``promise``: the preview a button shows the money of (:mod:`companion.ui.shown`), so the tap
-    that completes an action moves money without a confirming step only if it is what was shown."""
+    that completes an action moves money without a confirming step only if it is what was shown
+    (for Undo and Redo: the entry they name). A button whose promise changes counts as new, like
+    one just put on the screen: its words changed under the finger."""
 
     GUARD_SECONDS = 0.4
     last_release: tuple = (None, 0.0)  # (weak reference to the Tap released last, when), for the window
@@ -154,6 +156,10 @@ class Tap(Aimed, ButtonBehavior, Label):
         if self.guard and self.collide_point(*touch.pos) and self.is_second_tap(time.monotonic()):
             return True  # swallowed: the second tap of a double tap on this same button
         return super().on_touch_down(touch)
+
+    def on_promise(self, _widget, _promise) -> None:
+        if self.parent is not None:
+            self._stamp()  # it says something else now (other money, another entry to undo): new to the eye
 
     def is_second_tap(self, now: float) -> bool:
         ref, when = Tap.last_release
