@@ -49,7 +49,7 @@ def test_every_undo_and_redo_names_the_entry_it_takes_back_and_then_the_next(ban
             assert button.text == f"Undo: {sentence}", f"Undo on {screen} reads {button.text!r}"
             assert button.promise == ("undo", seq, sentence)
             bank.tap(widget=button)
-            bank.until("the undo", lambda seq=seq: desk.taken_back("redo") == (seq, sentence))
+            bank.until("the undo", lambda seq=seq, sentence=sentence: desk.taken_back("redo") == (seq, sentence))
             bank.pump(2)
             assert bank.find("undo").promise != ("undo", seq, sentence), f"Undo on {screen} still names what it took back"
             assert bank.find("undo").text == f"Undo: {desk.taken_back('undo')[1]}"
@@ -59,7 +59,7 @@ def test_every_undo_and_redo_names_the_entry_it_takes_back_and_then_the_next(ban
                 assert button.text == f"Redo: {sentence}", f"Redo on {screen} reads {button.text!r}"
                 assert button.promise == ("redo", seq, sentence)
                 bank.tap(widget=button)
-                bank.until("the redo", lambda seq=seq: desk.taken_back("undo") == (seq, sentence))
+                bank.until("the redo", lambda seq=seq, sentence=sentence: desk.taken_back("undo") == (seq, sentence))
         else:
             for _ in range(2):
                 assert desk.redo().ok
