@@ -12,7 +12,7 @@ from typing import Any, Callable
 
 from kivy.clock import Clock
 from kivy.lang import Builder
-from kivy.properties import BooleanProperty, NumericProperty, StringProperty
+from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 
 from companion.trading_unit import BidRefused, TradingUnit, UnitEvent
@@ -91,6 +91,8 @@ class TradingUnitWidget(BoxLayout):
     request_text = StringProperty("")
     notice_text = StringProperty("")
     bids_here = BooleanProperty(True)  # False in the app: bids are made on the one auction screen
+    undo_text = StringProperty("")  # in the app: the entry UNDO takes back, on the button
+    undo_promise = ObjectProperty(None, allownone=True)
 
     def __init__(
         self,
@@ -100,12 +102,16 @@ class TradingUnitWidget(BoxLayout):
         money_format: Callable[[int], str] = "{:,}".format,
         on_auction: Callable[[], Any] | None = None,
         undo_says: Callable[[], str | None] | None = None,
+        undo_names: Callable[[], tuple[int, str] | None] | None = None,
         **kwargs: Any,
     ) -> None:
         load_kv("trading_unit.kv")
         self.unit, self._clock, self._money = unit, clock, money_format
         self._on_auction = on_auction
         self._undo_says = undo_says  # what an undo would take back, so YES is pressed on what it names
+        # the entry an undo would take back now (number, sentence): UNDO names it, and a press on an
+        # UNDO that named another asks first (the law of the banker's screen)
+        self._undo_names = undo_names
         kwargs.setdefault("bids_here", on_auction is None)
         self._next_refresh = None
         super().__init__(**kwargs)
@@ -132,6 +138,9 @@ class TradingUnitWidget(BoxLayout):
         if what:
             self.request_text = f"Undo: {what}?"
         self.notice_text = view["notice"] or ""
+        named = self._undo_names() if self._undo_names is not None else None
+        self.undo_text = named[1] if named else ""
+        self.undo_promise = ("undo", *named) if named else None
         self._plan(now, view)
         return view
 
@@ -189,9 +198,16 @@ class TradingUnitWidget(BoxLayout):
         self.unit.press_next_turn(self._clock())
 
     def press_undo(self) -> None:
+        self._pressed_on = self.ids.undo_button.promise  # what UNDO named when the finger came down
         self.unit.press_undo(self._clock())
 
     def release_undo(self) -> None:
+        """A short press undoes, when UNDO named the entry it would take back now; if it named
+        another (the log moved under the finger), the screen asks first, as for a held press."""
+        named = self._undo_names() if self._undo_names is not None else None
+        if named and getattr(self, "_pressed_on", None) != ("undo", *named) and self.unit.undo_down():
+            self.unit.ask_undo(self._clock())
+            return
         self.unit.release_undo(self._clock())
 
     def confirm(self) -> None:

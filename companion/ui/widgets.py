@@ -108,6 +108,12 @@ class Aimed:
         if opacity:
             self._stamp()
 
+    def on_promise(self, _widget, _promise) -> None:
+        """A widget that promises something (a button's money, the entry an Undo names) and now
+        promises something else counts as new: its words changed under the finger."""
+        if self.parent is not None:
+            self._stamp()
+
     def appeared_at(self) -> float:
         """When this widget last came into sight where it is now (monotonic seconds)."""
         return max(self._put_at, Sight.changed_at)
@@ -156,10 +162,6 @@ class Tap(Aimed, ButtonBehavior, Label):
         if self.guard and self.collide_point(*touch.pos) and self.is_second_tap(time.monotonic()):
             return True  # swallowed: the second tap of a double tap on this same button
         return super().on_touch_down(touch)
-
-    def on_promise(self, _widget, _promise) -> None:
-        if self.parent is not None:
-            self._stamp()  # it says something else now (other money, another entry to undo): new to the eye
 
     def is_second_tap(self, now: float) -> bool:
         ref, when = Tap.last_release

@@ -55,6 +55,15 @@ FOUND: list[tuple[str, int, str]] = [
             "unnamed: every Undo and Redo now names its entry and promises it"
         ),
     ),
+    (
+        "greenopoly",
+        2005,
+        (
+            "the on-screen trading unit's UNDO (Unit, after DEAL) read a bare 'UNDO' and took back "
+            "'Trade: Cy gave Maple Square; Bob paid €11K interest on mortgaged Maple Square' in one tap "
+            "(1005 and monopoly-city 3006 found it too): it now names the entry, and asks when it named another"
+        ),
+    ),
 ]
 
 

@@ -111,3 +111,35 @@ def test_an_undo_that_named_another_entry_asks_first_and_counts_as_new(bank, tmp
         assert button.too_new(time.monotonic()), "an Undo naming a new entry took a tap at once"
     finally:
         Aimed.seen_seconds = 0
+
+
+def test_the_on_screen_trading_units_undo_names_its_entry_and_asks_when_it_named_another(bank, tmp_path):
+
+    app = bank.app
+    assert app.open_game(evening_under_way(tmp_path, "classic", {}, seed=9)) is None
+    desk = app.desk
+    _open(bank, "table")
+    bank.tap("menu-unit")
+    bank.until("the unit", lambda: bank.screen == "unit")
+    bank.pump(3)
+    unit = bank.current.ids.holder.children[0]
+    button = unit.ids.undo_button
+    seq, sentence = desk.taken_back("undo")
+    assert sentence in button.text and button.promise == ("undo", seq, sentence)
+    bank.tap(widget=button)
+    bank.until("the undo", lambda: desk.taken_back("redo") == (seq, sentence))
+    bank.pump(3)
+    seq, sentence = desk.taken_back("undo")
+    assert sentence in button.text, "UNDO still names what it took back"
+
+    # a phone's entry comes in while the finger is on UNDO: the unit asks on its screen, naming it
+    unit.press_undo()
+    desk.banker.do({"action": "transfer", "from": "bank", "to": "Cy", "amount": 7})
+    paid = desk.taken_back("undo")
+    version = desk.version
+    unit.release_undo()
+    bank.pump(3)
+    assert unit.request == "confirm_undo", "UNDO took back an entry it did not name"
+    assert unit.request_text == f"Undo: {paid[1]}?" and desk.version == version
+    bank.tap(widget=unit.ids.yes_button)
+    bank.until("the payment to be taken back", lambda: desk.taken_back("redo") == paid)
