@@ -269,8 +269,8 @@ class TradingUnit:
         return self._undo_down is not None
 
     def ask_undo(self, now: float) -> UnitEvent:
-        """Ask on screen before undoing, as a held press does, whatever the press was: the on-screen
-        UNDO named another entry than the one an undo would take back now."""
+        """Ask on screen before undoing, as a held press does, whatever the press was (the on-screen
+        UNDO, which cannot name the entry it takes back)."""
         now = self.advance(now)
         self._undo_down = None
         self._request = ("confirm_undo", now + self.settings.undo_confirm_seconds)

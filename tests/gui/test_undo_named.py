@@ -113,7 +113,12 @@ def test_an_undo_that_named_another_entry_asks_first_and_counts_as_new(bank, tmp
         Aimed.seen_seconds = 0
 
 
-def test_the_on_screen_trading_units_undo_names_its_entry_and_asks_when_it_named_another(bank, tmp_path):
+def test_the_on_screen_trading_units_undo_asks_first_naming_the_entry(bank, tmp_path):
+    """Its UNDO is too small to name a sentence: on the touchscreen a press asks on the unit's line,
+    naming what it takes back now, and YES takes it back."""
+    import time
+
+    from companion.ui.widgets import SEEN_SECONDS, Aimed
 
     app = bank.app
     assert app.open_game(evening_under_way(tmp_path, "classic", {}, seed=9)) is None
@@ -123,23 +128,27 @@ def test_the_on_screen_trading_units_undo_names_its_entry_and_asks_when_it_named
     bank.until("the unit", lambda: bank.screen == "unit")
     bank.pump(3)
     unit = bank.current.ids.holder.children[0]
-    button = unit.ids.undo_button
-    seq, sentence = desk.taken_back("undo")
-    assert sentence in button.text and button.promise == ("undo", seq, sentence)
-    bank.tap(widget=button)
-    bank.until("the undo", lambda: desk.taken_back("redo") == (seq, sentence))
+    named = desk.taken_back("undo")
+    version = desk.version
+    bank.tap(widget=unit.ids.undo_button)
     bank.pump(3)
-    seq, sentence = desk.taken_back("undo")
-    assert sentence in button.text, "UNDO still names what it took back"
+    assert unit.request == "confirm_undo" and desk.version == version, "UNDO took back an entry it did not name"
+    assert unit.request_text == f"Undo: {named[1]}?" and unit.ids.yes_button.promise == ("undo", *named)
+    bank.tap(widget=unit.ids.yes_button)
+    bank.until("the undo", lambda: desk.taken_back("redo") == named)
 
-    # a phone's entry comes in while the finger is on UNDO: the unit asks on its screen, naming it
-    unit.press_undo()
+    # a phone's entry comes in while the question is up: it names the new entry, and YES is new again
+    bank.tap(widget=unit.ids.undo_button)
+    bank.pump(3)
     desk.banker.do({"action": "transfer", "from": "bank", "to": "Cy", "amount": 7})
     paid = desk.taken_back("undo")
-    version = desk.version
-    unit.release_undo()
+    bank.app.refresh()
     bank.pump(3)
-    assert unit.request == "confirm_undo", "UNDO took back an entry it did not name"
-    assert unit.request_text == f"Undo: {paid[1]}?" and desk.version == version
+    assert unit.request_text == f"Undo: {paid[1]}?" and unit.ids.yes_button.promise == ("undo", *paid)
+    Aimed.seen_seconds = SEEN_SECONDS
+    try:
+        assert unit.ids.yes_button.too_new(time.monotonic())
+    finally:
+        Aimed.seen_seconds = 0
     bank.tap(widget=unit.ids.yes_button)
     bank.until("the payment to be taken back", lambda: desk.taken_back("redo") == paid)
