@@ -61,7 +61,7 @@ FOUND: list[tuple[str, int, str]] = [
         (
             "the on-screen trading unit's UNDO (Unit, after DEAL) read a bare 'UNDO' and took back "
             "'Trade: Cy gave Maple Square; Bob paid €11K interest on mortgaged Maple Square' in one tap "
-            "(1005 and monopoly-city 3006 found it too): it now names the entry, and asks when it named another"
+            "(1005 and monopoly-city 3006 found it too): on the touchscreen it now asks first, naming the entry"
         ),
     ),
 ]
