@@ -4,6 +4,12 @@ A touchscreen list of deeds runs the rule once per deed (28 in a classic game) s
 its rent or why not. This prints the time of one such list and of one preview, each as a ratio to one plain
 decision of the same action measured in the same run, on a mid-game table (every deed owned, some built).
 
+``rent_chooser_open``: what opening the Rent chooser asks of the Banker on a table of 4 players with 8
+deeds owned (Ann 3, Bob 2, Cy 2, Di 1), Bob to play: the deeds Bob could owe rent on (the list), the same
+list again (the strip of other players' chips asks it too), and the deeds each other player could owe on,
+as ``companion/ui/ask_view.py`` asks them; how many rule decisions that made and how many names were
+looked up, and its time as a ratio to one decision in the same run. A fresh table version each time.
+
 ``views_after_action``: what the views cost after one action when the touchscreen and the phones both
 follow the game in one process (as ``companion run`` with its phones' server): the phones' chronicle
 takes the entry in, the phones' state and the touchscreen's whole state are made; the time per action
@@ -36,6 +42,12 @@ def timed(fn, repeat: int) -> list[float]:
     return out
 
 
+def fresh(b: Banker) -> Banker:
+    """The Banker with a new version of the same table (nothing decided for it yet)."""
+    b.table = dict(b.table)
+    return b
+
+
 def mid_game(folder: Path) -> Banker:
     b = Banker.create(folder / "bench.game", "classic", ["Ann", "Bob", "Cy", "Di"], backup_every=0)
     owners = ["Ann", "Bob", "Cy"]
@@ -45,6 +57,52 @@ def mid_game(folder: Path) -> Banker:
     for i, deed in enumerate(b.table["pack"]["deed_order"]):
         b.do({"action": "buy", "player": owners[i % 3], "deed": deed})
     return b
+
+
+def chooser_table(folder: Path) -> Banker:
+    b = Banker.create(folder / "chooser.game", "classic", ["Ann", "Bob", "Cy", "Di"], backup_every=0)
+    order = b.table["pack"]["deed_order"]
+    for owner, deeds in (("Ann", order[0:3]), ("Bob", order[5:7]), ("Cy", order[10:12]), ("Di", order[15:16])):
+        for deed in deeds:
+            b.do({"action": "buy", "player": owner, "deed": deed})
+    return b
+
+
+def open_rent_chooser(b: Banker) -> None:
+    """What the touchscreen asks when the Rent chooser opens with Bob to play (ask_view.py)."""
+    fresh(b)
+    b.next_field("rent", {"payer": "Bob"})
+    b.choices("rent", "deed", {"payer": "Bob"})  # the list of deeds
+    b.choices("rent", "deed", {"payer": "Bob"})  # the chips' strip asks for the acting player's list
+    for other in ("Ann", "Cy", "Di"):  # and for each other player's
+        b.choices("rent", "deed", {"payer": other})
+
+
+def counted_chooser(b: Banker) -> tuple[int, int]:
+    """(rule decisions, name look-ups) of opening the chooser once."""
+    from companion.core import model
+
+    counts = {"decisions": 0, "look-ups": 0}
+    patched = {}
+
+    def counting(module, name, what):
+        original = getattr(module, name)
+
+        def wrapper(*args, **kwargs):
+            counts[what] += 1
+            return original(*args, **kwargs)
+
+        patched[(module, name)] = original
+        setattr(module, name, wrapper)
+
+    counting(engine, "check_conservation", "decisions")  # once at the end of every decision
+    counting(model, "_match", "look-ups")
+    try:
+        open_rent_chooser(b)
+    finally:
+        for (module, name), original in patched.items():
+            setattr(module, name, original)
+    return counts["decisions"], counts["look-ups"]
 
 
 def views_after_action(b: Banker, actions: int = 200) -> tuple[list[float], float]:
@@ -84,8 +142,9 @@ def main() -> int:
         b = mid_game(Path(folder))
         action = {"action": "rent", "payer": "Di", "deed": "Boardwalk"}
         one = timed(lambda: engine.decide(b.table, action, b.rules), 300)
-        preview = timed(lambda: b.preview(action), 300)
-        listing = timed(lambda: b.choices("rent", "deed", {"payer": "Di"}), 60)
+        # each on a new version of the table: the Banker keeps what it decided for one version
+        preview = timed(lambda: fresh(b).preview(action), 300)
+        listing = timed(lambda: fresh(b).choices("rent", "deed", {"payer": "Di"}), 60)
         candidates = len(b.choices("rent", "deed", {"payer": "Di"}))
         base = statistics.median(one)
         for name, samples in (("decide_ms", one), ("preview_ms", preview), ("choices_rent_deed_ms", listing)):
@@ -99,6 +158,23 @@ def main() -> int:
                     }
                 )
             )
+        chooser = chooser_table(Path(folder))
+        decisions, lookups = counted_chooser(chooser)
+        opened = timed(lambda: open_rent_chooser(chooser), 100)
+        print(
+            json.dumps(
+                {
+                    "figure": "rent_chooser_open",
+                    "p50_ms": round(statistics.median(opened) * 1000, 3),
+                    "ratio_to_one_decide": round(statistics.median(opened) / base, 2),
+                    "decisions": decisions,
+                    "name_lookups": lookups,
+                    "players": 4,
+                    "deeds_owned": 8,
+                }
+            )
+        )
+        chooser.close()
         views, worth_counts = views_after_action(b)
         print(
             json.dumps(

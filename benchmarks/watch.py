@@ -3,8 +3,8 @@
 A second process (standing in for `companion do` in a terminal, or the phones' server run on its own)
 applies transfers at random moments and notes when each COMMIT returned. This process holds the same
 game open and looks for other programs' writes the way the adapters do: woken by the kernel's file
-notifications as the phones' server is (``companion/web/watch.py``, Linux), and ``Banker.refresh()``
-every ``WATCH_SECONDS`` on its loop as the touchscreen's Kivy clock does. Each
+notifications as the phones' server and the touchscreen are (``companion/watch.py``, Linux), and
+``Banker.refresh()`` every ``WATCH_SECONDS`` on its loop as the touchscreen's Kivy clock did. Each
 entry's delay is from the writer's COMMIT to the subscriber hearing it. Both processes read the same
 system-wide monotonic clock. Prints one JSON line per figure.
 
@@ -51,9 +51,9 @@ def writer(game: Path, writes: int, seed: int) -> None:
 
 async def watch(game: Path, writes: int, every: float | None, seed: int) -> tuple[list[float], int]:
     """Follow the game while another process writes: polling every ``every`` seconds as the touchscreen
-    does, or (``every`` None) as the phones' server does, woken by the kernel (companion/web/watch.py).
+    does, or (``every`` None) as the phones' server does, woken by the kernel (companion/watch.py).
     The delay of each entry, and how many times this process looked."""
-    from companion.web.watch import GameWatch
+    from companion.watch import GameWatch
 
     heard: dict[int, float] = {}
     looks = 0

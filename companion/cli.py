@@ -85,21 +85,9 @@ def _open(path: str):
     return Banker.open(path)
 
 
-def _outcome_json(outcome) -> dict:
-    return {
-        "seq": outcome.entry.seq,
-        "kind": outcome.entry.kind,
-        "summary": outcome.summary,
-        "events": outcome.events,
-        "version": outcome.version,
-        "repeated": outcome.repeated,
-        "undone": outcome.undone,
-    }
-
-
 def _print_outcome(outcome, as_json: bool) -> None:
     if as_json:
-        _print_json(_outcome_json(outcome))
+        _print_json(outcome.as_json())
     else:
         print(("Already applied under this id: " if outcome.repeated else "") + outcome.summary)
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import datetime as _dt
 import functools
 import itertools
+import json
 import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -23,23 +24,37 @@ from typing import Any, Callable
 from .backups import Backups, backup_seq, check_backup, list_backups
 from .core import contract, engine
 from .core import events as ev
-from .core.errors import BadAction, GameBusy, GameFileError, Refused
+from .core.errors import BadAction, BankerError, GameBusy, GameFileError, Refused
 from .core.model import SCHEMA, new_table
 from .core.money import Currency
 from .core.text import check_token
 from .head_record import read_head, record_head_of
 from .lull import Lull
-from .rules import load_pack, resolve_options, rules_for
+from .rules import load_pack, pack_names, resolve_options, rules_for
+from .rules.pack import option_specs
 from .store import Entry, Store, canonical, save_snapshot
 
-__all__ = ["Banker", "Outcome", "GlanceAtGame", "glance", "SNAPSHOT_EVERY", "WATCH_SECONDS"]
+__all__ = [
+    "Banker",
+    "Outcome",
+    "GlanceAtGame",
+    "glance",
+    "installed_packs",
+    "installed_pack",
+    "pack_options",
+    "options_checked",
+    "board_order",
+    "SNAPSHOT_EVERY",
+    "WATCH_SECONDS",
+]
 
 SNAPSHOT_EVERY = 200
 
 #: How often an adapter that polls calls :meth:`Banker.refresh` to see what other programs wrote: well
 #: inside the 100 ms a player notices, and nearly free when nothing changed (one ``PRAGMA data_version``).
-#: The touchscreen polls; the phones' server looks only when the kernel reports a write to the game
-#: (:mod:`companion.web.watch`), and polls at this pace only where it cannot.
+#: The touchscreen and the phones' server look only when the kernel reports a write to the game
+#: (:mod:`companion.watch`), and poll at this pace only where it cannot (and the touchscreen when
+#: Kivy runs without its asyncio loop).
 WATCH_SECONDS = 0.05
 
 Clock = Callable[[], str]
@@ -65,6 +80,18 @@ class Outcome:
     @property
     def summary(self) -> str:
         return f"{self.entry.summary} (since undone)" if self.undone else self.entry.summary
+
+    def as_json(self) -> dict[str, Any]:
+        """The outcome as the command line prints it and the phones' API answers it."""
+        return {
+            "seq": self.entry.seq,
+            "kind": self.entry.kind,
+            "summary": self.summary,
+            "events": self.events,
+            "version": self.version,
+            "repeated": self.repeated,
+            "undone": self.undone,
+        }
 
 
 @dataclass
@@ -114,6 +141,9 @@ class Banker:
         self.store = store
         self.clock = clock
         self._subscribers: list[Callable[[Outcome], None]] = []
+        # What screens asked of this very table (choices, previews): decided once per table version.
+        self._decided_on: dict | None = None
+        self._decided: dict[tuple, Any] = {}
         try:
             self.meta = store.meta()
             self._load()
@@ -298,7 +328,9 @@ class Banker:
         action_id = _action_id(action)
 
         def decide() -> tuple[str, list, str, int | None, dict]:
-            decided = engine.decide_full(self.table, action, self.rules)
+            # A tap confirming its preview on the table as it still stands was decided already (the
+            # decision is a pure function of the table and the action); any other is decided now.
+            decided = self._recalled(("preview",), action) or engine.decide_full(self.table, action, self.rules)
             return "do", list(decided.events), decided.summary, None, decided.table
 
         return self._write(action, action_id, decide)
@@ -327,7 +359,9 @@ class Banker:
             else:
                 events = target.events
                 summary = f"Redone: {first.summary}"
-            return kind, events, summary, target.seq, engine.fold(self.table, events)
+            table = engine.fold(self.table, events)
+            engine.check_conservation(table)  # an action's decision checked its own
+            return kind, events, summary, target.seq, table
 
         return self._write(action, action_id, decide)
 
@@ -349,7 +383,6 @@ class Banker:
                         if seen:
                             return seen
                     kind, events, summary, target, table = decide()  # the table after the events: folded once
-                    engine.check_conservation(table)
                     try:
                         entry = self._append(kind, action, events, summary, action_id, target)
                         break
@@ -479,17 +512,81 @@ class Banker:
         return contract.current(self.spec(name), self.table, field, partial)
 
     def choices(self, name: str, field: str, partial: dict) -> list[contract.Choice]:
-        """Every candidate value of one field on the table as it stands, each judged by the rule itself."""
-        return contract.choices(self.rules, self.table, name, field, partial)
+        """Every candidate value of one field on the table as it stands, each judged by the rule itself
+        (once per version of the table: a screen asking again gets the same answers, not new decisions)."""
+        return list(
+            self._once(
+                ("choices", name, field),
+                partial,
+                lambda: contract.choices(self.rules, self.table, name, field, partial),
+            )
+        )
 
     def in_or_out(self, name: str, field: str, partial: dict) -> list[contract.InOrOut]:
         """Each candidate of a list field asked both ways (a mortgage lifted now or kept), each way judged
         by the rule itself on the table as it stands."""
-        return contract.in_or_out(self.rules, self.table, name, field, partial)
+        return list(
+            self._once(
+                ("in_or_out", name, field),
+                partial,
+                lambda: contract.in_or_out(self.rules, self.table, name, field, partial),
+            )
+        )
+
+    def read(self, action: dict) -> dict:
+        """``action`` read through the contract on the table as it stands, nothing decided: every name
+        found, every amount read, players out of the game refused, each with its one-line reason (the
+        very reading :meth:`do` starts with). For an adapter that must know the values before the action
+        can be done (a phone's payment request, which waits for the banker)."""
+        spec = self.rules.registry.spec(action.get("action"))
+        typed = contract.parse(spec, self.table, action)
+        contract.check_in_game(spec, self.table, typed)
+        return typed
 
     def preview(self, action: dict) -> contract.Preview:
-        """What ``action`` would do now: the same decision :meth:`do` commits, nothing written."""
-        return contract.preview(self.rules, self.table, action)
+        """What ``action`` would do now: the same decision :meth:`do` commits, nothing written (once per
+        version of the table)."""
+        found: contract.Preview = self._once(
+            ("preview",), action, lambda: contract.preview(self.rules, self.table, action)
+        )
+        self._remember(("preview",), found.action, found)  # what the confirming tap sends to do()
+        return found
+
+    #: How many answers one table version keeps (a screen asks a few dozen at most).
+    DECIDED_KEPT = 256
+
+    def _key(self, what: tuple, values: object) -> tuple | None:
+        try:
+            return (*what, json.dumps(values, sort_keys=True, default=repr))
+        except (TypeError, ValueError):  # keys that are not text: not kept
+            return None
+
+    def _remember(self, what: tuple, values: object, answer: Any) -> None:
+        key = self._key(what, values)
+        if key is not None and self._decided_on is self.table and len(self._decided) < self.DECIDED_KEPT:
+            self._decided.setdefault(key, answer)
+
+    def _recalled(self, what: tuple, values: object) -> Any:
+        """What was decided for ``values`` on the table as it stands now, or None."""
+        if self._decided_on is not self.table or not self._decided:
+            return None
+        key = self._key(what, values)
+        return None if key is None else self._decided.get(key)
+
+    def _once(self, what: tuple, values: object, decide: Callable[[], Any]) -> Any:
+        """``decide()``'s answer for this version of the table, decided once: the table never changes in
+        place, so the same question on the same table has the same answer. A refusal is not kept."""
+        if self._decided_on is not self.table:
+            self._decided_on, self._decided = self.table, {}
+        key = self._key(what, values)
+        if key is None:  # asked afresh
+            return decide()
+        found = self._decided.get(key)
+        if found is None:
+            found = decide()
+            if len(self._decided) < self.DECIDED_KEPT:
+                self._decided[key] = found
+        return found
 
     # -- read-only look-ups for adapters (the phones' server asks here, never the store) -----------
     def log_page(self, after: int = 0, limit: int = 100) -> list[Entry]:
@@ -554,6 +651,43 @@ def glance(path: str | Path) -> GlanceAtGame:
         return GlanceAtGame(path, path.stem, problem=f"{path.name} cannot be read ({_problem(e)})")
     finally:
         store.close()
+
+
+# -- the packs installed: what a games list and a new game's form read, without importing the rules ------
+def installed_packs() -> list[str]:
+    """The names of the packs installed with the program, sorted."""
+    return pack_names()
+
+
+def installed_pack(name: str) -> dict[str, Any]:
+    """An installed pack's data (title, family, players, options...), or a clear refusal."""
+    return load_pack(name)
+
+
+def pack_options(pack: dict[str, Any]) -> dict[str, Any]:
+    """Every option a game of ``pack`` takes (the table-wide ones and the pack's own), each with its
+    default and help."""
+    return option_specs(pack)
+
+
+def options_checked(name: str, chosen: dict[str, Any]) -> dict[str, Any]:
+    """The options a new game of pack ``name`` would start with, or the one-line reason it cannot."""
+    return resolve_options(load_pack(name), chosen)
+
+
+_BOARD_ORDER: dict[str, tuple[str, ...]] = {}
+
+
+def board_order(pack_name: str) -> tuple[str, ...]:
+    """The deeds of the installed pack ``pack_name`` in the order its board shows them (a game file keeps
+    its cards with sorted keys), read once per pack; empty for a pack that is not installed (one loaded
+    from a path, or removed since)."""
+    if pack_name not in _BOARD_ORDER:
+        try:
+            _BOARD_ORDER[pack_name] = tuple(load_pack(pack_name)["cards"]) if pack_name in pack_names() else ()
+        except BankerError:
+            _BOARD_ORDER[pack_name] = ()
+    return _BOARD_ORDER[pack_name]
 
 
 def _problem(error: Exception) -> str:

@@ -132,6 +132,10 @@ class Store:
         self.chained = con.execute("PRAGMA user_version").fetchone()[0] >= 2  # format 1: no hash chain
         self._hash = "hash" if self.chained else "NULL"
         self._data_version = self._read_data_version()
+        # The chain's head after this connection's own last commit: (seq, hash). An entry's hash never
+        # changes once committed, so the next append (and the catch-up before it) need not read it back.
+        self._head: tuple[int, str] | None = None
+        self._appended: tuple[int, str] | None = None  # in the open transaction, not yet committed
 
     # -- opening -----------------------------------------------------------------------------------
     @classmethod
@@ -312,6 +316,8 @@ class Store:
             return GENESIS
         if not self.chained:
             return None
+        if self._head is not None and self._head[0] == seq:
+            return self._head[1]
         row = self.con.execute("SELECT hash FROM entries WHERE seq = ?", (seq,)).fetchone()
         return row[0] if row else None
 
@@ -394,6 +400,7 @@ class Store:
     @contextmanager
     def writing(self) -> Iterator["Store"]:
         """One write transaction (BEGIN IMMEDIATE ... COMMIT). Durable when the block exits."""
+        self._appended = None
         try:
             self.con.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as e:
@@ -425,6 +432,8 @@ class Store:
             if e.sqlite_errorcode & 0xFF == sqlite3.SQLITE_FULL:
                 raise GameFileError(f"the disk is full; nothing was changed: {self.path.name}") from None
             raise GameFileError(f"could not save to {self.path.name}: {e}") from None
+        if self._appended is not None:  # committed: the chain's head is known without reading it back
+            self._head, self._appended = self._appended, None
         # PRAGMA data_version does not move for this connection's own commits: nothing to record.
 
     def append(
@@ -452,6 +461,7 @@ class Store:
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (seq, kind, action_id, dumps(action), dumps(events), summary, target, at, digest),
         )
+        self._appended = (seq, digest)
         return cur.lastrowid or seq or 0  # always set: the row was inserted
 
     def snapshot(self, seq: int, schema: int, state: dict) -> None:

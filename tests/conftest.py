@@ -3,6 +3,7 @@ import os
 import shutil
 import signal
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -157,3 +158,44 @@ def _fail_no_display():
 @pytest.fixture
 def _fail_no_chromium():
     pytest.fail("no /usr/bin/chromium under CI=true: browser tests must run")
+
+
+# The CPU each test's own process spent (setup, call and teardown; not Xvfb, xdotool, Chromium or the
+# programs a test starts). Printed beside pytest's slowest durations: a test slow on the wall clock but
+# light on CPU is waiting (a person's pace, a timer), and runs beside others at little cost.
+_CPU_SECONDS: dict[str, float] = {}
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_setup(item):
+    item._cpu_started = time.process_time()
+    yield
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    if call.when == "teardown" and hasattr(item, "_cpu_started"):
+        outcome.get_result().user_properties.append(("cpu_seconds", time.process_time() - item._cpu_started))
+
+
+def pytest_runtest_logreport(report):
+    for key, value in report.user_properties:
+        if key == "cpu_seconds":
+            _CPU_SECONDS[report.nodeid] = value
+
+
+def pytest_terminal_summary(terminalreporter):
+    if len(_CPU_SECONDS) < 20:
+        return
+    write = terminalreporter.write_line
+    terminalreporter.section("the ten tests using the most CPU (their own process)")
+    for nodeid, seconds in sorted(_CPU_SECONDS.items(), key=lambda kv: -kv[1])[:10]:
+        write(f"{seconds:7.1f}s cpu  {nodeid}")
+    by_module: dict[str, float] = {}
+    for nodeid, seconds in _CPU_SECONDS.items():
+        module = nodeid.split("::")[0]
+        by_module[module] = by_module.get(module, 0.0) + seconds
+    write(f"{sum(_CPU_SECONDS.values()):7.1f}s cpu  in all, {len(_CPU_SECONDS)} tests; the heaviest modules:")
+    for module, seconds in sorted(by_module.items(), key=lambda kv: -kv[1])[:10]:
+        write(f"{seconds:7.1f}s cpu  {module}")

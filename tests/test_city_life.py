@@ -794,6 +794,7 @@ def test_the_player_record_shows_the_square_shares_and_loans(adv):
             "due_in_turns": 7,
             "overdue": False,
             "text": "loan $1,200 due in 7 turns",
+            "says_when": True,  # the text says when it falls due: a phone adds nothing
         }
     ]
     assert row["net_worth"] == adv.cash("Ann") + 1000 - 1200

@@ -34,7 +34,10 @@ def _modules(module: str) -> list[Path]:
 
 
 def _imports(path: Path) -> set[str]:
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return _imports_of(ast.parse(path.read_text(encoding="utf-8")), path)
+
+
+def _imports_of(tree: ast.AST, path: Path) -> set[str]:
     package = ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts[:-1])
     found = set()
     for node in ast.walk(tree):
@@ -61,6 +64,27 @@ def test_no_adapter_imports_another_adapter_or_the_game_file():
                 if imported == "companion.store" or imported.startswith("companion.store."):
                     problems.append(f"{path.relative_to(PACKAGE.parent)} opens the game file itself")
     assert not problems, problems
+
+
+def test_the_touchscreen_and_the_phones_import_no_rule_module():
+    """They read the contract and the views, and ask the Banker (or the service, for the packs installed)
+    what a family says of itself: never a module of companion/rules/, at the top of a file or inside a
+    function."""
+    problems = []
+    for module in ("companion.ui", "companion.web"):
+        for path in _modules(module):
+            for imported in _imports(path):
+                if imported == "companion.rules" or imported.startswith("companion.rules."):
+                    problems.append(f"{path.relative_to(PACKAGE.parent)} imports {imported}")
+    assert not problems, f"ask the Banker what the family says, not the rules: {problems}"
+
+
+def test_the_import_check_sees_imports_inside_functions_and_relative_ones():
+    tree = ast.parse(
+        "def spun():\n    from companion.rules.city_building import spin_of\nfrom ...rules import load_pack\n"
+    )
+    found = _imports_of(tree, PACKAGE / "ui" / "screens" / "ask.py")
+    assert {"companion.rules.city_building", "companion.rules"} <= found
 
 
 def test_no_adapter_reaches_into_the_bankers_game_file():

@@ -159,7 +159,8 @@ def test_every_pack_gets_buttons_without_ui_code(tmp_path, pack):
     with Banker.create(tmp_path / "g.game", pack, ["Ann", "Bob"], {}, backup_every=0) as b:
         common, more = flows.buttons_for(b.rules.registry.specs)
         names = {x["name"] for x in common + more}
-        assert names | {"pay", "collect"} >= set(b.rules.registry.specs) - {"undo", "redo"}
+        # every action has a button, or its one-tap place on Settings (the table's options)
+        assert names | {"pay", "collect"} >= set(b.rules.registry.specs) - {"undo", "redo", *flows.ON_SETTINGS}
         assert "next_turn" in names or not any(s == "next_turn" for s in b.rules.registry.specs)
 
 
@@ -816,18 +817,21 @@ def test_a_trade_shows_who_gives_what_and_all_each_pays_with_the_10_percent(desk
 
 
 # -- Monopoly City: build from the spin -------------------------------------------------------------
+def _from_spin(desk: Desk, form: flows.ActionForm) -> flows.ActionForm:
+    """The Build form filled from what the family says Ann's spin gives (``Desk.build_spin``)."""
+    return flows.with_spin(form, desk.build_spin(form.values.get("player"), form.values.get("building")))
+
+
 @pytest.mark.skipif("monopoly-city" not in pack_names(), reason="Monopoly City is not installed")
 def test_ann_spun_3_so_build_asks_only_the_district_and_shows_what_3_blocks_cost(tmp_path):
-    from companion.rules.city_building import spin_of
-
     with Banker.create(tmp_path / "city.game", "monopoly-city", ["Ann", "Bob"], {}, backup_every=0) as b:
         d = Desk(b)
         do(d, "buy", player="Ann", deed="Mill Lane")
         assert flows.spins_first(d.specs)
-        form = flows.with_spin(flows.start_flow("build", d.specs, player="Ann"), None)
+        form = _from_spin(d, flows.start_flow("build", d.specs, player="Ann"))
         assert form.values["building"] == "residential" and "count" not in form.values
         do(d, "spin", player="Ann", result=3)
-        form = flows.with_spin(form, spin_of(d.table, "Ann"))
+        form = _from_spin(d, form)
         assert form.values["count"] == 3 and d.next_field("build", form.values).name == "deed"
         view = ask_view(d, form, "deed")
         mill = next(r for r in view["choices"] if r["value"] == "Mill Lane")
@@ -842,12 +846,10 @@ def test_ann_spun_3_so_build_asks_only_the_district_and_shows_what_3_blocks_cost
 
 @pytest.mark.skipif("monopoly-city" not in pack_names(), reason="Monopoly City is not installed")
 def test_industrial_or_a_stadium_is_one_tap_on_the_row_and_a_stadium_takes_no_count(tmp_path):
-    from companion.rules.city_building import spin_of
-
     with Banker.create(tmp_path / "city.game", "monopoly-city", ["Ann", "Bob"], {}, backup_every=0) as b:
         d = Desk(b)
         do(d, "spin", player="Ann", result=2)
-        form = flows.with_spin(flows.start_flow("build", d.specs, player="Ann"), spin_of(d.table, "Ann"))
+        form = _from_spin(d, flows.start_flow("build", d.specs, player="Ann"))
         assert flows.pick(form, "building", "industrial").values["count"] == 2
         stadium = flows.pick(form, "building", "stadium")
         assert "count" not in stadium.values
@@ -857,19 +859,17 @@ def test_industrial_or_a_stadium_is_one_tap_on_the_row_and_a_stadium_takes_no_co
 
 @pytest.mark.skipif("monopoly-city" not in pack_names(), reason="Monopoly City is not installed")
 def test_a_spun_railroad_fills_the_railroad_and_a_used_spin_says_nothing_is_left(tmp_path):
-    from companion.rules.city_building import spin_of
-
     with Banker.create(tmp_path / "city.game", "monopoly-city", ["Ann", "Bob"], {}, backup_every=0) as b:
         d = Desk(b)
         do(d, "buy", player="Ann", deed="Mill Lane")
         do(d, "spin", player="Ann", result="railroad")
-        form = flows.with_spin(flows.start_flow("build", d.specs, player="Ann"), spin_of(d.table, "Ann"))
+        form = _from_spin(d, flows.start_flow("build", d.specs, player="Ann"))
         assert form.values["building"] == "railroad" and "count" not in form.values
         do(d, "build", **form.values, deed="Mill Lane")
-        again = flows.with_spin(form, spin_of(d.table, "Ann"))
+        again = _from_spin(d, form)
         rows = {r["value"]: r for r in ask_view(d, again, "deed")["choices"]}
         assert "already built" in rows["Mill Lane"]["refused"]
-        assert flows.spin_left(spin_of(d.table, "Ann")) == 0
+        assert again.allowance == 0 and d.build_spin("Ann")["text"] == "a railroad (built)"
 
 
 # -- structured fields: tiles read from the schema, never typing -------------------------------------
@@ -1076,6 +1076,34 @@ def test_a_city_life_house_card_offers_a_mortgage_only_under_the_advanced_rules(
         labels = [a["label"] for a in deed_card(city, "House 4")["actions"]]
         assert ("Mortgage" in labels) is mortgage_shown, labels
         city.close()
+
+
+def test_a_city_life_house_card_writes_its_taxes_as_money_beside_the_visitor_fee(tmp_path):
+    """The family says which of a card's values are money: House 4 reads "Property tax $100" as it reads
+    "Visitor fee $500", and its square stays a number."""
+    city = Desk(Banker.create(tmp_path / "city.game", "city-life", ["Ann", "Bob"], {"advanced": True}, backup_every=0))
+    lines = dict(deed_card(city, "House 4")["lines"])
+    assert lines["Square"] == "4"
+    assert lines["Visitor fee"] == "$500" and lines["Property tax"] == "$100"
+    assert lines["Land transfer tax"] == "$200" and lines["Capital gains tax"] == "$200"
+    assert lines["Visitor capital gains"] == "$100" and lines["Mortgage cost"].startswith("$")
+    city.close()
+
+
+def test_every_family_says_which_of_its_card_values_are_money(tmp_path):
+    """Every whole number printed on a card of every pack is either money, as its family declares, or one
+    of the few counts a card carries (a City Life House's square)."""
+    from companion.rules import load_pack, rules_for
+
+    counts = {"square"}
+    for name in pack_names():
+        pack = load_pack(name)
+        money = set(rules_for(pack).extras.get("card_money", ()))
+        for deed, card in pack["cards"].items():
+            for key, value in card.items():
+                figures = value if isinstance(value, list) else [value]
+                if figures and all(isinstance(v, int) and not isinstance(v, bool) for v in figures):
+                    assert (key in money) != (key in counts), (name, deed, key)
 
 
 def test_the_gardeners_card_opens_with_its_printed_values_and_only_a_changed_salary_is_sent(tmp_path):

@@ -14,13 +14,21 @@ from .model import (
     active_players,
     cash,
     playing,
-    find_account,
-    find_player,
-    find_pot,
     pot_account,
 )
 
-__all__ = ["COMMON", "MONEY", "POTS", "TURNS", "GAME", "CARD_VALUES", "advance_turn", "declare_out"]
+__all__ = [
+    "COMMON",
+    "MONEY",
+    "POTS",
+    "TURNS",
+    "GAME",
+    "CARD_VALUES",
+    "TABLE_SWITCHES",
+    "advance_turn",
+    "declare_out",
+    "switch_is_on",
+]
 
 #: Money between any accounts, pots, the turn, and the game itself: small sets a family lists whole.
 MONEY = Registry()
@@ -65,11 +73,11 @@ def _memo(a: dict[str, Any], default: str = "") -> str:
 )
 def transfer(tx: Tx, a: dict[str, Any]) -> str:
     """Move money between the bank, players and pots."""
-    payer = find_account(tx.table, a["from"])
-    payee = find_account(tx.table, a["to"])
+    payer = a["from"]
+    payee = a["to"]
     if payer == payee:
         raise Refused(f"{account_name(payer)} cannot pay {account_name(payee)}")
-    amount = tx.amount(a["amount"])
+    amount = a["amount"]
     memo = _memo(a)
     if payer != BANK and cash(tx.table, payer) < amount:
         raise tx.short_of(payer, amount)
@@ -88,8 +96,8 @@ def transfer(tx: Tx, a: dict[str, Any]) -> str:
 def collect_from_all(tx: Tx, a: dict[str, Any]) -> str:
     """Every other player pays the player the same sum (a birthday, a card); each pays what they can
     and the log says who fell short (they settle it with the player as the table agrees)."""
-    player = find_player(tx.table, a["player"])
-    amount = tx.amount(a["amount"])
+    player = a["player"]
+    amount = a["amount"]
     memo = _memo(a, "from every player")
     others = [p for p in active_players(tx.table) if p != player]
     if not others:
@@ -119,8 +127,8 @@ def collect_from_all(tx: Tx, a: dict[str, Any]) -> str:
 )
 def pay_to_all(tx: Tx, a: dict[str, Any]) -> str:
     """The player pays every other player the same sum."""
-    player = find_player(tx.table, a["player"])
-    amount = tx.amount(a["amount"])
+    player = a["player"]
+    amount = a["amount"]
     memo = _memo(a, "to every player")
     others = [p for p in active_players(tx.table) if p != player]
     if not others:
@@ -138,8 +146,8 @@ def pay_to_all(tx: Tx, a: dict[str, Any]) -> str:
 @POTS.action("win_pot", c.player(says="Who wins the pot"), c.pot(), label="Win a pot", group="money")
 def win_pot(tx: Tx, a: dict[str, Any]) -> str:
     """A player takes everything in a pot (free parking, the lottery, the centre)."""
-    player = find_player(tx.table, a["player"])
-    pot = find_pot(tx.table, a["pot"])
+    player = a["player"]
+    pot = a["pot"]
     account = pot_account(pot)
     amount = cash(tx.table, account)
     if amount <= 0:
@@ -192,7 +200,7 @@ def next_turn(tx: Tx, a: dict[str, Any]) -> str:
 )
 def miss_turns(tx: Tx, a: dict[str, Any]) -> str:
     """The player must miss some turns (jail, a construction zone): counted, not played."""
-    player = find_player(tx.table, a["player"])
+    player = a["player"]
     turns = a["turns"]
     owed = tx.table["players"][player].get("skip", 0)
     tx.set(["players", player, "skip"], owed + turns)
@@ -236,9 +244,8 @@ def correct_card(tx: Tx, a: dict[str, Any]) -> str:
     """The banker corrects a deed's printed values to match the card on the table (money already moved
     stays). Money is typed the pack's way ("110K", "[6K, 30K]"); a deed's group is fixed once play begins."""
     from .card_text import card_value, shown
-    from .model import find_deed
 
-    deed = find_deed(tx.table, a["deed"])
+    deed = a["deed"]
     values = a["values"]
     if not isinstance(values, dict) or not values:
         raise BadAction("values is an object of card keys and their new values")
@@ -261,6 +268,44 @@ def correct_card(tx: Tx, a: dict[str, Any]) -> str:
         tx.set(["pack", "cards", deed, key], fixed[key])
     told = ", ".join(f"{k} = {shown(fixed[k], tx.fmt)}" for k in values)
     return f"The banker corrected {deed}: {told}"
+
+
+#: The game's options about the table rather than the rules, with what each lets happen: the banker may
+#: turn them on and off while playing (the rules' own options are fixed when the game is made).
+TABLE_SWITCHES = {
+    "phone_actions": "players' actions from their phones",
+    "phone_requests": "players' payment requests from their phones",
+    "trust_table": "money from the bank to a player without the banker's tap",
+}
+#: Each one's value in a game made before it existed.
+SWITCHES_ON_AT_FIRST = ("phone_actions", "phone_requests")
+
+
+def switch_is_on(table: dict[str, Any], key: str) -> bool:
+    """Whether a table option is on now (a game made before the option existed has it as it starts)."""
+    value = table.get("options", {}).get(key, key in SWITCHES_ON_AT_FIRST)
+    return value not in (False, "false", "no", "off", 0)
+
+
+@GAME.action(
+    "set_option",
+    c.choice("option", "Which option", tuple((k, w[:1].upper() + w[1:]) for k, w in TABLE_SWITCHES.items())),
+    c.yesno("on", "On", required=True),
+    label="Turn a table option on or off",
+    group="game",
+)
+def set_option(tx: Tx, a: dict[str, Any]) -> str:
+    """The banker turns one of the table's options on or off while playing (players' actions from
+    their phones, say); like every action it goes in the log and can be undone."""
+    key = a["option"]
+    if key not in TABLE_SWITCHES:
+        raise BadAction(f"{key!r} cannot change while playing; the options that can are {', '.join(TABLE_SWITCHES)}")
+    on = a["on"] is True
+    what = TABLE_SWITCHES[key]
+    if switch_is_on(tx.table, key) == on:
+        raise Refused(f"{what} {'are' if key != 'trust_table' else 'is'} already {'on' if on else 'off'}")
+    tx.set(["options", key], on)
+    return f"The banker turned {'on' if on else 'off'} {what}"
 
 
 @GAME.action("end_game", c.text("reason", "Why the game ends"), label="End the game", group="game")

@@ -21,7 +21,7 @@ import json
 from dataclasses import dataclass, field as _dc_field, replace
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
-from .errors import BadAction, BankerError
+from .errors import BadAction, BankerError, Refused
 from .model import (
     BANK,
     account_name,
@@ -63,6 +63,8 @@ __all__ = [
     "structured",
     "parse",
     "parse_partial",
+    "check_in_game",
+    "read_amount",
     "current",
     "next_field",
     "choices",
@@ -136,6 +138,9 @@ class Field:
     required: bool = True
     #: For a player or account: what it stands for in the action (a key of :data:`ROLES`).
     role: str = ""
+    #: For a player or account: whether the player it names must still be in the game (a bankrupt player
+    #: is refused by :func:`check_in_game`, once, before the rule runs).
+    in_game: bool = True
     default: Any = None
     low: int | None = None
     high: int | None = None
@@ -145,7 +150,8 @@ class Field:
     #: ``(table, partial) -> [(value, label)]``.
     options_from: Callable[[Table, Partial], Iterable[tuple[Any, str]]] | None = None
     #: How a value is read when the family accepts more than the canonical one (a square number for a deed,
-    #: a character's title for its key): ``(table, raw) -> canonical``, refusing with a BankerError.
+    #: a character's title for its key): ``(table, raw) -> canonical``, refusing with a BankerError. For a
+    #: structured field: how the names and amounts inside it are read (after its shape is checked).
     resolve: Callable[[Table, Any], Any] | None = None
     #: Narrows a kind's candidates to the ones worth showing (a player's own deeds, say).
     only: Callable[[Table, Partial], Iterable[Any]] | None = None
@@ -394,6 +400,20 @@ def _label(value: Any) -> str:
 
 
 # -- reading raw input ------------------------------------------------------------------------------
+def _number(text: str) -> int:
+    if len(text.lstrip("-")) > 18:
+        raise BadAction(f"the number {shown(text)} is too long to be an amount")
+    return int(text)
+
+
+def _no_constant(name: str) -> None:
+    raise BadAction(f"{name} is not a number an action can use")
+
+
+#: One JSON reader for every action: whole numbers of at most 18 digits, no NaN or Infinity.
+_DECODER = json.JSONDecoder(parse_int=_number, parse_constant=_no_constant)
+
+
 def load_json(raw: str | bytes) -> Any:
     """JSON from outside, refused before parsing when it is too big or nested too deep to be an action."""
     if isinstance(raw, bytes):
@@ -405,7 +425,23 @@ def load_json(raw: str | bytes) -> Any:
             raise BadAction("the action is not UTF-8 text") from None
     if len(raw) > MAX_JSON:
         raise BadAction(f"the action is {len(raw):,} characters; at most {MAX_JSON:,} are allowed")
-    depth = deepest = 0
+    if raw.count("[") + raw.count("{") > MAX_DEPTH:  # else it cannot nest too deep: no scan needed
+        _check_depth(raw)
+    try:
+        if raw.startswith("\ufeff"):  # as json.loads says it
+            raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", raw, 0)
+        value = _DECODER.decode(raw)
+    except json.JSONDecodeError as e:
+        raise BadAction(f"not valid JSON ({e.msg} at character {e.pos})") from None
+    problem = check_json(value)
+    if problem:
+        raise BadAction(problem)
+    return value
+
+
+def _check_depth(raw: str) -> None:
+    """Refuse JSON text nested deeper than :data:`MAX_DEPTH`, before the parser walks into it."""
+    depth = 0
     in_string = escaped = False
     for c in raw:
         if in_string:
@@ -423,24 +459,6 @@ def load_json(raw: str | bytes) -> Any:
                 raise BadAction(f"the action is nested deeper than {MAX_DEPTH} levels")
         elif c in "]}":
             depth -= 1
-        deepest = max(deepest, depth)
-
-    def number(text: str) -> int:
-        if len(text.lstrip("-")) > 18:
-            raise BadAction(f"the number {shown(text)} is too long to be an amount")
-        return int(text)
-
-    def no_constant(name: str) -> None:
-        raise BadAction(f"{name} is not a number an action can use")
-
-    try:
-        value = json.loads(raw, parse_int=number, parse_constant=no_constant)
-    except json.JSONDecodeError as e:
-        raise BadAction(f"not valid JSON ({e.msg} at character {e.pos})") from None
-    problem = check_json(value)
-    if problem:
-        raise BadAction(problem)
-    return value
 
 
 def _storable(text: str) -> bool:
@@ -530,10 +548,22 @@ def _structured(f: Field, value: Any) -> Any:
     return value
 
 
+def read_amount(table: Table, value: Any, what: str, *, allow_zero: bool = False) -> int:
+    """An amount of the table's money, read the one way every amount is (a field's, or one inside a
+    structured value: a trade's cash, a bet's stake), or a one-line BadAction naming ``what``."""
+    currency = Currency.from_pack(table["pack"])
+    n = currency.parse(value)
+    if n < 0 or (n == 0 and not allow_zero):
+        raise BadAction(
+            f"{what} must be {'zero or more' if allow_zero else 'more than zero'}, not {currency.format(n)}"
+        )
+    return n
+
+
 def parse_value(f: Field, table: Table, value: Any, partial: Partial | None = None) -> Any:
     """One field's raw value as its kind's canonical value, or a one-line BadAction/Refused."""
     kind = f.kind
-    if f.resolve is not None and kind != "deeds":
+    if f.resolve is not None and kind not in ("deeds", "structured"):
         return f.resolve(table, value)
     if kind == "player":
         return find_player(table, value, active=False)
@@ -555,13 +585,8 @@ def parse_value(f: Field, table: Table, value: Any, partial: Partial | None = No
     if kind == "pot":
         return find_pot(table, value)
     if kind == "amount":
-        n = Currency.from_pack(table["pack"]).parse(value)
-        if n < 0 or (n == 0 and not f.allow_zero):
-            shown_n = Currency.from_pack(table["pack"]).format(n)
-            # the field's name in words ("per hotel"): a screen shows it, and the API's callers know the field
-            what = f.name.replace("_", " ")
-            raise BadAction(f"{what} must be {'zero or more' if f.allow_zero else 'more than zero'}, not {shown_n}")
-        return n
+        # the field's name in words ("per hotel"): a screen shows it, and the API's callers know the field
+        return read_amount(table, value, f.name.replace("_", " "), allow_zero=f.allow_zero)
     if kind in ("count", "dice", "square"):
         return _whole(f, value)
     if kind == "choice":
@@ -570,8 +595,9 @@ def parse_value(f: Field, table: Table, value: Any, partial: Partial | None = No
         return clean_text(value, f.name, f.max_len or 120)
     if kind == "yesno":
         return _yesno(f, value)
-    if kind == "structured":
-        return _structured(f, value)
+    if kind == "structured":  # its own reader, if it declares one, reads the names and amounts inside
+        checked = _structured(f, value)
+        return checked if f.resolve is None else f.resolve(table, checked)
     raise AssertionError(f"unknown kind {kind!r}")  # pragma: no cover - a declaration bug
 
 
@@ -602,9 +628,26 @@ def parse(spec: ActionSpec, table: Table, raw: dict[str, Any]) -> dict[str, Any]
     return out
 
 
+def check_in_game(spec: ActionSpec, table: Table, typed: dict[str, Any]) -> None:
+    """Refuse a typed action that names a player who is out of the game where its field says the player
+    must still play (every player and account field unless declared otherwise), in declared order."""
+    players = table["players"]
+    for f in spec.fields:
+        if f.in_game and f.kind in ("player", "account"):
+            who = typed.get(f.name)
+            if who is not None and who in players and players[who]["bankrupt"]:
+                raise Refused(f"{who} is bankrupt and out of the game")
+
+
 def parse_partial(spec: ActionSpec, table: Table, partial: dict[str, Any]) -> dict[str, Any]:
     """The fields chosen so far, typed where they can be (a screen's half-made action)."""
+    return _read_partial(spec, table, partial)[0]
+
+
+def _read_partial(spec: ActionSpec, table: Table, partial: dict[str, Any]) -> tuple[dict[str, Any], bool]:
+    """The fields chosen so far, typed where they can be, and whether every one of them could be."""
     out: dict[str, Any] = {}
+    clean = True
     for f in spec.fields:
         if partial.get(f.name) is None:
             continue
@@ -612,7 +655,8 @@ def parse_partial(spec: ActionSpec, table: Table, partial: dict[str, Any]) -> di
             out[f.name] = parse_value(f, table, partial[f.name], out)
         except BankerError:
             out[f.name] = partial[f.name]
-    return out
+            clean = False
+    return out, clean
 
 
 # -- screens: what to ask next, and what may be chosen ---------------------------------------------
@@ -624,7 +668,10 @@ def current(spec: ActionSpec, table: Table, field: str, partial: dict[str, Any])
 
 def next_field(spec: ActionSpec, table: Table, partial: dict[str, Any]) -> Field | None:
     """The next field to ask, in declared order; ``None`` when the action is ready to confirm."""
-    typed = parse_partial(spec, table, partial)
+    return _next_of_typed(spec, table, parse_partial(spec, table, partial))
+
+
+def _next_of_typed(spec: ActionSpec, table: Table, typed: dict[str, Any]) -> Field | None:
     for f in spec.fields:
         if f.name not in typed and f.asked(table, typed):
             return f
@@ -673,18 +720,17 @@ def choices(rules: "Rules", table: Table, name: str, field_name: str, partial: d
     nothing committed): a refusal greys it with the rule's own reason, an acceptance carries the preview.
     When later fields are still to come, a field's declared ``check`` judges it, if it has one.
     """
-    from .engine import decide_full
-
     spec = rules.registry.spec(name)
     f = spec.field(field_name)
-    typed = parse_partial(spec, table, partial)
+    typed, clean = _read_partial(spec, table, partial)
     typed.pop(field_name, None)
+    decide = _decider(rules, table, spec, clean and _all_before(spec, typed, field_name))
     out = []
     for value, label in _candidates(f, table, typed):
         trial = {**typed, field_name: value}
-        if next_field(spec, table, trial) is None:
+        if _next_of_typed(spec, table, trial) is None:
             try:
-                p = decide_full(table, {"action": name, **trial}, rules)
+                p = decide(trial)
             except BankerError as e:
                 out.append(Choice(value, label, False, str(e)))
                 continue
@@ -716,14 +762,13 @@ def in_or_out(rules: "Rules", table: Table, name: str, field_name: str, partial:
     """Every candidate of a list field that declares ``in_or_out``, with both answers decided by the rule
     itself (refused ones greyed with the rule's reason, accepted ones with their preview), each worded by
     the rule ("Lift now: Ann pays $220", "Keep it mortgaged: Ann pays the 10% now, $20")."""
-    from .engine import decide_full
-
     spec = rules.registry.spec(name)
     f = spec.field(field_name)
     if f.in_or_out is None:
         raise BadAction(f"{name}'s {field_name} is not asked in or out")
-    typed = parse_partial(spec, table, partial)
+    typed, clean = _read_partial(spec, table, partial)
     chosen = list(typed.pop(field_name, None) or [])
+    decide = _decider(rules, table, spec, clean and _all_before(spec, typed, field_name))
     out = []
     for value, label in _candidates(f, table, typed):
         pair = []
@@ -731,17 +776,37 @@ def in_or_out(rules: "Rules", table: Table, name: str, field_name: str, partial:
             listed = [v for v in chosen if v != value] + [value] * inside
             trial = {**typed, field_name: listed}
             words = f.in_or_out(table, typed, value, inside)
-            if next_field(spec, table, trial) is not None:
+            if _next_of_typed(spec, table, trial) is not None:
                 pair.append(Choice(inside, words))
                 continue
             try:
-                p = decide_full(table, {"action": name, **trial}, rules)
+                p = decide(trial)
             except BankerError as e:
                 pair.append(Choice(inside, words, False, str(e)))
                 continue
             pair.append(Choice(inside, words, True, None, _detail(p, table), p))
         out.append(InOrOut(value, label, pair[0], pair[1], value in chosen))
     return out
+
+
+def _all_before(spec: ActionSpec, typed: dict[str, Any], field_name: str) -> bool:
+    """Whether every field chosen so far comes before ``field_name``: then no value chosen was read
+    against an earlier field that the candidate now replaces (a choice's options may depend on it)."""
+    names = [f.name for f in spec.fields]
+    upto = names.index(field_name)
+    return all(names.index(k) < upto for k in typed)
+
+
+def _decider(rules: "Rules", table: Table, spec: ActionSpec, clean: bool) -> Callable[[dict[str, Any]], Preview]:
+    """How a screen's candidates are decided: the same decision as the real action. When every field
+    chosen so far was read (a candidate is always a canonical value), the values are already what the
+    contract's parse would make of them, so each candidate skips reading them again; otherwise each is
+    read as the real action would be, and refused with the same reason."""
+    from .engine import decide_full, decide_typed
+
+    if clean:
+        return lambda trial: decide_typed(table, spec, {"action": spec.name, **trial}, rules)
+    return lambda trial: decide_full(table, {"action": spec.name, **trial}, rules)
 
 
 def _detail(p: Preview, table: Table) -> str:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator
 
 from . import events as ev
-from .contract import ActionSpec, Field, Posting, Preview, parse
+from .contract import ActionSpec, Field, Posting, Preview, check_in_game, parse
 from .errors import BadAction, NotEnoughMoney, Refused
 from .model import BANK, Table, active_players, cash, current_player, pot_seed
 from .money import Currency
@@ -26,6 +26,7 @@ __all__ = [
     "closed",
     "decide",
     "decide_full",
+    "decide_typed",
     "ENDING",
     "GAME_OVER",
     "require_own_turn",
@@ -140,15 +141,6 @@ class Tx:
     def option(self, key: str) -> Any:
         return self.table["options"].get(key)
 
-    def amount(self, value: Any, what: str = "amount", *, allow_zero: bool = False) -> int:
-        """A positive whole amount from an action field, or a clear refusal."""
-        if value is None:
-            raise BadAction(f"{what} is missing")
-        n = self.currency.parse(value)
-        if n < 0 or (n == 0 and not allow_zero):
-            raise BadAction(f"{what} must be more than zero, not {self.fmt(n)}")
-        return n
-
     # -- writing -----------------------------------------------------------------------------------
     def record(self, event: dict[str, Any]) -> None:
         self.table = ev.apply(self.table, event)
@@ -223,12 +215,18 @@ def decide_full(table: Table, action: dict[str, Any], rules: Rules) -> Preview:
         spec = rules.registry.spec(name)
     except BadAction:
         raise BadAction(f"unknown action {shown(name)} for {rules.family} games") from None
-    typed = parse(spec, table, action)
+    return decide_typed(table, spec, parse(spec, table, action), rules)
+
+
+def decide_typed(table: Table, spec: ActionSpec, typed: dict[str, Any], rules: Rules) -> Preview:
+    """Decide an action the contract has already read (``typed``: what :func:`contract.parse` returns,
+    every name found and every amount read): the rule runs on those values without reading them again."""
     why = closed(table, spec.name)
     if why is not None:
         raise Refused(why)
     if spec.own_turn:
         require_own_turn(table, spec, typed)
+    check_in_game(spec, table, typed)
     tx = Tx(table, rules)
     text = spec.handler(tx, typed)
     if not tx.events and not getattr(spec.handler, "may_be_empty", False):

@@ -20,7 +20,7 @@ These helpers read it; only :mod:`companion.core.events` builds new tables.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, Iterable, cast
+from typing import Any, Collection, Iterable, cast
 
 from .errors import BadAction, Refused, UnknownName
 from .text import clean_name, clean_text, look_keys, name_key, shown
@@ -187,9 +187,13 @@ def active_players(table: Table) -> list[str]:
     return [n for n in table["order"] if not table["players"][n]["bankrupt"]]
 
 
-def _match(name: object, candidates: Iterable[str], what: str) -> str:
+def _match(name: object, candidates: Collection[str], what: str, *, unique: bool = False) -> str:
+    """The candidate ``name`` names; ``unique``: no two candidates share a key (a table's players), so a
+    name written exactly as one of them is that one without comparing keys."""
     if not isinstance(name, str) or not name.strip():
         raise BadAction(f"{what} must be a name, not {shown(name)}")
+    if unique and name in candidates:
+        return name
     wanted = name_key(name)
     for c in candidates:
         if name_key(c) == wanted:
@@ -199,7 +203,7 @@ def _match(name: object, candidates: Iterable[str], what: str) -> str:
 
 def find_player(table: Table, name: object, *, active: bool = True) -> str:
     """The player's exact name; refuses unknown and (by default) bankrupt players."""
-    found = _match(name, table["order"], "player")
+    found = _match(name, table["order"], "player", unique=True)  # twins are refused at the start
     if active and table["players"][found]["bankrupt"]:
         from .errors import Refused
 

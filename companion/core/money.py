@@ -31,6 +31,11 @@ _AMOUNT = re.compile(r"^(?P<sign>[-+]?)(?P<num>(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d
 _LONGEST = 32
 
 
+#: The currency read last, with the pack's currency table it was read from (tables are never changed in
+#: place, so the same table object always reads the same).
+_LAST: "tuple[dict[str, Any], Currency] | None" = None
+
+
 @dataclass(frozen=True)
 class Currency:
     """How a pack writes money: a symbol, a style ("plain" or "short") and, for the short style, the
@@ -42,7 +47,17 @@ class Currency:
 
     @classmethod
     def from_pack(cls, pack: dict[str, Any]) -> "Currency":
+        global _LAST
         cur = pack.get("currency", {})
+        last = _LAST
+        if last is not None and last[0] is cur:  # the same pack's currency, read at every action
+            return last[1]
+        made = cls._read(cur)
+        _LAST = (cur, made)
+        return made
+
+    @classmethod
+    def _read(cls, cur: dict[str, Any]) -> "Currency":
         places = cur.get("places", 2)
         if isinstance(places, bool) or not isinstance(places, int) or not 0 <= places <= 6:
             raise BadAction(f"currency places is a whole number from 0 to 6, not {places!r}")

@@ -23,6 +23,7 @@ skeleton (Unicode UTS #39, :mod:`companion.core.lookalike`), as the Cyrillic "А
 from __future__ import annotations
 
 import unicodedata
+from functools import lru_cache
 
 from .errors import BadAction
 from .lookalike import invisible, skeleton
@@ -95,6 +96,7 @@ def clean_name(value: object, what: str, max_len: int) -> str:
     return text
 
 
+@lru_cache(maxsize=2048)  # a table's few dozen names, looked up at every action: each worked out once
 def name_key(name: str) -> str:
     """The form two names are compared in: equal keys are the same name to the table."""
     folded = unicodedata.normalize("NFKC", " ".join(name.split())).casefold()

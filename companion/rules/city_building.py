@@ -14,11 +14,11 @@ from typing import Any, cast
 from companion.core import contract as c
 from companion.core.engine import Registry, Tx
 from companion.core.errors import BadAction, Refused
-from companion.core.model import BANK, card, cash, find_deed, find_player
+from companion.core.model import BANK, card, cash
 
 from . import city_districts as cd
 
-__all__ = ["BUILDING", "spin_of", "roll_of", "describe_spin"]
+__all__ = ["BUILDING", "BLOCKS", "build_spin", "spin_of", "roll_of", "describe_spin"]
 
 BUILDING = Registry()
 
@@ -43,6 +43,10 @@ BUILDINGS = (
     ("skyscraper", "A skyscraper"),
     ("tower", "The Monopoly Tower"),
 )
+
+
+#: The buildings that are blocks: they draw on the spin's allowance and take a count.
+BLOCKS = ("residential", "industrial")
 
 
 def _own_districts(table: dict[str, Any], partial: dict[str, Any]) -> list[str]:
@@ -74,6 +78,39 @@ def describe_spin(spin: dict[str, Any]) -> str:
     return f"{spin['result']} block{'s' if spin['result'] > 1 else ''} ({left} left)"
 
 
+def build_spin(
+    table: dict[str, Any], player: str | None, building: str | None = None, *, this_roll: bool = True
+) -> dict[str, Any]:
+    """What the player's build spin gives a Build now, for a screen that fills the Build in so that the
+    district is the only tap left (the touchscreen draws it; the rule, ``build``, still decides).
+
+    ``building`` is what the Build holds so far. Before a spin (this roll's, unless ``this_roll`` is
+    False): ``spun`` False, the building kept (residential when none). After it: a railroad when the
+    spinner gave one (built or not: the rule says what is left of it), else the building kept when it is
+    one (residential instead of a railroad or nothing) with ``count`` the blocks the spin still allows
+    (1 to 3; None for a building that is not blocks) and ``allowance`` what is left of the spin. ``text``
+    says the spin ("2 blocks (1 left)"); ``blocks`` names the buildings that take a count."""
+    spin = spin_of(table, player) if player else None
+    if spin is not None and this_roll and spin.get("roll", 1) != roll_of(table):
+        spin = None  # a double since that spin: this roll spins again
+    if spin is None:
+        return {
+            "spun": False,
+            "text": "",
+            "building": building or "residential",
+            "count": None,
+            "allowance": None,
+            "blocks": BLOCKS,
+        }
+    said = {"spun": True, "text": describe_spin(spin), "blocks": BLOCKS}
+    if spin["result"] == "railroad":
+        return {**said, "building": "railroad", "count": None, "allowance": 0}
+    left = max(spin["result"] - spin["used"], 0)
+    kept = building if building in BLOCKS or (building and building != "railroad") else "residential"
+    count = max(1, min(left, 3)) if kept in BLOCKS else None
+    return {**said, "building": kept, "count": count, "allowance": left}
+
+
 @BUILDING.action(
     "spin",
     c.player(),
@@ -85,7 +122,7 @@ def describe_spin(spin: dict[str, Any]) -> str:
 def spin(tx: Tx, a: dict[str, Any]) -> str:
     """Record where the build spinner stopped for the player whose turn it is (once a roll: after a
     double the player rolls again and may build again, so the spinner turns again)."""
-    player = find_player(tx.table, a["player"])
+    player = a["player"]
     result = a["result"]
     if isinstance(result, bool) or not isinstance(result, (int, str)) or _key(result) not in _FACES:
         raise BadAction(f'result is 1, 2, 3 or "railroad", not {result!r}')
@@ -121,7 +158,7 @@ def _key(result: int | str) -> int | str:
 def double(tx: Tx, a: dict[str, Any]) -> str:
     """The player whose turn it is rolled a double: after this roll's landing and building they roll
     again in the same turn, and may spin and build again. A third double in a row sends them to jail."""
-    player = find_player(tx.table, a["player"])
+    player = a["player"]
     if tx.table["players"][player].get("in_jail"):
         raise Refused(f"{player} is in jail: a double gets {player} out (leave_jail), and the turn ends there")
     roll = roll_of(tx.table)
@@ -150,8 +187,8 @@ def build(tx: Tx, a: dict[str, Any]) -> str:
 
     Residential and industrial blocks and the free railroad draw on this turn's spin; the others
     have their own conditions and prices."""
-    player = find_player(tx.table, a["player"])
-    deed = find_deed(tx.table, a["deed"])
+    player = a["player"]
+    deed = a["deed"]
     kind = a["building"]
     if kind not in _KINDS:
         raise BadAction(f"building is one of {', '.join(_KINDS)}, not {kind!r}")
@@ -301,8 +338,8 @@ def planning_permission(tx: Tx, a: dict[str, Any]) -> str:
 
     A bonus building goes on the player's own or an unowned district, a hazard on another player's or
     an unowned one; each keeps the other out."""
-    player = find_player(tx.table, a["player"])
-    deed = find_deed(tx.table, a["deed"])
+    player = a["player"]
+    deed = a["deed"]
     kind, name = _planning_building(tx.table, a["building"])
     state = tx.table["deeds"][deed]
     owner = state.get("owner")
@@ -338,8 +375,8 @@ def planning_permission(tx: Tx, a: dict[str, Any]) -> str:
 )
 def remove_hazard(tx: Tx, a: dict[str, Any]) -> str:
     """The district's owner pays the bank to take a hazard away (a fixed sum per block of the hazard)."""
-    player = find_player(tx.table, a["player"])
-    deed = find_deed(tx.table, a["deed"])
+    player = a["player"]
+    deed = a["deed"]
     cd.require_owner(tx.table, player, deed)
     hazard = tx.table["deeds"][deed].get("hazard")
     if not hazard:

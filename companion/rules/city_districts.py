@@ -13,12 +13,11 @@ The rent value is both what a visitor pays and what the district is worth at the
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import cast
 
-from companion.core.errors import BadAction
 from companion.core.model import Table, card, cash
 
-from .deeds import require_owner
+from .deeds import CardShape, require_owner
 
 __all__ = [
     "MAX_BLOCKS",
@@ -47,7 +46,6 @@ MAX_BLOCKS = 8
 RENT_LENGTH = MAX_BLOCKS
 
 _MONEY_KEYS = ("price", "land_rent", "residential_cost", "industrial_cost", "skyscraper_cost")
-_KNOWN_KEYS = {"group", "rent", "stand_in", *_MONEY_KEYS}
 
 
 def marks(table: Table, deed: str) -> list[str]:
@@ -141,24 +139,6 @@ def could_raise(table: Table, player: str) -> int:
     return sum(rent_value(table, d) for d in owned_by(table, player))
 
 
-def _whole_positive(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value > 0
-
-
-def check_card(name: str, c: dict[str, Any]) -> None:
-    """Refuse a district card whose values cannot be right (at load, and when the banker corrects one)."""
-    unknown = sorted(set(c) - _KNOWN_KEYS)
-    if unknown:
-        raise BadAction(f"{name}: a district card has no {', '.join(map(repr, unknown))}")
-    if not isinstance(c.get("group"), str) or not c["group"].strip():
-        raise BadAction(f"{name}: a district needs a colour group")
-    for key in _MONEY_KEYS:
-        if not _whole_positive(c.get(key)):
-            raise BadAction(f"{name}: {key} must be a whole number above 0, not {c.get(key)!r}")
-    rent = c.get("rent")
-    if not isinstance(rent, list) or len(rent) != RENT_LENGTH:
-        raise BadAction(f"{name}: a district has {RENT_LENGTH} rents (for 1 to {MAX_BLOCKS} blocks), not {rent!r}")
-    if not all(_whole_positive(r) for r in rent):
-        raise BadAction(f"{name}: rents are whole numbers above 0, not {rent!r}")
-    if "stand_in" in c and not isinstance(c["stand_in"], bool):
-        raise BadAction(f"{name}: stand_in is true or false")
+#: A district card: its group, five sums of money and the rents for 1 to 8 blocks.
+CARD = CardShape("a district card", "a district", _MONEY_KEYS, RENT_LENGTH, "rents", f"(for 1 to {MAX_BLOCKS} blocks)")
+check_card = CARD.check

@@ -148,6 +148,20 @@ def check_pack(pack: dict[str, Any]) -> None:
         raise BadAction(f"{pack.get('name')}: City Life needs the lottery pot")
 
 
+#: The values of a card that are money (the rest are counts, text or yes/no), for every screen that
+#: shows a card: "Property tax $100", never "Property tax 100".
+CARD_MONEY = (
+    "price",
+    "visitor_fee",
+    "visitor_capital_gains",
+    "property_tax",
+    "land_transfer_tax",
+    "capital_gains_tax",
+    "mortgage",
+    "mortgage_cost",
+)
+
+
 def rules(pack: dict[str, Any]) -> Rules:
     check_pack(pack)
     return Rules(
@@ -158,6 +172,7 @@ def rules(pack: dict[str, Any]) -> Rules:
         check_card=check_card,
         extras={
             "player_view": player_view,
+            "card_money": CARD_MONEY,
             "raise_hint": "selling shares and property to the Bank would bring {amount}",
             "no_raise_hint": "nothing left to sell",
         },

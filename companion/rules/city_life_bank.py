@@ -14,7 +14,7 @@ from companion.core import contract as c
 from companion.core.common import COMMON
 from companion.core.engine import Registry, Tx
 from companion.core.errors import BadAction, NotEnoughMoney, Refused
-from companion.core.model import BANK, Table, card, cash, find_deed, find_player, pot_account
+from companion.core.model import BANK, Table, card, cash, find_deed, pot_account
 
 from . import turns
 
@@ -235,7 +235,7 @@ def collect_due(tx: Tx, player: str) -> list[str]:
 def borrow(tx: Tx, a: dict[str, Any]) -> str:
     """Advanced: a Bank loan of $1,000, to be repaid with its $200 cost within 7 counted turns."""
     need_advanced(tx, "Bank loans")
-    player = find_player(tx.table, a["player"])
+    player = a["player"]
     if tx.table["players"][player].get("barred"):
         raise Refused(f"{player} could not repay a Bank loan and may no longer borrow from the Bank")
     if any(d["kind"] == "loan" for d in tx.table["players"][player].get("debts", [])):
@@ -255,7 +255,7 @@ def borrow(tx: Tx, a: dict[str, Any]) -> str:
 def mortgage(tx: Tx, a: dict[str, Any]) -> str:
     """Advanced: the Bank lends $400 on a House or $2,000 on a Tower, repaid with its cost in 7 turns."""
     need_advanced(tx, "Bank mortgages")
-    player = find_player(tx.table, a["player"])
+    player = a["player"]
     deed = find_property(tx.table, a["deed"])
     owner = tx.table["deeds"][deed].get("owner")
     if owner != player:
@@ -292,7 +292,7 @@ def repay(tx: Tx, a: dict[str, Any]) -> str:
     A debt that has fallen due, owed by a player with too little cash and nothing left to sell, ends
     the rulebook's way: all the cash to the Bank, back to square 3, a missed turn per $500 owed.
     """
-    player = find_player(tx.table, a["player"])
+    player = a["player"]
     index = _pick_debt(tx, player, a.get("debt"))
     debt = tx.table["players"][player]["debts"][index]
     have = cash(tx.table, player)

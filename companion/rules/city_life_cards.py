@@ -48,6 +48,7 @@ ANSWERS = c.structured(
     },
     only=_answering,
     note=_who_judges,
+    resolve=lambda table, answers: read_answers(table, answers),
 )
 
 __all__ = ["whole_number", "judge_of", "pay_quiz"]
@@ -69,16 +70,25 @@ def judge_of(table: Table) -> str | None:
     return active[active.index(playing(table)) - 1]
 
 
-def pay_quiz(tx: Tx, answers: object, *, only: str | None) -> tuple[str, dict[str, int]]:
-    """$300 from the Bank for every correct answer; ``only``: the one player allowed to answer."""
+def read_answers(table: Table, answers: Any) -> dict[str, int]:
+    """How the contract reads a Quiz Card round's answers: each player found, their correct answers counted
+    (two spellings of one player add up)."""
     if not isinstance(answers, dict) or not answers:
         raise BadAction('answers is an object of player names and their correct answers, e.g. {"Ann": 2}')
-    most = amount_of(tx.table, "quiz_questions")
-    judge = None if only else judge_of(tx.table)
+    most = amount_of(table, "quiz_questions")
     counts: dict[str, int] = {}
     for name, n in answers.items():
-        player = find_player(tx.table, name)
+        player = find_player(table, name)
         counts[player] = counts.get(player, 0) + whole_number(n, f"{player}'s correct answers", 0, most)
+    return counts
+
+
+def pay_quiz(tx: Tx, counts: dict[str, int], *, only: str | None) -> tuple[str, dict[str, int]]:
+    """$300 from the Bank for every correct answer (``counts``: as :func:`read_answers` read them);
+    ``only``: the one player allowed to answer."""
+    most = amount_of(tx.table, "quiz_questions")
+    judge = None if only else judge_of(tx.table)
+    for player in counts:
         if only and player != only and counts[player]:
             raise Refused(f"only {only} answers the Quiz Card under the basic rules")
         if player == judge and counts[player]:
@@ -115,16 +125,16 @@ def quiz(tx: Tx, a: dict[str, Any]) -> str:
 )
 def violation(tx: Tx, a: dict[str, Any]) -> str:
     """A Traffic Violation card: its fine to the Lottery, its award from the Bank, its demerit points."""
-    player = find_player(tx.table, a["player"])
+    player = a["player"]
     if all(a.get(k) is None for k in ("fine", "award", "demerits")):
         raise BadAction("violation needs the card's fine, award or demerits")
     parts = []
     if a.get("award") is not None:
-        award = tx.amount(a["award"], "award")
+        award = a["award"]
         tx.pay(BANK, player, award, "Traffic Violation card")
         parts.append(f"{player} collected {tx.fmt(award)}")
     if a.get("fine") is not None:
-        fine = tx.amount(a["fine"], "fine")
+        fine = a["fine"]
         cap = amount_of(tx.table, "violation_turn_cap")
         outcome = charge(tx, player, fine, "traffic fine", when_broke="turns", cap=cap)
         parts.append(outcome or f"{player} paid a {tx.fmt(fine)} traffic fine to the Lottery")

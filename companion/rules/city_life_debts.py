@@ -23,7 +23,7 @@ from typing import Any, Callable
 from companion.core import contract as c
 from companion.core.engine import Tx
 from companion.core.errors import NotEnoughMoney, Refused
-from companion.core.model import cash, find_player
+from companion.core.model import cash
 
 from . import turns
 from .city_life_bank import CITY, LOTTERY, amount_of, has_assets, sell_hint, turns_for
@@ -150,7 +150,7 @@ def owed_view(table: dict[str, Any], player: str, fmt: Callable[[int], str]) -> 
 def settle(tx: Tx, a: dict[str, Any]) -> str:
     """Pay what the player owes for a square or card once they have sold enough (or, with nothing left
     to sell, meet it with missed turns as the rulebook says)."""
-    player = find_player(tx.table, a["player"])
+    player = a["player"]
     if not tx.table["players"][player].get("owes"):
         raise Refused(f"{player} owes nothing for a square or card")
     return "; ".join(settle_owed(tx, player, strict=True))

@@ -13,7 +13,7 @@ from typing import Any
 from companion.core import contract as c
 from companion.core.engine import Tx
 from companion.core.errors import BadAction, NotEnoughMoney, Refused
-from companion.core.model import BANK, Table, card, cash, find_account, find_player
+from companion.core.model import BANK, Table, card, cash
 
 from .city_life_bank import (
     CITY,
@@ -84,7 +84,7 @@ def _count(a: dict[str, Any], most: int) -> int:
 
 
 def _buyer(tx: Tx, a: dict[str, Any], seller: str) -> str:
-    buyer = find_account(tx.table, a.get("to", BANK))
+    buyer: str = a.get("to", BANK)
     if buyer == seller:
         raise Refused(f"{seller} cannot sell to {seller}")
     if buyer.startswith("pot:"):
@@ -99,7 +99,7 @@ def _buyer(tx: Tx, a: dict[str, Any], seller: str) -> str:
 @CITY.action("buy", c.player(), c.deed(only=_for_sale, resolve=_property_value), label="Buy", group="deeds")
 def buy(tx: Tx, a: dict[str, Any]) -> str:
     """Buy the unsold House or Tower the player has just landed on from the Bank."""
-    player = find_player(tx.table, a["player"])
+    player = a["player"]
     deed = find_property(tx.table, a["deed"])
     owner = tx.table["deeds"][deed].get("owner")
     if owner:
@@ -132,14 +132,14 @@ def buy(tx: Tx, a: dict[str, Any]) -> str:
 )
 def sell(tx: Tx, a: dict[str, Any]) -> str:
     """Sell a House or Tower to the Bank at its purchase price, or to a player (``to``) at ``price``."""
-    seller = find_player(tx.table, a["player"])
+    seller = a["player"]
     deed = find_property(tx.table, a["deed"])
     owner = tx.table["deeds"][deed].get("owner")
     if owner != seller:
         raise Refused(f"{deed} belongs to {owner or 'the Bank'}, not {seller}")
     buyer = _buyer(tx, a, seller)
     c = card(tx.table, deed)
-    price = c["price"] if buyer == BANK else tx.amount(a["price"], "price", allow_zero=True)
+    price = c["price"] if buyer == BANK else a["price"]
     cgt = _tax(tx, deed, "capital_gains_tax")
     ltt = 0 if buyer == BANK else _tax(tx, deed, "land_transfer_tax")
     index = mortgage_index(tx.table, seller, deed)
@@ -180,7 +180,7 @@ def sell(tx: Tx, a: dict[str, Any]) -> str:
 def exchange(tx: Tx, a: dict[str, Any]) -> str:
     """On the proprietor's turn: a Tower goes back to the Bank for an unsold House (no price changes
     hands; the advanced rules charge $200 Capital Gains and $200 Land Transfer Tax)."""
-    player = find_player(tx.table, a["player"])
+    player = a["player"]
     tower = find_property(tx.table, a["tower"])
     house = find_property(tx.table, a["house"])
     if card(tx.table, tower)["kind"] != "tower" or card(tx.table, house)["kind"] != "house":
@@ -219,7 +219,7 @@ def buy_shares(tx: Tx, a: dict[str, Any]) -> str:
     """Advanced: on landing on a Dollar Sign square, buy Bank shares at $500 (at most 5 from the Bank
     in a whole game, and none once the player has sold shares to another player)."""
     need_advanced(tx, "Bank shares")
-    player = find_player(tx.table, a["player"])
+    player = a["player"]
     n = _count(a, amount_of(tx.table, "shares_from_bank"))
     record = tx.table["players"][player]
     if landed_on(tx.table, player) not in tx.table["pack"]["board"]["dollar_sign"]:
@@ -252,13 +252,13 @@ def sell_shares(tx: Tx, a: dict[str, Any]) -> str:
     """Sell Bank shares to the Bank at $500 each, or to a player (``to``) at ``price``; under the
     advanced rules the seller pays $100 Capital Gains Tax a share to the City Life Lottery (the basic
     rules' shares come from the Dollar Sign squares and are sold tax free)."""
-    seller = find_player(tx.table, a["player"])
+    seller = a["player"]
     n = _count(a, 100)
     held = shares_of(tx.table, seller)
     if held < n:
         raise Refused(f"{seller} holds {held} Bank share{'s' if held != 1 else ''}, not {n}")
     buyer = _buyer(tx, a, seller)
-    price = n * amount_of(tx.table, "share_price") if buyer == BANK else tx.amount(a["price"], "price", allow_zero=True)
+    price = n * amount_of(tx.table, "share_price") if buyer == BANK else a["price"]
     cgt = n * amount_of(tx.table, "share_capital_gains") if is_advanced(tx.table) else 0
     if buyer != BANK and cash(tx.table, buyer) < price:
         raise NotEnoughMoney(f"{buyer} has {tx.fmt(cash(tx.table, buyer))}, not the {tx.fmt(price)} agreed")

@@ -17,7 +17,7 @@ from dataclasses import replace
 from companion.core import contract as c
 from companion.core.engine import Tx, ranking
 from companion.core.errors import BadAction, Refused
-from companion.core.model import BANK, Table, active_players, card, cash, find_player, pot_seed
+from companion.core.model import BANK, Table, active_players, card, cash, pot_seed
 
 from . import turns
 from .city_life_bank import (
@@ -199,7 +199,7 @@ def land(tx: Tx, a: dict[str, Any]) -> str:
     A square that sends the player on to another square with instructions of its own (a School
     answered right, the Museum's School choice) is followed in the same action when ``then`` gives that
     square's fields (one object per square, in order); each step is said in the log."""
-    player = find_player(tx.table, a["player"])
+    player = a["player"]
     if tx.table["players"][player].get("in_jail"):
         raise Refused(f"{player} is in Jail: roll for a six (leave_jail) or end the turn")
     path = _follow(tx.table, whole_number(a["square"], "square", 1, 100))

@@ -12,7 +12,7 @@ from typing import Any
 from companion.core import contract as c
 from companion.core.engine import Tx
 from companion.core.errors import BadAction, NotEnoughMoney
-from companion.core.model import active_players, cash, playing, find_player
+from companion.core.model import active_players, cash, playing
 
 from . import turns
 from .city_life_bank import CITY, amount_of, collect_due, has_assets, sell_hint
@@ -70,7 +70,7 @@ def require_overdue_settled(tx: Tx, player: str) -> None:
 )
 def miss_turns(tx: Tx, a: dict[str, Any]) -> str:
     """The player misses turns; ``reason`` "debt" marks turns that do not count toward a loan."""
-    player = find_player(tx.table, a["player"])
+    player = a["player"]
     n = _turns(a["turns"])
     reason = a.get("reason", "other")
     if reason not in ("other", "debt"):
@@ -91,7 +91,7 @@ def miss_turns(tx: Tx, a: dict[str, Any]) -> str:
 )
 def jail(tx: Tx, a: dict[str, Any]) -> str:
     """The player goes to Jail for 3 turns (or ``turns``); jail turns do not count toward loans."""
-    player = find_player(tx.table, a["player"])
+    player = a["player"]
     n = _turns(a.get("turns", amount_of(tx.table, "jail_turns")))
     turns.send_to_jail(tx, player, n)
     tx.set(["players", player, "at"], 44)
@@ -107,6 +107,6 @@ def jail(tx: Tx, a: dict[str, Any]) -> str:
 )
 def leave_jail(tx: Tx, a: dict[str, Any]) -> str:
     """The jailed player rolled a six on a jail turn: out of Jail at once, and this turn is played."""
-    player = find_player(tx.table, a["player"])
+    player = a["player"]
     left = turns.release_from_jail(tx, player)
     return f"{player} rolled a six and left Jail ({left} jail turn{'s' if left != 1 else ''} spared)"

@@ -7,10 +7,14 @@ lives in the pack's ``cards`` so the banker can correct it.
 
 from __future__ import annotations
 
-from typing import cast
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable, Iterable, cast
 
 from companion.core.errors import BadAction, Refused
-from companion.core.model import Table, card, cash
+from companion.core.model import BANK, Table, card, cash
+
+if TYPE_CHECKING:  # pragma: no cover
+    from companion.core.engine import Tx
 
 __all__ = [
     "group_of",
@@ -27,7 +31,49 @@ __all__ = [
     "building_value",
     "rent_owner",
     "require_whole_group",
+    "CardShape",
+    "MortgageTerms",
+    "CLASSIC_MORTGAGE",
+    "mortgage_deed",
+    "lift_mortgage",
+    "require_even",
+    "require_room_to_build",
 ]
+
+
+def whole_positive(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value > 0
+
+
+@dataclass(frozen=True)
+class CardShape:
+    """What a family's deed card must hold, and how its refusals name things: one card check serves every
+    family whose cards are a group, sums of money above 0 and a fixed-length row of rents."""
+
+    card: str  # the card as people call it: "a district card"
+    thing: str  # the deed itself: "a district"
+    money_keys: tuple[str, ...]
+    rent_length: int
+    rents: str  # what the row of rents is called: "rents", "access charges"
+    rents_read: str  # what the row says, after its length: "(for 1 to 8 blocks)"
+
+    def check(self, name: str, c: dict[str, Any]) -> None:
+        """Refuse a card whose values cannot be right (at load, and when the banker corrects one)."""
+        unknown = sorted(set(c) - {"group", "rent", "stand_in", *self.money_keys})
+        if unknown:
+            raise BadAction(f"{name}: {self.card} has no {', '.join(map(repr, unknown))}")
+        if not isinstance(c.get("group"), str) or not c["group"].strip():
+            raise BadAction(f"{name}: {self.thing} needs a colour group")
+        for key in self.money_keys:
+            if not whole_positive(c.get(key)):
+                raise BadAction(f"{name}: {key} must be a whole number above 0, not {c.get(key)!r}")
+        rent = c.get("rent")
+        if not isinstance(rent, list) or len(rent) != self.rent_length:
+            raise BadAction(f"{name}: {self.thing} has {self.rent_length} {self.rents} {self.rents_read}, not {rent!r}")
+        if not all(whole_positive(r) for r in rent):
+            raise BadAction(f"{name}: {self.rents} are whole numbers above 0, not {rent!r}")
+        if "stand_in" in c and not isinstance(c["stand_in"], bool):
+            raise BadAction(f"{name}: stand_in is true or false")
 
 
 def group_of(table: Table, deed: str) -> str:
@@ -187,3 +233,99 @@ def require_whole_group(
 
 def group_has_buildings(table: Table, deed: str) -> bool:
     return any(buildings(table, d) for d in group_deeds(table, group_of(table, deed)))
+
+
+# -- one mortgage and one lift for every family that borrows on its deeds ------------------------------
+@dataclass(frozen=True)
+class MortgageTerms:
+    """How a family's bank lends on a deed and is paid back: classic lends the card's mortgage value and
+    takes it back with interest; Monopoly City lends the district's rent value and takes back that sum."""
+
+    #: What the bank lends on the deed now.
+    value: Callable[[Table, str], int]
+    #: What lifting the mortgage costs now.
+    lift_cost: Callable[[Table, str], int]
+    #: Whether the buildings of the deed's group must be sold first (classic), or stay (Monopoly City).
+    sell_buildings_first: bool = True
+    #: Whether the sum lent is kept on the deed (``mortgage``): what buying it back costs.
+    keeps_sum: bool = False
+    #: The lift in the family's words, with ``{deed}``: "lifted the mortgage on {deed}", "bought back {deed}".
+    lifted: str = "lifted the mortgage on {deed}"
+    lifting: str = "lifting the mortgage on {deed}"
+    #: Said after the sum lent ("", ", its rent value").
+    value_said: str = ""
+
+
+def mortgage_deed(tx: Tx, terms: MortgageTerms, player: str, deed: str) -> str:
+    """The bank lends on an owned, unmortgaged deed."""
+    require_owner(tx.table, player, deed)
+    if tx.table["deeds"][deed].get("mortgaged"):
+        raise Refused(f"{deed} is already mortgaged")
+    if terms.sell_buildings_first and group_has_buildings(tx.table, deed):
+        raise Refused(f"sell the buildings on the {group_of(tx.table, deed)} group before mortgaging {deed}")
+    value = terms.value(tx.table, deed)
+    tx.set(["deeds", deed, "mortgaged"], True)
+    if terms.keeps_sum:
+        tx.set(["deeds", deed, "mortgage"], value)
+    tx.pay(BANK, player, value, f"mortgaged {deed}")
+    return f"{player} mortgaged {deed} for {tx.fmt(value)}{terms.value_said}"
+
+
+def lift_mortgage(tx: Tx, terms: MortgageTerms, player: str, deed: str) -> str:
+    """The owner pays the bank back and the deed is free of its mortgage."""
+    require_owner(tx.table, player, deed)
+    if not tx.table["deeds"][deed].get("mortgaged"):
+        raise Refused(f"{deed} is not mortgaged")
+    cost = terms.lift_cost(tx.table, deed)
+    if cash(tx.table, player) < cost:
+        raise tx.short_of(player, cost, terms.lifting.format(deed=deed))
+    lifted = terms.lifted.format(deed=deed)
+    tx.pay(player, BANK, cost, lifted)
+    tx.set(["deeds", deed, "mortgaged"], False)
+    if terms.keeps_sum:
+        tx.set(["deeds", deed, "mortgage"], None)
+    return f"{player} {lifted} for {tx.fmt(cost)}"
+
+
+#: Classic's terms (and Greenopoly's): the card's mortgage value, lifted with the bank's interest.
+CLASSIC_MORTGAGE = MortgageTerms(
+    value=lambda table, deed: cast("int", card(table, deed)["mortgage"]), lift_cost=lift_cost
+)
+
+
+# -- building evenly --------------------------------------------------------------------------------
+Level = Callable[[Table, str], int]
+
+
+#: How a refusal to build or sell out of turn is worded: ``(deeds in the way, the deed, its level now)``.
+Uneven = Callable[[list[str], str, int], str]
+
+
+def sold_evenly(ahead: list[str], deed: str, level: int) -> str:
+    """Every family says a sale out of turn the same way."""
+    return f"sell evenly: sell from {', '.join(ahead)} before {deed}"
+
+
+def require_even(
+    table: Table, group: Iterable[str], deed: str, level_of: Level, *, up: bool, refusal: Uneven = sold_evenly
+) -> None:
+    """A group is built evenly: a deed goes up a level only from the group's lowest level, and comes
+    down only from its highest. ``refusal`` words the refusal in the family's words."""
+    now = level_of(table, deed)
+    levels = {g: level_of(table, g) for g in group}
+    if up and now > min(levels.values()):
+        raise Refused(refusal([g for g, n in levels.items() if n < now], deed, now))
+    if not up and now < max(levels.values()):
+        raise Refused(refusal([g for g, n in levels.items() if n > now], deed, now))
+
+
+def require_room_to_build(
+    table: Table, group: list[str], target: int, level_of: Level, *, reached: str, above: Callable[[list[str]], str]
+) -> None:
+    """Building a whole group up to ``target`` in one go: refused when every deed is there already
+    (``reached``) or when some stand above it (``above(deeds)``: they are sold down, not built up)."""
+    if all(level_of(table, g) >= target for g in group):
+        raise Refused(reached)
+    higher = [g for g in group if level_of(table, g) > target]
+    if higher:
+        raise Refused(above(higher))

@@ -13,7 +13,6 @@ from companion.core.card_text import card_value, shown
 from companion.core import contract as c
 from companion.core.engine import Registry, Tx
 from companion.core.errors import BadAction, Refused, UnknownName
-from companion.core.model import find_player
 from companion.core.money import LIMIT
 
 __all__ = ["CHARACTERS", "check_character", "character_of", "find_character", "printed", "salary_of", "affected"]
@@ -111,7 +110,7 @@ def title_of(table: dict[str, Any], player: str) -> str:
 @CHARACTERS.action("choose_character", c.player(), CHARACTER, label="Choose a character", group="game")
 def choose_character(tx: Tx, a: dict[str, Any]) -> str:
     """Record the character card a player drew (each card is in one hand only)."""
-    player = find_player(tx.table, a["player"])
+    player = a["player"]
     key = find_character(tx.table, a["character"])
     title = tx.table["pack"]["characters"][key]["title"]
     held = character_of(tx.table, player)

@@ -14,7 +14,7 @@ from typing import Any, cast
 from companion.core import contract as c
 from companion.core.engine import Registry, Tx
 from companion.core.errors import BadAction, Refused
-from companion.core.model import BANK, card, cash, find_deed, find_player
+from companion.core.model import BANK, card, cash
 
 from . import deeds as d
 from . import green_parks as gp
@@ -126,6 +126,10 @@ def _shares(total: int, count: int) -> list[int]:
     return [each + (i < rest) for i in range(count)]
 
 
+def _improved_evenly(behind: list[str], deed: str, level: int) -> str:
+    return f"improve evenly: {', '.join(behind)} must reach level {level} before {deed} goes higher"
+
+
 @INFRASTRUCTURE.action(
     "improve",
     c.player(role="owner"),
@@ -141,14 +145,14 @@ def improve(tx: Tx, a: dict[str, Any]) -> str:
     ``price`` is the total paid when a shortage of pieces was settled by auction among the buyers;
     selling those levels back brings half of that price.
     """
-    player = find_player(tx.table, a["player"])
-    deed = find_deed(tx.table, a["deed"])
+    player = a["player"]
+    deed = a["deed"]
     count = _count(a)
     d.require_owner(tx.table, player, deed)
     c = card(tx.table, deed)
     group = d.require_whole_group(tx.table, player, deed, to="improve parks", before="improving")
     auctioned = a.get("price") is not None
-    total = tx.amount(a["price"], "price") if auctioned else c["infrastructure_cost"] * count
+    total = a["price"] if auctioned else c["infrastructure_cost"] * count
     if cash(tx.table, player) < total:
         raise tx.short_of(player, total, f"infrastructure on {deed}")
     shares = _shares(total, count) if auctioned else [None] * count
@@ -156,10 +160,7 @@ def improve(tx: Tx, a: dict[str, Any]) -> str:
         now = gp.level(tx.table, deed)
         if now >= len(gp.LEVELS):
             raise Refused(f"{deed} is at level four (a {gp.piece(4)}): it cannot be improved further")
-        lowest = min(gp.level(tx.table, g) for g in group)
-        if now > lowest:
-            behind = [g for g in group if gp.level(tx.table, g) < now]
-            raise Refused(f"improve evenly: {', '.join(behind)} must reach level {now} before {deed} goes higher")
+        d.require_even(tx.table, group, deed, gp.level, up=True, refusal=_improved_evenly)
         take_piece(tx, deed, now + 1, share)
     tx.pay(player, BANK, total, f"infrastructure on {deed}")
     top = gp.level(tx.table, deed)
@@ -179,8 +180,8 @@ def sell_infrastructure(tx: Tx, a: dict[str, Any]) -> str:
 
     When the bank has no piece for the level below, the park comes down to the highest lower level it
     has a piece for (or to bare land), so a player can always sell."""
-    player = find_player(tx.table, a["player"])
-    deed = find_deed(tx.table, a["deed"])
+    player = a["player"]
+    deed = a["deed"]
     count = _count(a)
     d.require_owner(tx.table, player, deed)
     c = card(tx.table, deed)
@@ -191,10 +192,7 @@ def sell_infrastructure(tx: Tx, a: dict[str, Any]) -> str:
         now = gp.level(tx.table, deed)
         if now == 0:
             raise Refused(f"{deed} has no infrastructure to sell")
-        highest = max(gp.level(tx.table, g) for g in group)
-        if now < highest:
-            ahead = [g for g in group if gp.level(tx.table, g) > now]
-            raise Refused(f"sell evenly: sell from {', '.join(ahead)} before {deed}")
+        d.require_even(tx.table, group, deed, gp.level, up=False)
         target = lowest_reachable(tx, deed, now - 1)
         received += gp.sell_back_value(tx.table, deed, now - target)
         drop_to(tx, deed, target)
@@ -230,19 +228,22 @@ def improve_group(tx: Tx, a: dict[str, Any]) -> str:
     """Improve every park of a complete, unmortgaged group evenly to a level, in one go: all of it or none.
 
     ``level`` is 1-4; if the money or the bank's pieces fall short, nothing is improved."""
-    player = find_player(tx.table, a["player"])
-    deed = find_deed(tx.table, a["deed"])
+    player = a["player"]
+    deed = a["deed"]
     target = _level_field(a, 1, len(gp.LEVELS))
     d.require_owner(tx.table, player, deed)
     group = d.require_whole_group(tx.table, player, deed, to="improve parks", before="improving")
     name = card(tx.table, deed)["group"]
-    if all(gp.level(tx.table, g) >= target for g in group):
-        raise Refused(f"every park of the {name} group is already at level {target} or higher")
-    above = [g for g in group if gp.level(tx.table, g) > target]
-    if above:
-        raise Refused(
+    d.require_room_to_build(
+        tx.table,
+        group,
+        target,
+        gp.level,
+        reached=f"every park of the {name} group is already at level {target} or higher",
+        above=lambda above: (
             f"{', '.join(above)} {'is' if len(above) == 1 else 'are'} above level {target}: sell the group down instead"
-        )
+        ),
+    )
     steps = sum(target - gp.level(tx.table, g) for g in group)
     total = sum(card(tx.table, g)["infrastructure_cost"] * (target - gp.level(tx.table, g)) for g in group)
     if cash(tx.table, player) < total:
@@ -269,8 +270,8 @@ def sell_group(tx: Tx, a: dict[str, Any]) -> str:
 
     ``level`` is 0-3. Parks come down together, so the group stays even; when the bank has no piece for
     the level asked, the sale is refused and says so (down to bare land always works)."""
-    player = find_player(tx.table, a["player"])
-    deed = find_deed(tx.table, a["deed"])
+    player = a["player"]
+    deed = a["deed"]
     target = _level_field(a, 0, len(gp.LEVELS) - 1)
     d.require_owner(tx.table, player, deed)
     name = card(tx.table, deed)["group"]

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from companion.core.errors import BadAction
 from companion.core.model import Table, active_players, card, cash
 
 from . import deeds as d
@@ -47,7 +46,6 @@ LEVELS = (
 RENT_LENGTH = 1 + len(LEVELS)
 
 _MONEY_KEYS = ("price", "mortgage", "infrastructure_cost")
-_KNOWN_KEYS = {"group", "rent", "stand_in", *_MONEY_KEYS}
 
 
 def level(table: Table, deed: str) -> int:
@@ -151,26 +149,8 @@ def ranking(table: Table) -> list[dict[str, Any]]:
     return rows
 
 
-def _whole_positive(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value > 0
-
-
-def check_card(name: str, c: dict[str, Any]) -> None:
-    """Refuse a park card whose values cannot be right (at load, and when the banker corrects one)."""
-    unknown = sorted(set(c) - _KNOWN_KEYS)
-    if unknown:
-        raise BadAction(f"{name}: an Access Right card has no {', '.join(map(repr, unknown))}")
-    if not isinstance(c.get("group"), str) or not c["group"].strip():
-        raise BadAction(f"{name}: a park needs a colour group")
-    for key in _MONEY_KEYS:
-        if not _whole_positive(c.get(key)):
-            raise BadAction(f"{name}: {key} must be a whole number above 0, not {c.get(key)!r}")
-    rent = c.get("rent")
-    if not isinstance(rent, list) or len(rent) != RENT_LENGTH:
-        raise BadAction(
-            f"{name}: a park has {RENT_LENGTH} access charges (unimproved, then levels 1 to 4), not {rent!r}"
-        )
-    if not all(_whole_positive(r) for r in rent):
-        raise BadAction(f"{name}: access charges are whole numbers above 0, not {rent!r}")
-    if "stand_in" in c and not isinstance(c["stand_in"], bool):
-        raise BadAction(f"{name}: stand_in is true or false")
+#: A park's Access Right card: its group, three sums of money and the access for each level.
+CARD = d.CardShape(
+    "an Access Right card", "a park", _MONEY_KEYS, RENT_LENGTH, "access charges", "(unimproved, then levels 1 to 4)"
+)
+check_card = CARD.check

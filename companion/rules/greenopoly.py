@@ -16,7 +16,7 @@ from companion.core import contract as c
 from companion.core.common import COMMON
 from companion.core.engine import Registry, Rules, Tx, may_be_empty
 from companion.core.errors import BadAction, Refused
-from companion.core.model import BANK, cash, find_player, pot_account
+from companion.core.model import BANK, cash, pot_account
 from companion.core.money import LIMIT, Currency
 
 from . import green_characters as gc
@@ -75,7 +75,7 @@ def _centre(tx: Tx) -> str:
 )
 def salary(tx: Tx, a: dict[str, Any]) -> str:
     """The bank pays the salary on the player's character card for passing GO (``times``: 2 for twice)."""
-    player = find_player(tx.table, a["player"])
+    player = a["player"]
     times = a.get("times", 1)
     if isinstance(times, bool) or times not in (1, 2):
         raise BadAction(f"times is 1 or 2, not {times!r}")
@@ -87,7 +87,7 @@ def salary(tx: Tx, a: dict[str, Any]) -> str:
 @GREEN.action("free_access", c.player(), label="Free Access to Park", group="money")
 def free_access(tx: Tx, a: dict[str, Any]) -> str:
     """The player landing on Free Access to Park takes everything in the centre of the board."""
-    player = find_player(tx.table, a["player"])
+    player = a["player"]
     amount = cash(tx.table, _centre(tx))
     if amount <= 0:
         raise Refused("the centre of the board is empty: nothing to take")
@@ -116,7 +116,7 @@ def bankrupt(tx: Tx, a: dict[str, Any]) -> str:
     Their assets go to the creditor first as in classic Monopoly: to a player, infrastructure is sold
     to the bank at half price and the cash and parks pass (mortgaged parks with their 10% due); to the
     bank, the parks return unmortgaged."""
-    player = find_player(tx.table, a["player"])
+    player = a["player"]
     text = go_bankrupt(tx, a, clear=_clear_park, pass_on=pass_deed, noun="park")
     rows = _game_over(tx, f"{player} went bankrupt")
     lead = rows[0]
@@ -190,6 +190,11 @@ DEED_FIELDS = {
 }
 
 
+#: The values of a card that are money (the rest are counts, text or yes/no), for every screen that
+#: shows a card: "Property tax $100", never "Property tax 100".
+CARD_MONEY = ("price", "mortgage", "rent", "infrastructure_cost")
+
+
 def rules(pack: dict[str, Any]) -> Rules:
     _check_pack(pack)
     return Rules(
@@ -202,6 +207,7 @@ def rules(pack: dict[str, Any]) -> Rules:
         extras={
             "player_view": player_view,
             "deed_fields": DEED_FIELDS,
+            "card_money": CARD_MONEY,
             "card_keys": ("stand_in",),
             "tax_worth": gp.tax_worth,
             "fines_to": pot_account(CENTRE),

@@ -12,7 +12,7 @@ from typing import Any, Callable, cast
 from companion.core import contract as c
 from companion.core.engine import Registry, Tx
 from companion.core.errors import Refused
-from companion.core.model import BANK, find_player
+from companion.core.model import BANK
 
 __all__ = ["jail_actions", "place_name"]
 
@@ -41,7 +41,7 @@ def jail_actions(
         go, c.player(), label="Go to {jail}", group="turn", says="The player is sent to {jail} (no salary on the way)."
     )
     def go_in(tx: Tx, a: dict[str, Any]) -> str:
-        player = find_player(tx.table, a["player"])
+        player = a["player"]
         why = spared(tx, player)
         if why:
             raise Refused(why)
@@ -59,7 +59,7 @@ def jail_actions(
         own_turn=fine_on_own_turn,
     )
     def pay_out(tx: Tx, a: dict[str, Any]) -> str:
-        player = find_player(tx.table, a["player"])
+        player = a["player"]
         if not tx.table["players"][player]["in_jail"]:
             raise Refused(f"{player} is not in {place_name(tx)}")
         amount = fine(tx)
@@ -75,7 +75,7 @@ def jail_actions(
         says=f"A player in {{jail}} comes out without paying ({freed_by}).",
     )
     def come_out(tx: Tx, a: dict[str, Any]) -> str:
-        player = find_player(tx.table, a["player"])
+        player = a["player"]
         if not tx.table["players"][player]["in_jail"]:
             raise Refused(f"{player} is not in {place_name(tx)}")
         tx.set(["players", player, "in_jail"], False)

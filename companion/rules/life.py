@@ -143,6 +143,11 @@ def check_pack(pack: dict[str, Any]) -> None:
         raise BadAction(f"{name}: the pack needs the stock certificate card")
 
 
+#: The values of a card that are money (the rest are counts, text or yes/no), for every screen that
+#: shows a card: "Property tax $100", never "Property tax 100".
+CARD_MONEY = ("salary", "price", "value")
+
+
 def rules(pack: dict[str, Any]) -> Rules:
     check_pack(pack)
     return Rules(
@@ -152,6 +157,7 @@ def rules(pack: dict[str, Any]) -> Rules:
         check_card=check_card,
         extras={
             "player_view": player_view,
+            "card_money": CARD_MONEY,
             "no_raise_hint": "borrow promissory notes from the bank",
         },
     )

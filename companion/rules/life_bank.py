@@ -21,7 +21,7 @@ from companion.core import contract as c
 from companion.core.engine import Tx
 from companion.core.engine import Registry
 from companion.core.errors import BadAction, NotEnoughMoney, Refused
-from companion.core.model import BANK, Table, active_players, card, cash, find_deed, find_player
+from companion.core.model import BANK, Table, active_players, card, cash
 
 __all__ = [
     "LIFE",
@@ -96,9 +96,8 @@ def spin_of(value: object, what: str = "spin") -> int:
     return whole(value, what, 1, 10)
 
 
-def in_play(tx: Tx, name: object) -> str:
-    """A player who is still playing (not sitting out at the Poor Farm)."""
-    player = find_player(tx.table, name)
+def in_play(tx: Tx, player: str) -> str:
+    """A player (named as the contract found them) who is still playing (not sitting out at the Poor Farm)."""
     if stage_of(tx.table, player) == "poor_farm":
         raise Refused(f"{player} is at the Poor Farm and sits out the rest of the game")
     return player
@@ -148,8 +147,7 @@ def profession_of(table: Table, player: str) -> str | None:
     return None
 
 
-def _profession(tx: Tx, name: object) -> str:
-    deed = find_deed(tx.table, name)
+def _profession(tx: Tx, deed: str) -> str:
     if card(tx.table, deed)["kind"] != "profession":
         raise Refused(f"{deed} is not a profession")
     return deed
@@ -278,7 +276,7 @@ def repay(tx: Tx, a: dict[str, Any]) -> str:
 def buy(tx: Tx, a: dict[str, Any]) -> str:
     """On a blue option space: buy the stock certificate or an insurance policy (one of each)."""
     player = in_play(tx, a["player"])
-    item = find_deed(tx.table, a["item"])
+    item = a["item"]
     c = card(tx.table, item)
     if c["kind"] not in ("stock", "policy"):
         raise Refused(f"{item} is not for sale: buy the stock certificate or an insurance policy")

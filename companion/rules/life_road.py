@@ -14,7 +14,7 @@ from companion.core.common import advance_turn
 from companion.core import contract as c
 from companion.core.engine import Tx, may_be_empty
 from companion.core.errors import BadAction, Refused
-from companion.core.model import BANK, active_players, card, cash, current_player, playing, find_deed
+from companion.core.model import BANK, active_players, card, cash, current_player, playing
 
 from .life_bank import LIFE, amount_of, holds, in_play, notes_of, obligation, opponents, retired, spin_of, stage_of
 from .life_wheel import check_end, lucky_fee
@@ -210,7 +210,7 @@ def _memo(a: dict[str, Any], default: str) -> str:
 def collect_space(tx: Tx, a: dict[str, Any]) -> str:
     """A white space pays the player; an opponent may hand over a Collect card (``collect_card``)."""
     player = in_play(tx, a["player"])
-    amount = tx.amount(a["amount"])
+    amount = a["amount"]
     memo = _memo(a, "white space")
     tx.pay(BANK, player, amount, memo)
     card_text = _share_the_wealth(tx, a, player, amount, "collect_card")
@@ -235,10 +235,10 @@ def pay_space(tx: Tx, a: dict[str, Any]) -> str:
     """A white space costs the player (nothing if it spares the insured and the player is); the player
     may hand an opponent a Pay card (``pay_card``)."""
     player = in_play(tx, a["player"])
-    amount = tx.amount(a["amount"])
+    amount = a["amount"]
     memo = _memo(a, "white space")
     if a.get("unless_insured") is not None:
-        policy = find_deed(tx.table, a["unless_insured"])
+        policy = a["unless_insured"]
         if card(tx.table, policy)["kind"] != "policy":
             raise BadAction(f"unless_insured names an insurance policy, not {policy}")
         if holds(tx.table, player, policy):

@@ -12,7 +12,7 @@ from typing import Any
 from companion.core import contract as c
 from companion.core.engine import Tx, may_be_empty, ranking
 from companion.core.errors import BadAction, NotEnoughMoney, Refused
-from companion.core.model import BANK, active_players, cash
+from companion.core.model import BANK, Table, active_players, cash, find_player
 
 from .life_bank import LIFE, amount_of, first_card, holds, in_play, obligation, retired, spin_of, stage_of
 
@@ -52,6 +52,7 @@ BETS = c.structured(
     required=False,
     when=lambda table, partial: True,
     only=_bettors,
+    resolve=lambda table, bets: read_bets(table, bets),
 )
 #: The two numbers a Lucky Day's bills are put on, when the player speculates.
 SPECULATE = c.structured(
@@ -82,21 +83,34 @@ def lucky_fee(tx: Tx, spinner: str, number: int) -> str:
     return ""
 
 
-def settle_bets(tx: Tx, spinner: str, number: int, bets: object) -> str:
-    """Side bets placed by the spinner's opponents: stakes to the bank, ten times the stake on the number spun."""
-    if not isinstance(bets, list) or not bets:
+def read_bets(table: Table, bets: Any) -> list[dict[str, Any]]:
+    """How the contract reads the side bets: each bet's player found, number and stake read."""
+    if not isinstance(bets, list):
+        raise BadAction('bets is a list of {"player", "number", "amount"}')
+    read = []
+    for bet in bets:
+        if not isinstance(bet, dict) or set(bet) != {"player", "number", "amount"}:
+            raise BadAction('each bet is {"player", "number", "amount"}')
+        player = find_player(table, bet["player"])
+        n = spin_of(bet["number"], "a bet's number")
+        read.append({"player": player, "number": n, "amount": c.read_amount(table, bet["amount"], f"{player}'s bet")})
+    return read
+
+
+def settle_bets(tx: Tx, spinner: str, number: int, bets: list[dict[str, Any]]) -> str:
+    """Side bets placed by the spinner's opponents (as :func:`read_bets` read them): stakes to the bank,
+    ten times the stake on the number spun."""
+    if not bets:
         raise BadAction('bets is a list of {"player", "number", "amount"}')
     limit, most, odds = (amount_of(tx.table, k) for k in ("bet_limit", "bet_numbers", "bet_odds"))
     per_player: dict[str, dict[int, int]] = {}
     for bet in bets:
-        if not isinstance(bet, dict) or set(bet) != {"player", "number", "amount"}:
-            raise BadAction('each bet is {"player", "number", "amount"}')
         player = in_play(tx, bet["player"])
         if player == spinner:
             raise Refused(f"{player} is spinning and cannot bet on this spin")
-        n = spin_of(bet["number"], "a bet's number")
+        n = bet["number"]
         stakes = per_player.setdefault(player, {})
-        stakes[n] = stakes.get(n, 0) + tx.amount(bet["amount"], f"{player}'s bet")
+        stakes[n] = stakes.get(n, 0) + bet["amount"]
     for player, stakes in per_player.items():
         total = sum(stakes.values())
         if len(stakes) > most:

@@ -15,12 +15,12 @@ from companion.core import contract as c
 from companion.core.common import GAME, MONEY, TURNS, advance_turn
 from companion.core.engine import Registry, Rules, Tx, may_be_empty
 from companion.core.errors import BadAction, Refused
-from companion.core.model import BANK, cash, find_deed, find_player
+from companion.core.model import BANK
 from companion.core.money import LIMIT
 
 from . import city_districts as cd
-from .city_building import BUILDING, describe_spin, spin_of
-from .deeds import rent_owner
+from .city_building import BUILDING, build_spin, describe_spin, spin_of
+from .deeds import MortgageTerms, lift_mortgage, mortgage_deed, rent_owner
 from .jail import jail_actions
 from .property import DEEDS, TAX_FIELDS, TIMES, find_tax, own_deeds, rent_check, rent_deeds
 from .trade import BANKRUPT_FIELDS, TRADE_FIELDS, go_bankrupt, return_to_bank, swap
@@ -34,6 +34,17 @@ FAMILY = "monopoly-city"
 CITY = Registry(MONEY, TURNS, GAME, DEEDS, jail_actions(), BUILDING)
 
 check_card = cd.check_card
+
+#: The bank lends a district's rent value, buildings and all, and sells it back for that same sum.
+MORTGAGE = MortgageTerms(
+    value=cd.rent_value,
+    lift_cost=lambda table, deed: cast("int", table["deeds"][deed]["mortgage"]),
+    sell_buildings_first=False,
+    keeps_sum=True,
+    lifted="bought back {deed}",
+    lifting="buying back {deed}",
+    value_said=", its rent value",
+)
 
 
 def _wages(tx: Tx) -> int:
@@ -64,7 +75,7 @@ def opening(tx: Tx) -> str:
 @CITY.action("salary", c.player(), TIMES, label="Wages", group="money")
 def salary(tx: Tx, a: dict[str, Any]) -> str:
     """Wages for passing GO, plus a bonus for every stadium the player owns."""
-    player = find_player(tx.table, a["player"])
+    player = a["player"]
     times = a.get("times", 1)
     if isinstance(times, bool) or times not in (1, 2):
         raise BadAction(f"times is 1 or 2, not {times!r}")
@@ -97,8 +108,8 @@ def dodging(table: dict[str, Any], player: str) -> bool:
 def rent(tx: Tx, a: dict[str, Any]) -> str:
     """A visitor pays the district's rent value to its owner, or plays the Rent Dodge card instead:
     it makes the whole turn rent-free (a second rent after a double or a railroad jump too)."""
-    payer = find_player(tx.table, a["payer"])
-    deed = find_deed(tx.table, a["deed"])
+    payer = a["payer"]
+    deed = a["deed"]
     owner = rent_owner(tx.table, payer, deed)
     dodge = a.get("dodge", False)
     amount = cd.rent_value(tx.table, deed)
@@ -120,7 +131,7 @@ def rent(tx: Tx, a: dict[str, Any]) -> str:
 @CITY.action("free_parking", c.player(), label="Free Parking", group="money")
 def free_parking(tx: Tx, a: dict[str, Any]) -> str:
     """The player landing on Free Parking takes the Rent Dodge card (from the board or its holder)."""
-    player = find_player(tx.table, a["player"])
+    player = a["player"]
     holder = rent_dodge_holder(tx.table)
     if holder == player:
         raise Refused(f"{player} already holds the Rent Dodge card")
@@ -143,11 +154,11 @@ def tax(tx: Tx, a: dict[str, Any]) -> str:
 
     The sum is the game's option ``industry_tax`` (set once, as printed on the table's board), or
     ``amount`` for this once."""
-    player = find_player(tx.table, a["player"])
+    player = a["player"]
     taxes = tx.table["pack"]["taxes"]
     name = find_tax(taxes, a.get("tax") or "industry")
     rule = taxes[name]
-    amount = tx.amount(a["amount"]) if a.get("amount") is not None else (tx.option(f"{name}_tax") or rule["flat"])
+    amount = a["amount"] if a.get("amount") is not None else (tx.option(f"{name}_tax") or rule["flat"])
     label = rule.get("label", f"{name} tax")
     if not cd.holds_industry(tx.table, player):
         raise Refused(f"{player} owns no industrial blocks, so no {label} is due")
@@ -158,34 +169,13 @@ def tax(tx: Tx, a: dict[str, Any]) -> str:
 @CITY.action("mortgage", c.player(role="owner"), c.deed(only=own_deeds), label="Mortgage", group="deeds")
 def mortgage(tx: Tx, a: dict[str, Any]) -> str:
     """The bank pays the district's current rent value; the buildings stay, and so does the sum owed."""
-    player = find_player(tx.table, a["player"])
-    deed = find_deed(tx.table, a["deed"])
-    cd.require_owner(tx.table, player, deed)
-    if tx.table["deeds"][deed].get("mortgaged"):
-        raise Refused(f"{deed} is already mortgaged")
-    value = cd.rent_value(tx.table, deed)
-    tx.pay(BANK, player, value, f"mortgaged {deed}")
-    tx.set(["deeds", deed, "mortgaged"], True)
-    tx.set(["deeds", deed, "mortgage"], value)
-    return f"{player} mortgaged {deed} for {tx.fmt(value)}, its rent value"
+    return mortgage_deed(tx, MORTGAGE, a["player"], a["deed"])
 
 
 @CITY.action("unmortgage", c.player(role="owner"), c.deed(only=_own_mortgaged), label="Buy back", group="deeds")
 def unmortgage(tx: Tx, a: dict[str, Any]) -> str:
     """The owner buys a mortgaged district back for exactly what the bank paid for it."""
-    player = find_player(tx.table, a["player"])
-    deed = find_deed(tx.table, a["deed"])
-    cd.require_owner(tx.table, player, deed)
-    state = tx.table["deeds"][deed]
-    if not state.get("mortgaged"):
-        raise Refused(f"{deed} is not mortgaged")
-    cost = state["mortgage"]
-    if cash(tx.table, player) < cost:
-        raise tx.short_of(player, cost, f"buying back {deed}")
-    tx.pay(player, BANK, cost, f"bought back {deed}")
-    tx.set(["deeds", deed, "mortgaged"], False)
-    tx.set(["deeds", deed, "mortgage"], None)
-    return f"{player} bought back {deed} for {tx.fmt(cost)}"
+    return lift_mortgage(tx, MORTGAGE, a["player"], a["deed"])
 
 
 @CITY.action("next_turn", label="Next turn", group="turn")
@@ -223,7 +213,7 @@ def bankrupt(tx: Tx, a: dict[str, Any]) -> str:
     To a player creditor pass the cash and the districts (buildings and mortgages with them); to the
     bank, the cash goes and the districts return, mortgage cancelled, for the banker to auction with
     whatever stands on them."""
-    player = find_player(tx.table, a["player"])
+    player = a["player"]
     text = go_bankrupt(tx, a, clear=lambda tx, deed, creditor: None, pass_on=_pass_district, noun="district")
     tx.set(["players", player, "rent_dodge"], None)
     return text
@@ -271,6 +261,11 @@ DEED_FIELDS = {
 }
 
 
+#: The values of a card that are money (the rest are counts, text or yes/no), for every screen that
+#: shows a card: "Property tax $100", never "Property tax 100".
+CARD_MONEY = ("price", "land_rent", "rent", "residential_cost", "industrial_cost", "skyscraper_cost")
+
+
 def rules(pack: dict[str, Any]) -> Rules:
     _check_pack(pack)
     return Rules(
@@ -284,7 +279,9 @@ def rules(pack: dict[str, Any]) -> Rules:
         extras={
             "player_view": player_view,
             "deed_fields": DEED_FIELDS,
+            "card_money": CARD_MONEY,
             "card_keys": ("stand_in",),
             "raise_hint": "mortgaging districts could raise {amount} more",
+            "build_spin": build_spin,
         },
     )

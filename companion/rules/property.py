@@ -12,7 +12,7 @@ from companion.core import contract as c
 from companion.core.common import COMMON, advance_turn
 from companion.core.engine import Registry, Rules, Tx, may_be_empty
 from companion.core.errors import BadAction, Refused
-from companion.core.model import BANK, card, cash, playing, find_deed, find_player, pot_account, pot_enabled
+from companion.core.model import BANK, card, cash, playing, pot_account, pot_enabled
 from companion.core.money import Currency
 
 from . import deeds as d
@@ -134,7 +134,7 @@ def _count(a: dict[str, Any], field: str = "count", most: int = 5) -> int:
 @DEEDS.action("salary", c.player(), TIMES, label="Salary", group="money")
 def salary(tx: Tx, a: dict[str, Any]) -> str:
     """The bank pays a player's salary for passing the start square."""
-    player = find_player(tx.table, a["player"])
+    player = a["player"]
     times = _count(a, "times", 2)
     amount = tx.table["pack"]["salary"] * times
     label = tx.table["pack"].get("names", {}).get("salary", "salary")
@@ -145,8 +145,8 @@ def salary(tx: Tx, a: dict[str, Any]) -> str:
 @DEEDS.action("buy", c.player(), c.deed(only=unowned), label="Buy", group="deeds")
 def buy(tx: Tx, a: dict[str, Any]) -> str:
     """A player buys an unowned deed from the bank at its printed price."""
-    player = find_player(tx.table, a["player"])
-    deed = find_deed(tx.table, a["deed"])
+    player = a["player"]
+    deed = a["deed"]
     owner = tx.table["deeds"][deed].get("owner")
     if owner is not None:
         raise Refused(f"{deed} already belongs to {owner}")
@@ -169,12 +169,12 @@ def buy(tx: Tx, a: dict[str, Any]) -> str:
 def auction(tx: Tx, a: dict[str, Any]) -> str:
     """An unowned deed goes to the highest bidder, who pays the bid to the bank (from the pack's
     smallest bid, if it sets one)."""
-    deed = find_deed(tx.table, a["deed"])
-    winner = find_player(tx.table, a["winner"])
+    deed = a["deed"]
+    winner = a["winner"]
     owner = tx.table["deeds"][deed].get("owner")
     if owner is not None:
         raise Refused(f"{deed} already belongs to {owner}; only the bank's deeds are auctioned")
-    bid = tx.amount(a["bid"], "bid")
+    bid = a["bid"]
     least = tx.table["pack"].get("auction_min_bid", 1)
     if bid < least:
         raise Refused(f"bids start at {tx.fmt(least)}, not {tx.fmt(bid)}")
@@ -196,8 +196,8 @@ def auction(tx: Tx, a: dict[str, Any]) -> str:
 )
 def rent(tx: Tx, a: dict[str, Any]) -> str:
     """A player landing on an owned deed pays its owner the rent the card says."""
-    payer = find_player(tx.table, a["payer"])
-    deed = find_deed(tx.table, a["deed"])
+    payer = a["payer"]
+    deed = a["deed"]
     owner = d.rent_owner(tx.table, payer, deed)
     multiplier = a.get("multiplier")
     amount = d.rent_due(tx.table, deed, a.get("dice"), multiplier=multiplier)
@@ -208,33 +208,17 @@ def rent(tx: Tx, a: dict[str, Any]) -> str:
 @DEEDS.action("mortgage", c.player(role="owner"), c.deed(only=own_deeds), label="Mortgage", group="deeds")
 def mortgage(tx: Tx, a: dict[str, Any]) -> str:
     """The bank lends the mortgage value on an unimproved deed."""
-    player = find_player(tx.table, a["player"])
-    deed = find_deed(tx.table, a["deed"])
-    d.require_owner(tx.table, player, deed)
-    if tx.table["deeds"][deed].get("mortgaged"):
-        raise Refused(f"{deed} is already mortgaged")
-    if d.group_has_buildings(tx.table, deed):
-        raise Refused(f"sell the buildings on the {d.group_of(tx.table, deed)} group before mortgaging {deed}")
-    value = card(tx.table, deed)["mortgage"]
-    tx.set(["deeds", deed, "mortgaged"], True)
-    tx.pay(BANK, player, value, f"mortgaged {deed}")
-    return f"{player} mortgaged {deed} for {tx.fmt(value)}"
+    return d.mortgage_deed(tx, d.CLASSIC_MORTGAGE, a["player"], a["deed"])
 
 
 @DEEDS.action("unmortgage", c.player(role="owner"), c.deed(only=own_mortgaged), label="Lift a mortgage", group="deeds")
 def unmortgage(tx: Tx, a: dict[str, Any]) -> str:
     """The owner lifts a mortgage: the mortgage value plus the bank's interest."""
-    player = find_player(tx.table, a["player"])
-    deed = find_deed(tx.table, a["deed"])
-    d.require_owner(tx.table, player, deed)
-    if not tx.table["deeds"][deed].get("mortgaged"):
-        raise Refused(f"{deed} is not mortgaged")
-    cost = d.lift_cost(tx.table, deed)
-    if cash(tx.table, player) < cost:
-        raise tx.short_of(player, cost, f"lifting the mortgage on {deed}")
-    tx.pay(player, BANK, cost, f"lifted the mortgage on {deed}")
-    tx.set(["deeds", deed, "mortgaged"], False)
-    return f"{player} lifted the mortgage on {deed} for {tx.fmt(cost)}"
+    return d.lift_mortgage(tx, d.CLASSIC_MORTGAGE, a["player"], a["deed"])
+
+
+def _built_evenly(behind: list[str], deed: str, level: int) -> str:
+    return f"build evenly: {', '.join(behind)} need{'s' if len(behind) == 1 else ''} a house before {deed} gets another"
 
 
 def _check_can_build(tx: Tx, player: str, deed: str) -> list[str]:
@@ -260,14 +244,14 @@ def build(tx: Tx, a: dict[str, Any]) -> str:
 
     ``price`` is the total paid when a shortage of buildings was settled by auction among buyers.
     """
-    player = find_player(tx.table, a["player"])
-    deed = find_deed(tx.table, a["deed"])
+    player = a["player"]
+    deed = a["deed"]
     kind = a.get("building") or ("hotel" if d.buildings(tx.table, deed) == 4 else "house")
     count = _count(a, most=4 if kind == "house" else 1)
     group = _check_can_build(tx, player, deed)
     c = card(tx.table, deed)
     each = c["house_cost"] if kind == "house" else c.get("hotel_cost", c["house_cost"])
-    total = tx.amount(a["price"], "price") if a.get("price") is not None else each * count
+    total = a["price"] if a.get("price") is not None else each * count
     if cash(tx.table, player) < total:
         raise tx.short_of(player, total, f"{count} {kind}{'s' if count > 1 else ''} on {deed}")
     for _ in range(count):
@@ -278,11 +262,7 @@ def build(tx: Tx, a: dict[str, Any]) -> str:
                 raise Refused(
                     f"{deed} has {'a hotel' if level == 5 else '4 houses'}; {'no more can go there' if level == 5 else 'next comes a hotel'}"
                 )
-            if level > min(levels.values()):
-                behind = [g for g, n in levels.items() if n < level]
-                raise Refused(
-                    f"build evenly: {', '.join(behind)} need{'s' if len(behind) == 1 else ''} a house before {deed} gets another"
-                )
+            d.require_even(tx.table, group, deed, d.buildings, up=True, refusal=_built_evenly)
             if tx.table["stock"].get("houses", 0) < 1:
                 raise Refused(
                     "the bank has no houses left: wait until someone sells some, or auction them among buyers"
@@ -338,19 +318,22 @@ def improve_group(tx: Tx, a: dict[str, Any]) -> str:
 
     ``level`` is 1-4 houses or 5 for a hotel; if the money or the bank's buildings fall short, nothing
     is built."""
-    player = find_player(tx.table, a["player"])
-    deed = find_deed(tx.table, a["deed"])
+    player = a["player"]
+    deed = a["deed"]
     target = _level(a, 1, 5)
     group = _check_can_build(tx, player, deed)
     name = card(tx.table, deed)["group"]
-    if all(d.buildings(tx.table, g) >= target for g in group):
-        raise Refused(f"every street of the {name} group already has {level_text(target)} or more")
-    above = [g for g in group if d.buildings(tx.table, g) > target]
-    if above:
-        raise Refused(
+    d.require_room_to_build(
+        tx.table,
+        group,
+        target,
+        d.buildings,
+        reached=f"every street of the {name} group already has {level_text(target)} or more",
+        above=lambda above: (
             f"{', '.join(above)} already {'has' if len(above) == 1 else 'have'} more than "
             f"{level_text(target)}: sell the group down instead"
-        )
+        ),
+    )
     total = 0
     houses, hotels = tx.table["stock"].get("houses", 0), tx.table["stock"].get("hotels", 0)
     levels = {g: d.buildings(tx.table, g) for g in group}
@@ -401,8 +384,8 @@ def sell_group(tx: Tx, a: dict[str, Any]) -> str:
 
     ``level`` is 0-4 houses. A hotel comes down straight to the level, so only the houses left standing
     come from the bank; all of it or none of it."""
-    player = find_player(tx.table, a["player"])
-    deed = find_deed(tx.table, a["deed"])
+    player = a["player"]
+    deed = a["deed"]
     target = _level(a, 0, 4)
     d.require_owner(tx.table, player, deed)
     name = card(tx.table, deed)["group"]
@@ -471,8 +454,8 @@ def sell_buildings_on(tx: Tx, deed: str, payee_note: str = "") -> int:
 )
 def sell_building(tx: Tx, a: dict[str, Any]) -> str:
     """Sell houses or a hotel back to the bank at half their price, evenly across the group."""
-    player = find_player(tx.table, a["player"])
-    deed = find_deed(tx.table, a["deed"])
+    player = a["player"]
+    deed = a["deed"]
     kind = a.get("building") or ("hotel" if d.buildings(tx.table, deed) == 5 else "house")
     count = _count(a, most=4 if kind == "house" else 1)
     d.require_owner(tx.table, player, deed)
@@ -481,7 +464,6 @@ def sell_building(tx: Tx, a: dict[str, Any]) -> str:
     received = 0
     for _ in range(count):
         level = d.buildings(tx.table, deed)
-        levels = {g: d.buildings(tx.table, g) for g in group}
         if kind == "hotel":
             if level != 5:
                 raise Refused(f"{deed} has no hotel")
@@ -501,9 +483,7 @@ def sell_building(tx: Tx, a: dict[str, Any]) -> str:
                 raise Refused(f"{deed} has a hotel: sell the hotel first")
             if level == 0:
                 raise Refused(f"{deed} has no houses to sell")
-            if level < max(levels.values()):
-                ahead = [g for g, n in levels.items() if n > level]
-                raise Refused(f"sell evenly: sell from {', '.join(ahead)} before {deed}")
+            d.require_even(tx.table, group, deed, d.buildings, up=False)
             tx.set(["deeds", deed, "houses"], level - 1 or None)
             tx.set(["stock", "houses"], tx.table["stock"]["houses"] + 1)
             received += c["house_cost"] // 2
@@ -515,7 +495,7 @@ def sell_building(tx: Tx, a: dict[str, Any]) -> str:
 @DEEDS.action("tax", c.player(), *TAX_FIELDS, label="Tax", group="money")
 def tax(tx: Tx, a: dict[str, Any]) -> str:
     """Pay a tax square: a flat sum, or where the card allows, a percentage of worth chosen beforehand."""
-    player = find_player(tx.table, a["player"])
+    player = a["player"]
     taxes = tx.table["pack"].get("taxes", {})
     name = find_tax(taxes, a.get("tax"))
     rule = taxes[name]
@@ -552,8 +532,8 @@ def find_tax(taxes: dict[str, Any], wanted: object) -> str:
 @DEEDS.action("fine", c.player(), c.amount(), c.text(), label="Pay a fine", group="money")
 def fine(tx: Tx, a: dict[str, Any]) -> str:
     """A player pays a card or penalty to the bank (or wherever the table's fines go)."""
-    player = find_player(tx.table, a["player"])
-    amount = tx.amount(a["amount"])
+    player = a["player"]
+    amount = a["amount"]
     memo = a.get("memo") or tx.rules.extras.get("fine_memo", "fine")
     tx.pay(player, fines_account(tx), amount, memo)
     place = tx.rules.extras.get("fines_place", "")
@@ -573,9 +553,9 @@ def fine(tx: Tx, a: dict[str, Any]) -> str:
 @may_be_empty
 def repairs(tx: Tx, a: dict[str, Any]) -> str:
     """A repairs card: pay a sum for every house and every hotel the player owns."""
-    player = find_player(tx.table, a["player"])
-    per_house = tx.amount(a["per_house"], "per_house", allow_zero=True)
-    per_hotel = tx.amount(a["per_hotel"], "per_hotel", allow_zero=True)
+    player = a["player"]
+    per_house = a["per_house"]
+    per_hotel = a["per_hotel"]
     houses = hotels = 0
     for deed in d.owned_by(tx.table, player):
         level = d.buildings(tx.table, deed)
@@ -600,7 +580,7 @@ OWED = Registry()
 def settle(tx: Tx, a: dict[str, Any]) -> str:
     """The player pays what they owe (the interest on a mortgaged deed received in a bankruptcy they
     could not pay at once), once they have raised the money."""
-    player = find_player(tx.table, a["player"])
+    player = a["player"]
     if not owed.owed(tx.table, player):
         raise Refused(f"{player} owes nothing")
     return owed.settle_all(tx, player)
@@ -623,6 +603,11 @@ def player_view(table: dict[str, Any], player: str) -> dict[str, Any]:
     return {"owes": owed.owed_view(table, player, Currency.from_pack(table["pack"]).format)}
 
 
+#: The values of a card that are money (the rest are counts, text or yes/no), for every screen that
+#: shows a card: "Property tax $100", never "Property tax 100".
+CARD_MONEY = ("price", "mortgage", "rent", "house_cost")
+
+
 def rules(pack: dict[str, Any]) -> Rules:
     return Rules(
         family="property",
@@ -631,7 +616,7 @@ def rules(pack: dict[str, Any]) -> Rules:
         worth=d.worth,
         check_card=check_card,
         marks=d.marks,
-        extras={"player_view": player_view, "deed_fields": DEED_FIELDS},
+        extras={"player_view": player_view, "deed_fields": DEED_FIELDS, "card_money": CARD_MONEY},
     )
 
 

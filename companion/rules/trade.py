@@ -9,7 +9,7 @@ from companion.core.common import declare_out
 from companion.core.engine import Tx
 from companion.core.errors import BadAction, NotEnoughMoney, Refused
 from companion.core.money import Currency
-from companion.core.model import BANK, account_name, card, cash, find_account, find_deed, find_player
+from companion.core.model import BANK, account_name, card, cash, find_deed
 
 from . import deeds as d
 from .owed import pay_or_owe
@@ -50,11 +50,33 @@ def _creditors(table: dict[str, Any], partial: dict[str, Any]) -> list[str]:
     return [BANK, *(p for p in table["order"] if not table["players"][p]["bankrupt"] and p != partial.get("player"))]
 
 
+def read_side(what: str) -> Callable[[dict[str, Any], Any], dict[str, Any]]:
+    """How the contract reads one side of a trade (``what``: its field): ``{"cash": int, "deeds": [names]}``."""
+
+    def read(table: dict[str, Any], side: Any) -> dict[str, Any]:
+        if not isinstance(side, dict) or set(side) - {"cash", "deeds"}:
+            raise BadAction(f'{what} is an object with "cash" and/or "deeds"')
+        amount = c.read_amount(table, side.get("cash", 0) or 0, f"{what} cash", allow_zero=True)
+        names = side.get("deeds", []) or []
+        if not isinstance(names, list):
+            raise BadAction(f"{what} deeds is a list of deed names")
+        deeds = [find_deed(table, n) for n in names]
+        if len(set(deeds)) != len(deeds):
+            raise BadAction(f"{what} names a deed twice")
+        return {"cash": amount, "deeds": deeds}
+
+    return read
+
+
 TRADE_FIELDS = (
     c.player("a", "First player"),
     c.player("b", "Second player", role="", only=_other_players),
-    c.structured("give", "What the first player gives", {**SIDE, "x-from": "a"}, required=False),
-    c.structured("get", "What the second player gives", {**SIDE, "x-from": "b"}, required=False),
+    c.structured(
+        "give", "What the first player gives", {**SIDE, "x-from": "a"}, required=False, resolve=read_side("give")
+    ),
+    c.structured(
+        "get", "What the second player gives", {**SIDE, "x-from": "b"}, required=False, resolve=read_side("get")
+    ),
 )
 BANKRUPT_FIELDS = (c.player(says="Who goes bankrupt"), c.account("creditor", "Owed to", role="payee", only=_creditors))
 
@@ -90,18 +112,12 @@ LIFT_ON_BANKRUPTCY = c.deeds(
 )
 
 
-def _side(tx: Tx, giver: str, side: object, what: str, *, buildings_stay: bool = False) -> tuple[int, list[str]]:
+def _side(tx: Tx, giver: str, side: dict[str, Any] | None, *, buildings_stay: bool = False) -> tuple[int, list[str]]:
+    """One side of a trade as the contract read it (:func:`read_side`), checked against the table."""
     if side is None:
         return 0, []
-    if not isinstance(side, dict) or set(side) - {"cash", "deeds"}:
-        raise BadAction(f'{what} is an object with "cash" and/or "deeds"')
-    amount = tx.amount(side.get("cash", 0) or 0, f"{what} cash", allow_zero=True)
-    names = side.get("deeds", []) or []
-    if not isinstance(names, list):
-        raise BadAction(f"{what} deeds is a list of deed names")
-    deeds = [find_deed(tx.table, n) for n in names]
-    if len(set(deeds)) != len(deeds):
-        raise BadAction(f"{what} names a deed twice")
+    amount: int = side["cash"]
+    deeds: list[str] = side["deeds"]
     for deed in deeds:
         d.require_owner(tx.table, giver, deed)
         if not buildings_stay and d.group_has_buildings(tx.table, deed):
@@ -122,10 +138,7 @@ def mortgage_charge(table: dict[str, Any], deed: str, lift: bool) -> int:
 
 
 def _lift_set(tx: Tx, a: dict[str, Any], part_of: set[str], noun: str) -> set[str]:
-    lift = a.get("lift", []) or []
-    if not isinstance(lift, list):
-        raise BadAction("lift is a list of deed names")
-    lift = {find_deed(tx.table, n) for n in lift}
+    lift: set[str] = set(a.get("lift") or ())  # deeds the contract found
     stray = lift - part_of
     if stray:
         raise BadAction(f"lift names {', '.join(sorted(stray))}, which is not part of the {noun}")
@@ -163,12 +176,12 @@ def swap(
     give: Callable[[Tx, str, str, bool], str | None] = hand_over or (
         lambda tx, deed, to, lift: hand_over_deed(tx, deed, to, lift=lift)
     )
-    pa = find_player(tx.table, a["a"])
-    pb = find_player(tx.table, a["b"])
+    pa = a["a"]
+    pb = a["b"]
     if pa == pb:
         raise Refused(f"{pa} cannot trade with {pa}")
-    give_cash, give_deeds = _side(tx, pa, a.get("give"), "give", buildings_stay=buildings_stay)
-    get_cash, get_deeds = _side(tx, pb, a.get("get"), "get", buildings_stay=buildings_stay)
+    give_cash, give_deeds = _side(tx, pa, a.get("give"), buildings_stay=buildings_stay)
+    get_cash, get_deeds = _side(tx, pb, a.get("get"), buildings_stay=buildings_stay)
     if not (give_cash or give_deeds or get_cash or get_deeds):
         raise BadAction(f"a {noun.lower()} needs something to change hands")
     lift = _lift_set(tx, a, set(give_deeds) | set(get_deeds), noun.lower())
@@ -245,8 +258,8 @@ def go_bankrupt(
     cash goes to the creditor and the player is out of the game (the game ends when one player is
     left). A bankruptcy is never refused for the creditor's want of money: what they cannot pay on a
     mortgaged deed they receive is recorded as owed."""
-    player = find_player(tx.table, a["player"])
-    creditor = find_account(tx.table, a["creditor"])
+    player = a["player"]
+    creditor = a["creditor"]
     if creditor == player:
         raise Refused(f"{player} cannot go bankrupt to {player}")
     if creditor.startswith("pot:"):

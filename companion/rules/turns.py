@@ -169,6 +169,7 @@ def loans_view(table: Table, player: str, fmt: Callable[[int], str]) -> list[dic
                 "due_in_turns": max(turns_left(table, player, debt), 0),
                 "overdue": bool(debt.get("overdue")),
                 "text": debt_text(table, player, debt, fmt),
+                "says_when": True,  # the text ends with when it falls due: "... due in 3 turns"
                 **({"deed": debt["deed"]} if "deed" in debt else {}),
             }
         )

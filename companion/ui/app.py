@@ -7,8 +7,8 @@ frame, for a Pi that boots straight into the bank.
 The app is thin: screens show view-models (plain dicts made by the ``*_view`` modules) and call one
 method here per tap. :meth:`TableBankerApp.act` does every action through the :class:`Desk`; a
 refusal is shown right where the banker tapped and changes nothing. The screen follows the ledger:
-every committed entry (ours, a phone's, another process's picked up by polling every
-``companion.service.WATCH_SECONDS``) triggers one batched refresh.
+every committed entry (ours, a phone's, another process's picked up when the kernel says the game
+was written: :mod:`companion.watch`) triggers one batched refresh.
 """
 
 from __future__ import annotations

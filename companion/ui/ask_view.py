@@ -17,13 +17,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion import service
 from companion.views import deed_marks
 
 from companion.core.contract import money_words
 
 from .colours import group_colour, player_colour, text_on
 from .desk import Desk
-from .flows import BLOCKS, ActionForm, button_label, for_people
+from .flows import ActionForm, button_label, for_people
 from .shown import promise
 from .who_acts import who_row
 
@@ -65,21 +66,11 @@ def account_choices(state: dict, *, accounts: bool) -> list[dict[str, Any]]:
     return rows
 
 
-_BOARD_ORDER: dict[str, list[str]] = {}
-
-
 def board_order(pack_name: str, names: list[str]) -> list[str]:
     """The deeds in the order the board shows them. A game file keeps its cards with sorted keys, so
-    the order comes from the installed pack file of the same name; deeds it does not know (a pack
-    loaded from elsewhere) follow in the game file's order."""
-    if pack_name not in _BOARD_ORDER:
-        try:
-            from companion.rules import load_pack
-
-            _BOARD_ORDER[pack_name] = list(load_pack(pack_name)["cards"])
-        except Exception:  # a pack loaded from a file path, or removed since: keep the file's order
-            _BOARD_ORDER[pack_name] = []
-    known = {n: i for i, n in enumerate(_BOARD_ORDER[pack_name])}
+    the order comes from the installed pack of the same name (``service.board_order``); deeds it does
+    not know (a pack loaded from elsewhere) follow in the game file's order."""
+    known = {n: i for i, n in enumerate(service.board_order(pack_name))}
     return sorted(names, key=lambda n: (known.get(n, len(known)), names.index(n)))
 
 
@@ -307,7 +298,7 @@ def shown_rows(spec, form: ActionForm, state: dict | None = None) -> list[dict[s
         f = declared.get(name)
         if f is None:
             continue
-        if name == "count" and form.values.get("building") not in BLOCKS:
+        if name == "count" and form.values.get("building") not in form.blocks:
             continue
         if f.kind == "count":
             high = min(f.high or 1, form.allowance) if form.allowance else (f.high or 1)

@@ -23,6 +23,7 @@ from kivy.properties import DictProperty, NumericProperty, ObjectProperty, Strin
 
 from companion.paths import data_dir, last_game, remember_last_game
 from companion.service import WATCH_SECONDS
+from companion.watch import GameWatch
 
 from .colours import theme
 from .desk import Desk, Result
@@ -68,6 +69,8 @@ SCREENS = {
 #: Screens that make sense without an open game.
 NO_GAME_SCREENS = ("start", "setup", "settings")
 
+#: The shortest wait between two looks at the trading unit's time (its next change is never sooner).
+UNIT_PACE_FLOOR = 0.005
 #: Seconds without a screen change or an entry before freed memory is handed back. The collection can
 #: hold the screen for a fraction of a second (taps meanwhile wait in the queue, none is lost), so it
 #: waits for a real pause at the table (dice rolled, pieces moved), not the gap between two quick taps.
@@ -122,7 +125,13 @@ class TableBankerApp(Taps, App):
         self.settings_store = settings or UiSettings.load(self.folder)
         self.exit_code = 0
         self._unsubscribe: Callable[[], None] | None = None
+        #: What looks for other programs' writes to the open game: the kernel's notifications on the
+        #: asyncio loop (``watch``), or Kivy's clock every WATCH_SECONDS without that loop (``_poll_event``).
+        self.watch: GameWatch | None = None
+        self._unwatch: Callable[[], None] | None = None
         self._poll_event = None
+        self._unit_due: ClockEvent | None = None  # the trading unit's next change, when it has one
+        self._unit_wake: ClockEvent | None = None
         self._refresh_trigger = None
         self._let_go_trigger: ClockEvent | None = None
         self._tidy_trigger: ClockEvent | None = None
@@ -163,6 +172,7 @@ class TableBankerApp(Taps, App):
         # What is under the finger changes with the screen shown and with a box opened or closed: taps
         # wait until it has been in sight a moment (widgets.Aimed), from the frame that first draws it.
         self._sight_trigger = Clock.create_trigger(Sight.changed, 0)
+        self._unit_wake = Clock.create_trigger(self._pace_unit, 0)
         root.ids.screens.bind(current=self._view_changed)
         Window.bind(children=self._view_changed)
         return root
@@ -173,7 +183,6 @@ class TableBankerApp(Taps, App):
             self._sight_trigger()
 
     def on_start(self):
-        self._poll_event = Clock.schedule_interval(self.poll, WATCH_SECONDS)
         if self.settle_heap:
             # What start-up built (modules, kv rules, the window) lives all run: frozen out of the
             # cycle collector's way, so the tidy-up at a pause walks only what the evening made
@@ -188,9 +197,6 @@ class TableBankerApp(Taps, App):
 
     def shutdown(self) -> None:
         """Close the game and every adapter; safe to call twice."""
-        if self._poll_event is not None:
-            self._poll_event.cancel()
-            self._poll_event = None
         if self.root is not None:
             current = self.screens.get(self.manager.current)
             if current is not None:
@@ -207,6 +213,7 @@ class TableBankerApp(Taps, App):
             self._tidy_trigger,
             self._collect_trigger,
             self._sight_trigger,
+            self._unit_wake,
         ):
             if trigger is not None:
                 trigger.cancel()
@@ -411,6 +418,7 @@ class TableBankerApp(Taps, App):
         self._unsettled = True  # the last game's part of the settled heap is garbage now: walk it all at the next pause
         self.desk = desk
         self._unsubscribe = desk.subscribe(self._committed)
+        self._watch_game(desk)
         self.last_text = ""
         self._was_over = bool(desk.table.get("over"))
         records_spins = "spin" in desk.specs
@@ -430,6 +438,7 @@ class TableBankerApp(Taps, App):
                 call_later=self._call_later,
                 pins=self.settings_store.pins,
             )
+        self._pace_unit()
         self.restart_phones()
 
     def close_game(self) -> None:
@@ -437,6 +446,10 @@ class TableBankerApp(Taps, App):
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None
+        self._stop_watching()
+        if self._unit_due is not None:
+            self._unit_due.cancel()
+            self._unit_due = None
         if self.unit_link is not None:
             self.unit_link.close()
             self.unit_link = None
@@ -507,6 +520,8 @@ class TableBankerApp(Taps, App):
         from companion.trading_unit import CancelAsked, PressRefused, TimerStarted, UndoConfirmAsked
         from companion.trading_unit.events import ClockRanOut, TimerEnded
 
+        if self._unit_wake is not None:
+            self._unit_wake()  # its next change may come sooner now: plan it once this event is settled
         if isinstance(event, ClockRanOut) or (isinstance(event, TimerEnded) and event.outcome != "sold"):
             self.sounds.play("timer_end")  # a sale is heard as "sold" once the ledger has it
         if self.root is None:
@@ -546,13 +561,67 @@ class TableBankerApp(Taps, App):
         event = Clock.schedule_once(lambda *_: fn(), delay)
         return _Cancel(event)
 
+    # -- other programs' writes, and the trading unit's time ----------------------------------------
+    def _watch_game(self, desk: Desk) -> None:
+        """Look for what other programs write to the game (a phones' server of its own, ``companion do``).
+
+        On the app's asyncio loop (``companion run``) the kernel says when the game's files are written
+        (:class:`companion.watch.GameWatch`, as the phones' server does; it polls adaptively where there
+        are no notifications), so a still table costs nothing between looks. Without that loop (Kivy
+        driven frame by frame, as the GUI tests do) Kivy's clock looks every ``WATCH_SECONDS``."""
+        self._stop_watching()
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            self._poll_event = Clock.schedule_interval(self._look_on_the_clock, WATCH_SECONDS)
+            return
+        watch = GameWatch(self.look, desk.path)
+        self._unwatch = desk.subscribe(watch.own_commit)
+        watch.start()
+        self.watch = watch
+
+    def _stop_watching(self) -> None:
+        if self._poll_event is not None:
+            self._poll_event.cancel()
+            self._poll_event = None
+        if self._unwatch is not None:
+            self._unwatch()
+            self._unwatch = None
+        if self.watch is not None:
+            self.watch.stop()
+            self.watch = None
+
+    def look(self, *_: object) -> bool:
+        """Pick up entries committed elsewhere (the phones' server in another process, the command
+        line); True when there were some (each is told to the screen like our own)."""
+        return self.desk.refresh() if self.desk is not None else False
+
+    def _look_on_the_clock(self, *_: object) -> None:
+        self.look()  # returns nothing: a Kivy interval whose callback returns False is cancelled
+
     def poll(self, *_: object) -> None:
-        """Pick up entries committed elsewhere (phones' server in another process, the command line)."""
-        if self.desk is not None:
-            self.desk.refresh()
-        if self.unit_link is not None:
-            self.unit_link.tick()
-            self._hear_the_buzzer()
+        """Look at everything now: other programs' entries, and the trading unit's time."""
+        self.look()
+        self._pace_unit()
+
+    def _pace_unit(self, *_: object) -> None:
+        """Let the trading unit's time pass (an auction whose light went off is sold even if no screen
+        shows it; a warning beep is heard), then come back at its next change, not every frame: a unit
+        at rest waits for a press. Every event of the unit wakes this too (``_unit_event``)."""
+        if self._unit_due is not None:
+            self._unit_due.cancel()
+            self._unit_due = None
+        link = self.unit_link
+        if link is None or self.stopped:
+            return
+        link.tick()
+        self._hear_the_buzzer()
+        if self.unit_link is not link:  # the tick's sale closed the game (it ended)
+            return
+        now = link.clock()
+        upcoming = link.unit.next_change(now)
+        if upcoming is not None:
+            self._unit_due = Clock.schedule_once(self._pace_unit, max(upcoming - now, UNIT_PACE_FLOOR))
 
     def _hear_the_buzzer(self) -> None:
         """Each of the trading unit's warning beeps is heard from the touchscreen too."""

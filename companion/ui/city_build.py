@@ -12,7 +12,6 @@ this roll, Build and the district build from what is left; after a double the sp
 
 from __future__ import annotations
 
-from companion.rules.city_building import describe_spin, roll_of, spin_of
 from companion.trading_unit import PressRefused
 
 from . import flows
@@ -28,21 +27,19 @@ def start_build(app, near=None) -> None:
         app.refuse("Build is not part of this game", near)
         return
     player = form.values.get("player")
-    spin = spin_of(desk.table, player) if player else None
-    if spin is not None and spin.get("roll", 1) != roll_of(desk.table):
-        spin = None  # a double since that spin: this roll spins again
+    spin = desk.build_spin(player, form.values.get("building"))  # this roll's: after a double it spins again
     screen = app.screens["ask"]
     link = app.unit_link
-    if spin is None and link is not None:
+    if not spin["spun"] and link is not None:
         pressed = link.unit.press_build(link.clock())
         if isinstance(pressed, PressRefused):
             _record_last_spin(app, player)  # the unit spun this turn already (an undone spin): its result stands
-            spin = spin_of(desk.table, player)
+            spin = desk.build_spin(player, form.values.get("building"), this_roll=False)
     screen.ask(flows.with_spin(form, spin), "deed")
-    if spin is None and link is not None and link.unit.view(link.clock()).get("spinner") == "spinning":
+    if not spin["spun"] and link is not None and link.unit.view(link.clock()).get("spinner") == "spinning":
         screen.spin(link)
-    elif spin is not None:
-        screen.ids.spinner.show_result(describe_spin(spin).capitalize())
+    elif spin["spun"]:
+        screen.ids.spinner.show_result(spin["text"].capitalize())
     app.show("ask")
 
 

@@ -25,8 +25,6 @@ from .shown import moves_money, promise, said
 
 __all__ = ["deed_to_show", "deeds_view", "deed_card", "card_lines", "rent_now"]
 
-_MONEY_KEYS = ("price", "mortgage", "value", "cost", "rent", "fee", "toll", "salary", "wage", "payout")
-
 
 def deeds_view(desk: Desk, selected: str | None = None, *, whose: str | None = None) -> dict[str, Any]:
     """The deeds by colour group, each with its owner's colour and marks, and the selected deed;
@@ -61,13 +59,15 @@ def deeds_view(desk: Desk, selected: str | None = None, *, whose: str | None = N
 
 
 def card_lines(desk: Desk, card: dict) -> list[tuple[str, str]]:
-    """A deed's printed values as (label, text) lines: money formatted, rent tables joined."""
+    """A deed's printed values as (label, text) lines: rent tables joined, and money written the pack's
+    way where the family says the value is money (``rules.extras["card_money"]``: "Property tax $100")."""
     lines = []
+    money = desk.rules.extras.get("card_money", ())
     for key, value in card.items():
         if key in ("group", "kind", "colour", "stand_in") or isinstance(value, bool):
             continue
         label = key.replace("_", " ").capitalize()
-        moneyish = any(k in key for k in _MONEY_KEYS)
+        moneyish = key in money
         if isinstance(value, int):
             lines.append((label, desk.fmt(value) if moneyish else str(value)))
         elif isinstance(value, list) and all(isinstance(v, int) and not isinstance(v, bool) for v in value):

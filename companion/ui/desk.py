@@ -122,6 +122,14 @@ class Desk:
             self._state_version = self.banker.version
         return self._state
 
+    def build_spin(self, player: str | None, building: str | None = None, *, this_roll: bool = True) -> dict:
+        """What the player's build spin gives a Build now, as the family describes it
+        (``rules.extras["build_spin"]``: Monopoly City); a family without a build spinner: never spun."""
+        described = self.banker.rules.extras.get("build_spin")
+        if described is None:
+            return {"spun": False, "text": "", "building": building, "count": None, "allowance": None, "blocks": ()}
+        return described(self.banker.table, player, building, this_roll=this_roll)
+
     @property
     def currency(self) -> Currency:
         """How the game writes and reads money (K and M in Monopoly City)."""

@@ -39,9 +39,7 @@ __all__ = [
     "for_people",
     "destructive_question",
     "every_sum",
-    "BLOCKS",
     "spins_first",
-    "spin_left",
     "with_spin",
     "pick",
 ]
@@ -82,6 +80,8 @@ class ActionForm:
     shown: tuple[str, ...] = ()
     #: How many blocks this turn's spin still allows (0 while the spinner has not stopped).
     allowance: int = 0
+    #: The buildings that take a count of blocks, as the family says (with the spin it fills from).
+    blocks: tuple[str, ...] = ()
 
     def fill(self, name: str, value: Any) -> "ActionForm":
         return replace(self, values={**self.values, name: value})
@@ -163,6 +163,10 @@ def button_label(name: str, specs: dict) -> str:
     return spec.label if spec is not None else name.replace("_", " ").capitalize()
 
 
+#: Actions the Settings screen makes, one tap each, rather than a form in More: the table's options.
+ON_SETTINGS = ("set_option",)
+
+
 def buttons_for(specs: dict) -> tuple[list[dict], list[dict]]:
     """The table's big buttons (common actions the family has) and the rest, for the More menu."""
     common = []
@@ -179,7 +183,7 @@ def buttons_for(specs: dict) -> tuple[list[dict], list[dict]]:
                     "group": specs[name].group,
                 }
             )
-    shown = {b["name"] for b in common} | {"undo", "redo"}
+    shown = {b["name"] for b in common} | {"undo", "redo"} | set(ON_SETTINGS)
     more = [
         {"name": n, "label": s.label, "summary": for_people(s.says), "group": s.group, "destructive": n in DESTRUCTIVE}
         for n, s in specs.items()
@@ -287,41 +291,21 @@ def destructive_question(form: ActionForm, name_of, sums: list[str] | tuple[str,
 
 
 # -- Monopoly City: build draws on the build spinner -------------------------------------------------
-#: The buildings that are blocks: they draw on the spin's allowance and take a count.
-BLOCKS = ("residential", "industrial")
-
-
 def spins_first(specs: dict) -> bool:
     """Whether this family's Build draws on a spin of the trading unit's build spinner."""
     return "spin" in specs and "build" in specs
 
 
-def spin_left(spin: dict | None) -> int | str | None:
-    """What a recorded spin still allows: a number of blocks, "railroad" (not built yet), 0 when all is
-    used, or None when there is no spin yet."""
-    if spin is None:
-        return None
-    if spin["result"] == "railroad":
-        return 0 if spin["used"] else "railroad"
-    return spin["result"] - spin["used"]
-
-
-def with_spin(form: ActionForm, spin: dict | None) -> ActionForm:
-    """A Build form filled from the turn's spin, so that the district is the only tap left: a railroad
-    when the spinner gave one, otherwise the blocks it still allows (residential unless the banker
-    chose industrial or another building), shown as a row the banker can change."""
-    left = spin_left(spin)
-    form = replace(form, shown=("building", "count"))
-    if spin is None or left is None:
-        return form.fill("building", form.values.get("building") or "residential")
-    if spin["result"] == "railroad" or isinstance(left, str):  # built or not: the rule says what is left of it
-        return replace(form.fill("building", "railroad").clear("count"), allowance=0)
-    building = form.values.get("building")
-    building = building if building in BLOCKS or (building and building != "railroad") else "residential"
-    form = replace(form.fill("building", building), allowance=max(left, 0))
-    if building not in BLOCKS:
-        return form.clear("count")
-    return form.fill("count", max(1, min(left, 3)))
+def with_spin(form: ActionForm, spin: dict[str, Any]) -> ActionForm:
+    """A Build form filled from what the family says the turn's spin gives (``Desk.build_spin``), so that
+    the district is the only tap left: the building and how many blocks, shown as a row the banker can
+    change."""
+    form = replace(form, shown=("building", "count"), blocks=tuple(spin["blocks"]))
+    form = form.fill("building", spin["building"])
+    if not spin["spun"]:
+        return form
+    form = replace(form, allowance=spin["allowance"])
+    return form.fill("count", spin["count"]) if spin["count"] is not None else form.clear("count")
 
 
 def pick(form: ActionForm, name: str, value: Any) -> ActionForm:
@@ -330,7 +314,7 @@ def pick(form: ActionForm, name: str, value: Any) -> ActionForm:
     form = form.fill(name, value)
     if name != "building":
         return form
-    if value not in BLOCKS:
+    if value not in form.blocks:
         return form.clear("count")
     if "count" not in form.values:
         return form.fill("count", max(1, min(form.allowance or 1, 3)))

@@ -1,6 +1,6 @@
 """The start screen's data: the saved games to resume, the packs to choose from, a new game's form.
 
-Pure (no Kivy): the games folder is read through the store, packs through :mod:`companion.rules`.
+Pure (no Kivy): saved games are read with ``service.glance``, the packs installed asked of the service.
 The form is a small value that the screen edits and :meth:`NewGame.check` judges, so every refusal
 ("two players are called Ann") is known before a file is made.
 """
@@ -17,8 +17,7 @@ from companion.core.errors import BankerError
 from companion.core.model import player_names_checked
 from companion.paths import GAME_SUFFIX, list_games
 from companion.core.money import Currency
-from companion.rules import load_pack, pack_names, resolve_options
-from companion.rules.pack import option_specs
+from companion.service import installed_pack, installed_packs, options_checked, pack_options
 
 from .colours import PLAYER_COLOURS, next_free_colour
 
@@ -133,14 +132,14 @@ def saved_games(folder: Path, limit: int = 20) -> list[dict[str, Any]]:
 def pack_choices() -> list[dict[str, Any]]:
     """Every pack installed, with its title, family and options (default, help, kind) for the form."""
     choices: list[dict[str, Any]] = []
-    for name in pack_names():
+    for name in installed_packs():
         try:
-            pack = load_pack(name)
+            pack = installed_pack(name)
         except BankerError as e:
             choices.append({"name": name, "title": name, "family": "", "options": [], "problem": str(e)})
             continue
         options: list[dict[str, Any]] = []
-        specs = option_specs(pack)
+        specs = pack_options(pack)
         own = pack.get("options", {})
         for key, spec in [*own.items(), *((k, v) for k, v in specs.items() if k not in own)]:  # the pack's own first
             default = spec["default"]
@@ -200,7 +199,7 @@ class NewGame:
 
     @classmethod
     def start(cls, pack: str | None = None, players: int = 2) -> "NewGame":
-        names = pack_names()
+        names = installed_packs()
         chosen = pack if pack in names else ("classic" if "classic" in names else (names[0] if names else ""))
         form = cls(chosen)
         for _ in range(players):
@@ -272,7 +271,7 @@ class NewGame:
         except BankerError as e:
             return str(e)
         try:
-            resolve_options(load_pack(self.pack), self.options)
+            options_checked(self.pack, self.options)
         except BankerError as e:
             return str(e)
         return None

@@ -142,6 +142,13 @@ class Phones:
         """Players' actions that wait for the banker (the bank's money), oldest first."""
         return self.server.plays.for_approval("banker") if self.server else []
 
+    def waiting_count(self) -> int:
+        """How many things from the phones wait for the banker's tap: players' actions that take the
+        bank's money and payment requests (the table screen's badge)."""
+        if self.server is None:
+            return 0
+        return len(self.plays_waiting()) + len(self.pending())
+
     def approve_play(self, play_id: str) -> Result:
         """The banker's tap: the action is decided on the newest table and committed (or refused)."""
         if self.server is None:

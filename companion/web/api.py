@@ -46,7 +46,7 @@ from .openapi import openapi_document
 from .problems import PROBLEMS_PATH, by_kind
 from .security import DESK, caller, refuse
 
-__all__ = ["routes", "outcome_json", "JOIN_URL", "read_json"]
+__all__ = ["routes", "JOIN_URL", "read_json"]
 
 routes = web.RouteTableDef()
 
@@ -56,18 +56,6 @@ JOIN_URL = web.AppKey[Callable[[str], str]]("join_url")
 
 def _json(data, status: int = 200) -> web.Response:
     return web.Response(body=dumps_safe(data), status=status, content_type="application/json")
-
-
-def outcome_json(outcome) -> dict:
-    return {
-        "seq": outcome.entry.seq,
-        "kind": outcome.entry.kind,
-        "summary": outcome.summary,
-        "events": outcome.events,
-        "version": outcome.version,
-        "repeated": outcome.repeated,
-        "undone": outcome.undone,
-    }
 
 
 # -- every role ------------------------------------------------------------------------------------
@@ -190,7 +178,7 @@ async def approve(request: web.Request) -> web.Response:
         raise refuse(404, "no such request", kind="no-such-request") from None
     approved = desk.requests.get(request_id)
     assert approved is not None, "an approved request stays on record"
-    return _json({"request": approved.as_json(desk.banker.currency), "outcome": outcome_json(outcome)})
+    return _json({"request": approved.as_json(desk.banker.currency), "outcome": outcome.as_json()})
 
 
 @routes.post("/api/v1/requests/{id}/decline")
@@ -213,7 +201,7 @@ async def do_action(request: web.Request) -> web.Response:
     body = await read_json(request, allowed=None)
     desk = request.app[DESK]
     outcome = desk.banker.do(body)  # an id already in the log answers its first outcome (repeated)
-    return _json(outcome_json(outcome), status=200 if outcome.repeated else 201)
+    return _json(outcome.as_json(), status=200 if outcome.repeated else 201)
 
 
 LOG_AFTER_MAX = 2**63 - 1  # SQLite's largest integer: the schema says so too

@@ -19,7 +19,7 @@ from companion.views import worth as worth_at
 
 from .jsontext import array, safe_text
 from .roleview import signed
-from .story import entry_lines, isolate
+from .story import Reading, entry_lines, isolate
 
 __all__ = ["Chronicle", "thin", "whole_story"]
 
@@ -63,13 +63,20 @@ def whole_story(banker, me: str) -> list[dict]:
     read from the log once when a player asks for it)."""
     table = banker.opening_table()
     currency = Currency.from_pack(table["pack"])
+    reading = _reading(banker)
     lines: list[dict] = []
     for entry in banker.log():
         table = engine.fold(table, entry.events)
         turn = _turn_of(table)
-        for line in entry_lines(entry, me, currency.format):
+        told = reading.of(entry)
+        for line in entry_lines(entry, me, currency.format, told):
             lines.append({**line, "change_text": signed(currency, line["change"]), "turn": turn})
     return list(reversed(lines))
+
+
+def _reading(banker) -> Reading:
+    """How the story reads each entry's action: from the family's declarations of its actions."""
+    return Reading(banker.rules.registry.specs.get)
 
 
 class Chronicle:
@@ -94,6 +101,7 @@ class Chronicle:
         self._story_text: dict[str, tuple] = {}
         self._pack: dict | None = None
         self._currency: Currency | None = None
+        self.reading = _reading(banker)
         for entry in banker.log():
             self._see(entry)
 
@@ -120,6 +128,7 @@ class Chronicle:
         words = [w for w in words if not w.isascii()]  # only these can turn their neighbours round
         turn = _turn_of(self.table)
         counted = worth_at(self.table, rules)
+        told = self.reading.of(entry)  # what the entry's action declares, read once for every player
         for name in self.table["order"]:
             worth = counted[name]
             if entry.kind == "undo" and entry.target is not None:
@@ -127,7 +136,7 @@ class Chronicle:
             else:
                 self.worth[name].append([entry.seq, worth])
                 self.worth_json[name].append(f"[{int(entry.seq)},{worth}]")
-            for line in entry_lines(entry, name, fmt):
+            for line in entry_lines(entry, name, fmt, told):
                 text = isolate(line["text"], words) if words else line["text"]
                 line = {**line, "text": text, "change_text": signed(currency, line["change"]), "turn": turn}
                 self.stories[name].append(line)

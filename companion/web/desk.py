@@ -74,7 +74,7 @@ class PhoneDesk:
         self._standing: tuple | None = None  # what the answers in _expiry depend on
         self._asked: dict[tuple, list] = {}
         self._asked_at = -1
-        self._pages_generation = -1
+        self._pages_generation: tuple[int, int | None] = (-1, None)
         self._state: dict | None = None
         self._unsubscribe: list = []
 
@@ -154,11 +154,13 @@ class PhoneDesk:
         return self._state
 
     def _refresh_cache(self) -> None:
-        if self._pages_generation != self.hub.generation:
+        # a waiting play's seconds left: a phone that comes later gets a page made later
+        generation = (self.hub.generation, self.plays.freshness())
+        if self._pages_generation != generation:
             self._pages.clear()
             self._messages.clear()
             self._state = None
-            self._pages_generation = self.hub.generation
+            self._pages_generation = generation
             table = self.banker.table
             standing = (self.tokens.refresh(), bool(table.get("over")), tuple(table["players"]))
             if standing != self._standing:  # a link issued or withdrawn, the game over: ask again

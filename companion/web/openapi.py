@@ -513,7 +513,10 @@ _PLAY = {
         "status": {"type": "string", "enum": ["waiting", "done", "declined", "expired", "refused", "cancelled"]},
         "reason": {"type": "string"},
         "seq": _NULL_INT,
-        "seconds_left": {"type": "integer"},
+        "seconds_left": {
+            "type": "integer",
+            "description": "while it waits: the seconds before it expires, when the page was made (a phone counts them down)",
+        },
     },
 }
 _PLAYED = {
@@ -538,8 +541,9 @@ PATHS.update(
     {
         "/api/v1/plays": {
             "get": _op(
-                "A player's actions: what they may start, their own, those waiting for their approval; "
-                "for the banker, every waiting one and the pause",
+                "A player's actions: what they may start, their own, those waiting for their approval and "
+                "the latest answered ones that waited for it (answered_for_me); for the banker, every waiting "
+                "one and the pause",
                 {"200": _ok({"type": "object"})},
             ),
             "post": _op(

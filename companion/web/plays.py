@@ -14,7 +14,8 @@ Who approves is read from the preview's postings, never from the action's name:
 - money leaving the bank or a pot: the banker approves, unless the game's option ``trust_table`` says
   the table is trusted.
 
-A play waiting for approval expires after :data:`EXPIRES_SECONDS` and says so. Approving decides the
+A play waiting for approval expires after :data:`EXPIRES_SECONDS` and says so; each phone counts its
+seconds down. Approving decides the
 action again on the newest table: if its sentence is no longer the one the approver saw, it is refused
 with the new sentence. The committed action carries ``"by"`` (the player whose phone started it) and an
 id made from the phone's own id, so a retry after a dropped Wi-Fi moves money once.
@@ -36,12 +37,14 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from companion.core import contract
+from companion.core.common import switch_is_on
 from companion.core.errors import BadAction, BankerError, Refused
 from companion.core.text import clean_text, shown
 
 __all__ = ["EXPIRES_SECONDS", "MAX_WAITING", "Play", "Plays", "approvers", "own_field", "phones_act", "trusts_table"]
 
 EXPIRES_SECONDS = 180  # a play not approved within three minutes expires
+FRESH_SECONDS = 2  # a page with a waiting play's seconds left is made again for a new reader after this
 MAX_WAITING = 3  # plays one player may have waiting at once
 KEEP_ANSWERED = 50
 
@@ -67,19 +70,14 @@ _COLUMNS = "id, player, action, summary, waiting, approved, status, reason, clie
 BANKER = "banker"
 
 
-def _option(table: dict, key: str, default: bool) -> bool:
-    value = table.get("options", {}).get(key, default)
-    return value not in (False, "false", "no", "off", 0)
-
-
 def phones_act(table: dict) -> bool:
     """The game option ``phone_actions`` (on by default): players act from their phones."""
-    return _option(table, "phone_actions", True)
+    return switch_is_on(table, "phone_actions")
 
 
 def trusts_table(table: dict) -> bool:
     """The game option ``trust_table``: money from the bank to a player needs no banker's tap."""
-    return _option(table, "trust_table", False)
+    return switch_is_on(table, "trust_table")
 
 
 def own_field(spec: contract.ActionSpec) -> contract.Field | None:
@@ -158,8 +156,8 @@ class Play:
     def still_to_approve(self) -> tuple[str, ...]:
         return tuple(w for w in self.waiting if w not in self.approved)
 
-    def as_json(self, now: float) -> dict[str, Any]:
-        left = max(0, int(self.created + EXPIRES_SECONDS - now)) if self.status == "waiting" else 0
+    def as_json(self, now: float, expires: float = EXPIRES_SECONDS) -> dict[str, Any]:
+        left = max(0, math.ceil(self.created + expires - now)) if self.status == "waiting" else 0
         return {
             "id": self.id,
             "player": self.player,
@@ -186,6 +184,7 @@ class Plays:
         self.con = con
         self.banker = banker
         self.clock = clock
+        self.expires: float = EXPIRES_SECONDS  # how long a play waits for its approvals
         con.executescript(_SCHEMA)
         self._subscribers: list[Callable[[Play | None], None]] = []
         self.changes = 0
@@ -194,7 +193,8 @@ class Plays:
         self._paused: bool | None = None
         self._offered: tuple[dict, dict, list[contract.ActionSpec]] | None = None
         self._rows_key = -1  # the plays' rows each page shows, read once per change of the plays
-        self._rows_of: dict[str, tuple[list[Play], list[Play]]] = {}
+        self._rows_of: dict[str, tuple[list[Play], list[Play], list[Play]]] = {}
+        self._answered: tuple[int, list[Play]] | None = None
         self._pages: dict[str, dict[str, Any]] = {}
         self._pages_key: tuple = ()
 
@@ -396,37 +396,51 @@ class Plays:
         """The part of a player's page about their own actions (made once per change of the game or of
         the plays, whatever the number of phones)."""
         self.sweep()
-        key = (self.changes, self.banker.version, self.paused)
+        key = (self.changes, self.banker.version, self.paused, self.freshness())
         if key != self._pages_key:
             self._pages, self._pages_key = {}, key
         made = self._pages.get(player)
         if made is None:
             now = self.clock()
-            mine, to_approve = self._rows_for(player)
+            mine, to_approve, answered = self._rows_for(player)
             made = self._pages[player] = {
                 "why_not": self.why_not(player),
                 "offered": [{"name": s.name, "label": s.label} for s in self.offered()],
-                "mine": [p.as_json(now) for p in mine],
-                "to_approve": [p.as_json(now) for p in to_approve],
+                "mine": [p.as_json(now, self.expires) for p in mine],
+                "to_approve": [p.as_json(now, self.expires) for p in to_approve],
+                "answered_for_me": [p.as_json(now, self.expires) for p in answered],
             }
         return made
 
-    def _rows_for(self, player: str) -> tuple[list[Play], list[Play]]:
-        """A player's own latest plays and those waiting for their approval, read from the phones file
+    def _rows_for(self, player: str) -> tuple[list[Play], list[Play], list[Play]]:
+        """A player's own latest plays, those waiting for their approval and the latest that waited for
+        it and are answered now (one expired: the approver is told so too), read from the phones file
         once per change of the plays (every write here counts a change), not once per game action."""
         if self._rows_key != self.changes:
             self._rows_of, self._rows_key = {}, self.changes
         rows = self._rows_of.get(player)
         if rows is None:
-            rows = self._rows_of[player] = (self.of_player(player), self.for_approval(player))
+            rows = self._rows_of[player] = (
+                self.of_player(player),
+                self.for_approval(player),
+                self.answered_for(player),
+            )
         return rows
+
+    def answered_for(self, who: str, limit: int = 3) -> list[Play]:
+        """The latest plays that waited for ``who``'s approval and are answered now, newest first (the
+        answered rows read once per change of the plays for every phone)."""
+        if self._answered is None or self._answered[0] != self.changes:
+            asked = "status != 'waiting' AND waiting != '[]'"  # a play its own tap approved asked nobody
+            self._answered = (self.changes, self._rows(asked, (), KEEP_ANSWERED))
+        return [p for p in self._answered[1] if who in p.waiting][:limit]
 
     def banker_page(self) -> dict[str, Any]:
         now = self.clock()
         return {
             "paused": self.paused,
             "enabled": phones_act(self.banker.table),
-            "waiting": [p.as_json(now) for p in self.waiting()],
+            "waiting": [p.as_json(now, self.expires) for p in self.waiting()],
         }
 
     def sweep(self) -> int:
@@ -435,20 +449,29 @@ class Plays:
         if self._earliest is None:
             oldest = self.con.execute("SELECT min(created) FROM plays WHERE status = 'waiting'").fetchone()[0]
             self._earliest = math.inf if oldest is None else oldest
-        if self._earliest + EXPIRES_SECONDS > now:
+        if self._earliest + self.expires > now:
             return 0
         self._earliest = None
-        limit = now - EXPIRES_SECONDS
+        limit = now - self.expires
         late = [
             Play.from_row(r)
             for r in self.con.execute(
                 f"SELECT {_COLUMNS} FROM plays WHERE status = 'waiting' AND created < ?", (limit,)
             )
         ]
-        minutes = EXPIRES_SECONDS // 60
+        within = f"{self.expires // 60:g} minutes" if self.expires % 60 == 0 else f"{self.expires:g} seconds"
         for play in late:
-            self._answer(play, "expired", f"not approved within {minutes} minutes; ask again if it still applies")
+            self._answer(play, "expired", f"not approved within {within}; ask again if it still applies")
         return len(late)
+
+    def freshness(self) -> int | None:
+        """While a play waits: a number that changes every :data:`FRESH_SECONDS`, so a page made for a
+        phone that comes later counts its seconds left from then; None while nothing waits."""
+        self.sweep()
+        if self._earliest is None:
+            self.sweep()
+        waits = self._earliest is not None and self._earliest != math.inf
+        return int(self.clock() // FRESH_SECONDS) if waits else None
 
     # -- a player acts -----------------------------------------------------------------------------
     def start(self, player: str, name: object, values: object, client_id: object, seen: object = None):

@@ -37,7 +37,7 @@ def _json(data, status: int = 200) -> web.Response:
 
 
 def _done(desk, play, outcome, status: int) -> web.Response:
-    body = {"play": play.as_json(desk.plays.clock())}
+    body = {"play": play.as_json(desk.plays.clock(), desk.plays.expires)}
     if outcome is not None:
         body["seq"], body["summary"], body["repeated"] = outcome.entry.seq, outcome.summary, outcome.repeated
     return _json(body, status)

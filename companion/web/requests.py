@@ -17,8 +17,9 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from companion.core.common import switch_is_on
 from companion.core.errors import BadAction, BankerError, Refused
-from companion.core.model import BANK, cash, find_player
+from companion.core.model import cash
 from companion.core.money import Currency
 from companion.core.text import clean_text as core_clean_text
 
@@ -80,8 +81,7 @@ class PaymentRequest:
 
 def requests_allowed(table: dict) -> bool:
     """The game option ``phone_requests`` (default on) lets players ask from their phones."""
-    value = table.get("options", {}).get("phone_requests", True)
-    return value not in (False, "false", "no", "off", 0)
+    return switch_is_on(table, "phone_requests")
 
 
 def clean_text(text: object, what: str, most: int) -> str:
@@ -148,24 +148,23 @@ class PaymentRequests:
             raise Refused("the banker has turned off requests from phones in this game")
         if table.get("over"):
             raise Refused("the game is over")
-        player = find_player(table, player)
+        if not isinstance(to, str) or not to.strip():
+            raise BadAction("to names a player or the bank")
+        # The transfer's own contract reads the request: the names found, the amount read, a player
+        # out of the game refused, each with the reason the same transfer would get at the table.
+        typed = self.banker.read({"action": "transfer", "from": player, "to": to, "amount": amount})
+        player, payee, value = typed["from"], typed["to"], typed["amount"]
         if client_id is not None:
             if not isinstance(client_id, str) or not 1 <= len(client_id) <= 40:
                 raise BadAction("id is text of 1 to 40 characters")
             seen = self._rows("player = ? AND client_id = ?", (player, client_id), 1)
             if seen:
                 return seen[0]
-        if not isinstance(to, str) or not to.strip():
+        if payee.startswith("pot:"):
             raise BadAction("to names a player or the bank")
-        payee = BANK if to.strip().casefold() == BANK else find_player(table, to)
         if payee == player:
             raise Refused("you cannot pay yourself")
-        currency = Currency.from_pack(table["pack"])
-        if amount is None:
-            raise BadAction("amount is missing")
-        value = currency.parse(amount)
-        if value <= 0:
-            raise BadAction("amount must be more than zero")
+        currency = self.banker.currency
         have = cash(table, player)
         if value > have:
             raise Refused(f"you have {currency.format(have)}, not {currency.format(value)}")

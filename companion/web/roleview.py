@@ -60,7 +60,9 @@ def loan_line(loan: Any, currency: Currency, turn: int) -> dict[str, Any]:
 
     Families describe debts their own way; this reads the common keys: ``text``/``label``/``kind``,
     ``amount``, and either ``due_turn`` (a turn number of the table) or ``due_in_turns`` (counted
-    turns left), plus ``overdue``.
+    turns left), plus ``overdue``. A family whose ``text`` already says when the debt falls due
+    declares it (``says_when``: City Life's "loan $1,200 due in 3 turns"), and the line adds no
+    ``due_text`` of its own; nothing here reads the text to find out.
     """
     if not isinstance(loan, dict):
         return {
@@ -81,7 +83,7 @@ def loan_line(loan: Any, currency: Currency, turn: int) -> dict[str, Any]:
     left = due - turn if due is not None else _whole(loan.get("due_in_turns"))
     overdue = bool(loan.get("overdue")) or (left is not None and left < 0)
     due_text = ""
-    if "due" not in str(text).lower():  # the family's own text may already say when
+    if not loan.get("says_when"):  # the family's own text says when, as it declares
         if overdue:
             due_text = "overdue"
         elif due is not None:

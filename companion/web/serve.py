@@ -3,7 +3,7 @@
 For a Pi without a screen, and for tests. It opens the game, prints the banker's link and each
 player's link (scan them from the terminal with ``--qr``), serves until Ctrl-C, and picks up actions
 written by other programs (``companion do``) as the kernel reports their writes to the game file
-(:mod:`companion.web.watch`), without looking at the file while nothing happens.
+(:mod:`companion.watch`), without looking at the file while nothing happens.
 
 Where it listens and whether it announces the table come from the same settings file as the
 touchscreen's (``touchscreen.json`` in the data folder: ``host``, ``port``, ``advertise``); the

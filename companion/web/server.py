@@ -17,7 +17,7 @@ QR images: :mod:`companion.qr` (``qr_png(server.join_url("Ann"))`` for a Kivy te
 
 Threading: every method runs on the app's loop; nothing here starts a thread. Phones follow the
 game through the Banker's subscriptions; with ``watch=True`` the server also watches the game file
-(:mod:`companion.web.watch`: the kernel's file notifications on Linux, an adaptive poll elsewhere),
+(:mod:`companion.watch`: the kernel's file notifications on Linux, an adaptive poll elsewhere),
 so actions written by another process (``companion do``) reach the phones too. Tokens and requests
 live in ``<game>.phones`` beside the game file, so QR codes survive a restart.
 """
@@ -42,7 +42,7 @@ from .app import DOOR, build_app
 from .desk import PhoneDesk
 from .lan import allowed_hosts, lan_ipv4
 from .limits import Limits
-from .watch import GameWatch
+from companion.watch import GameWatch
 
 if TYPE_CHECKING:  # zeroconf is imported only when the server advertises
     from companion.discovery import Advertisement
@@ -120,7 +120,7 @@ class PhoneServer:
     ``host``'s interface, on every interface for 0.0.0.0, and nowhere for a loopback address - unless
     ``interfaces`` names them (tests announce on ``["127.0.0.1"]``).
     ``extra_hosts``: more Host names to accept (a DNS name the table's router gives the Pi).
-    ``watch``: pick up what other programs write to the game (:mod:`companion.web.watch`);
+    ``watch``: pick up what other programs write to the game (:mod:`companion.watch`);
     ``poll_interval`` (seconds): watch too, and poll at that pace where the kernel cannot tell
     (default :data:`companion.service.WATCH_SECONDS`).
     """

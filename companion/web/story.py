@@ -1,29 +1,46 @@
 """The game log told to one player, in words: "You paid Ann $22 rent for Mediterranean Avenue".
 
-Pure functions over log entries (``seq``, ``kind``, ``events``, ``summary``). Each ``Paid`` event that
-touches the player becomes one sentence with the signed change to their cash; an entry that moved none
-of their money but names them (a trip to jail, a deed handed over) is told by its summary. Undone
-entries read "Undone: ..." and tell the original payment, not its mirror image.
+Pure functions over log entries (``seq``, ``kind``, ``action``, ``events``, ``summary``, ``target``)
+and what the entry's action declares (:class:`Reading`). An entry is told to a player when it
+concerns them:
+
+* when one of its action's declared player or account fields names them (they bought, they paid the
+  rent, they went to jail, the money was paid to them), the line is the rule's own sentence for the
+  entry (its summary: "Ann bought Park Place for $350") told in the second person ("You bought Park
+  Place for $350"), with what the entry did to their cash;
+* otherwise, each payment that moved their money is a line from their side ("Bob paid you $22 rent for
+  Boardwalk", "You paid Cy $10 (birthday)"): a memo that is the value of one of the action's declared
+  text fields is people's words, told in brackets; any other memo is the rule's, told after the sum;
+* an entry that moved none of their money but changes their record or hands them a deed is told by its
+  summary in the second person.
+
+A trade (an action whose fields declare what each side gives, ``x-from``) names every deed and sum from
+the player's side. An undo or redo is told as the entry it takes back or does again ("Undone: ..."),
+the money moving back or again. Nothing here works out a memo's meaning from its words.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Callable, Iterable
+from typing import Any, Callable, Iterable
 
 from companion.core import events as ev
+from companion.core.contract import ActionSpec
 from companion.core.model import BANK
 
 __all__ = [
     "FSI",
     "PDI",
+    "Reading",
+    "Told",
     "account_name",
     "entry_lines",
     "isolate",
+    "money_change",
     "paid_sentence",
-    "player_story",
     "second_person",
     "trade_sentence",
 ]
@@ -32,16 +49,6 @@ FSI, PDI = "\u2068", "\u2069"  # first-strong isolate ... pop directional isolat
 _TURNING = {"R", "AL", "AN", "RLE", "RLO", "LRE", "LRO", "PDF", "RLI", "LRI", "FSI", "PDI"}
 
 Fmt = Callable[[int], str]
-
-# Memos that describe what the player did ("bought Park Place"): told as "You bought Park Place for $350".
-_DEEDS = re.compile(r"^(bought|built|lifted|mortgaged|sold|won|lost|took|repaid|borrowed|cashed|redeemed)\b")
-# Memos that name what the money is ("rent for Boardwalk", "salary"): told as they are; any other
-# memo (free text typed by the banker or a player) is told in brackets: "You paid Cy $40 (the pizza)".
-_NOUNS = re.compile(
-    r"^(rent|salary|starting cash|.*\btax\b|repairs|fine\b|interest|dividend|bonus|fee|payday|pay day)", re.IGNORECASE
-)
-# Memos that only say why money moved between two players.
-_BETWEEN = {"trade": "in a trade", "bankruptcy": "on going bankrupt"}
 
 
 def account_name(account: str, me: str | None = None, *, start: bool = False) -> str:
@@ -57,37 +64,56 @@ def account_name(account: str, me: str | None = None, *, start: bool = False) ->
     return name[:1].upper() + name[1:] if start else name
 
 
-def paid_sentence(event: dict, me: str, fmt: Fmt) -> tuple[str, int] | None:
-    """One Paid event from ``me``'s side: (sentence, change to my cash), or None if it is not mine."""
+def _is_player(account: str) -> bool:
+    return account != BANK and not account.startswith("pot:")
+
+
+def money_change(events: Iterable[Any], me: str) -> int:
+    """What ``events`` did to ``me``'s cash: what was paid to them less what they paid."""
+    change = 0
+    for e in events:
+        if isinstance(e, dict) and e.get("type") == "Paid":
+            if e["to"] == me:
+                change += e["amount"]
+            if e["from"] == me:
+                change -= e["amount"]
+    return change
+
+
+def paid_sentence(event: dict, me: str, fmt: Fmt, words: Iterable[str] = ()) -> tuple[str, int] | None:
+    """One Paid event from ``me``'s side: (sentence, change to my cash), or None if it is not mine.
+    ``words``: the memos people typed (the values of the action's declared text fields), told in
+    brackets; any other memo is the rule's name for the money, told after the sum."""
     if event.get("type") != "Paid" or me not in (event["from"], event["to"]):
         return None
     amount = event["amount"]
     money = fmt(amount)
     memo = " ".join(str(event.get("memo") or "").split())
-    outgoing = event["from"] == me
-    other = event["to"] if outgoing else event["from"]
-    change = -amount if outgoing else amount
-    if memo in _BETWEEN:
-        if outgoing:
-            return f"You paid {account_name(other)} {money} {_BETWEEN[memo]}", change
-        return f"{account_name(other, start=True)} paid you {money} {_BETWEEN[memo]}", change
-    if _DEEDS.match(memo) and (other == BANK or other.startswith("pot:")):
-        if memo.startswith("won the ") and not outgoing:
-            return f"You won {money} from {memo[4:]}", change
-        return f"You {memo} for {money}", change
-    tail = (f" {memo}" if _NOUNS.match(memo) else f" ({memo})") if memo else ""
-    if outgoing:
-        return f"You paid {account_name(other)} {money}{tail}", change
-    return f"{account_name(other, start=True)} paid you {money}{tail}", change
+    tail = (f" ({memo})" if memo in words else f" {memo}") if memo else ""
+    if event["from"] == me:
+        return f"You paid {account_name(event['to'])} {money}{tail}", -amount
+    return f"{account_name(event['from'], start=True)} paid you {money}{tail}", amount
+
+
+def _touches(events: Iterable[Any], me: str) -> bool:
+    """Whether ``events`` move ``me``'s money, change their record, or hand them a deed or take one."""
+    for e in events:
+        if not isinstance(e, dict):
+            continue
+        if e.get("type") == "Paid" and me in (e.get("from"), e.get("to")):
+            return True
+        path: list[Any] = e.get("path") or []
+        if e.get("type") == "Changed" and len(path) >= 2:
+            if path[0] == "players" and path[1] == me:
+                return True
+            if path[0] == "deeds" and path[-1] == "owner" and me in (e.get("old"), e.get("new")):
+                return True
+    return False
 
 
 @lru_cache(maxsize=64)
 def _name_pattern(name: str) -> re.Pattern:
     return re.compile(rf"(?<!\w){re.escape(name)}(?!\w)")
-
-
-def _mentions(summary: str, me: str) -> bool:
-    return me in summary and _name_pattern(me).search(summary) is not None
 
 
 def _owner_moves(events: list, me: str) -> tuple[list[str], list[str], set[str]]:
@@ -117,24 +143,31 @@ def _listed(items: list[str]) -> str:
 
 def trade_sentence(events: list, me: str, fmt: Fmt) -> tuple[str, int] | None:
     """A trade from ``me``'s side, naming every deed and sum: "Trade with Dan: you gave Park Place; you
-    got $150", with the change to my cash; None when the entry is no trade of mine."""
+    got $150", with the change to my cash; None when it neither gave nor got me anything. Sums paid
+    between the players are the trade's; what ``me`` paid the bank besides (lifting a mortgage taken
+    over) is said after them."""
     gave, got, others = _owner_moves(events, me)
     out = inn = 0
+    besides: dict[str, int] = {}
     for e in events:
-        if isinstance(e, dict) and e.get("type") == "Paid" and e.get("memo") == "trade":
-            if e["from"] == me:
-                out += e["amount"]
-                others.add(e["to"])
-            elif e["to"] == me:
-                inn += e["amount"]
-                others.add(e["from"])
+        if not (isinstance(e, dict) and e.get("type") == "Paid"):
+            continue
+        if e["from"] == me and _is_player(e["to"]):
+            out += e["amount"]
+            others.add(e["to"])
+        elif e["to"] == me and _is_player(e["from"]):
+            inn += e["amount"]
+            others.add(e["from"])
+        elif e["from"] == me:
+            besides[e["to"]] = besides.get(e["to"], 0) + e["amount"]
     if not (gave or got or out or inn):
         return None
     gives = [*gave, *([fmt(out)] if out else [])]
     gets = [*got, *([fmt(inn)] if inn else [])]
     parts = [f"you gave {_listed(gives)}" if gives else "", f"you got {_listed(gets)}" if gets else ""]
+    parts += [f"you paid {account_name(to)} {fmt(n)}" for to, n in besides.items()]
     who = _listed(sorted(others)) if others else "another player"
-    return f"Trade with {who}: " + "; ".join(p for p in parts if p), inn - out
+    return f"Trade with {who}: " + "; ".join(p for p in parts if p), inn - out - sum(besides.values())
 
 
 _AGREE = (
@@ -150,60 +183,95 @@ _AGREE = (
 
 
 def second_person(summary: str, me: str) -> str:
-    """A log summary that names ``me``, told to ``me``: "Cat went to jail" reads "You went to jail"."""
+    """A log summary told to ``me``: "Cat went to jail" reads "You went to jail" on Cat's phone."""
 
     def name(m: re.Match) -> str:
         at_start = m.start() == 0 or summary[: m.start()].rstrip().endswith((":", ".", ";"))
         return "You" if at_start else "you"
 
+    if me not in summary:
+        return summary
     text = _name_pattern(me).sub(name, summary)
     for pattern, repl in _AGREE:
         text = pattern.sub(repl, text)
     return text
 
 
-def entry_lines(entry, me: str, fmt: Fmt) -> list[dict]:
-    """What one log entry means to ``me``: a list of ``{"seq", "text", "change"}`` (maybe empty)."""
-    events = entry.events
-    prefix = ""
+def is_trade(spec: ActionSpec | None) -> bool:
+    """Whether an action is a trade as its declaration says: fields of what each side gives (``x-from``)."""
+    return spec is not None and sum(1 for f in spec.fields if (f.schema or {}).get("x-from")) >= 2
+
+
+@dataclass(frozen=True)
+class Told:
+    """What the story reads of one entry's action from its declaration."""
+
+    trade: bool = False  # the action declares what each side gives
+    named: frozenset[str] = frozenset()  # the players and accounts its declared player and account fields name
+    words: frozenset[str] = frozenset()  # what people typed into its declared text fields (memos)
+
+
+@dataclass
+class Reading:
+    """Reads each entry's action from its declaration (``spec_of``: the family's declaration of an
+    action by name, or None). An undo or redo is read as the entry it takes back or does again: feed
+    it the entries in log order."""
+
+    spec_of: Callable[[str], ActionSpec | None]
+    seen: dict[int, Told] = field(default_factory=dict)
+    #: One copy of each reading (most entries read alike: the same few players, no memo), so a long
+    #: game's ``seen`` holds a reference per entry, not a reading per entry.
+    _alike: dict[Told, Told] = field(default_factory=dict)
+
+    def of(self, entry: Any) -> Told:
+        if entry.kind in ("undo", "redo"):
+            told = self.seen.get(entry.target, Told()) if entry.target is not None else Told()
+        else:
+            told = self._read(entry.action if isinstance(entry.action, dict) else {})
+            told = self._alike.setdefault(told, told)
+        self.seen[entry.seq] = told
+        return told
+
+    def _read(self, action: dict) -> Told:
+        name = action.get("action")
+        spec = self.spec_of(name) if isinstance(name, str) else None
+        if spec is None:
+            return Told()
+        named = frozenset(
+            value
+            for f in spec.fields
+            if f.kind in ("player", "account") and isinstance(value := action.get(f.name), str)
+        )
+        words = frozenset(
+            " ".join(value.split())
+            for f in spec.fields
+            if f.kind == "text" and isinstance(value := action.get(f.name), str)
+        )
+        return Told(is_trade(spec), named, words)
+
+
+def entry_lines(entry: Any, me: str, fmt: Fmt, told: Told = Told()) -> list[dict]:
+    """What one log entry means to ``me``: a list of ``{"seq", "text", "change"}`` (empty when it does
+    not concern them). ``told``: what :class:`Reading` read of the entry's action."""
+    change = money_change(entry.events, me)
+    prefix = {"undo": "Undone: ", "redo": "Redone: "}.get(entry.kind, "")
+    original = entry.events
     if entry.kind == "undo":
-        events = [ev.reverse(e) for e in reversed(events)]  # the original payments
-        prefix = "Undone: "
-    elif entry.kind == "redo":
-        prefix = "Redone: "
-    traded = trade_sentence(events, me, fmt) if _is_trade(entry, events) else None
-    if traded:
-        text, change = traded
-        return [{"seq": entry.seq, "text": prefix + text, "change": -change if entry.kind == "undo" else change}]
+        original = [ev.reverse(e) for e in reversed(entry.events)]  # what was done, as it was done
+    if told.trade:
+        traded = trade_sentence(original, me, fmt)
+        if traded is not None:
+            return [{"seq": entry.seq, "text": prefix + traded[0], "change": change}]
+    if me in told.named or (not change and _touches(entry.events, me)):
+        text = second_person(entry.summary, me)  # an undo's or redo's summary already says so
+        return [{"seq": entry.seq, "text": text[:1].upper() + text[1:], "change": change}]
     lines = []
-    for event in events:
-        told = paid_sentence(event, me, fmt)
-        if told:
-            text, change = told
-            if entry.kind == "undo":
-                change = -change
-            lines.append({"seq": entry.seq, "text": prefix + text, "change": change})
-    if not lines and _mentions(entry.summary, me):
-        lines.append({"seq": entry.seq, "text": second_person(entry.summary, me), "change": 0})
+    for event in original:
+        paid = paid_sentence(event, me, fmt, told.words) if isinstance(event, dict) else None
+        if paid is not None:
+            text, moved = paid
+            lines.append({"seq": entry.seq, "text": prefix + text, "change": -moved if entry.kind == "undo" else moved})
     return lines
-
-
-def _is_trade(entry, events: list) -> bool:
-    """A trade (or the undo or redo of one): the action says so, or its payments are a trade's."""
-    action = entry.action if isinstance(entry.action, dict) else {}
-    return (
-        action.get("action") == "trade"
-        or "Trade:" in entry.summary
-        or any(isinstance(e, dict) and e.get("type") == "Paid" and e.get("memo") == "trade" for e in events)
-    )
-
-
-def player_story(entries: Iterable, me: str, fmt: Fmt, *, last: int = 20) -> list[dict]:
-    """The latest ``last`` lines of the player's story, newest first."""
-    lines: list[dict] = []
-    for entry in entries:
-        lines.extend(entry_lines(entry, me, fmt))
-    return list(reversed(lines[-last:]))
 
 
 def _needs_isolation(word: str) -> bool:

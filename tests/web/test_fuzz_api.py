@@ -8,7 +8,6 @@ The live stream (/events) stays open by design and is tested in test_sse.py inst
 
 from __future__ import annotations
 
-import time
 from collections import Counter
 
 import pytest
@@ -54,7 +53,6 @@ def test_the_api_answers_every_generated_request_as_its_document_says(table):
             actions.update([r.status_code])
 
     session.hooks["response"].append(heard)
-    started = time.monotonic()
     try:
         live.call(live.server.requests.ask, "Ann", "Bob", 5, "seed")  # something to approve or decline
         schema = schemathesis.openapi.from_url(f"{live.base}/api/v1/openapi.json", timeout=10)
@@ -90,7 +88,6 @@ def test_the_api_answers_every_generated_request_as_its_document_says(table):
         assert {200, 400, 403, 404} <= set(answers), answers  # the fuzzer reached the handlers, not only the guards
         assert not [code for code in answers if code >= 500]
         assert actions[201] + actions[409] > 0, actions  # each action's own schema: bodies a rule can judge
-        assert time.monotonic() - started < 60
     finally:
         session.close()
         live.stop()

@@ -1,10 +1,13 @@
-"""A full table under load, on loopback: 50 phones watch live while the banker applies 10 actions a second
-for a minute. Every phone must end on the last version, with no error anywhere."""
+"""A full table under load, on loopback: 50 phones watch live while the banker applies 10 actions a second.
+Every phone must end on the last version, with no error anywhere. The suite plays 20 seconds of it;
+``LOAD_SECONDS=60`` plays the minute of an earlier release's test. How fast the server is under this load
+is measured by benchmarks/phones.py, not asserted here."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import os
 import time
 
 import aiohttp
@@ -18,7 +21,7 @@ pytestmark = pytest.mark.slow
 PLAYERS = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
 PHONES = 50
 PER_SECOND = 10
-SECONDS = 60
+SECONDS = int(os.environ.get("LOAD_SECONDS", "20"))
 
 
 async def watch(
@@ -98,16 +101,15 @@ async def round_of_play(live: LiveTable) -> tuple[dict, list, int, int, float]:
     return seen, errors, last, applied, elapsed
 
 
-def test_fifty_phones_follow_ten_actions_a_second_for_a_minute(new_game):
+def test_fifty_phones_follow_ten_actions_a_second(new_game):
     t = new_game("classic", *PLAYERS)
     live = LiveTable(t.banker, limits=Limits(connections_per_address=PHONES + 10))  # every phone is on 127.0.0.1
     try:
-        seen, errors, last, applied, elapsed = asyncio.run(round_of_play(live))
+        seen, errors, last, applied, _elapsed = asyncio.run(round_of_play(live))
     finally:
         live.stop()
     assert errors == []
     assert applied == PER_SECOND * SECONDS and last == 1 + applied
-    assert elapsed < SECONDS + 5, f"the banker could not keep up: {elapsed:.1f} s"
     assert all(seen[i] == last for i in range(PHONES)), {i: seen[i] for i in range(PHONES) if seen[i] != last}
     updates = [seen[("count", i)] for i in range(PHONES)]
     assert min(updates) > SECONDS * PER_SECOND / 4  # phones keep up: few versions are folded together

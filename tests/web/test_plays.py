@@ -211,6 +211,33 @@ async def test_a_request_not_approved_in_time_expires_and_says_so(phones):
 
 
 @ASYNC
+async def test_both_phones_count_a_trade_s_seconds_down_and_both_are_told_it_expired(phones):
+    table = phones.table
+    table.give("Ann", "Boardwalk")
+    plays = phones.server.plays
+    now = [5000.0]
+    plays.clock = lambda: now[0]
+    ann, bob, cy = await phones.phone("Ann"), await phones.phone("Bob"), await phones.phone("Cy")
+    await play(ann, "trade", b="Bob", give={"deeds": ["Boardwalk"]}, get={"cash": 500}, status=202)
+    assert (await ann.page())["plays"]["mine"][0]["seconds_left"] == EXPIRES_SECONDS
+    now[0] += 65
+    # a phone that opens its page later reads the seconds left from then, not from when the trade was made
+    assert (await ann.page())["plays"]["mine"][0]["seconds_left"] == EXPIRES_SECONDS - 65
+    assert (await bob.page())["plays"]["to_approve"][0]["seconds_left"] == EXPIRES_SECONDS - 65
+    now[0] += EXPIRES_SECONDS
+    assert phones.server.plays.sweep() == 1  # the server's look every few seconds
+    mine = (await ann.page())["plays"]["mine"][0]
+    assert mine["status"] == "expired" and mine["seconds_left"] == 0
+    assert mine["reason"] == "not approved within 3 minutes; ask again if it still applies"
+    bob_page = (await bob.page())["plays"]
+    assert bob_page["to_approve"] == []
+    told = bob_page["answered_for_me"]  # Bob, who was asked, is told it expired too
+    assert [(t["player"], t["status"]) for t in told] == [("Ann", "expired")]
+    assert (await cy.page())["plays"]["answered_for_me"] == []  # nobody asked Cy
+    assert table.owner("Boardwalk") == "Ann"
+
+
+@ASYNC
 async def test_the_banker_pauses_every_phone_with_one_tap(phones):
     table = phones.table
     table.give("Ann", "Boardwalk")
@@ -239,6 +266,23 @@ async def test_the_game_option_turns_players_actions_off(new_game, aiohttp_serve
     status, data = await play(ann, "buy", deed="Boardwalk")
     assert status == 409 and "turned off" in error(data)
     server.close()
+
+
+@ASYNC
+async def test_the_banker_turns_phones_actions_off_mid_game_and_undo_turns_them_back_on(phones):
+    table = phones.table
+    table.give("Ann", "Boardwalk")
+    bob = await phones.phone("Bob")
+    table.do("set_option", option="phone_actions", on=False)  # the settings screen's tap
+    status, data = await play(bob, "rent", deed="Boardwalk")
+    assert status == 409 and error(data) == "the banker has turned off players' actions from phones in this game"
+    assert table.cash("Bob") == 1500
+    page = await bob.page()
+    assert "turned off" in page["plays"]["why_not"]
+    table.banker.undo()  # the banker's undo takes the change back like any entry
+    assert (await bob.page())["plays"]["why_not"] is None
+    await play(bob, "rent", deed="Boardwalk", status=201)
+    assert table.cash("Bob") == 1450
 
 
 @ASYNC

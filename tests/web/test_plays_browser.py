@@ -7,6 +7,7 @@ and the page passes an accessibility check (axe-core) with no serious violations
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -200,7 +201,7 @@ def test_ann_and_bob_play_a_round_of_city_life_from_their_phones(chromium, new_g
         expect(bob.locator("#my-plays")).to_contain_text("Waiting for banker")
         waiting = live.call(lambda: live.server.plays.waiting())
         assert [p.player for p in waiting] == ["Bob"]
-        asked = banker.locator("#pending li", has_text="Bob\u2019s phone: Bob borrowed $1,000")
+        asked = banker.locator("#b-plays li", has_text="Bob\u2019s phone: Bob borrowed $1,000")
         expect(asked).to_be_visible()  # the banker's own phone shows it with its sentence
         asked.locator("button.yes").click()
         expect(bob.locator("#my-plays")).to_contain_text("Done")
@@ -231,3 +232,45 @@ def test_ann_and_bob_play_a_round_of_city_life_from_their_phones(chromium, new_g
             {"action": "land", "player": "Ann", "square": 19},
         ],
     )
+
+
+def test_a_trade_waiting_for_bob_counts_down_on_both_phones_and_both_say_it_expired(chromium, new_game):
+    table = new_game("classic", "Ann", "Bob")
+    table.give("Ann", "Boardwalk")
+    live = LiveTable(table.banker)
+    live.call(lambda: setattr(live.server.plays, "expires", 14))  # fourteen seconds here, three minutes at a table
+    try:
+        ann_ctx, ann, ann_problems = phone(chromium, live, "Ann")
+        bob_ctx, bob, bob_problems = phone(chromium, live, "Bob")
+        start(ann, "trade")
+        choose(ann, "Bob")
+        ann.locator("#play-fields fieldset", has_text="first player gives").locator(
+            "button.choice", has_text="Boardwalk"
+        ).tap()
+        cash = ann.locator("#play-fields fieldset", has_text="second player gives").locator("input")
+        cash.fill("500")
+        cash.blur()
+        expect(ann.locator("#play-why")).to_have_text("Then Bob approves.")
+        ann.locator("#play-commit").tap()
+        asked, waiting = ann.locator("#my-plays .left"), bob.locator("#to-approve .left")
+        expect(asked).to_have_text(re.compile(r"^0:1[0-4] left$"))
+        expect(waiting).to_have_text(re.compile(r"^0:1[0-4] left$"))
+        first = asked.text_content()
+        expect(asked).not_to_have_text(first)  # it counts down, second by second
+        expect(asked).to_have_text(re.compile(r"^0:0\d left$"), timeout=15_000)
+        if DOCS.is_dir():
+            bob.screenshot(path=str(DOCS / "phone-countdown.jpg"), type="jpeg", quality=55)
+        # at the deadline both phones say so (the server's own answer follows within seconds)
+        expect(ann.locator("#my-plays li.play")).to_contain_text("Expired", timeout=20_000)
+        expect(bob.locator("#approve-card")).to_contain_text("Expired", timeout=20_000)
+        expect(ann.locator("#my-plays li.play.expired")).to_contain_text(
+            "not approved within 14 seconds", timeout=20_000
+        )
+        expect(bob.locator("#to-approve li.play.expired")).to_contain_text("Ann\u2019s: ", timeout=20_000)
+        expect(bob.locator("#to-approve button.commit")).to_have_count(0)
+        assert table.owner("Boardwalk") == "Ann"
+        assert not ann_problems and not bob_problems, ann_problems + bob_problems
+        ann_ctx.close()
+        bob_ctx.close()
+    finally:
+        live.stop()

@@ -39,6 +39,7 @@ def test_loans_read_the_same_whichever_game_wrote_them():
             "amount": 1200,
             "due_in_turns": 2,
             "text": "Bank loan of $1,200 due in 2 turns",
+            "says_when": True,
         },
         USD,
         turn=9,
@@ -49,6 +50,26 @@ def test_loans_read_the_same_whichever_game_wrote_them():
     late = loan_line({"label": "mortgage on Elm St", "amount": 500, "due_in_turns": 0, "overdue": True}, USD, turn=3)
     assert late["overdue"] and late["due_text"] == "overdue"
     assert loan_line("an IOU to the bank", USD, turn=1)["text"] == "an IOU to the bank"
+
+
+def test_a_loan_is_told_when_it_falls_due_unless_its_family_says_its_text_does():
+    """The family declares whether its text says when (``says_when``); the words are never searched: a
+    debt "to the Due Diligence fund" is still told when it falls due."""
+    owed = loan_line({"label": "owed to the Due Diligence fund", "amount": 300, "due_in_turns": 0}, USD, turn=4)
+    assert owed["due_text"] == "due now"
+    said = loan_line({"text": "mortgage $500, 3 turns to go", "due_in_turns": 3, "says_when": True}, USD, turn=4)
+    assert said["due_text"] == ""
+
+
+def test_city_life_s_bank_loan_on_ann_s_phone_says_when_once(tmp_path):
+    from companion.service import Banker
+
+    with Banker.create(tmp_path / "city.game", "city-life", ["Ann", "Bob"], {"advanced": True}, backup_every=0) as b:
+        b.do({"action": "borrow", "player": "Ann"})
+        state = state_json(b.table, b.rules, b.version)
+        page = player_view(state, "Ann", worth=[], story=[], requests=[], can_request=False)
+        loans = page["me"]["loans"]
+        assert [(loan["text"].endswith("due in 7 turns"), loan["due_text"]) for loan in loans] == [(True, "")]
 
 
 def test_others_show_only_what_the_rules_make_public(table):

@@ -73,10 +73,8 @@ def test_serve_shows_links_follows_companion_do_and_stops_on_ctrl_c(tmp_path):
         # Another program (the banker's terminal) applies an action straight to the game file.
         done = companion("do", str(game), '{"action": "salary", "player": "Ann"}')
         assert done.returncode == 0, done.stderr
-        started = time.monotonic()
         second = _next_state(stream)
         assert second["version"] == 2 and second["me"]["cash"] == 1700
-        assert time.monotonic() - started < 3  # polled every half second
         stream.close()
     finally:
         proc.send_signal(signal.SIGINT)

@@ -45,7 +45,7 @@ async def test_ann_gets_her_page_at_once_and_again_after_each_action(phones):
     phones.table.do("salary", player="Ann")
     second = await next_event(stream)
     assert second["id"] == "2" and second["data"]["me"]["cash"] == 1700
-    assert second["data"]["me"]["story"][0]["text"] == "The bank paid you $200 salary"
+    assert second["data"]["me"]["story"][0]["text"] == "You collected $200 salary"
     stream.close()
 
 

@@ -4,70 +4,111 @@ from __future__ import annotations
 
 from companion.core.money import Currency
 from companion.store import Entry
-from companion.web.chronicle import Chronicle, thin
-from companion.web.story import entry_lines, paid_sentence, second_person
+from companion.web.chronicle import Chronicle, thin, whole_story
+from companion.web.story import Reading, entry_lines, second_person
 
 fmt = Currency().format
 
 
-def paid(payer, payee, amount, memo=""):
-    return {"type": "Paid", "from": payer, "to": payee, "amount": amount, "memo": memo}
+def told(t, outcome, me):
+    """The lines of one committed entry on ``me``'s phone, read as the phones read it."""
+    reading = Reading(t.banker.rules.registry.specs.get)
+    for entry in t.banker.log():
+        read = reading.of(entry)
+        if entry.seq == outcome.entry.seq:
+            return entry_lines(entry, me, fmt, read)
+    raise AssertionError("no such entry")
 
 
-def entry(seq, events, summary="", kind="do"):
-    return Entry(seq, kind, None, {}, events, summary, None, "2026-01-01T00:00:00+00:00")
+def texts(t, outcome, me):
+    return [(line["text"], line["change"]) for line in told(t, outcome, me)]
 
 
-def test_bob_lands_on_boardwalk_with_a_hotel_and_pays_ann_2000():
-    event = paid("Bob", "Ann", 2000, "rent for Boardwalk")
-    assert paid_sentence(event, "Bob", fmt) == ("You paid Ann $2,000 rent for Boardwalk", -2000)
-    assert paid_sentence(event, "Ann", fmt) == ("Bob paid you $2,000 rent for Boardwalk", 2000)
-    assert paid_sentence(event, "Cy", fmt) is None
+def test_bob_lands_on_boardwalk_with_a_hotel_and_pays_ann_2000(new_game):
+    t = new_game("classic", "Ann", "Bob", "Cy")
+    t.do("transfer", **{"from": "bank", "to": "Ann", "amount": 5000})
+    t.do("buy", player="Ann", deed="Park Place")
+    t.do("buy", player="Ann", deed="Boardwalk")
+    for _ in range(4):
+        t.do("build", player="Ann", deed="Park Place")
+        t.do("build", player="Ann", deed="Boardwalk")
+    t.do("build", player="Ann", deed="Boardwalk", building="hotel")
+    t.do("transfer", **{"from": "bank", "to": "Bob", "amount": 1000})
+    rent = t.do("rent", payer="Bob", deed="Boardwalk")
+    assert texts(t, rent, "Bob") == [("You paid Ann $2,000 rent for Boardwalk", -2000)]
+    assert texts(t, rent, "Ann") == [("Bob paid you $2,000 rent for Boardwalk", 2000)]
+    assert texts(t, rent, "Cy") == []
 
 
-def test_what_a_player_did_reads_as_their_own_deed():
-    assert paid_sentence(paid("Ann", "bank", 60, "bought Mediterranean Avenue"), "Ann", fmt) == (
-        "You bought Mediterranean Avenue for $60",
-        -60,
-    )
-    assert paid_sentence(paid("bank", "Ann", 30, "mortgaged Baltic Avenue"), "Ann", fmt) == (
-        "You mortgaged Baltic Avenue for $30",
-        30,
-    )
-    assert paid_sentence(paid("pot:free parking", "Ann", 350, "won the free parking pot"), "Ann", fmt) == (
-        "You won $350 from the free parking pot",
-        350,
-    )
+def test_what_a_player_did_reads_as_their_own_deed(new_game):
+    t = new_game("classic", "Ann", "Bob", free_parking=True)
+    bought = t.do("buy", player="Ann", deed="Mediterranean Avenue")
+    assert texts(t, bought, "Ann") == [("You bought Mediterranean Avenue for $60", -60)]
+    mortgaged = t.do("mortgage", player="Ann", deed="Mediterranean Avenue")
+    assert texts(t, mortgaged, "Ann") == [("You mortgaged Mediterranean Avenue for $30", 30)]
+    assert texts(t, mortgaged, "Bob") == []
 
 
-def test_the_bank_pays_salary_and_taxes_go_to_the_pot():
-    assert paid_sentence(paid("bank", "Cy", 200, "salary"), "Cy", fmt) == ("The bank paid you $200 salary", 200)
-    assert paid_sentence(paid("Cy", "pot:free parking", 200, "income tax"), "Cy", fmt) == (
-        "You paid the free parking pot $200 income tax",
-        -200,
-    )
+def test_the_bank_pays_salary_and_a_tax_goes_to_the_pot(new_game):
+    t = new_game("classic", "Ann", "Cy", free_parking=True)
+    salary = t.do("salary", player="Cy")
+    assert texts(t, salary, "Cy") == [("You collected $200 salary", 200)]
+    tax = t.do("tax", player="Cy", tax="luxury")
+    [(text, change)] = texts(t, tax, "Cy")
+    assert text.startswith("You paid $") and change < 0
+    assert texts(t, tax, "Ann") == []
 
 
-def test_trades_and_free_text_memos_read_naturally():
-    assert paid_sentence(paid("Ann", "Bob", 100, "trade"), "Bob", fmt) == ("Ann paid you $100 in a trade", 100)
-    assert paid_sentence(paid("Ann", "Cy", 40, "the pizza"), "Ann", fmt) == ("You paid Cy $40 (the pizza)", -40)
-    assert paid_sentence(paid("Ann", "Cy", 40), "Ann", fmt) == ("You paid Cy $40", -40)
+def test_a_memo_typed_at_the_table_is_told_in_brackets_and_money_from_the_bank_reads_naturally(new_game):
+    t = new_game("classic", "Ann", "Bob", "Cy")
+    pizza = t.do("transfer", **{"from": "Ann", "to": "Cy", "amount": 40, "memo": "the pizza"})
+    assert texts(t, pizza, "Ann") == [("You paid Cy $40 (the pizza)", -40)]
+    assert texts(t, pizza, "Cy") == [("Ann paid you $40 (the pizza)", 40)]
+    gift = t.do("transfer", **{"from": "bank", "to": "Bob", "amount": 55})
+    assert texts(t, gift, "Bob") == [("The bank paid you $55", 55)]
 
 
-def test_an_undone_rent_tells_the_original_payment_and_gives_the_money_back():
-    undo = entry(7, [paid("Ann", "Bob", 22, "rent for Mediterranean Avenue")], "Undone: Bob paid Ann $22", kind="undo")
-    assert entry_lines(undo, "Bob", fmt) == [
-        {"seq": 7, "text": "Undone: You paid Ann $22 rent for Mediterranean Avenue", "change": 22}
-    ]
+def test_a_memo_that_looks_like_a_deed_is_still_only_a_memo(new_game):
+    """What a memo says never decides how a line reads: "bought the drinks" typed at the table is
+    Ann's words about a payment, not something the rules did."""
+    t = new_game("classic", "Ann", "Bob")
+    drinks = t.do("transfer", **{"from": "Ann", "to": "bank", "amount": 12, "memo": "bought the drinks"})
+    assert texts(t, drinks, "Ann") == [("You paid the bank $12 (bought the drinks)", -12)]
 
 
-def test_an_entry_without_my_money_is_told_when_it_names_me():
-    jail = entry(
-        3, [{"type": "Changed", "path": ["players", "Cy", "in_jail"], "old": False, "new": True}], "Cy went to jail"
-    )
-    assert entry_lines(jail, "Cy", fmt) == [{"seq": 3, "text": "You went to jail", "change": 0}]  # on Cy's own phone
+def test_cy_collects_from_every_player_in_one_line_and_each_payer_hears_of_their_own_payment(new_game):
+    t = new_game("classic", "Ann", "Bob", "Cy")
+    birthday = t.do("collect_from_all", player="Cy", amount=10, memo="birthday")
+    [(text, change)] = texts(t, birthday, "Cy")
+    assert change == 20 and text.startswith("You collected $10 from each of")
+    assert texts(t, birthday, "Bob") == [("You paid Cy $10 (birthday)", -10)]
+
+
+def test_an_undone_rent_tells_the_original_payment_and_gives_the_money_back(new_game):
+    t = new_game("classic", "Ann", "Bob")
+    t.do("buy", player="Ann", deed="Mediterranean Avenue")
+    t.do("rent", payer="Bob", deed="Mediterranean Avenue")
+    undone = t.banker.undo()
+    assert texts(t, undone, "Bob") == [("Undone: You paid Ann $2 rent for Mediterranean Avenue", 2)]
+    assert texts(t, undone, "Ann") == [("Undone: Bob paid you $2 rent for Mediterranean Avenue", -2)]
+
+
+def test_an_entry_without_my_money_is_told_when_it_concerns_me(new_game):
+    t = new_game("classic", "Ann", "Cy", "Cyril")
+    jail = t.do("jail", player="Cy")
+    assert texts(t, jail, "Cy") == [(second_person(jail.summary, "Cy"), 0)]  # on Cy's own phone
+    assert texts(t, jail, "Cy")[0][0].startswith("You ")
+    assert texts(t, jail, "Ann") == []
+    assert texts(t, jail, "Cyril") == []  # a whole name, not a prefix
+
+
+def test_an_entry_is_told_to_whom_its_events_concern_even_without_its_action():
+    events = [{"type": "Changed", "path": ["players", "Cy", "in_jail"], "old": False, "new": True}]
+    jail = Entry(3, "do", None, {}, events, "Cy went to jail", None, "2026-01-01T00:00:00+00:00")
+    assert entry_lines(jail, "Cy", fmt) == [{"seq": 3, "text": "You went to jail", "change": 0}]
     assert entry_lines(jail, "Ann", fmt) == []
-    assert entry_lines(entry(4, [], "Cyril went to jail"), "Cy", fmt) == []  # a whole word, not a prefix
+    elsewhere = Entry(4, "do", None, {}, [], "Cyril went to jail", None, "2026-01-01T00:00:00+00:00")
+    assert entry_lines(elsewhere, "Cy", fmt) == []
 
 
 def test_cat_is_told_of_her_own_turns_in_the_second_person():
@@ -76,29 +117,42 @@ def test_cat_is_told_of_her_own_turns_in_the_second_person():
     assert second_person("Catherine went to jail", "Cat") == "Catherine went to jail"
 
 
-def test_a_trade_names_every_deed_and_sum_on_both_phones():
-    events = [
-        paid("Dan", "Cat", 150, "trade"),
-        {"type": "Changed", "path": ["deeds", "Park Place", "owner"], "old": "Cat", "new": "Dan"},
-        {"type": "Changed", "path": ["deeds", "Boardwalk", "owner"], "old": "Cat", "new": "Dan"},
-        {"type": "Changed", "path": ["deeds", "Baltic Avenue", "owner"], "old": "Dan", "new": "Cat"},
+def test_a_trade_names_every_deed_and_sum_on_both_phones(new_game):
+    t = new_game("classic", "Cat", "Dan", "Ann")
+    for deed in ("Park Place", "Boardwalk"):
+        t.do("buy", player="Cat", deed=deed)
+    t.do("buy", player="Dan", deed="Baltic Avenue")
+    trade = t.do(
+        "trade",
+        a="Cat",
+        b="Dan",
+        give={"deeds": ["Park Place", "Boardwalk"]},
+        get={"deeds": ["Baltic Avenue"], "cash": 150},
+    )
+    assert texts(t, trade, "Cat") == [
+        ("Trade with Dan: you gave Park Place and Boardwalk; you got Baltic Avenue and $150", 150)
     ]
-    trade = Entry(4, "do", None, {"action": "trade"}, events, "Trade: ...", None, "2026-01-01T00:00:00+00:00")
-    assert entry_lines(trade, "Cat", fmt) == [
-        {
-            "seq": 4,
-            "change": 150,
-            "text": "Trade with Dan: you gave Park Place and Boardwalk; you got Baltic Avenue and $150",
-        }
+    assert texts(t, trade, "Dan") == [
+        ("Trade with Cat: you gave Baltic Avenue and $150; you got Park Place and Boardwalk", -150)
     ]
-    assert entry_lines(trade, "Dan", fmt) == [
-        {
-            "seq": 4,
-            "change": -150,
-            "text": "Trade with Cat: you gave Baltic Avenue and $150; you got Park Place and Boardwalk",
-        }
+    assert texts(t, trade, "Ann") == []
+    undone = t.banker.undo()
+    assert texts(t, undone, "Cat") == [
+        ("Undone: Trade with Dan: you gave Park Place and Boardwalk; you got Baltic Avenue and $150", -150)
     ]
-    assert entry_lines(trade, "Ann", fmt) == []
+    redone = t.banker.redo()
+    assert texts(t, redone, "Dan")[0][0].startswith("Redone: Trade with Cat")
+
+
+def test_the_whole_story_and_the_chronicle_tell_the_same_lines(new_game):
+    t = new_game("classic", "Ann", "Bob")
+    t.do("buy", player="Ann", deed="Boardwalk")
+    t.do("rent", payer="Bob", deed="Boardwalk")
+    t.do("trade", a="Ann", b="Bob", give={"deeds": ["Boardwalk"]}, get={"cash": 400})
+    chronicle = Chronicle(t.banker)
+    assert [line["text"] for line in whole_story(t.banker, "Bob")] == [
+        line["text"] for line in chronicle.story_of("Bob")
+    ]
 
 
 def test_thin_keeps_the_first_and_last_points():

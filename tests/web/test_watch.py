@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from companion.web.watch import GameWatch
+from companion.watch import GameWatch
 
 ASYNC = pytest.mark.asyncio
 LINUX = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the kernel's file notifications are Linux's")

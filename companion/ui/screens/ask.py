@@ -233,11 +233,9 @@ class AskScreen(BankScreen):
         self.ids.spinner.follow(link, self._spun)
 
     def _spun(self) -> None:
-        from companion.rules.city_building import spin_of
-
         if self.form is None or self.desk is None:
             return
-        spin = spin_of(self.desk.table, self.form.values.get("player"))
+        spin = self.desk.build_spin(self.form.values.get("player"), self.form.values.get("building"), this_roll=False)
         self.form = flows.with_spin(self.form, spin)
         pending, self._pending = self._pending, None
         self.shown_floor = self.ids.shown.height  # the districts stay where they were while it turned

@@ -1,12 +1,14 @@
 """Settings: theme and sound, the trading unit's pins (a live test of each part), the phones' network
-address, backups and restoring one, every game copied to a USB stick in one tap, and correcting a
-deed card to match the box."""
+address and the game's table options (players' actions from their phones...), backups and restoring one, every game
+copied to a USB stick in one tap, and correcting a deed card to match the box."""
 
 from __future__ import annotations
 
 from kivy.clock import Clock
 from kivy.factory import Factory
 from kivy.properties import BooleanProperty, StringProperty
+
+from companion.core.common import TABLE_SWITCHES, switch_is_on
 
 from ..settings_view import backup_rows, part_rows
 from . import BankScreen
@@ -23,6 +25,7 @@ class SettingsScreen(BankScreen):
     has_board = BooleanProperty(False)
     usb_busy = BooleanProperty(False)
     usb_text = StringProperty("")
+    has_game = BooleanProperty(False)
     _poll = None
 
     def on_pre_enter(self, *args):
@@ -41,6 +44,8 @@ class SettingsScreen(BankScreen):
         self.volume_text = f"Volume {s.volume}%"
         self.ids.host.text, self.ids.port.text = s.host, str(s.port)
         self.phones_text = app.phones.status_text()
+        self.has_game = self.desk is not None
+        self._show_switches()
         link = app.unit_link
         self.hardware_text = link.hardware_text if link else "No game open"
         self.has_board = bool(link and getattr(link.board, "present", False))
@@ -78,6 +83,34 @@ class SettingsScreen(BankScreen):
         volume = max(0, min(100, self.app.settings_store.volume + step))
         self.app.change_setting("volume", volume)
         self.app.sounds.play("money")
+        self.refresh()
+
+    def _show_switches(self) -> None:
+        """One button for each of the game's table options (players' actions from their phones...),
+        saying whether it is on; a tap turns it the other way."""
+        box = self.ids.switches
+        if not box.children:
+            for key in TABLE_SWITCHES:
+                tap = Factory.Tap(name=f"option-{key}", font_size=self.app.u * 20)
+                tap.option = key
+                tap.bind(on_release=self.toggle_option)
+                box.add_widget(tap)
+        for tap in box.children:
+            words = TABLE_SWITCHES[tap.option]
+            on = self.desk is not None and switch_is_on(self.desk.table, tap.option)
+            tap.text = f"{words[:1].upper()}{words[1:]}: {'on' if on else 'off'}"
+            tap.selected, tap.disabled = on, self.desk is None
+
+    def toggle_option(self, tap) -> None:
+        """Turn one of the game's table options the other way: an entry in the log like any action,
+        so the table sees it and Undo takes it back."""
+        if self.desk is None:
+            self.app.refuse("no game is open", tap)
+            return
+        on = not switch_is_on(self.desk.table, tap.option)
+        result = self.desk.do({"action": "set_option", "option": tap.option, "on": on})
+        if not result.ok:
+            self.app.refuse(result.text, tap)
         self.refresh()
 
     def test_light(self, tap) -> None:

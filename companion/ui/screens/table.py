@@ -1,10 +1,11 @@
-"""Table: every player's tile and balance, the pots, whose turn, the big buttons, undo and redo."""
+"""Table: every player's tile and balance, the pots, whose turn, the big buttons, undo and redo, and a
+badge with the number of things from the phones waiting for the banker's tap."""
 
 from __future__ import annotations
 
 from kivy.clock import Clock
 from kivy.factory import Factory
-from kivy.properties import BooleanProperty, DictProperty, ObjectProperty, StringProperty
+from kivy.properties import BooleanProperty, DictProperty, NumericProperty, ObjectProperty, StringProperty
 
 from .. import flows
 from ..city_build import start_build
@@ -30,6 +31,7 @@ class TableScreen(BankScreen):
     unit_busy = BooleanProperty(False)
     has_deeds = BooleanProperty(True)
     has_unit = BooleanProperty(True)
+    phones_waiting = NumericProperty(0)  # what the phones ask that waits for the banker's tap
     _ticker = None
 
     def on_pre_enter(self, *args):
@@ -79,6 +81,7 @@ class TableScreen(BankScreen):
         self.redo_promise = taking_back(desk, "redo")["promise"]
         self._show_tiles(view["players"])
         self._show_buttons(view["buttons"])
+        self.phones_waiting = self.app.phones.waiting_count()
 
     def _show_tiles(self, tiles: list[dict]) -> None:
         grid = self.ids.tiles
@@ -134,6 +137,10 @@ class TableScreen(BankScreen):
             start_build(self.app, tap)  # Build, then the district: the spinner turns in between
             return
         self.app.press(tap.name, tap)
+
+    def to_phones(self, tap) -> None:
+        """The badge leads to what waits: the players' actions and requests, to approve or decline."""
+        self.app.show("requests")
 
     def more(self, tap) -> None:
         self.app.show("more")

@@ -11,13 +11,6 @@
   var finished = false;     // the server said this page is over (link withdrawn, game over)
   var retryDelay = 1000;
   var skipVersion = null;   // a page already shown from a fetch: the stream's first message repeats it
-  var SVG = "http://www.w3.org/2000/svg";
-  var GROUPS = {
-    "brown": "#8a4b2a", "light blue": "#8fd3f5", "pink": "#d93a96", "purple": "#8e44ad",
-    "orange": "#f39a1d", "red": "#e0262f", "yellow": "#f4d800", "green": "#1d9a52",
-    "dark blue": "#1c5fb5", "blue": "#1c5fb5", "railroad": "#333333", "station": "#333333",
-    "utility": "#9aa0a6"
-  };
   var PALETTE = ["#e0262f", "#1c5fb5", "#1d9a52", "#f39a1d", "#8e44ad", "#0aa3a3", "#d93a96", "#6b6b6b"];
 
   function el(tag, cls, text) {
@@ -34,12 +27,6 @@
   }
   function clear(node) { while (node.firstChild) { node.removeChild(node.firstChild); } return node; }
   function show(node, yes) { node.hidden = !yes; }
-  function hueOf(text) {
-    var h = 0;
-    for (var i = 0; i < text.length; i++) { h = (h * 31 + text.charCodeAt(i)) % 360; }
-    return "hsl(" + h + ", 55%, 45%)";
-  }
-  function groupColour(group) { return GROUPS[String(group || "").toLowerCase()] || hueOf(String(group || "?")); }
   function validColour(colour) { return !!colour && /^(#[0-9a-f]{3,8}|[a-z]{3,20})$/i.test(colour); }
   function playerColour(page, name, colour) {
     if (validColour(colour)) { return colour; }
@@ -198,85 +185,15 @@
     previous = page;
     document.title = titleOf(page);
     $("foot").textContent = page.title + " \u00b7 version " + page.version;
-    if (page.role === "banker") { renderBanker(page); bankerNews(before, page); } else { renderPlayer(page); moneyMoved(before, page); }
-    document.dispatchEvent(new CustomEvent("tb-page", { detail: page }));  // plays.js draws the player's own actions
-    fitSums();
-  }
-
-  function renderPlayer(page) {
-    show($("banker"), false);
-    show($("player"), true);
-    var me = page.me;
-    $("me-name").textContent = me.name;
-    $("me-dot").style.setProperty("--c", playerColour(page, me.name, me.colour));
-    $("me-cash").textContent = me.cash_text;
-    $("me-worth").textContent = "Worth " + me.worth_text + " \u00b7";
-    $("me-turn").textContent = turnText(page);
-    var flags = [];
-    if (me.bankrupt) { flags.push("Out of the game"); }
-    if (me.in_jail) { flags.push("In jail"); }
-    if (me.turns_to_miss) { flags.push("Misses " + me.turns_to_miss + " turn" + (me.turns_to_miss > 1 ? "s" : "")); }
-    $("me-flags").textContent = flags.join(" \u00b7 ");
-    show($("me-flags"), flags.length > 0);
-
-    show($("ask-box"), page.can_request);
-    show($("ask-off"), !page.can_request && !page.over && !me.bankrupt);
-    fillPayees(page.payees);
-    amountKeys(page.currency);
-
-    if (sentId) {  // "Sent. The banker will answer..." only while the banker has not
-      var mine = page.requests.filter(function (r) { return r.id === sentId; })[0];
-      if (!mine || mine.status !== "pending") { sentId = null; $("ask-note").textContent = ""; }
+    // each role's own part of the page comes with its first page: a player never loads the banker's tools
+    if (page.role === "banker") {
+      if (!TB.banker) { roleScript("banker.js"); return; }
+      TB.banker(page, before);
+    } else {
+      if (!TB.player) { roleScript("player.js"); roleScript("plays.js"); return; }
+      TB.player(page, before);
+      document.dispatchEvent(new CustomEvent("tb-page", { detail: page }));  // plays.js draws the player's own actions
     }
-    var reqs = clear($("my-requests"));
-    page.requests.forEach(function (r) {
-      var text = memoLine(line("Pay ", bdi(r.to === "bank" ? "the bank" : r.to), " " + r.amount_text), r.memo);
-      var state = r.status === "pending" ? "waiting" : r.status;
-      var li = row(text, state, "req " + r.status);
-      if (r.reason && r.status === "declined") { li.appendChild(el("span", "why", r.reason)); }
-      if (r.held && r.status === "pending") { li.appendChild(el("span", "held", "The banker could not approve it: " + r.held)); }
-      reqs.appendChild(li);
-    });
-    show($("requests-card"), page.requests.length > 0);
-
-    chart($("chart"), me.worth_series);
-
-    var deeds = clear($("deeds"));
-    if (!me.deeds.length) { deeds.appendChild(el("li", "empty", "No deeds yet")); }
-    me.deeds.forEach(function (d) {
-      var li = el("li", "deed" + (d.mortgaged ? " mortgaged" : ""));
-      li.style.setProperty("--g", groupColour(d.group));
-      li.appendChild(el("span", "band"));
-      li.appendChild(el("span", "name", d.name));
-      if (d.marks.length) { li.appendChild(el("span", "marks", d.marks.join(" \u00b7 "))); }
-      deeds.appendChild(li);
-    });
-
-    var loans = clear($("loans"));
-    me.loans.forEach(function (l) {
-      var amount = l.amount_text && l.text.indexOf(l.amount_text) < 0 ? l.amount_text : "";
-      var li = row(l.text, amount, l.overdue || (l.turns_left !== null && l.turns_left <= 1) ? "soon" : "");
-      if (l.due_text) { li.appendChild(el("span", "why", l.due_text)); }
-      loans.appendChild(li);
-    });
-    show($("loans-card"), me.loans.length > 0);
-
-    pots($("pots"), $("pots-card"), page.pots);
-
-    var story = clear($("story"));
-    if (!me.story.length) { story.appendChild(el("li", "empty", "Nothing yet")); }
-    me.story.forEach(function (s) { story.appendChild(storyRow(s)); });
-
-    var players = clear($("players"));
-    page.players.forEach(function (p) {
-      var left = line(dot(playerColour(page, p.name, p.colour)), bdi(p.name));
-      var bits = [];
-      if (p.deed_count !== undefined) { bits.push(p.deed_count + " deed" + (p.deed_count === 1 ? "" : "s")); }
-      if (p.bankrupt) { bits.push("out"); } else if (p.in_jail) { bits.push("in jail"); }
-      if (bits.length) { left.appendChild(el("small", null, " " + bits.join(" \u00b7 "))); }
-      var li = row(left, p.cash_text !== undefined ? p.cash_text : "", (p.me ? "me" : "") + (p.to_play ? " to-play" : ""));
-      players.appendChild(li);
-    });
   }
 
   function pots(list, card, items) {
@@ -285,371 +202,13 @@
     show(card, items.length > 0);
   }
 
-  function fillPayees(payees) {
-    var select = $("ask-to");
-    var chosen = select.value;
-    var same = select.options.length === payees.length;
-    for (var i = 0; same && i < payees.length; i++) { same = select.options[i].value === payees[i]; }
-    if (same) { return; }
-    clear(select);
-    payees.forEach(function (name) {
-      var o = el("option", null, name === "bank" ? "the bank" : name);
-      o.value = name;
-      select.appendChild(o);
-    });
-    if (payees.indexOf(chosen) >= 0) { select.value = chosen; }
-  }
-
-  function chart(box, series) {  // drawn by worthChart (below), to the box's own width
-    lastSeries = series;
-    worthChart(box, series, current);
-  }
-
-  function renderBanker(page) {
-    show($("player"), false);
-    show($("banker"), true);
-    $("b-title").textContent = page.title;
-    $("b-turn").textContent = turnText(page);
-    pendingList(page);
-    undoButton(page);
-    var answered = clear($("answered"));
-    page.answered.forEach(function (r) {
-      answered.appendChild(row(memoLine(line(bdi(r.player), " \u2192 ", bdi(r.to === "bank" ? "the bank" : r.to),
-        " " + r.amount_text), r.memo), r.status));
-    });
-    var players = clear($("b-players"));
-    page.players.forEach(function (p) {
-      var left = line(dot(playerColour(page, p.name, p.colour)), bdi(p.name));
-      left.appendChild(el("small", null, " " + p.deed_count + " deed" + (p.deed_count === 1 ? "" : "s") + " \u00b7 worth " + p.worth_text + (p.bankrupt ? " \u00b7 out" : "")));
-      players.appendChild(row(left, p.cash_text, p.to_play ? "to-play" : ""));
-    });
-    pots($("b-pots"), $("b-pots-card"), page.pots);
-    var codes = clear($("codes"));
-    page.players.forEach(function (p) {
-      var b = el("button", "small", "Show code");
-      b.addEventListener("click", function () { showCode(p.name); });
-      var n = el("button", "small quiet", "New code");
-      n.addEventListener("click", function () {
-        if (window.confirm("Make a new code for " + p.name + "? The old one stops working.")) { revoke(p.name); }
-      });
-      var right = el("span", "buttons");
-      right.appendChild(b);
-      right.appendChild(n);
-      codes.appendChild(row(line(bdi(p.name)), right));
-    });
-    var log = clear($("log"));
-    page.log.forEach(function (l) { log.appendChild(row(line(sentence(l.text)), "#" + l.seq)); });
-  }
-
-  function showCode(name) {
-    $("code-img").src = "/api/v1/players/" + encodeURIComponent(name) + "/qr.svg?t=" + Date.now();
-    $("code-img").alt = "Join code for " + name;
-    $("code-name").textContent = name;
-    show($("code-view"), true);
-  }
-
-  /* ---- the page's comforts: the chart, sums that fit, news of money, the banker's tools ---- */
-  var lastSeries = null;
-  var declining = null;      // the request whose decline form is open: {id, text}
-  var pendingKey = "";       // the requests the banker's list shows, so a re-render keeps a form being typed
-  var seenPending = null;    // request ids the banker has been told of
-  var unseen = 0;            // new requests since the banker last looked at the page
-
   function capital(text) { text = String(text || ""); return text.charAt(0).toUpperCase() + text.slice(1); }
-
-  function money(n, currency) {  // the game's own style, as the server writes it (for the chart's scale)
-    var cur = currency || { symbol: "$", style: "plain" };
-    var sign = n < 0 ? "-" : "";
-    n = Math.abs(Math.round(n));
-    var body;
-    if (cur.style === "short" && n >= 1000000) {
-      body = (n / 1000000).toFixed(cur.places === undefined ? 2 : cur.places).replace(/\.?0+$/, "") + "M";
-    } else if (cur.style === "short" && n >= 1000) {
-      body = (n / 1000).toFixed(3).replace(/\.?0+$/, "") + "K";
-    } else {
-      body = n.toLocaleString("en-US");
-    }
-    return sign + (cur.symbol || "") + body;
-  }
-
-  function niceStep(span) {  // 1, 2 or 5 times a power of ten
-    var p = Math.pow(10, Math.floor(Math.log(span) / Math.LN10));
-    var f = span / p;
-    return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * p;
-  }
-
-  function worthChart(box, series, page) {
-    clear(box);
-    if (!series || series.length < 2) { box.appendChild(el("p", "empty", "The chart starts after the first moves.")); return; }
-    var currency = page && page.currency;
-    var ys = series.map(function (p) { return p[1]; });
-    var start = ys[0], now = ys[ys.length - 1];
-    var lo = Math.min.apply(null, ys), hi = Math.max.apply(null, ys);
-    // the scale spans at least half of the largest worth: a 3% change moves the line a little, not across the box
-    var least = Math.max(Math.abs(hi), Math.abs(lo), 1) * 0.5;
-    if (hi - lo < least) { var grow = (least - (hi - lo)) / 2; lo -= grow; hi += grow; }
-    if (lo < 0 && Math.min.apply(null, ys) >= 0) { hi -= lo; lo = 0; }
-    var step = niceStep((hi - lo) / 3);
-    lo = Math.floor(lo / step) * step;
-    hi = Math.ceil(hi / step) * step;
-    var w = Math.max(box.clientWidth || 280, 200), h = 144, left = 8, right = 8, top = 10, bottom = 22;
-    var ticks = [];
-    for (var t = lo; t <= hi + step / 2; t += step) { ticks.push(t); }
-    var widest = 0;
-    ticks.forEach(function (t) { widest = Math.max(widest, money(t, currency).length); });
-    left = Math.min(8 + widest * 7.2, w * 0.4);
-    var x = function (i) { return left + (w - left - right) * i / (series.length - 1); };
-    var y = function (v) { return top + (h - top - bottom) * (hi - v) / (hi - lo); };
-    var svg = document.createElementNS(SVG, "svg");
-    svg.setAttribute("class", "worth");
-    svg.setAttribute("viewBox", "0 0 " + w + " " + h);
-    svg.setAttribute("width", w);
-    svg.setAttribute("role", "img");
-    svg.setAttribute("aria-label", "Worth over the game: started at " + money(start, currency) + ", now " + money(now, currency) +
-      "; lowest " + money(Math.min.apply(null, ys), currency) + ", highest " + money(Math.max.apply(null, ys), currency) + ".");
-    function node(tag, attrs, text) {
-      var n = document.createElementNS(SVG, tag);
-      Object.keys(attrs).forEach(function (k) { n.setAttribute(k, attrs[k]); });
-      if (text !== undefined) { n.textContent = text; }
-      svg.appendChild(n);
-      return n;
-    }
-    ticks.forEach(function (t) {
-      node("line", { x1: left, x2: w - right, y1: y(t).toFixed(1), y2: y(t).toFixed(1), "class": "tick" });
-      node("text", { x: left - 6, y: (y(t) + 4).toFixed(1), "text-anchor": "end", "class": "tick-label" }, money(t, currency));
-    });
-    var pts = series.map(function (p, i) { return x(i).toFixed(1) + "," + y(p[1]).toFixed(1); });
-    node("polygon", { points: x(0).toFixed(1) + "," + y(lo).toFixed(1) + " " + pts.join(" ") + " " +
-      x(series.length - 1).toFixed(1) + "," + y(lo).toFixed(1), "class": "area" });
-    node("line", { x1: left, x2: w - right, y1: y(start).toFixed(1), y2: y(start).toFixed(1), "class": "base" });
-    node("polyline", { points: pts.join(" "), "class": "line" });
-    node("circle", { cx: x(series.length - 1).toFixed(1), cy: y(now).toFixed(1), r: 3.5, "class": "now" });
-    node("text", { x: left + 4, y: (y(start) + (y(start) - top < 16 ? 14 : -5)).toFixed(1), "class": "start-label" }, "where you started");
-    node("text", { x: left, y: h - 5, "class": "tick-label" }, "first move");
-    node("text", { x: w - right, y: h - 5, "text-anchor": "end", "class": "tick-label" }, "now");
-    box.appendChild(svg);
-    var legend = el("p", "legend");
-    var me = page && page.me ? page.me : {};
-    legend.appendChild(el("span", "sum", "start " + (me.worth_start_text || money(start, currency))));
-    legend.appendChild(el("span", "sum", "now " + (me.worth_text || money(now, currency))));
-    box.appendChild(legend);
-  }
-  var resizeTimer = null;
-  window.addEventListener("resize", function () {
-    clearTimeout(resizeTimer);
-    resizeTimer = setTimeout(function () {
-      if (current && current.role === "player" && lastSeries) { worthChart($("chart"), lastSeries, current); }
-      fitSums();
-    }, 120);
-  });
-
-  function fitSums() {  // each sum on one line: the cash steps down through the type sizes until it fits
-    ["me-cash"].forEach(function (id) {
-      var node = $(id);
-      if (!node || node.offsetParent === null) { return; }
-      for (var step = 0; step <= 4; step++) {
-        node.classList.remove("step-1", "step-2", "step-3", "step-4");
-        if (step) { node.classList.add("step-" + step); }
-        if (node.scrollWidth <= node.clientWidth + 1) { return; }
-      }
-    });
-  }
-
-  function storyRow(s) {
-    var left = line();
-    if (s.turn !== undefined && s.turn !== null) { left.appendChild(el("span", "turn", "Turn " + s.turn)); }
-    left.appendChild(sentence(s.text));
-    return row(left, s.change_text || "", s.change > 0 ? "in" : s.change < 0 ? "out" : "");
-  }
-
-  function moneyMoved(before, page) {  // the changed figure marked, a short line of what happened, a buzz
-    if (!before || before.role !== "player" || before.me.name !== page.me.name) { return; }
-    var was = before.me.cash, is = page.me.cash;
-    var newest = page.me.story[0], known = before.me.story[0];
-    var fresh = newest && (!known || newest.seq !== known.seq || newest.text !== known.text);
-    if (was === is && !fresh) { return; }
-    var cash = $("me-cash");
-    if (was !== is) {
-      cash.classList.remove("moved-up", "moved-down");
-      void cash.offsetWidth;  // restart the mark
-      cash.classList.add(is > was ? "moved-up" : "moved-down");
-      try { if (navigator.vibrate) { navigator.vibrate(is > was ? [40] : [40, 60, 40]); } } catch (e) { /* not allowed */ }
-    }
-    var news = clear($("me-news"));
-    if (fresh) {
-      news.appendChild(sentence(newest.text));
-      if (newest.change_text) { news.appendChild(el("span", "amount", newest.change_text)); }
-      var first = $("story").firstChild;
-      if (first) { first.classList.add("fresh"); }
-    } else {
-      news.textContent = "Your cash is now " + page.me.cash_text;
-    }
-  }
-
-  function amountKeys(currency) {  // a keypad that takes the game's K and M where it has them
-    var input = $("ask-amount");
-    var short = currency && currency.style === "short";
-    input.setAttribute("inputmode", short ? "text" : "decimal");
-    input.placeholder = short ? "250K" : "50";
-    $("ask-hint").textContent = short ? "Amounts like 250K or 1.5M." : "";
-    show($("ask-hint"), short);
-  }
-
-  function askAdvice(message) {  // the server's reason, and what to do about it
-    var text = capital(message) + ".";
-    if (/many times/.test(message)) { return text; }
-    if (/amount|money|whole/i.test(message)) { return text + " Fix the amount and ask again."; }
-    if (/have \S+, not/.test(message)) { return text + " Ask for less."; }
-    if (/waiting/.test(message)) { return text + " Wait for the banker's answer."; }
-    return text;
-  }
-
-  document.getElementById("whole-game").addEventListener("click", function () {
-    var button = this, list = $("whole");
-    if (!list.hidden) {
-      list.hidden = true;
-      $("story").classList.add("short");
-      button.setAttribute("aria-expanded", "false");
-      button.textContent = "The whole game";
-      return;
-    }
-    button.disabled = true;
-    button.textContent = "Reading the game\u2026";
-    fetch("/api/v1/story", { cache: "no-store", credentials: "same-origin" }).then(function (r) {
-      if (!r.ok) { throw new Error("status " + r.status); }
-      return r.json();
-    }).then(function (data) {
-      clear(list);
-      data.lines.forEach(function (s) { list.appendChild(storyRow(s)); });
-      if (!data.lines.length) { list.appendChild(el("li", "empty", "Nothing yet")); }
-      list.hidden = false;
-      $("story").classList.add("short");  // the whole game below holds every line, the newest first
-      button.setAttribute("aria-expanded", "true");
-      button.textContent = "Hide the whole game";
-    }).catch(function () {
-      button.textContent = "Could not read the game; tap to try again";
-    }).then(function () { button.disabled = false; });
-  });
 
   function titleOf(page) {
     var name = (page.role === "banker" ? "Banker" : page.me.name) + " \u00b7 Table Banker";
     var waiting = page.role === "banker" ? page.pending.length : 0;
     return (waiting ? "(" + waiting + ") " : "") + name;
   }
-
-  function beep() {  // a short two-note chime (the phone's media volume; nothing when audio is not allowed yet)
-    try {
-      var Ctx = window.AudioContext || window.webkitAudioContext;
-      if (!Ctx) { return; }
-      beep.ctx = beep.ctx || new Ctx();
-      var ctx = beep.ctx;
-      [880, 1175].forEach(function (f, i) {
-        var o = ctx.createOscillator(), g = ctx.createGain();
-        o.frequency.value = f;
-        g.gain.setValueAtTime(0.0001, ctx.currentTime + i * 0.15);
-        g.gain.exponentialRampToValueAtTime(0.2, ctx.currentTime + i * 0.15 + 0.02);
-        g.gain.exponentialRampToValueAtTime(0.0001, ctx.currentTime + i * 0.15 + 0.14);
-        o.connect(g); g.connect(ctx.destination);
-        o.start(ctx.currentTime + i * 0.15); o.stop(ctx.currentTime + i * 0.15 + 0.15);
-      });
-      beep.count = (beep.count || 0) + 1;
-    } catch (e) { /* no sound here */ }
-  }
-  document.addEventListener("pointerdown", function () {  // the first touch lets the page make sound later
-    var Ctx = window.AudioContext || window.webkitAudioContext;
-    try { if (Ctx) { beep.ctx = beep.ctx || new Ctx(); beep.ctx.resume(); } } catch (e) { /* no sound */ }
-  }, { once: true });
-
-  function bankerNews(before, page) {  // a new request: a chime, a buzz, a line, and the count in the title
-    var ids = page.pending.map(function (r) { return r.id; });
-    if (seenPending === null) { seenPending = ids; return; }
-    var fresh = page.pending.filter(function (r) { return seenPending.indexOf(r.id) < 0; });
-    seenPending = ids;
-    if (!fresh.length) { return; }
-    var r = fresh[fresh.length - 1];
-    $("b-news").textContent = "New request: " + r.player + " pays " + (r.to === "bank" ? "the bank" : r.to) + " " + r.amount_text + ".";
-    beep();
-    try { if (navigator.vibrate) { navigator.vibrate([60, 80, 60]); } } catch (e) { /* not allowed */ }
-  }
-
-  function pendingList(page) {
-    var key = JSON.stringify(page.pending.map(function (r) { return [r.id, r.held || ""]; }));
-    if (key === pendingKey) { return; }  // the same requests: keep what the banker is typing
-    pendingKey = key;
-    var pending = clear($("pending"));
-    if (!page.pending.length) { pending.appendChild(el("li", "empty", "No requests waiting")); }
-    page.pending.forEach(function (r) {
-      var li = el("li", "req pending");
-      li.appendChild(el("span", "l")).appendChild(memoLine(line(bdi(r.player), " pays ",
-        bdi(r.to === "bank" ? "the bank" : r.to), " " + r.amount_text), r.memo));
-      var buttons = el("span", "buttons");
-      var yes = el("button", "yes", "Approve");
-      var no = el("button", "no", "Decline");
-      yes.type = no.type = "button";
-      var note = el("span", "held");
-      note.setAttribute("role", "status");
-      if (r.held) { note.textContent = "Could not approve: " + r.held; }
-      yes.addEventListener("click", function () { answer(r.id, "approve", {}, note, [yes, no]); });
-      no.addEventListener("click", function () { openDecline(li, r, note, [yes, no]); });
-      buttons.appendChild(yes);
-      buttons.appendChild(no);
-      li.appendChild(buttons);
-      li.appendChild(note);
-      pending.appendChild(li);
-      if (declining && declining.id === r.id) { openDecline(li, r, note, [yes, no]); }
-    });
-  }
-
-  function openDecline(li, r, note, buttons) {  // the reason is typed in the page: no browser prompt
-    if (li.querySelector("form")) { li.querySelector("input").focus(); return; }
-    declining = declining && declining.id === r.id ? declining : { id: r.id, text: "" };
-    var form = el("form", "decline-form");
-    var label = el("label", null, "Why not? (" + r.player + " sees this)");
-    var input = el("input");
-    input.maxLength = 120;
-    input.value = declining.text;
-    input.placeholder = "e.g. pay in cash";
-    input.addEventListener("input", function () { if (declining) { declining.text = input.value; } });
-    label.appendChild(input);
-    var send = el("button", "no", "Decline");
-    var keep = el("button", "quiet", "Cancel");
-    send.type = "submit";
-    keep.type = "button";
-    var row2 = el("span", "buttons");
-    row2.appendChild(send);
-    row2.appendChild(keep);
-    form.appendChild(label);
-    form.appendChild(row2);
-    form.addEventListener("submit", function (e) {
-      e.preventDefault();
-      answer(r.id, "decline", { reason: input.value.trim() }, note, buttons.concat([send, keep]));
-    });
-    keep.addEventListener("click", function () { declining = null; li.removeChild(form); });
-    li.insertBefore(form, note);
-    input.focus();
-  }
-
-  var undoWaiting = false;
-  function undoButton(page) {  // the touchscreen's label: "Undo: Ann bought Boardwalk for $400"
-    var button = $("b-undo");
-    button.textContent = page.undo_text || "Nothing to undo";
-    button.disabled = !page.undo_text || undoWaiting;
-    if (!page.undo_text) { show($("b-undo-ask"), false); }
-  }
-  $("b-undo").addEventListener("click", function () { show($("b-undo-ask"), true); $("b-undo-yes").focus(); });
-  $("b-undo-no").addEventListener("click", function () { show($("b-undo-ask"), false); });
-  $("b-undo-yes").addEventListener("click", function () {
-    var note = $("b-undo-note");
-    show($("b-undo-ask"), false);
-    undoWaiting = true;
-    $("b-undo").disabled = true;
-    note.textContent = "Undoing\u2026";
-    post("/api/v1/actions", { action: "undo", id: "undo-" + clientId() }).then(function (data) {
-      note.textContent = capital(data.summary || "Undone") + ".";
-    }).catch(function (e) {
-      note.textContent = capital(e.message) + ".";
-    }).then(function () { undoWaiting = false; if (current) { undoButton(current); } });
-  });
 
   var lock = null;
   function wakeLock() {  // the screen stays on while the page is open (where the browser has Screen Wake Lock)
@@ -668,70 +227,53 @@
       headers: { "Content-Type": "application/json" }, body: JSON.stringify(body)
     }).then(function (r) {
       return r.json().catch(function () { return {}; }).then(function (data) {
-        if (!r.ok) { throw new Error(data.detail || data.title || ("the server said " + r.status)); }
+        if (!r.ok) { throw new Error(data.detail || data.error || data.title || ("the server said " + r.status)); }
         return data;
       });
     });
-  }
-  function answer(id, verb, body, note, buttons) {
-    buttons.forEach(function (b) { b.disabled = true; });
-    note.textContent = verb === "approve" ? "Approving\u2026" : "Declining\u2026";
-    return post("/api/v1/requests/" + encodeURIComponent(id) + "/" + verb, body).then(function () {
-      note.textContent = "";
-      if (verb === "decline") { declining = null; }
-    }).catch(function (e) {
-      buttons.forEach(function (b) { b.disabled = false; });
-      note.textContent = capital(e.message) + ".";
-    });
-  }
-  function revoke(name) {
-    post("/api/v1/players/" + encodeURIComponent(name) + "/revoke", {}).then(function () { showCode(name); })
-      .catch(function (e) { $("code-name").textContent = capital(e.message) + "."; show($("code-view"), true); });
   }
   function clientId() {
     var a = new Uint8Array(8);
     window.crypto.getRandomValues(a);
     return Array.prototype.map.call(a, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
   }
-  var pendingId = null;
-  var sentId = null;  // the request the "Sent." note speaks of
-  var sending = false;
-  var sentAt = 0;
-  $("ask").addEventListener("submit", function (e) {
-    e.preventDefault();
-    if (sending) { return; }  // a second tap while the first is on its way sends nothing
-    var note = $("ask-note");
-    var send = $("ask-send");
-    var body = { to: $("ask-to").value, amount: $("ask-amount").value.trim(), memo: $("ask-memo").value.trim() };
-    pendingId = pendingId || clientId();  // a retry of the same form sends the same id
-    body.id = pendingId;
-    sending = true;
-    send.disabled = true;
-    send.textContent = "Sending\u2026";
-    note.textContent = "Sending to the banker\u2026";
-    post("/api/v1/requests", body).then(function (data) {
-      pendingId = null;
-      sentId = data.request && data.request.status === "pending" ? data.request.id : null;
-      $("ask-amount").value = "";
-      $("ask-memo").value = "";
-      note.textContent = "Sent. The banker will answer on this page.";
-      sentAt = Date.now();
-    }).catch(function (err) {
-      note.textContent = askAdvice(err.message);
-    }).then(function () {
-      sending = false;
-      send.disabled = false;
-      send.textContent = "Ask the banker";
-    });
-  });
-  $("ask").addEventListener("invalid", function (e) {  // the browser's own bubble says little: say what to do
-    e.preventDefault();
-    if (Date.now() - sentAt < 3000) { return; }  // the second tap of a double tap: "Sent." stands
-    if (e.target.id === "ask-amount") { $("ask-note").textContent = "Type an amount, such as " + $("ask-amount").placeholder + "."; }
-  }, true);
-  ["ask-to", "ask-amount", "ask-memo"].forEach(function (id) {
-    $(id).addEventListener("input", function () { pendingId = null; });
-  });
+
+  function roleScript(name) {  // a role's own part of the page (player.js, banker.js...): asked for once, drawn when here
+    if (roleScript[name]) { return; }
+    roleScript[name] = true;
+    var s = document.createElement("script");
+    s.src = "/static/" + name;
+    s.onload = function () { if (current) { previous = null; render(current); } };
+    document.head.appendChild(s);
+  }
+
+  /* ---- a waiting action's time left, counted down on this phone ----------------------------- */
+  var deadlines = {};  // play id -> when it expires by this phone's clock (the soonest the server said)
+  function countdown(node, play, expired) {  // "2:35 left", then "Expired" and ``expired()``
+    var at = Date.now() + play.seconds_left * 1000;
+    if (!deadlines[play.id] || at < deadlines[play.id]) { deadlines[play.id] = at; }
+    node.setAttribute("data-ends", deadlines[play.id]);
+    node.tbExpired = expired;
+    tick(node);
+    return node;
+  }
+  function tick(node) {
+    var s = Math.max(0, Math.ceil((+node.getAttribute("data-ends") - Date.now()) / 1000));
+    if (s > 0) { node.textContent = Math.floor(s / 60) + ":" + ("0" + s % 60).slice(-2) + " left"; return; }
+    node.removeAttribute("data-ends");
+    node.textContent = "Expired: not approved in time";
+    node.classList.add("expired");
+    if (node.tbExpired) { node.tbExpired(); }
+  }
+  setInterval(function () { Array.prototype.forEach.call(document.querySelectorAll("[data-ends]"), tick); }, 1000);
+
+  /* what plays.js and banker.js share with this page */
+  window.TB = {
+    $: $, el: el, bdi: bdi, sentence: sentence, clear: clear, show: show, row: row, line: line, dot: dot,
+    memoLine: memoLine, turnText: turnText, playerColour: playerColour, pots: pots, capital: capital,
+    post: post, id: clientId, countdown: countdown, current: function () { return current; },
+    redraw: function () { if (current) { previous = null; render(current); } }
+  };
 
   wakeLock();
   startStream();

@@ -3,40 +3,12 @@
    committing button carries the sentence that will go in the log. Names are set with textContent. */
 "use strict";
 (function () {
-  var $ = function (id) { return document.getElementById(id); };
+  var T = window.TB, $ = T.$, el = T.el, clear = T.clear, post = T.post, tapId = T.id;
   var open = null;     // the action being put together: {action, values, id, form}
-  var page = null;
 
-  function el(tag, cls, text) {
-    var n = document.createElement(tag);
-    if (cls) { n.className = cls; }
-    if (text !== undefined && text !== null) { n.textContent = String(text); }
-    return n;
-  }
-  function clear(n) { while (n.firstChild) { n.removeChild(n.firstChild); } return n; }
-  function tapId() {
-    var a = new Uint8Array(8);
-    window.crypto.getRandomValues(a);
-    return Array.prototype.map.call(a, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
-  }
-  function reason(data, status) {  // a refusal's one line, in the API's error format, whichever it is
-    return data.detail || data.error || data.title || ("the server said " + status);
-  }
-  function post(url, body) {
-    return fetch(url, {
-      method: "POST", credentials: "same-origin", cache: "no-store",
-      headers: { "Content-Type": "application/json" }, body: JSON.stringify(body)
-    }).then(function (r) {
-      return r.json().catch(function () { return {}; }).then(function (data) {
-        if (!r.ok) { throw new Error(reason(data, r.status)); }
-        return data;
-      });
-    });
-  }
   function say(text, bad) {
     var n = $("play-note");
-    if (!n) { return; }
-    n.textContent = text ? text.charAt(0).toUpperCase() + text.slice(1) : "";
+    n.textContent = T.capital(text);
     n.className = "form-note" + (bad ? " bad" : "");
   }
   function button(text, cls, onTap) {
@@ -45,15 +17,15 @@
     b.addEventListener("click", onTap);
     return b;
   }
+  var STATES = { done: "Done", declined: "Declined", expired: "Expired", refused: "Refused", cancelled: "Withdrawn" };
+  function answered(m) { return (STATES[m.status] || m.status) + (m.reason ? ": " + m.reason : ""); }
 
   /* ---- the list of actions, and what waits for this player ------------------------------- */
   function renderPlays(p) {
-    page = p;
     var plays = p.plays;
     if (!plays) { return; }
-    var box = $("plays");
-    box.hidden = false;
-    $("plays-off").textContent = plays.why_not ? plays.why_not.charAt(0).toUpperCase() + plays.why_not.slice(1) + "." : "";
+    $("plays").hidden = false;
+    $("plays-off").textContent = plays.why_not ? T.capital(plays.why_not) + "." : "";
     $("plays-off").hidden = !plays.why_not;
     var list = clear($("play-list"));
     plays.offered.forEach(function (a) {
@@ -63,26 +35,33 @@
       list.appendChild(b);
     });
     var approve = clear($("to-approve"));
-    $("approve-card").hidden = !plays.to_approve.length;
+    var told = plays.answered_for_me || [];
+    $("approve-card").hidden = !plays.to_approve.length && !told.length;
     plays.to_approve.forEach(function (w) {
       var li = el("li", "approve");
-      li.appendChild(el("p", "ask-who", w.player + " asks you to approve (" + w.seconds_left + " s left):"));
+      var ask = li.appendChild(el("p", "ask-who", w.player + " asks you to approve: "));
       var yes = button("Approve: " + w.summary, "commit", function () { answerPlay(w, "approve", { seen: w.summary }); });
       var no = button("Decline", "quiet-btn", function () { answerPlay(w, "decline", {}); });
+      ask.appendChild(T.countdown(el("span", "left"), w, function () { yes.disabled = no.disabled = true; }));
       li.appendChild(yes);
       li.appendChild(no);
       approve.appendChild(li);
+    });
+    told.forEach(function (m) {  // what was asked of this player and is answered now: expired, say
+      approve.appendChild(T.row(m.player + "\u2019s: " + m.summary, answered(m), "play " + m.status));
     });
     var mine = clear($("my-plays"));
     $("my-plays-card").hidden = !plays.mine.length;
     plays.mine.forEach(function (m) {
       var li = el("li", "play " + m.status);
       li.appendChild(el("span", "l", m.summary));
-      var state = { done: "Done", waiting: "Waiting for " + m.waiting_for.join(", ") + " (" + m.seconds_left + " s)",
-        declined: "Declined", expired: "Expired", refused: "Refused", cancelled: "Withdrawn" }[m.status] || m.status;
-      li.appendChild(el("span", "r", state + (m.reason ? ": " + m.reason : "")));
-      if (m.status === "waiting") {
-        li.appendChild(button("Withdraw", "quiet-btn", function () { answerPlay(m, "cancel", {}); }));
+      if (m.status !== "waiting") {
+        li.appendChild(el("span", "r", answered(m)));
+      } else {
+        var state = li.appendChild(el("span", "r", "Waiting for " + m.waiting_for.join(", ") + " \u00b7 "));
+        var back = button("Withdraw", "quiet-btn", function () { answerPlay(m, "cancel", {}); });
+        state.appendChild(T.countdown(el("span", "left"), m, function () { back.disabled = true; }));
+        li.appendChild(back);
       }
       mine.appendChild(li);
     });
@@ -223,7 +202,7 @@
     commit.disabled = !form.ready || !!form.refused;
     commit.textContent = form.ready ? (form.refused ? "Not possible now" : form.preview) : "Choose above";
     var who = form.approval || [];
-    $("play-why").textContent = form.refused ? form.refused.charAt(0).toUpperCase() + form.refused.slice(1) + "." :
+    $("play-why").textContent = form.refused ? T.capital(form.refused) + "." :
       (!form.ready ? "" : who.length ? "Then " + who.map(function (w) { return w === "banker" ? "the banker" : w; }).join(" and ") +
         " approves." : "Your tap approves it.");
   }
@@ -239,32 +218,5 @@
   });
   $("play-cancel").addEventListener("click", function () { close(); say(""); });
 
-  /* ---- the banker's phone: players' actions waiting for the bank's money, and the pause ------ */
-  function renderBankerPlays(p) {
-    var plays = p.plays;
-    if (!plays) { return; }
-    var list = $("pending");
-    if (plays.waiting.length && list.firstChild && list.firstChild.className === "empty") { list.removeChild(list.firstChild); }
-    plays.waiting.forEach(function (w) {
-      if (w.waiting_for.indexOf("banker") < 0) { return; }
-      var li = el("li", "req pending");
-      li.appendChild(el("span", "l", w.player + "\u2019s phone: " + w.summary));
-      var buttons = el("span", "buttons");
-      buttons.appendChild(button("Approve", "yes", function () { answerPlay(w, "approve", { seen: w.summary }); }));
-      buttons.appendChild(button("Decline", "no", function () { answerPlay(w, "decline", {}); }));
-      li.appendChild(buttons);
-      list.appendChild(li);
-    });
-    var pause = $("b-pause");
-    pause.textContent = plays.paused ? "Let phones act" : "Pause phones";
-    pause.setAttribute("aria-pressed", plays.paused ? "true" : "false");
-    pause.onclick = function () {
-      post("/api/v1/plays/pause", { paused: !plays.paused }).catch(function (e) { pause.textContent = e.message; });
-    };
-  }
-
-  document.addEventListener("tb-page", function (e) {
-    if (e.detail && e.detail.role === "player") { renderPlays(e.detail); }
-    if (e.detail && e.detail.role === "banker") { renderBankerPlays(e.detail); }
-  });
+  document.addEventListener("tb-page", function (e) { if (e.detail.role === "player") { renderPlays(e.detail); } });
 })();

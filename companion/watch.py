@@ -1,5 +1,7 @@
 """Seeing what other programs write to the game, without looking 20 times a second when nothing happens.
 
+Both long-running adapters watch the game this way: the phones' server (``companion serve``, and beside
+the touchscreen) and the touchscreen itself (:mod:`companion.ui.bank_app`), each with its own Banker.
 Another program (``companion do`` in a terminal, a second server) commits an entry by writing to the
 game's ``-wal`` file. On Linux the kernel says so (inotify, through :mod:`ctypes`, no dependency): the
 watch sleeps until the game's folder reports a write to the game or its ``-wal``, then *looks*
@@ -19,7 +21,8 @@ Elsewhere (no inotify) the watch polls, adaptively: every :data:`companion.servi
 after a change or a phone's request (:meth:`GameWatch.nudge`), slower and slower while nothing
 changes, down to one look every :data:`IDLE_POLL_SECONDS`.
 
-``looks`` and ``wakeups`` count what the watch did (the tests and ``benchmarks/phones.py`` read them).
+``looks`` and ``wakeups`` count what the watch did (the tests, ``benchmarks/phones.py`` and
+``benchmarks/ui_idle.py`` read them).
 Loop-only: every method runs on the server's asyncio loop; nothing here starts a thread.
 """
 
