@@ -20,7 +20,13 @@ PYTEST_ARGS ?=
 # Test processes (pytest-xdist). The GUI evenings wait at a person's pace between taps, so one more
 # process than cores keeps both cores busy.
 JOBS ?= 3
-PYTEST := $(PY) -m pytest -q -n $(JOBS)
+PYTEST := $(PY) -m pytest -q -n $(JOBS) --no-loadscope-reorder
+
+# The tests' games live in memory (/dev/shm) where the machine has it: thousands of commits, each
+# flushed to disk by the store, then cost no disk write. Nothing tested needs the disk itself: a killed
+# process (tests/test_crash.py) loses nothing the kernel holds, and a full disk is a small tmpfs anyway.
+in_memory = tmp=$$(mktemp -d /dev/shm/table-banker-tests.XXXXXX 2>/dev/null || mktemp -d); \
+	$(1) --basetemp=$$tmp/t; rc=$$?; rm -rf "$$tmp"; exit $$rc
 
 SEED   ?= 1
 TAPS   ?= 2000
@@ -58,10 +64,10 @@ lint: $(VENV)/.test
 
 # Each test process starts its own Xvfb (tests/conftest.py), so no xvfb-run here.
 test: $(VENV)/.test system-deps lint
-	$(PYTEST) --durations=10 $(PYTEST_ARGS)
+	$(call in_memory,$(PYTEST) --durations=10 $(PYTEST_ARGS))
 
 check: $(VENV)/.test lint
-	$(PYTEST) -m "not slow and not gui and not browser" $(PYTEST_ARGS)
+	$(call in_memory,$(PYTEST) -m "not slow and not gui and not browser" $(PYTEST_ARGS))
 
 # A long random walk with the real pointer over every family (tests/gui/monkey.py): make monkey SEED=7 TAPS=5000
 monkey: $(VENV)/.test system-deps

@@ -1,5 +1,7 @@
 import ctypes
 import os
+import re
+import resource
 import shutil
 import signal
 import subprocess
@@ -83,29 +85,50 @@ def pytest_unconfigure(config):
 TESTS = Path(__file__).resolve().parent
 
 
-def spread_modules() -> set[str]:
-    """The test modules marked ``spread`` (``pytestmark`` naming ``pytest.mark.spread``), as node ids."""
+_GROUPS = re.compile(r"pytest\.mark\.groups\((\d+)\)")
+
+
+def module_groups() -> dict[str, int]:
+    """How many groups each test module may be split into across processes, as node ids: a module marked
+    ``spread`` (``pytestmark`` naming ``pytest.mark.spread``) has a group per test; one marked
+    ``pytest.mark.groups(n)`` has n, each sharing its own module fixtures (its own app)."""
     root = TESTS.parent
-    return {
-        path.relative_to(root).as_posix()
-        for path in TESTS.rglob("test_*.py")
-        if "pytest.mark.spread" in path.read_text(encoding="utf-8")
-    }
+    groups = {}
+    for path in TESTS.rglob("test_*.py"):
+        text = path.read_text(encoding="utf-8")
+        found = _GROUPS.search(text)
+        if "pytest.mark.spread" in text:
+            groups[path.relative_to(root).as_posix()] = 0
+        elif found:
+            groups[path.relative_to(root).as_posix()] = int(found.group(1))
+    return groups
 
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_make_scheduler(config, log):
     """Under pytest-xdist a module's tests run in one process, in order, sharing its module fixtures (one
     app per module), unless the module is marked ``spread``: then each test goes wherever a process is
-    free. (The scheduler runs where nothing is collected, so it reads the marks from the modules' text.)"""
+    free; or ``groups(n)``: its tests are dealt in turn into n groups, each run in one process with a
+    module fixture of its own, so one long module is no longer the suite's last minutes. (The scheduler
+    runs where nothing is collected, so it reads the marks from the modules' text.)"""
     from xdist.scheduler import LoadScopeScheduling
 
-    spread = spread_modules()
+    groups = module_groups()
+    dealt: dict[str, str] = {}
+    counts: dict[str, int] = {}
 
     class ByModule(LoadScopeScheduling):
         def _split_scope(self, nodeid: str) -> str:
             module = nodeid.split("::")[0]
-            return nodeid if module in spread else module
+            n = groups.get(module)
+            if n is None:
+                return module
+            if n == 0:
+                return nodeid
+            if nodeid not in dealt:  # the tests come in the order they were collected: deal them in turn
+                counts[module] = counts.get(module, -1) + 1
+                dealt[nodeid] = f"{module}#{counts[module] % n}"
+            return dealt[nodeid]
 
     return ByModule(config, log)
 
@@ -129,11 +152,18 @@ def _known_failure(nodeid: str) -> str | None:
 
 def pytest_collection_modifyitems(config, items):
     """GUI and browser tests skip on a developer's machine without a display or Chromium, never on CI.
-    Modules holding a test marked ``slow`` run first, so no long test starts last."""
+    Modules holding a test marked ``slow`` run first, then those with a screen or a browser, so no long
+    test starts last (`make test` keeps this order: pytest-xdist's --no-loadscope-reorder)."""
     have_display = bool(os.environ.get("DISPLAY"))
     have_chromium = os.path.exists("/usr/bin/chromium")
     slow_files = {item.nodeid.split("::")[0] for item in items if item.get_closest_marker("slow")}
-    items.sort(key=lambda item: item.nodeid.split("::")[0] not in slow_files)  # stable: order kept within
+    long_files = {item.nodeid.split("::")[0] for item in items if "gui" in item.keywords or "browser" in item.keywords}
+
+    def weight(item) -> int:
+        module = item.nodeid.split("::")[0]
+        return 0 if module in slow_files else 1 if module in long_files else 2
+
+    items.sort(key=weight)  # stable: order kept within
     for item in items:
         known = _known_failure(item.nodeid)
         if known:
@@ -160,15 +190,20 @@ def _fail_no_chromium():
     pytest.fail("no /usr/bin/chromium under CI=true: browser tests must run")
 
 
-# The CPU each test's own process spent (setup, call and teardown; not Xvfb, xdotool, Chromium or the
-# programs a test starts). Printed beside pytest's slowest durations: a test slow on the wall clock but
+# The CPU each test spent (setup, call and teardown): its own process's and that of the programs it ran
+# and waited for (the command line, a served table); not Xvfb's or a browser left running. Printed beside pytest's slowest durations: a test slow on the wall clock but
 # light on CPU is waiting (a person's pace, a timer), and runs beside others at little cost.
 _CPU_SECONDS: dict[str, float] = {}
 
 
+def _cpu_now() -> float:
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_setup(item):
-    item._cpu_started = time.process_time()
+    item._cpu_started = _cpu_now()
     yield
 
 
@@ -176,7 +211,7 @@ def pytest_runtest_setup(item):
 def pytest_runtest_makereport(item, call):
     outcome = yield
     if call.when == "teardown" and hasattr(item, "_cpu_started"):
-        outcome.get_result().user_properties.append(("cpu_seconds", time.process_time() - item._cpu_started))
+        outcome.get_result().user_properties.append(("cpu_seconds", _cpu_now() - item._cpu_started))
 
 
 def pytest_runtest_logreport(report):
@@ -189,7 +224,7 @@ def pytest_terminal_summary(terminalreporter):
     if len(_CPU_SECONDS) < 20:
         return
     write = terminalreporter.write_line
-    terminalreporter.section("the ten tests using the most CPU (their own process)")
+    terminalreporter.section("the ten tests using the most CPU (their process and the programs they ran)")
     for nodeid, seconds in sorted(_CPU_SECONDS.items(), key=lambda kv: -kv[1])[:10]:
         write(f"{seconds:7.1f}s cpu  {nodeid}")
     by_module: dict[str, float] = {}

@@ -310,6 +310,7 @@ def test_every_commands_help_says_what_it_takes_with_an_example(name):
     assert not head.lstrip().startswith(("positional arguments", "options")), f"{name} --help says nothing: {out}"
 
 
+@pytest.mark.slow  # every example a command of its own
 def test_readmes_examples_run_as_written(tmp_path):
     """Every line of the README's command block runs as written (those that open a window, serve the
     phones or need the trading unit's pins are shown there but started by tests/gui, tests/web and

@@ -10,7 +10,7 @@ import pytest
 
 from tests.deploy.harness import Pi, changes, make_pi
 
-pytestmark = pytest.mark.needs("root")  # real useradd and chown in the throwaway root
+pytestmark = [pytest.mark.needs("root"), pytest.mark.slow]  # real useradd and chown in the throwaway root
 
 EVERYTHING_BUT_THE_GAMES = [
     "/opt/table-banker",

@@ -11,7 +11,7 @@ import pytest
 
 from tests.deploy.harness import RunningPi, changes, make_running_pi
 
-pytestmark = pytest.mark.needs("root", "unshare")  # a private mount namespace with an overlay
+pytestmark = [pytest.mark.needs("root", "unshare"), pytest.mark.slow]  # a private mount namespace with an overlay
 
 TOLD = [
     "systemctl daemon-reload",

@@ -10,7 +10,7 @@ import pytest
 
 from tests.deploy.harness import Pi, make_pi
 
-pytestmark = pytest.mark.needs("root")
+pytestmark = [pytest.mark.needs("root"), pytest.mark.slow]
 
 APP = "/opt/table-banker/app/companion/usb_backup.py"
 

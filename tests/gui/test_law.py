@@ -18,7 +18,7 @@ import pytest
 from tests.gui.walk import LAST, evening_under_way
 from tests.random_actions import variants
 
-pytestmark = pytest.mark.gui
+pytestmark = [pytest.mark.gui, pytest.mark.groups(3)]  # three processes may share the families
 
 GAMES = [
     pytest.param(pack, options, id=pack + ("-" + "-".join(sorted(options)) if options else ""))

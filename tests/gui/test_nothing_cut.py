@@ -25,7 +25,7 @@ from tests.gui.hands import SHOTS, start_app, stop_app
 from tests.gui.test_words import SCREENS, close_boxes, show
 from tests.random_actions import GENERATORS, variants
 
-pytestmark = pytest.mark.gui
+pytestmark = [pytest.mark.gui, pytest.mark.groups(3)]  # a process for each size
 
 SIZES = [(800, 480), (1024, 600), (1280, 800)]
 WALK = SCREENS + ["unit"]

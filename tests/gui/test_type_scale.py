@@ -12,7 +12,7 @@ from companion.ui.type_scale import SIZES, SMALLEST, STEPS, at_most, shrunk
 from tests.gui.hands import start_app, stop_app
 from tests.gui.test_words import SCREENS, close_boxes, show
 
-pytestmark = pytest.mark.gui
+pytestmark = [pytest.mark.gui, pytest.mark.groups(2)]  # two processes may share the families
 
 #: The screens each family's walk shows: test_words' list, the keypad and chooser come with the actions.
 WALK = SCREENS + ["unit"]

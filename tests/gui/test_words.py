@@ -12,7 +12,7 @@ from companion.rules import pack_names
 from companion.service import Banker
 from tests.gui.hands import start_app, stop_app
 
-pytestmark = pytest.mark.gui
+pytestmark = [pytest.mark.gui, pytest.mark.groups(2)]  # two processes may share the families
 
 SCREENS = [
     "table",

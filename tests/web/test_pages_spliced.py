@@ -65,6 +65,7 @@ def every_page_reads_whole(desk: PhoneDesk, holders) -> None:
         assert json.loads(desk.page(holder)[0]) == whole_page(desk, holder), holder.player or "banker"
 
 
+@pytest.mark.slow  # a long seeded game per family, every page compared
 @pytest.mark.parametrize("pack", PACKS)
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 2**32 - 1), steps=st.integers(1, 40))
