@@ -23,7 +23,7 @@ STAGES: dict[str, list[tuple[str, str]]] = {
     "decision (contract parse, rule, conservation)": [("core/engine.py", "decide_full")],
     "commit (BEGIN IMMEDIATE, catch-up, INSERT with hash, COMMIT)": [],  # _write less its parts, below
     "publish (chronicle: worth, story; wake streams)": [("companion/service.py", "_committed")],
-    "page (one per watched role per change)": [("web/desk.py", "page")],
+    "page (one per watched role per change)": [("web/desk.py", "_page")],  # older builds: "page", below
     "write (12 streams, the action's answer)": [
         ("aiohttp/web_response.py", "write"),
         ("aiohttp/web_protocol.py", "finish_response"),
@@ -47,6 +47,9 @@ def main(path: str) -> int:
         total, named = 0.0, []
         for ending, name in functions:
             calls, _own, cumulative = find(stats, ending, name)
+            if not calls and name == "_page":  # a build from before the page was made under this name
+                name = "page"
+                calls, _own, cumulative = find(stats, ending, name)
             total += cumulative
             named.append(f"{ending}:{name} x{calls}")
         figures[stage] = (total, named)

@@ -37,6 +37,28 @@ def worth(table: dict, rules: Rules) -> Mapping[str, int]:
     return counted
 
 
+_held: tuple | None = None  # (the deeds, the cards, the order it was worked out from; held deeds, each player's)
+
+
+def _holdings(table: dict) -> tuple[list[str], dict[str, list[str]]]:
+    """The deeds some player holds, in board order, and each player's; worked out once per deeds' state
+    (a table shares its ``deeds`` with the one before it until a deed changes hands or state)."""
+    global _held
+    deeds, cards, order = table["deeds"], table["pack"]["cards"], table["order"]
+    kept = _held
+    if kept is not None and kept[0] is deeds and kept[1] is cards and kept[2] is order:
+        return kept[3], kept[4]
+    owned: dict[str, list[str]] = {name: [] for name in order}
+    held = []
+    for name in cards:  # one pass, in board order
+        holding = owned.get(deeds[name].get("owner"))
+        if holding is not None:
+            holding.append(name)
+            held.append(name)
+    _held = (deeds, cards, order, held, owned)
+    return held, owned
+
+
 def state_json(table: dict, rules: Rules, version: int) -> dict[str, Any]:
     """The whole state: rules, turn, players (cash, deeds, loans, worth), pots, every deed's card with
     its state and marks, version."""
@@ -62,16 +84,13 @@ def _state(table: dict, rules: Rules, version: int, *, every_card: bool) -> dict
     order = table["order"]
     cards = pack["cards"]
     worth_now = worth(table, rules)
-    owned: dict[str, list[str]] = {name: [] for name in order}
+    held, owned = _holdings(table)
     deeds = []
-    for name, c in cards.items():  # one pass, in board order: who owns what, and each deed's line
-        state = table["deeds"][name]
-        holding = owned.get(state.get("owner"))
-        if holding is not None:
-            holding.append(name)
-        if every_card or holding is not None:
-            card = c if every_card else {k: c[k] for k in DEED_CARD_KEYS if k in c}
-            deeds.append({"name": name, **card, **state, "marks": rules.marks(table, name)})
+    table_deeds = table["deeds"]
+    for name in cards if every_card else held:  # in board order
+        c = cards[name]
+        card = c if every_card else {k: c[k] for k in DEED_CARD_KEYS if k in c}
+        deeds.append({"name": name, **card, **table_deeds[name], "marks": rules.marks(table, name)})
     players = []
     for name in order:
         record = table["players"][name]
@@ -81,7 +100,7 @@ def _state(table: dict, rules: Rules, version: int, *, every_card: bool) -> dict
             "colour": record.get("colour", ""),
             "cash": money,
             "cash_text": currency.format(money),
-            "deeds": owned[name],
+            "deeds": list(owned[name]),
             "loans": record.get("loans", []),
             "net_worth": worth_now[name],
             "bankrupt": record["bankrupt"],

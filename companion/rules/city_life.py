@@ -30,7 +30,9 @@ __all__ = ["FAMILY", "CITY", "rules", "worth", "player_view", "check_card"]
 
 FAMILY = "city-life"
 
-_KEYS = (
+#: The values of a card that are money (the rest are counts, text or yes/no), for every screen that
+#: shows a card: "Property tax $100", never "Property tax 100"; each a whole number a card must have.
+CARD_MONEY = (
     "price",
     "visitor_fee",
     "visitor_capital_gains",
@@ -88,7 +90,7 @@ def check_card(name: str, c: dict[str, Any]) -> None:
     square = c.get("square")
     if isinstance(square, bool) or not isinstance(square, int) or not 1 <= square <= 100:
         raise BadAction(f"{name}: square must be a square number from 1 to 100, not {square!r}")
-    for key in _KEYS:
+    for key in CARD_MONEY:
         v = c.get(key)
         if isinstance(v, bool) or not isinstance(v, int) or v < (1 if key == "price" else 0):
             least = "above 0" if key == "price" else "of 0 or more"
@@ -146,20 +148,6 @@ def check_pack(pack: dict[str, Any]) -> None:
             raise BadAction(f"{pack.get('name')}: the board needs {key}")
     if "lottery" not in {p.get("name") for p in pack.get("pots", [])}:
         raise BadAction(f"{pack.get('name')}: City Life needs the lottery pot")
-
-
-#: The values of a card that are money (the rest are counts, text or yes/no), for every screen that
-#: shows a card: "Property tax $100", never "Property tax 100".
-CARD_MONEY = (
-    "price",
-    "visitor_fee",
-    "visitor_capital_gains",
-    "property_tax",
-    "land_transfer_tax",
-    "capital_gains_tax",
-    "mortgage",
-    "mortgage_cost",
-)
 
 
 def rules(pack: dict[str, Any]) -> Rules:

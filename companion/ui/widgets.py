@@ -389,16 +389,26 @@ class ConfirmBox(ModalView):
     yes_kind = StringProperty("danger")
     yes_action = ObjectProperty(None, allownone=True)
     no_action = ObjectProperty(None, allownone=True)
+    #: The box answers once. While it fades out it still takes every tap (nothing under it may get
+    #: one), so on a slow frame the second finger of a double tap on Yes or No reaches it again.
+    answered = BooleanProperty(False)
 
     def yes(self):
-        self.dismiss()
-        if self.yes_action is not None:
-            self.yes_action()
+        if self._answer():
+            self.dismiss()
+            if self.yes_action is not None:
+                self.yes_action()
 
     def no(self):
-        self.dismiss()
-        if self.no_action is not None:
-            self.no_action()
+        if self._answer():
+            self.dismiss()
+            if self.no_action is not None:
+                self.no_action()
+
+    def _answer(self) -> bool:
+        """True for the first answer, False for any after it."""
+        first, self.answered = not self.answered, True
+        return first
 
 
 def app() -> App:

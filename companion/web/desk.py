@@ -35,9 +35,10 @@ __all__ = ["PhoneDesk", "dumps_player_page", "dumps_safe"]
 SPLICED = ("worth_series", "story")
 
 
-def dumps_player_page(page: dict, series: str, story: str | None = None) -> bytes:
-    """A player's page as :func:`dumps_safe` writes it, with the worth chart (and the story, when
-    given) spliced in as the chronicle wrote them instead of encoded again."""
+def dumps_player_page(page: dict, series: str, story: str | None = None, plays: str | None = None) -> bytes:
+    """A player's page as :func:`dumps_safe` writes it, with the worth chart (and the story and the
+    part about their own plays, its last member, when given) spliced in as the chronicle and the plays
+    wrote them instead of encoded again."""
     page = dict(page)
     me = dict(page.pop("me"))
     parts = {"worth_series": series, "story": story}
@@ -45,7 +46,11 @@ def dumps_player_page(page: dict, series: str, story: str | None = None) -> byte
         if parts[key] is not None:
             me.pop(key, None)
     me_text = with_members(safe_text(me), ((k, text) for k in SPLICED if (text := parts[k]) is not None))
-    return with_members(safe_text(page), [("me", me_text)]).encode("ascii")
+    after = [("me", me_text)]
+    if plays is not None and next(reversed(page), None) == "plays":  # its last member, written as before
+        del page["plays"]
+        after.insert(0, ("plays", plays))
+    return with_members(safe_text(page), after).encode("ascii")
 
 
 class PhoneDesk:
@@ -70,6 +75,7 @@ class PhoneDesk:
         self.cookie_name = f"tb_{digest}"
         self._pages: dict[tuple[str, str | None], tuple[bytes, int]] = {}
         self._messages: dict[tuple[str, str | None], bytes] = {}
+        self._live: dict[str, tuple[bytes | None, str | None]] = {}  # per token: what its streams send now
         self._expiry: dict[str, str | None] = {}
         self._standing: tuple | None = None  # what the answers in _expiry depend on
         self._asked: dict[tuple, list] = {}
@@ -126,6 +132,9 @@ class PhoneDesk:
     def expired(self, holder: Pass) -> str | None:
         """Why a pass stopped working (one line), or None while it works."""
         self._refresh_cache()
+        return self._expired(holder)
+
+    def _expired(self, holder: Pass) -> str | None:
         try:
             return self._expiry[holder.token]  # asked by every stream on every change: once per token
         except KeyError:
@@ -159,6 +168,7 @@ class PhoneDesk:
         if self._pages_generation != generation:
             self._pages.clear()
             self._messages.clear()
+            self._live.clear()
             self._state = None
             self._pages_generation = generation
             table = self.banker.table
@@ -170,6 +180,9 @@ class PhoneDesk:
     def page(self, holder: Pass) -> tuple[bytes, int]:
         """The holder's page as JSON bytes, and the game version it shows."""
         self._refresh_cache()
+        return self._page(holder)
+
+    def _page(self, holder: Pass) -> tuple[bytes, int]:
         key = (holder.role, holder.player)
         cached = self._pages.get(key)
         if cached is None:
@@ -180,6 +193,7 @@ class PhoneDesk:
                     self.page_data(holder, whole=False),
                     chronicle.worth_series_json(player),
                     chronicle.story_json(player),
+                    self.plays.page_text(player),
                 )
             else:
                 body = dumps_safe(self.page_data(holder))
@@ -240,10 +254,13 @@ class PhoneDesk:
         """The holder's page as a whole ``state`` event, made once per change for every stream of
         the same role."""
         self._refresh_cache()
+        return self._message(holder)
+
+    def _message(self, holder: Pass) -> bytes:
         key = (holder.role, holder.player)
         made = self._messages.get(key)
         if made is None:
-            body, version = self.page(holder)
+            body, version = self._page(holder)
             made = self._messages[key] = sse_message("state", body, version)
         return made
 
@@ -264,10 +281,17 @@ class PhoneDesk:
 
     def live_page(self, holder: Pass) -> tuple[bytes | None, str | None]:
         """For a stream: ``(state event, reason)``; a reason means this is the last message (the
-        game ended: the final page still goes out; the link was withdrawn: no page)."""
-        reason = self.expired(holder)
-        if reason and (
-            holder.role != "player" or not self.banker.table.get("over") or self.tokens.check(holder.token) is None
-        ):
-            return None, reason
-        return self.message(holder), reason
+        game ended: the final page still goes out; the link was withdrawn: no page). Every stream
+        asks after every change: the answer is worked out once per token and change."""
+        self._refresh_cache()
+        live = self._live.get(holder.token)
+        if live is None:
+            reason = self._expired(holder)
+            if reason and (
+                holder.role != "player" or not self.banker.table.get("over") or self.tokens.check(holder.token) is None
+            ):
+                live = (None, reason)
+            else:
+                live = (self._message(holder), reason)
+            self._live[holder.token] = live
+        return live

@@ -41,10 +41,13 @@ from companion.core.common import switch_is_on
 from companion.core.errors import BadAction, BankerError, Refused
 from companion.core.text import clean_text, shown
 
+from .jsontext import safe_text
+
 __all__ = ["EXPIRES_SECONDS", "MAX_WAITING", "Play", "Plays", "approvers", "own_field", "phones_act", "trusts_table"]
 
 EXPIRES_SECONDS = 180  # a play not approved within three minutes expires
 FRESH_SECONDS = 2  # a page with a waiting play's seconds left is made again for a new reader after this
+PAGE_LISTS = ("offered", "mine", "to_approve", "answered_for_me")  # a player's page, after its "why_not"
 MAX_WAITING = 3  # plays one player may have waiting at once
 KEEP_ANSWERED = 50
 
@@ -197,6 +200,9 @@ class Plays:
         self._answered: tuple[int, list[Play]] | None = None
         self._pages: dict[str, dict[str, Any]] = {}
         self._pages_key: tuple = ()
+        self._lists: dict[str, dict[str, list[dict]]] = {}
+        self._lists_key: tuple = ()
+        self._lists_text: dict[str, tuple[tuple, str]] = {}  # held lists (so their ids stay theirs), their text
 
     # -- subscribers -------------------------------------------------------------------------------
     def subscribe(self, callback: Callable[[Play | None], None]) -> Callable[[], None]:
@@ -401,15 +407,40 @@ class Plays:
             self._pages, self._pages_key = {}, key
         made = self._pages.get(player)
         if made is None:
+            made = self._pages[player] = {"why_not": self.why_not(player), **self._lists_of(player)}
+        return made
+
+    def page_text(self, player: str) -> str:
+        """:meth:`page` as JSON text (as :func:`~companion.web.jsontext.safe_text` writes it), its lists
+        written once while they stay the same lists (the biggest part of a player's page to encode,
+        and the same after most actions); only ``why_not`` is written at each page."""
+        page = self.page(player)
+        lists = tuple(page[k] for k in PAGE_LISTS)
+        kept = self._lists_text.get(player)
+        if kept is None or any(a is not b for a, b in zip(kept[0], lists)):
+            kept = self._lists_text[player] = (lists, safe_text({k: page[k] for k in PAGE_LISTS})[1:-1])
+        return '{"why_not":' + safe_text(page["why_not"]) + "," + kept[1] + "}"
+
+    def _lists_of(self, player: str) -> dict[str, list[dict]]:
+        """The lists of a player's page: what they may start, their plays, those they approve, the
+        answered. Kept until the plays or what is offered change, unless a play in them waits (its
+        seconds left are counted at each page)."""
+        offered = self.offered()
+        kept = self._lists_key
+        if not kept or kept[0] != self.changes or kept[1] is not offered:
+            self._lists, self._lists_key = {}, (self.changes, offered)
+        made = self._lists.get(player)
+        if made is None:
             now = self.clock()
             mine, to_approve, answered = self._rows_for(player)
-            made = self._pages[player] = {
-                "why_not": self.why_not(player),
-                "offered": [{"name": s.name, "label": s.label} for s in self.offered()],
+            made = {
+                "offered": [{"name": s.name, "label": s.label} for s in offered],
                 "mine": [p.as_json(now, self.expires) for p in mine],
                 "to_approve": [p.as_json(now, self.expires) for p in to_approve],
                 "answered_for_me": [p.as_json(now, self.expires) for p in answered],
             }
+            if not any(p.status == "waiting" for rows in (mine, to_approve, answered) for p in rows):
+                self._lists[player] = made
         return made
 
     def _rows_for(self, player: str) -> tuple[list[Play], list[Play], list[Play]]:

@@ -19,9 +19,18 @@ __all__ = ["player_view", "banker_view", "DEFAULT_PUBLIC", "deed_line", "loan_li
 DEFAULT_PUBLIC = ("cash", "deeds")
 
 
+_last_currency: tuple[Any, Currency] | None = None
+
+
 def _currency(state: dict) -> Currency:
+    global _last_currency
     cur = state.get("currency") or {}
-    return Currency(cur.get("symbol", "$"), cur.get("style", "plain"))
+    kept = _last_currency
+    if kept is not None and kept[0] is cur:  # the pack's own currency, the same at every action
+        return kept[1]
+    made = Currency(cur.get("symbol", "$"), cur.get("style", "plain"))
+    _last_currency = (cur, made)
+    return made
 
 
 def _typed(schema: dict, value: Any) -> Any:

@@ -170,15 +170,16 @@ def trade_sentence(events: list, me: str, fmt: Fmt) -> tuple[str, int] | None:
     return f"Trade with {who}: " + "; ".join(p for p in parts if p), inn - out - sum(besides.values())
 
 
+#: Each fix with the text it cannot match without (looked for first: a quick scan, not a regex's).
 _AGREE = (
-    (re.compile(r"\b(you|You) is\b"), r"\1 are"),
-    (re.compile(r"\b(you|You) was\b"), r"\1 were"),
-    (re.compile(r"\b(you|You) has\b"), r"\1 have"),
-    (re.compile(r"\b(you|You) goes\b"), r"\1 go"),
-    (re.compile(r"\b(you|You) misses\b"), r"\1 miss"),
-    (re.compile(r"\b(you|You) leaves\b"), r"\1 leave"),
-    (re.compile(r"\byou's\b"), "your"),
-    (re.compile(r"\bYou's\b"), "Your"),
+    ("ou is", re.compile(r"\b(you|You) is\b"), r"\1 are"),
+    ("ou was", re.compile(r"\b(you|You) was\b"), r"\1 were"),
+    ("ou has", re.compile(r"\b(you|You) has\b"), r"\1 have"),
+    ("ou goes", re.compile(r"\b(you|You) goes\b"), r"\1 go"),
+    ("ou misses", re.compile(r"\b(you|You) misses\b"), r"\1 miss"),
+    ("ou leaves", re.compile(r"\b(you|You) leaves\b"), r"\1 leave"),
+    ("you's", re.compile(r"\byou's\b"), "your"),
+    ("You's", re.compile(r"\bYou's\b"), "Your"),
 )
 
 
@@ -192,8 +193,9 @@ def second_person(summary: str, me: str) -> str:
     if me not in summary:
         return summary
     text = _name_pattern(me).sub(name, summary)
-    for pattern, repl in _AGREE:
-        text = pattern.sub(repl, text)
+    for needle, pattern, repl in _AGREE:
+        if needle in text:
+            text = pattern.sub(repl, text)
     return text
 
 

@@ -3,7 +3,8 @@
 Kivy is configured before it is first imported (no command-line parsing, a throw-away KIVY_HOME, no
 log files). ``window``, ``frame`` and ``touch`` serve tests of single widgets (the trading unit);
 ``bank`` is the whole app on an empty games folder, pressed by the simulated touches of
-:class:`tests.gui.hands.SimulatedHands`, for tests of single screens. The evenings at the table
+:class:`tests.gui.hands.SimulatedHands`, for tests of single screens; ``phones_bank`` the same with the
+phones' server on loopback, on the games the module's own ``games(folder)`` writes. The evenings at the table
 (test_family_games, test_real_pointer, test_city_build, test_city_double) start their own app tapped
 by the real pointer (``start_app(..., real_pointer=True)``).
 """
@@ -72,4 +73,33 @@ def bank(tmp_path_factory):
 
     hands = start_app(tmp_path_factory.mktemp("games"))
     yield hands
+    stop_app(hands)
+
+
+@pytest.fixture(scope="module")
+def phones_bank(tmp_path_factory, request):
+    """The touchscreen app with the phones' server on loopback (any free port, not advertised), on a
+    games folder the test module fills with its ``games(folder)``; simulated touches. Skips without
+    the server on a developer's machine, fails under CI=true."""
+    import asyncio
+
+    from companion.appliance import phone_server
+    from companion.ui.phones import Phones
+    from tests.gui.hands import start_app, stop_app
+
+    if phone_server() is None:
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail("the phones' server is not installed under CI=true")
+        pytest.skip("the phones' server is not installed")
+    folder = tmp_path_factory.mktemp("games")
+    request.module.games(folder)
+    hands = start_app(folder)
+    app = hands.app
+    app.settings_store = app.settings_store.change("host", "127.0.0.1").change("port", 0)
+    app.phones = Phones(app.settings_store, server_factory=phone_server(), advertise=False, lan_address="127.0.0.1")
+    loop = asyncio.new_event_loop()
+    assert loop.run_until_complete(app.phones.start(app.desk.banker, on_change=lambda r: app.refresh())) is None
+    yield hands
+    loop.run_until_complete(app.phones.stop())
+    loop.close()
     stop_app(hands)

@@ -31,6 +31,25 @@ os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="kivy-home-"))
 
 SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
 
+#: Every screen that can be shown without an action under way, in the order the walks over every screen
+#: show them (the table first; the start and new-game screens last).
+SCREENS = [
+    "table",
+    "more",
+    "deeds",
+    "auction",
+    "trade",
+    "loans",
+    "history",
+    "requests",
+    "join",
+    "settings",
+    "card",
+    "over",
+    "start",
+    "setup",
+]
+
 #: A person's pace between two taps, in seconds.
 HUMAN_PACE = (0.15, 0.6)
 
@@ -223,6 +242,28 @@ class Hands:
             parent = None if parent.parent is parent else parent.parent  # the window is its own parent
         return parent
 
+    @staticmethod
+    def _lists_of(w) -> list:
+        """Every scrolling list holding the widget, the innermost first."""
+        from kivy.uix.scrollview import ScrollView
+
+        found = []
+        parent = w.parent
+        while parent is not None:
+            if isinstance(parent, ScrollView):
+                found.append(parent)
+            parent = None if parent.parent is parent else parent.parent  # the window is its own parent
+        return found
+
+    @staticmethod
+    def _why_not_taken(w, touch) -> str:
+        """Why a widget the finger came down on did not take the touch, as far as the tap guard says."""
+        from companion.ui.widgets import touched_at
+
+        if not hasattr(w, "too_new") or not w.too_new(touched_at(touch)):
+            return ""
+        return f": the tap guard saw it come into sight {w.appeared_at() - touched_at(touch):.3f} s after the finger"
+
     def _scroll_into_view(self, w) -> bool:
         """Scroll the list holding the widget (if any) to show it, as the banker's swipe would, and let
         it come to rest; True if it is in a list."""
@@ -299,20 +340,21 @@ class SimulatedHands(Hands):
         touch = UnitTestTouch(x, y)
         touch.touch_down()
         if scrolled:
-            # a finger rests until the list has handed the still touch to the button under it (after
-            # its scroll timeout; a quicker tap is delivered late, or taken as "stop scrolling")
-            self.pump(1)
-            try:
-                self.until(
-                    f"the list to hand the touch to {w.name or w.text!r}",
-                    lambda: getattr(w, "state", "down") == "down",
-                    3.0,
-                )
-            except TapLost:
+            # a finger rests until the list has handed the still touch to the button under it: Kivy's
+            # ScrollView decides after its scroll timeout and three frames, however long those frames
+            # take on a busy machine (a quicker tap is delivered late, or taken as "stop scrolling")
+            lists = self._lists_of(w)
+            self.until(
+                f"the list to hand the touch on to {w.name or w.text!r}",
+                lambda: not any(sv._touch is touch for sv in lists),
+                60.0,  # only a backstop: the list always decides, three frames are seconds at worst
+            )
+            if getattr(w, "state", "down") != "down":
                 touch.touch_up()
                 raise NotOnScreen(
-                    f"the list never handed the touch to {w.name or w.text!r} (at {x:.0f},{y:.0f})"
-                ) from None
+                    f"the list handed the touch on, and {w.name or w.text!r} (at {x:.0f},{y:.0f}) did not take it"
+                    f"{self._why_not_taken(w, touch)}"
+                )
         else:
             self.pump(1)
         touch.touch_up()

@@ -20,6 +20,8 @@ ON_CI = os.environ.get("CI", "").lower() == "true"
 
 #: How long the button stays down: a finger's tap on glass.
 PRESS_SECONDS = 0.08
+#: A finger on the glass and off again, in xdotool's words.
+FINGER = ("mousedown", "1", "sleep", str(PRESS_SECONDS), "mouseup", "1")
 #: Between two keys typed: a person on the on-screen keyboard.
 KEY_MS = 120
 
@@ -94,56 +96,35 @@ class Pointer:
             self.turn()
         assert proc.returncode == 0, f"xdotool {' '.join(args)} failed"
 
-    def press_at(self, x: float, y: float) -> None:
-        """A finger's tap at (x, y) in Kivy's window coordinates (origin bottom left)."""
+    def over(self, x: float, y: float) -> tuple[str, ...]:
+        """xdotool's words for moving the pointer to (x, y) in Kivy's window coordinates (origin bottom left)."""
         from kivy.core.window import Window
 
-        self._run(
-            "mousemove",
-            "--window",
-            self.window,
-            str(int(x)),
-            str(int(Window.height - y)),
-            "mousedown",
-            "1",
-            "sleep",
-            str(PRESS_SECONDS),
-            "mouseup",
-            "1",
-        )
+        return ("mousemove", "--window", self.window, str(int(x)), str(int(Window.height - y)))
+
+    def press_at(self, x: float, y: float) -> None:
+        """A finger's tap at (x, y) in Kivy's window coordinates (origin bottom left)."""
+        self._run(*self.over(x, y), *FINGER)
 
     def type(self, text: str) -> None:
         """Type ``text`` key by key into the focused field."""
+        self._keyboard_here()
         self._run("type", "--delay", str(KEY_MS), "--", text)
 
     def keys(self, *names: str) -> None:
         """Press keys by X name, one after the other ("ctrl+a", "BackSpace")."""
+        self._keyboard_here()
         self._run("key", "--delay", str(KEY_MS), *names)
+
+    def _keyboard_here(self) -> None:
+        """The X server's keyboard focus on the app's window, as the Pi's keyboard belongs to the app.
+        With no window manager, a window another program shows on the same screen takes the focus
+        (SDL does so itself), and once that window closes the focus goes nowhere: every key typed after
+        it is dropped (a full run's `companion run` test opens such windows beside the evenings)."""
+        self._run("windowfocus", "--sync", self.window)
 
 
 def double_at(pointer: Pointer, x: float, y: float, gap: float = 0.15) -> None:
     """Two taps at (x, y), the second finger going down ``gap`` seconds after the first (a double tap)."""
-    from kivy.core.window import Window
-
     rest = max(0.0, gap - PRESS_SECONDS)
-    pointer._run(
-        "mousemove",
-        "--window",
-        pointer.window,
-        str(int(x)),
-        str(int(Window.height - y)),
-        "mousedown",
-        "1",
-        "sleep",
-        str(PRESS_SECONDS),
-        "mouseup",
-        "1",
-        "sleep",
-        f"{rest:.3f}",
-        "mousedown",
-        "1",
-        "sleep",
-        str(PRESS_SECONDS),
-        "mouseup",
-        "1",
-    )
+    pointer._run(*pointer.over(x, y), *FINGER, "sleep", f"{rest:.3f}", *FINGER)

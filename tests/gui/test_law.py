@@ -18,7 +18,10 @@ import pytest
 from tests.gui.walk import LAST, evening_under_way
 from tests.random_actions import variants
 
-pytestmark = [pytest.mark.gui, pytest.mark.groups(3)]  # three processes may share the families
+#: Each test walks every action of a family: about a minute and a half on a quiet machine, ten minutes and
+#: more beside other work (the suite's 600 s would end a walk that is only slow). Three processes may
+#: share the families.
+pytestmark = [pytest.mark.gui, pytest.mark.groups(3), pytest.mark.timeout(1800)]
 
 GAMES = [
     pytest.param(pack, options, id=pack + ("-" + "-".join(sorted(options)) if options else ""))

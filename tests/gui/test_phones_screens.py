@@ -1,38 +1,22 @@
 """Phones at the table: a QR code per player, revoking one, and payments asked from a phone that the
 banker approves or declines on the touchscreen. The phones' server runs on loopback only."""
 
-import asyncio
-import os
-
 import pytest
 
-from tests.gui.hands import start_app, stop_app
 
 pytestmark = pytest.mark.gui
 
 
-@pytest.fixture(scope="module")
-def bank(tmp_path_factory):
-    from companion.appliance import phone_server
+def games(folder) -> None:
+    """Pizza night: a new game of three."""
     from companion.service import Banker
-    from companion.ui.phones import Phones
 
-    if phone_server() is None:
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail("the phones' server is not installed under CI=true")
-        pytest.skip("the phones' server is not installed")
-    folder = tmp_path_factory.mktemp("games")
     Banker.create(folder / "pizza-night.game", "classic", ["Ann", "Bob", "Cy"], {}).close()
-    hands = start_app(folder)
-    app = hands.app
-    app.settings_store = app.settings_store.change("host", "127.0.0.1").change("port", 0)
-    app.phones = Phones(app.settings_store, server_factory=phone_server(), advertise=False, lan_address="127.0.0.1")
-    loop = asyncio.new_event_loop()
-    assert loop.run_until_complete(app.phones.start(app.desk.banker, on_change=lambda r: app.refresh())) is None
-    yield hands
-    loop.run_until_complete(app.phones.stop())
-    loop.close()
-    stop_app(hands)
+
+
+@pytest.fixture(scope="module")
+def bank(phones_bank):
+    return phones_bank
 
 
 def rows_on_screen(bank) -> list:

@@ -4,28 +4,14 @@ is saved under artifacts/screenshots/ to look at."""
 
 import pytest
 
-from tests.gui.hands import start_app, stop_app
+from tests.gui.hands import SCREENS as EVERY_SCREEN, start_app, stop_app
 
 pytestmark = pytest.mark.gui
 
 SIZES = [(800, 480), (1024, 600), (1280, 800)]
-SCREENS = [
-    "start",
-    "setup",
-    "table",
-    "amount",
-    "ask",
-    "more",
-    "deeds",
-    "auction",
-    "trade",
-    "loans",
-    "history",
-    "requests",
-    "join",
-    "settings",
-    "card",
-    "over",
+#: Every screen, the amount and the chooser with them, from the start screen on.
+SCREENS = ["start", "setup", "table", "amount", "ask"] + [
+    s for s in EVERY_SCREEN if s not in ("start", "setup", "table")
 ]
 
 

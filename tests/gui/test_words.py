@@ -10,26 +10,12 @@ import pytest
 
 from companion.rules import pack_names
 from companion.service import Banker
-from tests.gui.hands import start_app, stop_app
+from tests.gui.hands import SCREENS as EVERY_SCREEN, start_app, stop_app
 
 pytestmark = [pytest.mark.gui, pytest.mark.groups(2)]  # two processes may share the families
 
-SCREENS = [
-    "table",
-    "more",
-    "deeds",
-    "auction",
-    "trade",
-    "loans",
-    "history",
-    "requests",
-    "join",
-    "settings",
-    "card",
-    "over",
-    "start",
-    "setup",
-]
+#: Every screen (the amount and the chooser are the first screens of actions, shown below).
+SCREENS = list(EVERY_SCREEN)
 
 #: What a developer's words look like on a screen made for players.
 NOT_FOR_PEOPLE = [

@@ -73,12 +73,22 @@ def to_table(hands) -> None:
 
 def start(hands, action: str) -> bool:
     """Open an action's flow from the table or More...; False when no button offers it."""
+    from companion.ui import flows
+
     to_table(hands)
     if hands.has(action):
         hands.tap(action)
         return True
     hands.tap("more")
     hands.until("More to show", lambda: hands.screen == "more")
+    if action in flows.ON_SETTINGS:  # the game's table options: a button each on Settings, one tap an entry
+        hands.tap("go-settings")
+        hands.until("Settings to show", lambda: hands.screen == "settings")
+        switches = named(hands, "option-")
+        if not switches:
+            return False
+        hands.tap(widget=switches[0])
+        return True
     if not hands.has(f"action-{action}"):
         return False
     hands.tap(f"action-{action}")

@@ -69,6 +69,9 @@ class RequestsScreen(BankScreen):
         box.open()
 
     def declined(self, box, tap) -> None:
+        if box.answered:  # a second finger on the box while it fades out (it takes every tap until gone)
+            return
+        box.answered = True
         box.dismiss()
         phones = self.app.phones
         decline = phones.decline_play if box.kind == "play" else phones.decline
