@@ -35,29 +35,13 @@ ARTIFACTS=${ARTIFACTS:-$REPO/artifacts/pi-check}
 TOOLS=(qemu-user-static binfmt-support debootstrap systemd-container xvfb xauth imagemagick x11-utils iproute2 util-linux)
 NICE=(nice -n 10)
 WORK=""
-STARTED=$(date +%s)
-
-say() { printf '%s\n' "$*"; }
-die() { printf 'pi-check: FAILED: %s\n' "$*" >&2; exit 1; }
-
-# stage NAME FUNCTION: run one stage and print how long it took.
-stage() {
-    local name=$1 began took
-    shift
-    say "== $name"
-    CURRENT=$name
-    began=$(date +%s)
-    "$@"
-    took=$(($(date +%s) - began))
-    say "== $name: ${took} s"
-    TIMES+=("$(printf '%-10s %4d s' "$name" "$took")")
-}
-TIMES=()
-CURRENT=""
+CHECK=pi-check
+# shellcheck source-path=SCRIPTDIR source=check-lib.sh
+. "$HERE/check-lib.sh"
 
 cleanup() {
     local status=$?
-    [ "$status" = 0 ] || printf 'pi-check: FAILED in the stage "%s" (exit %s)\n' "$CURRENT" "$status" >&2
+    tell_where_it_failed "$status"
     [ -n "$WORK" ] || return 0
     rm -rf --one-file-system "$WORK"
 }
@@ -298,9 +282,7 @@ main() {
     stage hw-check hw_check_fails_over
     stage kiosk start_the_kiosk
     stage boot boot_the_root
-    say "== times"
-    printf '  %s\n' "${TIMES[@]}"
-    say "  total      $(printf '%4d' $(($(date +%s) - STARTED))) s"
+    print_times
     say "  first screen under emulation: $(cat "$ARTIFACTS/first-screen-seconds" 2>/dev/null || echo ?) s"
     say "  systemd-nspawn --boot: $NSPAWN"
     say "pi-check: passed"

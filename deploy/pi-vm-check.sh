@@ -42,29 +42,14 @@ KERNEL_PACKAGES=(linux-image-arm64)
 PI_REVISION=0xc03114
 GAME=/var/lib/table-banker/friday.game
 WORK=""
-STARTED=$(date +%s)
-
-say() { printf '%s\n' "$*"; }
-die() { printf 'pi-vm-check: FAILED: %s\n' "$*" >&2; exit 1; }
-
-stage() {
-    local name=$1 began took
-    shift
-    say "== $name"
-    CURRENT=$name
-    began=$(date +%s)
-    "$@"
-    took=$(($(date +%s) - began))
-    say "== $name: ${took} s"
-    TIMES+=("$(printf '%-10s %4d s' "$name" "$took")")
-}
-TIMES=()
-CURRENT=""
+CHECK=pi-vm-check
+# shellcheck source-path=SCRIPTDIR source=check-lib.sh
+. "$HERE/check-lib.sh"
 
 QEMU=""
 cleanup() {
     local status=$?
-    [ "$status" = 0 ] || printf 'pi-vm-check: FAILED in the stage "%s" (exit %s)\n' "$CURRENT" "$status" >&2
+    tell_where_it_failed "$status"
     if [ -n "$QEMU" ] && kill -0 "$QEMU" 2>/dev/null; then kill "$QEMU" 2>/dev/null || true; wait "$QEMU" 2>/dev/null || true; fi
     [ -n "$WORK" ] || return 0
     rm -rf --one-file-system "$WORK"
@@ -322,23 +307,30 @@ EOF
     install -m 0755 /dev/stdin "$root$tool/agent" <<'EOF'
 #!/bin/bash
 # pi-vm-check only: runs each line "ID COMMAND" the host sends on the virtio port tb.ctl and
-# answers "ID STATUS BASE64-OF-THE-OUTPUT".
+# answers "ID STATUS BASE64-OF-THE-OUTPUT". While no host is connected the port reads as ended at
+# once: the agent then waits a moment and opens it again (never a restart loop systemd gives up on).
 port=/dev/virtio-ports/tb.ctl
-while [ ! -e "$port" ]; do sleep 0.5; done
-exec 3<>"$port"
-while IFS=' ' read -r id line <&3; do
-    out=$(bash -c "$line" 2>&1 </dev/null 3>&-) && status=0 || status=$?
-    printf '%s %s %s\n' "$id" "$status" "$(printf '%s' "$out" | base64 -w0)" >&3
+while true; do
+    while [ ! -e "$port" ]; do sleep 0.5; done
+    exec 3<>"$port"
+    while IFS=' ' read -r id line <&3; do
+        out=$(bash -c "$line" 2>&1 </dev/null 3>&-) && status=0 || status=$?
+        printf '%s %s %s\n' "$id" "$status" "$(printf '%s' "$out" | base64 -w0)" >&3
+    done
+    exec 3<&-
+    sleep 1
 done
 EOF
     install -m 0644 /dev/stdin "$root/etc/systemd/system/pi-vm-check-agent.service" <<'EOF'
 # pi-vm-check only: the host's commands through the virtio serial port tb.ctl.
 [Unit]
 Description=pi-vm-check: the host's control channel
+StartLimitIntervalSec=0
 
 [Service]
 ExecStart=/usr/local/lib/pi-vm-check/agent
 Restart=always
+RestartSec=1
 
 [Install]
 WantedBy=multi-user.target
@@ -437,9 +429,7 @@ main() {
     stage table set_the_table
     stage image make_the_image
     stage boot boot_and_check
-    say "== times"
-    printf '  %s\n' "${TIMES[@]}"
-    say "  total      $(printf '%4d' $(($(date +%s) - STARTED))) s"
+    print_times
     [ -f "$ARTIFACTS/summary.txt" ] && sed 's/^/  /' "$ARTIFACTS/summary.txt"
     say "pi-vm-check: passed"
 }

@@ -175,7 +175,21 @@ class TableBankerApp(Taps, App):
         self._unit_wake = Clock.create_trigger(self._pace_unit, 0)
         root.ids.screens.bind(current=self._view_changed)
         Window.bind(children=self._view_changed)
+        Window.bind(on_flip=self._draw_the_first_frame_again)
         return root
+
+    def _draw_the_first_frame_again(self, window, *_: object) -> None:
+        """One more frame after the first, once.
+
+        SDL's KMS/DRM video driver (the Pi's kiosk, SDL_VIDEODRIVER=kmsdrm) makes its drawing surfaces
+        anew at the first buffer swap after the window was made full screen: the first frame is drawn
+        into the surfaces it then throws away, and the screen shows the new surfaces' empty buffer,
+        black, until something on the screen changes. The second frame is drawn into the surfaces that
+        stay. (Seen with the SDL 2.30 in Kivy 2.3.1's wheel: KMSDRM_SetWindowFullscreen marks the
+        surfaces dirty and KMSDRM_GLES_SwapWindow recreates them before it swaps.) Elsewhere the
+        extra frame costs one redraw at start."""
+        window.unbind(on_flip=self._draw_the_first_frame_again)
+        window.canvas.ask_update()
 
     def _view_changed(self, *_: object) -> None:
         Sight.changed()
@@ -204,6 +218,7 @@ class TableBankerApp(Taps, App):
         self.close_game()
         Window.unbind(size=self._rescale)
         Window.unbind(children=self._view_changed)
+        Window.unbind(on_flip=self._draw_the_first_frame_again)
         # A redraw, a letting go or a tidy-up still due (closing the game asks for one) would run on
         # screens whose app has stopped (Ctrl-C right after a game opens): none is wanted any more.
         self.stopped = True

@@ -85,3 +85,15 @@ def test_a_one_colour_screen_is_told_from_a_drawn_one(tmp_path):
 def test_an_entry_names_its_action_either_way():
     assert drive.action_of({"action": "salary"}) == "salary"
     assert drive.action_of({"action": {"action": "next_turn", "player": "Ann"}}) == "next_turn"
+
+
+def test_a_tap_puts_the_finger_down_at_its_place_and_lifts_it():
+    """qemu's virtio multitouch passes the tracking id through as ABS_MT_TRACKING_ID: -1 lifts the finger."""
+    sent: list[list[dict]] = []
+    monitor = drive.Monitor.__new__(drive.Monitor)
+    monitor.run = lambda command, **arguments: sent.append(arguments["events"])  # type: ignore[method-assign]
+    monitor.tap(400, 240)
+    down, up = ([e["data"] for e in events] for events in sent)
+    assert [(e["type"], e["tracking-id"]) for e in down] == [("begin", 1), ("data", 1), ("data", 1)]
+    assert [(e["axis"], e["value"]) for e in down[1:]] == [("x", 0x7FFF // 2 + 1), ("y", 0x7FFF // 2 + 1)]
+    assert [(e["type"], e["tracking-id"]) for e in up] == [("end", -1)]

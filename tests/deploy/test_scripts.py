@@ -33,9 +33,11 @@ def test_the_scripts_are_all_here():
         "pi-kiosk.sh",
         "pi-boot.sh",
         "pi-screen.sh",
+        "pi-vm-check.sh",
+        "check-lib.sh",
     }
     for script in SCRIPTS:
-        if script.read_text().startswith("#!"):  # the others (lib.sh, pi-screen.sh) are only sourced
+        if script.read_text().startswith("#!"):  # the others (lib.sh, check-lib.sh, pi-screen.sh) are only sourced
             assert script.stat().st_mode & 0o111, f"{script.name} is not executable"
 
 

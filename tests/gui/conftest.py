@@ -76,27 +76,35 @@ def bank(tmp_path_factory):
     stop_app(hands)
 
 
-@pytest.fixture(scope="module")
-def phones_bank(tmp_path_factory, request):
-    """The touchscreen app with the phones' server on loopback (any free port, not advertised), on a
-    games folder the test module fills with its ``games(folder)``; simulated touches. Skips without
-    the server on a developer's machine, fails under CI=true."""
-    import asyncio
-
+def need_phone_server():
+    """The phones' server's factory; without it a developer's machine skips, CI=true fails."""
     from companion.appliance import phone_server
-    from companion.ui.phones import Phones
-    from tests.gui.hands import start_app, stop_app
 
     if phone_server() is None:
         if os.environ.get("CI", "").lower() == "true":
             pytest.fail("the phones' server is not installed under CI=true")
         pytest.skip("the phones' server is not installed")
+    return phone_server()
+
+
+@pytest.fixture(scope="module")
+def phones_bank(tmp_path_factory, request):
+    """The touchscreen app with the phones' server on loopback (any free port, not advertised), on a
+    games folder the test module fills with its ``games(folder)``; simulated touches, or the real
+    pointer where the module says ``REAL_POINTER = True``. Skips without the server on a developer's
+    machine, fails under CI=true."""
+    import asyncio
+
+    from companion.ui.phones import Phones
+    from tests.gui.hands import start_app, stop_app
+
+    factory = need_phone_server()
     folder = tmp_path_factory.mktemp("games")
     request.module.games(folder)
-    hands = start_app(folder)
+    hands = start_app(folder, real_pointer=getattr(request.module, "REAL_POINTER", False))
     app = hands.app
     app.settings_store = app.settings_store.change("host", "127.0.0.1").change("port", 0)
-    app.phones = Phones(app.settings_store, server_factory=phone_server(), advertise=False, lan_address="127.0.0.1")
+    app.phones = Phones(app.settings_store, server_factory=factory, advertise=False, lan_address="127.0.0.1")
     loop = asyncio.new_event_loop()
     assert loop.run_until_complete(app.phones.start(app.desk.banker, on_change=lambda r: app.refresh())) is None
     yield hands

@@ -5,42 +5,28 @@ The phones' server listens on loopback only; the players' taps are the phones' o
 
 from __future__ import annotations
 
-import asyncio
-import os
 
 import pytest
 
 from companion.core.errors import Refused
 from companion.service import Banker
-from tests.gui.hands import start_app, stop_app
 
 pytestmark = pytest.mark.gui
 
 
-@pytest.fixture(scope="module")
-def bank(tmp_path_factory):
-    from companion.appliance import phone_server
-    from companion.ui.phones import Phones
+REAL_POINTER = True
 
-    if phone_server() is None:
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail("the phones' server is not installed under CI=true")
-        pytest.skip("the phones' server is not installed")
-    folder = tmp_path_factory.mktemp("games")
+
+def games(folder):
     with Banker.create(folder / "badge-night.game", "classic", ["Ann", "Bob"], {}) as b:
         b.do({"action": "buy", "player": "Ann", "deed": "Boardwalk"})
-    hands = start_app(folder, real_pointer=True)
-    app = hands.app
-    app.settings_store = app.settings_store.change("host", "127.0.0.1").change("port", 0)
-    app.phones = Phones(app.settings_store, server_factory=phone_server(), advertise=False, lan_address="127.0.0.1")
-    loop = asyncio.new_event_loop()
-    assert loop.run_until_complete(app.phones.start(app.desk.banker, on_change=lambda r: app.refresh())) is None
-    app.show("table")
-    hands.until("the table", lambda: hands.screen == "table")
-    yield hands
-    loop.run_until_complete(app.phones.stop())
-    loop.close()
-    stop_app(hands)
+
+
+@pytest.fixture(scope="module")
+def bank(phones_bank):
+    phones_bank.app.show("table")
+    phones_bank.until("the table", lambda: phones_bank.screen == "table")
+    return phones_bank
 
 
 def test_the_badge_counts_what_waits_for_the_banker_and_leads_to_it(bank):

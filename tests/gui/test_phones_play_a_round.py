@@ -12,7 +12,6 @@ server and Playwright's async client; the phones' server listens on loopback onl
 from __future__ import annotations
 
 import asyncio
-import os
 import time
 from pathlib import Path
 
@@ -102,12 +101,9 @@ async def commit(page, sentence: str) -> None:
 
 @pytest.fixture(scope="module")
 def bank(tmp_path_factory):
-    from companion.appliance import phone_server
+    from tests.gui.conftest import need_phone_server
 
-    if phone_server() is None:
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail("the phones' server is not installed under CI=true")
-        pytest.skip("the phones' server is not installed")
+    need_phone_server()
     folder = tmp_path_factory.mktemp("games")
     Banker.create(folder / "classic-night.game", "classic", ["Ann", "Bob"], {}).close()
     hands = start_app(folder, real_pointer=True)
