@@ -146,9 +146,6 @@ KNOWN_FAILURES = {
         "still touch on (no longer given up on after 3 s), and the tile, by the tap guard's account not too new, "
         "does not take it (seen once in 7 runs, on a quieter machine); not yet understood"
     ),
-    "tests/gui/test_monkey.py::test_the_monkey_finds_nothing[city-life]": (
-        "the monkey saw an undo committed from the bar while it read a bare 'Undo' (not naming the entry)"
-    ),
 }
 
 

@@ -349,6 +349,17 @@ def test_a_long_press_on_undo_asks_on_screen_first():
     assert unit.view(8.0)["request"] is None
 
 
+def test_a_short_press_on_an_undo_that_named_another_entry_asks_on_screen_first():
+    table = Table()
+    unit = table.unit
+    unit.press_undo(5.0)
+    assert unit.undo_down()
+    assert isinstance(unit.ask_undo(5.2), UndoConfirmAsked) and not unit.undo_down()
+    assert unit.view(5.2)["request"] == "confirm_undo" and table.undos == []
+    assert unit.release_undo(5.3) is None and table.undos == []
+    assert isinstance(unit.confirm_undo(6.0), UndoDone) and table.undos == [1]
+
+
 def test_an_unanswered_undo_question_lapses():
     table = Table()
     table.unit.press_undo(0.0)

@@ -23,9 +23,12 @@ __all__ = [
     "Rules",
     "Registry",
     "Handler",
+    "closed",
     "decide",
     "decide_full",
     "decide_typed",
+    "ENDING",
+    "GAME_OVER",
     "require_own_turn",
     "start",
     "fold",
@@ -181,6 +184,22 @@ class Tx:
             self.record(ev.changed(path, old, new))
 
 
+#: Why a finished game takes no action: undo (not an action, an entry of the log) goes back into it.
+GAME_OVER = "the game is over; undo to go back into it"
+
+#: The action that ends a game: on a finished game its own rule says why not.
+ENDING = "end_game"
+
+
+def closed(table: Table, name: str) -> str | None:
+    """Why no action named ``name`` can be done on ``table``, whatever its fields say (None when one
+    may): a finished game takes none, but ending it, which its own rule refuses. Screens grey an
+    action with this reason before any of its fields is asked."""
+    if table.get("over") and name != ENDING:
+        return GAME_OVER
+    return None
+
+
 def decide_full(table: Table, action: dict[str, Any], rules: Rules) -> Preview:
     """Decide ``action`` on ``table``: its events, its sentence and the table after them, nothing committed.
 
@@ -202,8 +221,9 @@ def decide_full(table: Table, action: dict[str, Any], rules: Rules) -> Preview:
 def decide_typed(table: Table, spec: ActionSpec, typed: dict[str, Any], rules: Rules) -> Preview:
     """Decide an action the contract has already read (``typed``: what :func:`contract.parse` returns,
     every name found and every amount read): the rule runs on those values without reading them again."""
-    if table.get("over") and spec.name not in ("end_game",):
-        raise Refused("the game is over; undo to go back into it")
+    why = closed(table, spec.name)
+    if why is not None:
+        raise Refused(why)
     if spec.own_turn:
         require_own_turn(table, spec, typed)
     check_in_game(spec, table, typed)

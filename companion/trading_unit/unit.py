@@ -264,6 +264,18 @@ class TradingUnit:
             return None
         return self._undo(now)
 
+    def undo_down(self) -> bool:
+        """Whether UNDO is down and has not asked yet (its release would undo)."""
+        return self._undo_down is not None
+
+    def ask_undo(self, now: float) -> UnitEvent:
+        """Ask on screen before undoing, as a held press does, whatever the press was (the on-screen
+        UNDO, which cannot name the entry it takes back)."""
+        now = self.advance(now)
+        self._undo_down = None
+        self._request = ("confirm_undo", now + self.settings.undo_confirm_seconds)
+        return self._emit(UndoConfirmAsked(now, self._request[1]))
+
     def confirm_undo(self, now: float) -> UnitEvent:
         """The banker said yes to "undo the last action?"."""
         now = self.advance(now)

@@ -146,6 +146,21 @@ class Desk:
         entry = self.banker.next_redo()
         return entry.summary.removeprefix("Undone: ") if entry else None
 
+    def taken_back(self, kind: str) -> tuple[int, str] | None:
+        """The entry the next ``kind`` ("undo" or "redo") would take back or bring back: its number
+        and its sentence (None when there is none)."""
+        entry = self.banker.next_undo() if kind == "undo" else self.banker.next_redo()
+        return (entry.seq, entry.summary.removeprefix("Undone: ")) if entry else None
+
+    def closed(self, name: str) -> str | None:
+        """Why no ``name`` can be done now, whatever is chosen for it (None when one may): the
+        engine's reason (a finished game takes nothing but undo); ending a finished game, its own
+        rule's reason."""
+        why = engine.closed(self.banker.table, name)
+        if why is None and name == engine.ENDING and self.banker.table.get("over"):
+            _found, why = self.preview({"action": name})
+        return why
+
     def check(self, action: dict) -> Result:
         """Would the action be accepted now? The Banker's preview: nothing is written."""
         try:

@@ -6,7 +6,8 @@ amounts. A widget that shows what an action would do carries that preview's :fun
 a tap completes an action, the app compares the Banker's preview on the table as it stands with the
 promise of the widget tapped, and asks first, with the sentence, whenever they differ: nothing was
 shown, or the table moved since it was drawn (a phone paid meanwhile). Undo and Redo keep one tap:
-their labels name exactly what they take back.
+their labels name exactly what they take back (:func:`taking_back`), and their promise is that entry,
+so a tap on a label that named another entry (the log moved under the finger) asks first.
 
 The words come from the action contract (:func:`companion.core.contract.money_words`, read from the
 preview's postings), never from code written for one screen. Pure: no Kivy.
@@ -20,7 +21,7 @@ from companion.core.contract import Preview, money_words
 
 from . import flows
 
-__all__ = ["Face", "face", "moves_money", "promise", "said"]
+__all__ = ["Face", "face", "moves_money", "promise", "said", "taking_back"]
 
 #: What a widget promises: the sentence and every posting of the preview it shows.
 Promise = tuple
@@ -65,3 +66,14 @@ def face(desk: Any, button: str, label: str, player: str | None, *, apart: bool 
     if found is None or not moves_money(found):
         return Face(text=label, promise=None)
     return Face(text=said(label, money_words(found, desk.table), apart=apart), promise=promise(found))
+
+
+def taking_back(desk: Any, kind: str) -> Face:
+    """Undo's or Redo's face (``kind``): its label names the entry it takes back or brings back
+    ("Undo: Ann collected $200 salary"), and it promises that very entry; "Nothing to undo" and no
+    promise when there is none. Every Undo and Redo on every screen reads this way."""
+    found = desk.taken_back(kind)
+    word = kind.capitalize()
+    if found is None:
+        return Face(text=f"Nothing to {kind}", promise=None)
+    return Face(text=f"{word}: {found[1]}", promise=(kind, *found))

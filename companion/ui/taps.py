@@ -18,7 +18,7 @@ from . import flows
 from companion.core.contract import money_words
 
 from .desk import Result
-from .shown import moves_money, promise, said
+from .shown import moves_money, promise, said, taking_back
 from .who_acts import player_to_play
 from .widgets import ConfirmBox, DoneNote, show_done, show_reason
 
@@ -71,11 +71,32 @@ class Taps:
             for note in [w for w in self.layer.children if isinstance(w, DoneNote)]:
                 note.close()
 
-    def undo(self, near=None) -> Result:
-        return self.act({"action": "undo"}, near)
+    def undo(self, near=None) -> Result | None:
+        return self.take_back("undo", near)
 
-    def redo(self, near=None) -> Result:
-        return self.act({"action": "redo"}, near)
+    def redo(self, near=None) -> Result | None:
+        return self.take_back("redo", near)
+
+    def take_back(self, kind: str, near=None, shown: Any = ...) -> Result | None:
+        """Undo or redo (``kind``) in one tap when the tapped button named the entry it takes back
+        (its promise, see :func:`companion.ui.shown.taking_back`); when it named another (the log
+        moved under the finger) or nothing, ask first with the entry's sentence. ``shown``: what
+        the tap promised (by default the promise of ``near``; a tap from no widget promises what
+        is next)."""
+        if self.desk is None:
+            return Result(False, "no game is open")
+        now = taking_back(self.desk, kind)
+        if shown is ...:
+            shown = getattr(near, "promise", now["promise"]) if near is not None else now["promise"]
+        if now["promise"] is not None and shown != now["promise"]:
+            self.confirm(
+                f"{now['text']}?",
+                kind.capitalize(),
+                lambda: self.take_back(kind, near, now["promise"]),
+                yes_kind="accent",
+            )
+            return None
+        return self.act({"action": kind}, near)
 
     def refuse(self, text: str, near=None) -> None:
         show_reason(self.layer, text[:1].upper() + text[1:], near)

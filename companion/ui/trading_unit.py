@@ -11,13 +11,26 @@ from pathlib import Path
 from typing import Any, Callable
 
 from kivy.clock import Clock
+from kivy.factory import Factory
 from kivy.lang import Builder
-from kivy.properties import BooleanProperty, NumericProperty, StringProperty
+from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.button import Button
 
 from companion.trading_unit import BidRefused, TradingUnit, UnitEvent
 from companion.ui.app import KV_DIR
-from companion.ui.widgets import Aimed  # noqa: F401  (the kv rule's buttons take only taps aimed at them)
+from companion.ui.widgets import Aimed
+
+
+class UnitButton(Aimed, Button):
+    """A button of the on-screen unit: it takes only taps aimed at it (:class:`Aimed`); ``promise``,
+    what it would take back (YES under "Undo: ...?"), so it counts as new when that changes."""
+
+    name = StringProperty("")  # for tests and handlers, like a Tap's
+    promise = ObjectProperty(None, allownone=True)
+
+
+Factory.register("UnitButton", cls=UnitButton)
 
 LIVE_REFRESH = 1 / 20
 """Seconds between redraws while the ring turns or the spinner rolls."""
@@ -91,6 +104,7 @@ class TradingUnitWidget(BoxLayout):
     request_text = StringProperty("")
     notice_text = StringProperty("")
     bids_here = BooleanProperty(True)  # False in the app: bids are made on the one auction screen
+    yes_promise = ObjectProperty(None, allownone=True)  # the entry "Undo: ...?" names, YES takes back
 
     def __init__(
         self,
@@ -100,12 +114,16 @@ class TradingUnitWidget(BoxLayout):
         money_format: Callable[[int], str] = "{:,}".format,
         on_auction: Callable[[], Any] | None = None,
         undo_says: Callable[[], str | None] | None = None,
+        undo_names: Callable[[], tuple[int, str] | None] | None = None,
         **kwargs: Any,
     ) -> None:
         load_kv("trading_unit.kv")
         self.unit, self._clock, self._money = unit, clock, money_format
         self._on_auction = on_auction
         self._undo_says = undo_says  # what an undo would take back, so YES is pressed on what it names
+        # the entry an undo would take back now (number, sentence): given (in the app), a press on
+        # UNDO asks first with it, since the button cannot name it (the law of the banker's screen)
+        self._undo_names = undo_names
         kwargs.setdefault("bids_here", on_auction is None)
         self._next_refresh = None
         super().__init__(**kwargs)
@@ -132,6 +150,8 @@ class TradingUnitWidget(BoxLayout):
         if what:
             self.request_text = f"Undo: {what}?"
         self.notice_text = view["notice"] or ""
+        named = self._undo_names() if self._undo_names is not None and self.request == "confirm_undo" else None
+        self.yes_promise = ("undo", *named) if named else None
         self._plan(now, view)
         return view
 
@@ -192,6 +212,11 @@ class TradingUnitWidget(BoxLayout):
         self.unit.press_undo(self._clock())
 
     def release_undo(self) -> None:
+        """A short press undoes on the box; on the touchscreen (``undo_names`` given) it asks first,
+        as a held press does, with the entry it would take back: the button does not name it."""
+        if self._undo_names is not None and self.unit.undo_down():
+            self.unit.ask_undo(self._clock())
+            return
         self.unit.release_undo(self._clock())
 
     def confirm(self) -> None:

@@ -108,6 +108,12 @@ class Aimed:
         if opacity:
             self._stamp()
 
+    def on_promise(self, _widget, _promise) -> None:
+        """A widget that promises something (a button's money, the entry an Undo names) and now
+        promises something else counts as new: its words changed under the finger."""
+        if self.parent is not None:
+            self._stamp()
+
     def appeared_at(self) -> float:
         """When this widget last came into sight where it is now (monotonic seconds)."""
         return max(self._put_at, Sight.changed_at)
@@ -136,7 +142,9 @@ class Tap(Aimed, ButtonBehavior, Label):
     A tap on a button that came into sight too recently is swallowed (:class:`Aimed`).
 
     ``promise``: the preview a button shows the money of (:mod:`companion.ui.shown`), so the tap
-    that completes an action moves money without a confirming step only if it is what was shown."""
+    that completes an action moves money without a confirming step only if it is what was shown
+    (for Undo and Redo: the entry they name). A button whose promise changes counts as new, like
+    one just put on the screen: its words changed under the finger."""
 
     GUARD_SECONDS = 0.4
     last_release: tuple = (None, 0.0)  # (weak reference to the Tap released last, when), for the window

@@ -91,3 +91,57 @@ def test_the_game_of_life_more_has_no_deeds_auction_or_unit_and_its_ending_is_ap
     app.show("more")
     bank.pump(3)
     bank.shot("more-game-of-life")
+
+
+@pytest.mark.parametrize("pack", ["classic", "game-of-life"])
+def test_a_finished_games_more_greys_every_action_with_the_reason_and_keeps_undo_naming_the_end(bank, pack):
+    """Ann's game is ended by mistake: More offers nothing that cannot be done (each action greyed, a
+    tap saying the engine's reason, ending it again the rule's), and Undo, naming the end, takes it back."""
+    from companion.core import engine
+    from tests.gui.walk import box_open
+
+    app = bank.app
+    bank.size(800, 480)
+    path = bank.folder / f"finished-{pack}.game"
+    Banker.create(path, pack, ["Ann", "Bob", "Cy"], {}).close()
+    assert app.open_game(path) is None
+    desk = app.desk
+    bank.tap("more")
+    bank.until("the More menu", lambda: bank.screen == "more")
+    assert not bank.has("undo"), "More shows Undo while the game goes on"
+    bank.tap("action-end_game")
+    bank.until("the question", lambda: box_open(bank) is not None)
+    bank.tap("confirm-yes")
+    bank.until("the game to end", lambda: bool(desk.table.get("over")))
+    app.show("more")
+    bank.pump(3)
+
+    actions = [w for w in bank.all() if str(getattr(w, "name", "")).startswith("action-")]
+    assert len(actions) > 3
+    for tap in actions:
+        name = tap.name.removeprefix("action-")
+        why = engine.closed(desk.table, name) or desk.preview({"action": name})[1]
+        assert why, f"{tap.text!r} is live on a finished game"
+        assert tap.kind == "disabled", f"{tap.text!r} is not greyed on a finished game"
+        assert tap.promise is None and "$" not in tap.text, f"{tap.text!r} shows money it cannot move"
+    for tap in [actions[0], bank.find("action-end_game")]:
+        version = desk.version
+        bank.tap(widget=tap)
+        said = bank.bubble()
+        name = tap.name.removeprefix("action-")
+        assert said and said.lower() == (desk.closed(name) or "").lower(), f"{tap.text!r} said {said!r}"
+        assert desk.version == version and bank.screen == "more"
+    assert desk.closed("end_game") != engine.GAME_OVER  # ending again: the rule's own reason
+
+    # Undo names the end, and takes it back: the actions are live again
+    (seq, sentence) = desk.taken_back("undo")
+    undo = bank.find("undo")
+    assert sentence.startswith("Game over") and undo.text == f"Undo: {sentence}"
+    assert undo.promise == ("undo", seq, sentence)
+    bank.shot(f"more-finished-{pack}")
+    bank.tap(widget=undo)
+    bank.until("the game to go on", lambda: not desk.table.get("over"))
+    app.show("more")
+    bank.pump(3)
+    assert all(w.kind != "disabled" for w in bank.all() if str(getattr(w, "name", "")).startswith("action-"))
+    assert not bank.has("undo")

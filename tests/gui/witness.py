@@ -3,7 +3,8 @@
 A :class:`Witness` watches the running app from outside its code:
 
 - every frame it notes each tappable widget in sight (a ``ButtonBehavior`` drawn on the window, not
-  hidden) and when it came into sight where it is now, on its own clock, not the app's;
+  hidden) and when it came into sight where it is now, saying what it says now (its promise), on its
+  own clock, not the app's;
 - at every touch-down (it is the first handler of the window's ``on_touch_down``) it writes down a
   :class:`Sighting`: the screen's name, every text in sight, the widget the finger came down on (the
   topmost tappable one there, the way Kivy hands touches down), the texts under the finger (that
@@ -60,9 +61,11 @@ def _texts(w) -> list[str]:
 
 
 def _rect(w) -> tuple:
+    """Where a widget is, and what it promises (the money it shows, the entry an Undo names): a
+    widget moved, grown or saying something else is new to the eye."""
     x0, y0 = w.to_window(w.x, w.y)
     x1, y1 = w.to_window(w.right, w.top)
-    return (round(x0), round(y0), round(x1), round(y1))
+    return (round(x0), round(y0), round(x1), round(y1), getattr(w, "promise", None))
 
 
 class Witness:
@@ -128,7 +131,7 @@ class Witness:
                 if found is not None:
                     return found
             if isinstance(w, ButtonBehavior) and w.width > 1 and w.height > 1:
-                x0, y0, x1, y1 = _rect(w)
+                x0, y0, x1, y1, _ = _rect(w)
                 if x0 <= x <= x1 and y0 <= y <= y1:
                     return w
             return None

@@ -4,9 +4,10 @@ bring back is written on the buttons)."""
 from __future__ import annotations
 
 from kivy.core.window import Window
-from kivy.properties import BooleanProperty, StringProperty
+from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
 
 from ..history_view import history_view
+from ..shown import taking_back
 from ..widgets import lines_needed
 from . import BankScreen
 
@@ -22,6 +23,8 @@ class HistoryScreen(BankScreen):
     can_undo = BooleanProperty(False)
     can_redo = BooleanProperty(False)
     count_text = StringProperty("")
+    undo_promise = ObjectProperty(None, allownone=True)  # the entry Undo names (companion.ui.shown.taking_back)
+    redo_promise = ObjectProperty(None, allownone=True)
 
     def refresh(self) -> None:
         desk = self.desk
@@ -32,6 +35,8 @@ class HistoryScreen(BankScreen):
         )
         self.undo_text, self.can_undo = view["undo_text"], view["can_undo"]
         self.redo_text, self.can_redo = view["redo_text"], view["can_redo"]
+        self.undo_promise = taking_back(desk, "undo")["promise"]
+        self.redo_promise = taking_back(desk, "redo")["promise"]
         self.count_text = view["count_text"]
         self.ids.rows.data = [
             {

@@ -1,13 +1,15 @@
 """More: every other action the game's rules offer (built from the rule family's declarations), the
-other screens the family has, and ending the game, last and apart."""
+other screens the family has, and ending the game, last and apart. On a finished game each action
+is greyed, a tap saying the engine's reason (:meth:`companion.ui.desk.Desk.closed`), and Undo, naming
+the end it takes back, stands beside the title."""
 
 from __future__ import annotations
 
 from kivy.factory import Factory
-from kivy.properties import BooleanProperty, StringProperty
+from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
 
 from ..flows import more_view
-from ..shown import face
+from ..shown import face, taking_back
 from . import BankScreen
 
 __all__ = ["MoreScreen", "more_columns"]
@@ -26,18 +28,27 @@ def more_columns(group_sizes: list[int]) -> int:
 class MoreScreen(BankScreen):
     can_end = BooleanProperty(False)
     ending_text = StringProperty("")
+    ending_refused = StringProperty("")  # why the game cannot be ended now (it is over): greyed, a tap says it
+    over = BooleanProperty(False)
+    undo_text = StringProperty("")
+    undo_promise = ObjectProperty(None, allownone=True)
 
     def refresh(self) -> None:
         if self.desk is None:
             self.ids.actions.clear_widgets()
             self.ids.places.clear_widgets()
-            self.can_end = False
+            self.can_end = self.over = False
             return
-        view = more_view(self.desk.specs)
+        desk = self.desk
+        view = more_view(desk.specs)
         self._show_places(view["places"])
         ending = view["ending"]
         self.can_end = ending is not None
         self.ending_text = ending["label"] if ending else ""
+        self.ending_refused = (desk.closed(ending["name"]) or "") if ending else ""
+        self.over = bool(desk.table.get("over"))
+        undo = taking_back(desk, "undo")
+        self.undo_text, self.undo_promise = undo["text"], undo["promise"]
         actions = self.ids.actions
         shape = [(g["title"], *(a["name"] for a in g["actions"])) for g in view["groups"]]
         if getattr(actions, "shape", None) == shape:
@@ -59,6 +70,7 @@ class MoreScreen(BankScreen):
                 tap.font_size = self.app.u * 18  # after the kv rule: long names take two lines
                 tap.value = item["name"]
                 tap.label = item["label"]
+                tap.usual_kind = tap.kind
                 tap.bind(on_release=self.start)
                 tap.bind(texture_size=lambda tap, _size, grid=row.ids.grid: self._fit_row(grid))
                 row.ids.grid.add_widget(tap)
@@ -83,10 +95,18 @@ class MoreScreen(BankScreen):
 
     def _show_money(self, actions) -> None:
         """An action done in one tap says what it moves, for whom, now, below its name ("Bank loan" over
-        "Ann gets $50,000"); its group's row grows to hold the lines (:meth:`_fit_row`)."""
+        "Ann gets $50,000"); its group's row grows to hold the lines (:meth:`_fit_row`). An action that
+        cannot be done now whatever is chosen (a finished game) is greyed, and a tap says why."""
         player = self.app.player_to_play()
         for tap in actions.walk(restrict=True):
             if getattr(tap, "label", None) and str(tap.name).startswith("action-"):
+                why = self.desk.closed(tap.value)
+                tap.refused = why or ""
+                tap.kind = "disabled" if why else tap.usual_kind
+                if why:
+                    tap.color = self.app.c["disabled_text"]  # after the kind: the kv rule has no colour for it
+                    tap.text, tap.promise = tap.label, None
+                    continue
                 found = face(self.desk, tap.value, tap.label, player, apart=True)
                 tap.text, tap.promise = found["text"], found["promise"]
 
@@ -108,13 +128,20 @@ class MoreScreen(BankScreen):
         self.app.show(tap.value)
 
     def start(self, tap) -> None:
+        if getattr(tap, "refused", ""):
+            self.app.refuse(tap.refused, tap)
+            return
         form = self.app.start(tap.value)
         if form is not None:
             self.app.run_flow(form, tap)
 
     def end_game(self, tap) -> None:
         tap.value = "end_game"
+        tap.refused = self.ending_refused
         self.start(tap)
+
+    def undo(self, tap) -> None:
+        self.app.undo(tap)
 
     def back(self) -> None:
         self.app.to_table()

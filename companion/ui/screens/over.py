@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from kivy.factory import Factory
-from kivy.properties import BooleanProperty, StringProperty
+from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
 
 from companion.core.engine import ranking
 
 from ..over_view import WorthHistory, over_view, sample
+from ..shown import taking_back
 from . import BankScreen
 
 __all__ = ["OverScreen"]
@@ -18,6 +19,8 @@ class OverScreen(BankScreen):
     reason = StringProperty("")
     top_text = StringProperty("")
     over = BooleanProperty(False)
+    undo_text = StringProperty("")  # names what it takes back: the end, or the last entry while the game goes on
+    undo_promise = ObjectProperty(None, allownone=True)
 
     def refresh(self) -> None:
         desk = self.desk
@@ -35,6 +38,8 @@ class OverScreen(BankScreen):
             view["top_text"],
             view["over"],
         )
+        undo = taking_back(desk, "undo")
+        self.undo_text, self.undo_promise = undo["text"], undo["promise"]
         box = self.ids.ranks
         box.clear_widgets()
         for row in view["rows"]:

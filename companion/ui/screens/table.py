@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from kivy.clock import Clock
 from kivy.factory import Factory
-from kivy.properties import BooleanProperty, DictProperty, NumericProperty, StringProperty
+from kivy.properties import BooleanProperty, DictProperty, NumericProperty, ObjectProperty, StringProperty
 
 from .. import flows
 from ..city_build import start_build
-from ..shown import face
+from ..shown import face, taking_back
 from ..table_view import table_view
 from ..widgets import PlayerTile
 from . import BankScreen
@@ -25,6 +25,8 @@ class TableScreen(BankScreen):
     redo_text = StringProperty("")
     can_undo = BooleanProperty(False)
     can_redo = BooleanProperty(False)
+    undo_promise = ObjectProperty(None, allownone=True)  # the entry Undo names (companion.ui.shown.taking_back)
+    redo_promise = ObjectProperty(None, allownone=True)
     unit_text = StringProperty("Unit")
     unit_busy = BooleanProperty(False)
     has_deeds = BooleanProperty(True)
@@ -75,6 +77,8 @@ class TableScreen(BankScreen):
         self.has_deeds, self.has_unit = view["has_deeds"], view["has_unit"]
         self.undo_text, self.can_undo = view["undo_text"], view["can_undo"]
         self.redo_text, self.can_redo = view["redo_text"], view["can_redo"]
+        self.undo_promise = taking_back(desk, "undo")["promise"]
+        self.redo_promise = taking_back(desk, "redo")["promise"]
         self._show_tiles(view["players"])
         self._show_buttons(view["buttons"])
         self.phones_waiting = self.app.phones.waiting_count()

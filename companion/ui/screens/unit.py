@@ -35,9 +35,17 @@ class UnitScreen(BankScreen):
                 money_format=self.desk.fmt,
                 on_auction=self.auction,
                 undo_says=self.desk.undo_text,
+                undo_names=lambda: self.desk.taken_back("undo") if self.desk is not None else None,
             )
         )
         self.status = link.hardware_text
+
+    def refresh(self) -> None:
+        """After every committed entry: UNDO names the entry it would take back now."""
+        holder = self.ids.holder
+        for widget in holder.children:
+            if hasattr(widget, "refresh"):
+                widget.refresh()
 
     def on_leave(self, *args):
         self._drop()
