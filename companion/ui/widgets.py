@@ -111,7 +111,7 @@ class Aimed:
     def on_promise(self, _widget, _promise) -> None:
         """A widget that promises something (a button's money, the entry an Undo names) and now
         promises something else counts as new: its words changed under the finger."""
-        if self.parent is not None:
+        if getattr(self, "parent", None) is not None:  # the Kivy widget after this mixin has it
             self._stamp()
 
     def appeared_at(self) -> float:

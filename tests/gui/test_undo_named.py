@@ -51,7 +51,9 @@ def test_every_undo_and_redo_names_the_entry_it_takes_back_and_then_the_next(ban
             bank.tap(widget=button)
             bank.until("the undo", lambda seq=seq, sentence=sentence: desk.taken_back("redo") == (seq, sentence))
             bank.pump(2)
-            assert bank.find("undo").promise != ("undo", seq, sentence), f"Undo on {screen} still names what it took back"
+            assert bank.find("undo").promise != ("undo", seq, sentence), (
+                f"Undo on {screen} still names what it took back"
+            )
             assert bank.find("undo").text == f"Undo: {desk.taken_back('undo')[1]}"
         if screen != "over":
             for _ in range(2):
