@@ -128,7 +128,9 @@ def ann_builds_on_boardwalk(hands, desk):
 def ann_builds_in_mill_lane(hands, desk):
     ann, version = cash(desk, "Ann"), desk.version
     hands.tap("build")
-    hands.tap("choice-Mill Lane", after=0.15)  # while the spinner may still turn: built when it stops
+    spinner = hands.app.screens["ask"].ids.spinner
+    hands.until("the spinner to stop", lambda: not spinner.spinning)  # the doc's two taps: the spin is on the tile
+    hands.tap("choice-Mill Lane")
     hands.until("Ann's spin and her build on the ledger", lambda: desk.version >= version + 2)
     spin = desk.table["turn"]["spin"]
     assert desk.banker.log()[-1].action["action"] == "build"
