@@ -34,7 +34,7 @@ class UnitScreen(BankScreen):
                 clock=link.clock,
                 money_format=self.desk.fmt,
                 on_auction=self.auction,
-                undo_says=self.desk.undo_text,
+                undo_says=lambda: self.desk.undo_text() if self.desk is not None else None,  # the game open now
                 undo_names=lambda: self.desk.taken_back("undo") if self.desk is not None else None,
             )
         )
