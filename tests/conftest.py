@@ -138,7 +138,7 @@ def pytest_xdist_make_scheduler(config, log):
 KNOWN_FAILURES = {
     "tests/gui/test_monkey.py::test_the_monkey_finds_nothing[classic-2003]": (
         "a tap made on the deeds screen sometimes never reaches the window ('waited 10 s for the tap to reach "
-        "the window'): 2 of 3 runs; not yet understood: where the jittered point lands, and whether the "
+        "the window'): 3 of 4 runs; not yet understood: where the jittered point lands, and whether the "
         "keyboard focus the real keyboard now takes moves the pointer's window"
     ),
     "tests/gui/test_family_games.py::test_a_short_game_at_the_table": (
