@@ -22,7 +22,7 @@ import pytest
 from companion.core.errors import BankerError
 from companion.service import Banker
 from tests.gui.hands import SHOTS, start_app, stop_app
-from tests.gui.test_words import SCREENS, close_boxes, show
+from tests.gui.test_words import SCREENS, action_screens, show
 from tests.random_actions import GENERATORS, variants
 
 pytestmark = [pytest.mark.gui, pytest.mark.groups(3)]  # a process for each size
@@ -120,9 +120,6 @@ def walk(bank, family: str, *, every_action: bool, first: bool) -> list[str]:
     """Show every screen of the open game (those the same for every game only for the ``first``) and
     the first screen of every action (``every_action``), or of one action per screen it opens on (a
     larger window: the same layout, scaled); what is cut."""
-    from companion.ui import flows
-
-    app = bank.app
     problems = []
     for name in WALK:
         if name in SAME_FOR_EVERY_GAME and not first:
@@ -130,21 +127,12 @@ def walk(bank, family: str, *, every_action: bool, first: bool) -> list[str]:
         show(bank, name)
         problems += cut_labels(bank, f"{family} {name}")
         _shot(bank, family, name)
-    common, more = flows.buttons_for(app.desk.specs)
     opened: set[str] = set()
-    for button in [b["name"] for b in common] + [m["name"] for m in more]:
-        app.show("table")
-        form = app.start(button)
-        if form is None or app.desk.next_field(form.action, form.values) is None:
-            continue
-        app.run_flow(form)
-        bank.pump(3)
+    for button in action_screens(bank, frames=3):
         if every_action or bank.screen not in opened:
             problems += cut_labels(bank, f"{family} {button} ({bank.screen})")
             _shot(bank, family, f"action-{button}")
         opened.add(bank.screen)
-        close_boxes(bank)
-    app.show("table")
     return problems
 
 

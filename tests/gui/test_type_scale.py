@@ -10,7 +10,7 @@ from companion.rules import pack_names
 from companion.service import Banker
 from companion.ui.type_scale import SIZES, SMALLEST, STEPS, at_most, shrunk
 from tests.gui.hands import start_app, stop_app
-from tests.gui.test_words import SCREENS, close_boxes, show
+from tests.gui.test_words import SCREENS, action_screens, close_boxes, show
 
 pytestmark = [pytest.mark.gui, pytest.mark.groups(2)]  # two processes may share the families
 
@@ -91,25 +91,13 @@ WALKED: set[str] = set()  # the families walked so far in this module
 
 def walk_every_screen(bank, pack: str) -> list[str]:
     """Show every screen of the pack's game and the first screen of every action; what is off the scale."""
-    from companion.ui import flows
-
-    app = bank.app
     WALKED.add(pack)
     problems = []
     for name in WALK:
         show(bank, name)
         problems += off_the_scale(bank, f"{pack} {name}")
-    common, more = flows.buttons_for(app.desk.specs)
-    for button in [b["name"] for b in common] + [m["name"] for m in more]:
-        app.show("table")
-        form = app.start(button)
-        if form is None or app.desk.next_field(form.action, form.values) is None:
-            continue
-        app.run_flow(form)
-        bank.pump(4)
+    for button in action_screens(bank):
         problems += off_the_scale(bank, f"{pack} {button} ({bank.screen})")
-        close_boxes(bank)
-    app.show("table")
     return problems
 
 

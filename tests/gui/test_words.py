@@ -74,6 +74,26 @@ def show(bank, name: str, pack: str = "classic") -> None:
     bank.pump(4)
 
 
+def action_screens(bank, frames: int = 4):
+    """Each action's first screen in turn, opened from the table (the common buttons, then More's; a
+    one-tap action has no screen of its own): yields the button's name while its screen is on show,
+    closes the boxes it opened, and ends on the table."""
+    from companion.ui import flows
+
+    app = bank.app
+    common, more = flows.buttons_for(app.desk.specs)
+    for button in [b["name"] for b in common] + [m["name"] for m in more]:
+        app.show("table")
+        form = app.start(button)
+        if form is None or app.desk.next_field(form.action, form.values) is None:
+            continue
+        app.run_flow(form)
+        bank.pump(frames)
+        yield button
+        close_boxes(bank)
+    app.show("table")
+
+
 def close_boxes(bank) -> None:
     from kivy.core.window import Window
     from kivy.uix.modalview import ModalView
@@ -86,7 +106,6 @@ def close_boxes(bank) -> None:
 
 @pytest.mark.parametrize("pack", pack_names())
 def test_every_screen_of_every_family_speaks_to_people(bank, pack):
-    from companion.ui import flows
 
     app = bank.app
     assert app.open_game(bank.folder / f"{pack}.game") is None
@@ -94,15 +113,6 @@ def test_every_screen_of_every_family_speaks_to_people(bank, pack):
     for name in SCREENS:
         show(bank, name, pack)
         problems += problems_in(words_on_show(bank), f"{pack} {name}")
-    common, more = flows.buttons_for(app.desk.specs)
-    for button in [b["name"] for b in common] + [m["name"] for m in more]:
-        app.show("table")
-        form = app.start(button)
-        if form is None or app.desk.next_field(form.action, form.values) is None:
-            continue  # a one-tap action has no screen of its own
-        app.run_flow(form)
-        bank.pump(4)
+    for button in action_screens(bank):
         problems += problems_in(words_on_show(bank), f"{pack} {button} ({bank.screen})")
-        close_boxes(bank)
-    app.show("table")
     assert not problems, "\n".join(sorted(set(problems)))
