@@ -231,22 +231,7 @@ async def round_of_actions(
     arrivals: dict = {}
     want = first + actions
     async with aiohttp.ClientSession(trust_env=False, connector=aiohttp.TCPConnector(limit=0)) as session:
-        readies = [asyncio.Event() for _ in range(PHONES)]
-        phones = [
-            asyncio.create_task(
-                listen(
-                    session,
-                    f"{base}/api/v1/events",
-                    {"Authorization": "Bearer " + tokens[PLAYERS[i % 3]]},
-                    arrivals,
-                    i,
-                    readies[i],
-                    want,
-                )
-            )
-            for i in range(PHONES)
-        ]
-        await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), 10)
+        phones = await twelve_phones(session, base, tokens, arrivals, want)
         await asyncio.sleep(gap)  # the first pages are out: the first action is not folded into them
         banker = {"Authorization": "Bearer " + tokens["banker"]}
         cpu = child.ask("cpu")
@@ -282,22 +267,7 @@ async def idle_cpu(child: Child, seconds: float) -> tuple[float, dict, dict]:
     port, tokens = child.hello["port"], child.hello["tokens"]
     arrivals: dict = {}
     async with aiohttp.ClientSession(trust_env=False, connector=aiohttp.TCPConnector(limit=0)) as session:
-        readies = [asyncio.Event() for _ in range(PHONES)]
-        phones = [
-            asyncio.create_task(
-                listen(
-                    session,
-                    f"http://127.0.0.1:{port}/api/v1/events",
-                    {"Authorization": "Bearer " + tokens[PLAYERS[i % 3]]},
-                    arrivals,
-                    i,
-                    readies[i],
-                    1 << 30,
-                )
-            )
-            for i in range(PHONES)
-        ]
-        await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), 10)
+        phones = await twelve_phones(session, f"http://127.0.0.1:{port}", tokens, arrivals, 1 << 30)
         await asyncio.sleep(1.0)  # the first pages' work is done
         before, cpu = child.ask("watch"), child.ask("cpu")
         await asyncio.sleep(seconds)
@@ -306,6 +276,28 @@ async def idle_cpu(child: Child, seconds: float) -> tuple[float, dict, dict]:
             phone.cancel()
         await asyncio.gather(*phones, return_exceptions=True)
     return cpu, before, after
+
+
+async def twelve_phones(session, base: str, tokens: dict, arrivals: dict, want: int) -> list[asyncio.Task]:
+    """The table's phones (the players' in turn) on their live pages, each once its first page is in;
+    they listen until the page reaches version ``want`` or are cancelled."""
+    readies = [asyncio.Event() for _ in range(PHONES)]
+    phones = [
+        asyncio.create_task(
+            listen(
+                session,
+                f"{base}/api/v1/events",
+                {"Authorization": "Bearer " + tokens[PLAYERS[i % 3]]},
+                arrivals,
+                i,
+                readies[i],
+                want,
+            )
+        )
+        for i in range(PHONES)
+    ]
+    await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), 10)
+    return phones
 
 
 def half_open(port: int, count: int) -> list[socket.socket]:
