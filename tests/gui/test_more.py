@@ -8,20 +8,16 @@ import pytest
 
 from companion.service import Banker
 from tests.gui.hands import start_app, stop_app
-from tests.random_actions import variants
+from tests.random_actions import game_name, variants
 
 pytestmark = pytest.mark.gui
-
-
-def _game_name(pack: str, options: dict) -> str:
-    return f"{pack}{'-advanced' if options.get('advanced') else ''}"
 
 
 @pytest.fixture(scope="module")
 def bank(tmp_path_factory):
     folder = tmp_path_factory.mktemp("games")
     for pack, options in variants():
-        Banker.create(folder / f"{_game_name(pack, options)}.game", pack, ["Ann", "Bob", "Cy"], options).close()
+        Banker.create(folder / f"{game_name(pack, options)}.game", pack, ["Ann", "Bob", "Cy"], options).close()
     hands = start_app(folder, size=(800, 480))
     yield hands
     stop_app(hands)
@@ -34,7 +30,7 @@ def _inside_window(w) -> bool:
     return x >= 0 and y >= 0 and x + w.width <= Window.width + 0.5 and y + w.height <= Window.height + 0.5
 
 
-@pytest.mark.parametrize("game", [_game_name(p, o) for p, o in variants()])
+@pytest.mark.parametrize("game", [game_name(p, o) for p, o in variants()])
 def test_more_shows_the_familys_actions_on_one_screen_and_ends_the_game_last_apart(bank, game):
     from companion.ui import flows
 

@@ -23,7 +23,7 @@ from companion.core.errors import BankerError
 from companion.service import Banker
 from tests.gui.hands import SHOTS, start_app, stop_app
 from tests.gui.test_words import SCREENS, action_screens, show
-from tests.random_actions import GENERATORS, variants
+from tests.random_actions import GENERATORS, game_name, variants
 
 pytestmark = [pytest.mark.gui, pytest.mark.groups(3)]  # a process for each size
 
@@ -35,16 +35,12 @@ PLAYERS = ["Annabel", "Bob", "Cy", "Dee"]
 UNDER_WAY = 90
 
 
-def _game_name(pack: str, options: dict) -> str:
-    return f"{pack}{'-advanced' if options.get('advanced') else ''}"
-
-
 @pytest.fixture(scope="module")
 def bank(tmp_path_factory):
     folder = tmp_path_factory.mktemp("games")
     for pack, options in variants():
         rnd = random.Random(7)
-        with Banker.create(folder / f"{_game_name(pack, options)}.game", pack, PLAYERS, options, backup_every=0) as b:
+        with Banker.create(folder / f"{game_name(pack, options)}.game", pack, PLAYERS, options, backup_every=0) as b:
             for _ in range(UNDER_WAY):
                 try:
                     b.do(GENERATORS[pack](b.table, rnd))
@@ -142,7 +138,7 @@ def test_no_sum_name_or_preview_is_cut_on_any_screen_of_any_family(bank, size):
     problems: list[str] = []
     try:
         for number, (pack, options) in enumerate(variants()):
-            family = _game_name(pack, options)
+            family = game_name(pack, options)
             assert bank.app.open_game(bank.folder / f"{family}.game") is None
             problems += walk(bank, family, every_action=size == SIZES[0], first=number == 0)
     finally:

@@ -28,6 +28,11 @@ def variants() -> list[tuple[str, dict]]:
     return [(pack, options) for pack in sorted(GENERATORS) for options in VARIANTS[pack]]
 
 
+def game_name(pack: str, options: dict) -> str:
+    """The name a variant's game goes by in tests: the pack's, with "-advanced" for advanced rules."""
+    return f"{pack}{'-advanced' if options.get('advanced') else ''}"
+
+
 def players_for(pack: str) -> list[str]:
     return ["Ann", "Bob", "Cy"]
 

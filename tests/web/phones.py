@@ -15,6 +15,16 @@ from typing import Any
 
 from companion.web.server import PhoneServer
 
+#: Headless Chromium for the phone-page tests: no sandbox (root in CI), no GPU, nothing fetched from outside.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
 
 _DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # loopback only, never a proxy
 

@@ -12,21 +12,13 @@ import pytest
 
 from playwright.sync_api import expect
 
-from tests.web.phones import LiveTable
+from tests.web.phones import CHROMIUM_ARGS, LiveTable
 
 pytestmark = pytest.mark.browser
 
 SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
 PHONE = {"width": 390, "height": 844}
 TABLET = {"width": 820, "height": 1180}
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 
 
 @pytest.fixture(scope="module")
@@ -34,7 +26,7 @@ def chromium():
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS, headless=True)
+        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS, headless=True)
         yield browser
         browser.close()
 

@@ -21,19 +21,11 @@ from playwright.sync_api import expect
 
 from companion.core.model import cash
 from tests.table import AtTheTable
-from tests.web.phones import LiveTable
+from tests.web.phones import CHROMIUM_ARGS, LiveTable
 
 pytestmark = pytest.mark.browser
 
 SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 PHONES = {320: 568, 375: 667, 412: 915}  # width: height in portrait
 AXE_CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "table-banker" / "axe"
 DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))
@@ -68,7 +60,7 @@ def chromium():
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS, headless=True)
+        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS, headless=True)
         yield browser
         browser.close()
 
