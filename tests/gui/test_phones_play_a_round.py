@@ -128,7 +128,7 @@ async def open_phones(table: Table, game: Path):
 def test_two_phones_play_classic_and_city_life_and_the_touchscreen_sees_every_entry_and_undoes_one(bank):
     from playwright.async_api import async_playwright, expect
 
-    from tests.web.test_browser import ARGS
+    from tests.web.phones import CHROMIUM_ARGS
 
     hands, folder = bank
     table = Table(hands)
@@ -218,7 +218,9 @@ def test_two_phones_play_classic_and_city_life_and_the_touchscreen_sees_every_en
         frames = asyncio.get_running_loop().create_task(table.frames())
         try:
             async with async_playwright() as p:
-                browser = await p.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS, headless=True)
+                browser = await p.chromium.launch(
+                    executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS, headless=True
+                )
                 try:
                     await classic(browser)
                     classic_log = ledger(app.desk.banker)

@@ -18,7 +18,7 @@ from playwright.sync_api import expect
 
 from companion.service import Banker
 from tests.web.phones import LiveTable
-from tests.web.test_browser import ARGS
+from tests.web.phones import CHROMIUM_ARGS
 
 pytestmark = pytest.mark.browser
 
@@ -32,7 +32,7 @@ def chromium():
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS, headless=True)
+        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS, headless=True)
         yield browser
         browser.close()
 
