@@ -264,6 +264,17 @@ class Hands:
             return ""
         return f": the tap guard saw it come into sight {w.appeared_at() - touched_at(touch):.3f} s after the finger"
 
+    @staticmethod
+    def _what_changed(w, aimed_at: tuple, took: list) -> str:
+        """What became of the widget between the finger going down and the list handing the touch on."""
+        if w.get_root_window() is None:
+            where = "it was no longer on the window (made anew meanwhile)"
+        else:
+            now = (*w.to_window(*w.center), *w.size)
+            where = "" if now == aimed_at else f"it moved from {aimed_at} to {now}"
+        names = [str(getattr(t, "name", "") or type(t).__name__) for t in took]
+        return "".join(f"; {part}" for part in (where, f"the touch went to {names}" if names else "") if part)
+
     def _scroll_into_view(self, w) -> bool:
         """Scroll the list holding the widget (if any) to show it, as the banker's swipe would, and let
         it come to rest; True if it is in a list."""
@@ -339,6 +350,7 @@ class SimulatedHands(Hands):
 
         touch = UnitTestTouch(x, y)
         touch.touch_down()
+        aimed_at = (x, y, *w.size)
         if scrolled:
             # a finger rests until the list has handed the still touch to the button under it: Kivy's
             # ScrollView decides after its scroll timeout and three frames, however long those frames
@@ -350,10 +362,11 @@ class SimulatedHands(Hands):
                 60.0,  # only a backstop: the list always decides, three frames are seconds at worst
             )
             if getattr(w, "state", "down") != "down":
+                took = [g() for g in touch.grab_list if g() is not None]
                 touch.touch_up()
                 raise NotOnScreen(
                     f"the list handed the touch on, and {w.name or w.text!r} (at {x:.0f},{y:.0f}) did not take it"
-                    f"{self._why_not_taken(w, touch)}"
+                    f"{self._why_not_taken(w, touch)}{self._what_changed(w, aimed_at, took)}"
                 )
         else:
             self.pump(1)
