@@ -62,6 +62,13 @@ class SpinnerStrip(BoxLayout):
     def spinning(self) -> bool:
         return self.state == "spinning"
 
+    def catch_up(self) -> None:
+        """Look at the unit now rather than on the strip's next frame: the app's own pace of the unit
+        may have recorded the stop first, and whoever shows the chooser then must show what the spin
+        allows, not the districts as they were while it turned (``on_stop`` runs now if it stopped)."""
+        if self._link is not None:
+            self._frame()
+
     def _frame(self, *_: object) -> None:
         link = self._link
         if link is None:

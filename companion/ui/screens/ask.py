@@ -46,6 +46,14 @@ class AskScreen(BankScreen):
     def refresh(self) -> None:
         if self.form is None or self.desk is None:
             return
+        spinner = self.ids.spinner
+        if spinner.spinning:
+            # The spin may be on the ledger already (the app lets the unit's time pass on its own pace, and
+            # its redraw comes here): shown now with the pre-spin form, the districts would be made live
+            # for a frame, then made again from the spin, under a finger already on its way to one.
+            spinner.catch_up()
+            if not spinner.spinning:
+                return  # it stopped: _spun has filled the form from the spin and shown it
         view = ask_view(self.desk, self.form, self.field)
         self.title, self.so_far = view["title"], view["so_far"]
         if not view["choices"] and not view["text_entry"]:  # an empty screen would say nothing at all

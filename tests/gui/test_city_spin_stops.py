@@ -1,0 +1,60 @@
+"""Monopoly City: when the build spinner stops, the chooser shows what the spin allows at once.
+
+The app lets the trading unit's time pass on its own pace, so the spin's stop can reach the ledger,
+and the ledger's redraw reach the chooser, before the spinner's strip looks again. That redraw used to
+show the districts as the ledger then allowed them with the form from before the spin (no count, no
+cost): made live for a frame, then made again from the spin a frame later, under a finger already on
+its way to one (the law's walk once pressed a district that was made again before its list handed the
+touch on). The unit's time is the test's here: it stops the spinner when the test says.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from companion.rules import pack_names
+from companion.service import Banker
+
+pytestmark = [
+    pytest.mark.gui,
+    pytest.mark.skipif("monopoly-city" not in pack_names(), reason="Monopoly City is not installed"),
+]
+
+
+def test_the_redraw_after_the_spin_shows_what_it_allows_not_the_districts_before_it(bank, tmp_path):
+    from companion.ui.city_build import start_build
+
+    with Banker.create(tmp_path / "city.game", "monopoly-city", ["Ann", "Bob", "Cy"], {}) as b:
+        b.do({"action": "buy", "player": "Ann", "deed": "Mill Lane"})
+    app = bank.app
+    assert app.open_game(tmp_path / "city.game") is None
+    bank.pump(3)
+    link, desk = app.unit_link, app.desk
+    later = [0.0]
+    link.clock = lambda: time.monotonic() + later[0]  # the test's hand on the unit's time
+    start_build(app)
+    ask = app.screens["ask"]
+    strip = ask.ids.spinner
+    bank.until("the chooser with the spinner turning", lambda: bank.screen == "ask" and strip.spinning)
+    assert "count" not in ask.form.values  # nothing spun yet: how many blocks is the spin's to say
+
+    later[0] += 60  # the spinner has stopped ...
+    app.poll()  # ... and the app's own pace of the unit records it: the spin is on the ledger
+    assert desk.table["turn"].get("spin", {}).get("player") == "Ann"
+    app._refresh_now()  # the redraw the new entry asks for, before the strip's next look
+
+    assert strip.state == "stopped"
+    spin = desk.table["turn"]["spin"]
+    if spin["result"] == "railroad":
+        assert ask.form.values.get("building") == "railroad"
+    else:
+        assert ask.form.values.get("count") == spin["result"]  # every block the spin allows, shown
+    made = {id(t) for t in ask.ids.choices.children}
+    tile = next(t for t in ask.ids.choices.children if t.value == "Mill Lane")
+    assert not tile.refused and tile.promise  # the district says what the build moves, before any tap
+    bank.pump(5)  # the strip's next frames
+    assert {id(t) for t in ask.ids.choices.children} == made, "the districts were made again after the stop"
+    bank.tap("cancel")
+    bank.until("the table", lambda: bank.screen == "table")
