@@ -42,10 +42,34 @@ LEAVE_ALONE = (
 PACE = (0.15, 0.6, 0.15)
 
 
-def reachable(witness) -> list:
-    """The tappable widgets a finger can reach now: in the window, and the topmost at their centre."""
-    from kivy.core.window import Window
+#: How far inside the window's edge a finger lands at the least (px): the glass ends there.
+EDGE = 2
 
+
+def in_sight(w) -> tuple[float, float, float, float] | None:
+    """The part of ``w`` a person sees on the glass, (left, bottom, right, top) in window coordinates:
+    its box, cut by every list holding it (a list shows only what lies inside it) and by the window's
+    edge; None when too little of it shows to aim at."""
+    from kivy.core.window import Window
+    from kivy.uix.stencilview import StencilView
+
+    left, bottom = w.to_window(w.x, w.y)
+    right, top = w.to_window(w.right, w.top)
+    parent = w.parent
+    while parent is not None and parent is not parent.parent:  # the window is its own parent
+        if isinstance(parent, StencilView):  # a ScrollView draws nothing outside itself
+            x0, y0 = parent.to_window(parent.x, parent.y)
+            x1, y1 = parent.to_window(parent.right, parent.top)
+            left, bottom, right, top = max(left, x0), max(bottom, y0), min(right, x1), min(top, y1)
+        parent = parent.parent
+    left, bottom = max(left, EDGE), max(bottom, EDGE)
+    right, top = min(right, Window.width - EDGE), min(top, Window.height - EDGE)
+    return (left, bottom, right, top) if right - left > 2 * EDGE and top - bottom > 2 * EDGE else None
+
+
+def reachable(witness) -> list:
+    """The tappable widgets a finger can reach now, each with the part of it in sight: some of it shows
+    on the glass, and it is the topmost widget at that part's centre."""
     out = []
     for w in witness._tappable():
         name = str(getattr(w, "name", "") or "")
@@ -53,12 +77,25 @@ def reachable(witness) -> list:
             continue
         if type(w).__name__ == "SavedGameTile":
             continue
-        x, y = w.to_window(*w.center)
-        if not (2 < x < Window.width - 2 and 2 < y < Window.height - 2):
+        seen = in_sight(w)
+        if seen is None:
             continue
-        if witness.under(x, y) is w:
-            out.append((w, x, y))
+        left, bottom, right, top = seen
+        if witness.under((left + right) / 2, (bottom + top) / 2) is w:
+            out.append((w, seen))
     return out
+
+
+def aim(rnd: random.Random, witness, w, seen: tuple[float, float, float, float]) -> tuple[float, float]:
+    """Where the finger lands: a point in the part of ``w`` in sight, not always its very centre (a
+    finger is not precise), and on ``w`` itself (not on a widget lying over a corner of it); the centre
+    of what shows when the jittered point is not."""
+    left, bottom, right, top = seen
+    x = (left + right) / 2 + rnd.uniform(-0.3, 0.3) * (right - left)
+    y = (bottom + top) / 2 + rnd.uniform(-0.3, 0.3) * (top - bottom)
+    if witness.under(x, y) is w:
+        return x, y
+    return (left + right) / 2, (bottom + top) / 2
 
 
 def run(hands, seed: int, taps: int, referee, witness) -> list[str]:
@@ -72,17 +109,18 @@ def run(hands, seed: int, taps: int, referee, witness) -> list[str]:
         if not choices:
             hands.until("something to tap", lambda: bool(reachable(witness)), 10)
             choices = reachable(witness)
-        w, x, y = rnd.choice(choices)
-        # a point inside the widget, not always its very centre (a finger is not precise)
-        x += rnd.uniform(-0.3, 0.3) * w.width
-        y += rnd.uniform(-0.3, 0.3) * w.height
+        w, in_view = rnd.choice(choices)
+        x, y = aim(rnd, witness, w, in_view)
         gap = rnd.triangular(*PACE)
         hands.until("the monkey's pace", lambda last=last, gap=gap: time.monotonic() - last >= gap, gap + 5)
         seen = len(witness.sightings)
-        trail.append(f"{step}: {hands.screen}/{getattr(w, 'name', '') or getattr(w, 'text', '')!s:.40}")
+        trail.append(f"{step}: {hands.screen}/{getattr(w, 'name', '') or getattr(w, 'text', '')!s:.40} at ({x:.0f},{y:.0f})")
         last = time.monotonic()
         hands.pointer.press_at(x, y)
-        hands.until("the tap to reach the window", lambda seen=seen: len(witness.sightings) > seen, 10)
+        try:
+            hands.until("the tap to reach the window", lambda seen=seen: len(witness.sightings) > seen, 10)
+        except AssertionError as lost:
+            raise AssertionError(f"{lost}; {hands.pointer.where()}\nthe last taps:\n" + "\n".join(trail[-8:])) from None
         hands.turn()
         referee()
         if referee.problems:

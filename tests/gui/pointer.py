@@ -102,6 +102,22 @@ class Pointer:
 
         return ("mousemove", "--window", self.window, str(int(x)), str(int(Window.height - y)))
 
+    def where(self) -> str:
+        """Where the X server has the pointer, the app's window and the keyboard's focus, and the touches
+        Kivy still holds from this pointer: what a tap that never reached the app is explained by."""
+        from kivy.core.window import Window
+
+        def ask(*args: str) -> str:
+            done = subprocess.run([self.xdotool, *args], capture_output=True, text=True)
+            return " ".join(done.stdout.split()) or done.stderr.strip()
+
+        provider = self.provider
+        held = sorted(provider.touches) if provider is not None else []
+        return (
+            f"pointer: {ask('getmouselocation')}; window {self.window}: {ask('getwindowgeometry', self.window)}; "
+            f"Kivy's window {Window.size}; keyboard focus on window {ask('getwindowfocus', '-f')}; touches held: {held}"
+        )
+
     def press_at(self, x: float, y: float) -> None:
         """A finger's tap at (x, y) in Kivy's window coordinates (origin bottom left)."""
         self._run(*self.over(x, y), *FINGER)
