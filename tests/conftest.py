@@ -135,23 +135,7 @@ def pytest_xdist_make_scheduler(config, log):
 
 #: Tests that fail on main today, each with what is known of why. Listed in one place so the list is short-lived:
 #: a test leaves it when it passes again (they run, and a pass shows as XPASS).
-KNOWN_FAILURES = {
-    "tests/gui/test_monkey.py::test_the_monkey_finds_nothing[classic-2003]": (
-        "a tap made on the deeds screen sometimes never reaches the window ('waited 10 s for the tap to reach "
-        "the window'): 3 of 4 runs; not yet understood: where the jittered point lands, and whether the "
-        "keyboard focus the real keyboard now takes moves the pointer's window"
-    ),
-    "tests/gui/test_family_games.py::test_a_short_game_at_the_table": (
-        "beside heavy load (average 28 on 2 cores) an auction's step can miss its tap: 'record-bid' or 'sold' "
-        "not answered within 10 s, once with the screen already back on the table (the unit's timer may have "
-        "ended the auction first); the names typed on the setup screen are no longer lost"
-    ),
-    "tests/gui/test_law.py::test_every_action_shows_its_money_before_the_tap_that_moves_it[monopoly-city]": (
-        "a district tile on the Build chooser sometimes does not take the walk's touch: the list does hand the "
-        "still touch on (no longer given up on after 3 s), and the tile, by the tap guard's account not too new, "
-        "does not take it (seen once in 7 runs, on a quieter machine); not yet understood"
-    ),
-}
+KNOWN_FAILURES: dict[str, str] = {}
 
 
 def _known_failure(nodeid: str) -> str | None:
