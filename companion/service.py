@@ -243,9 +243,14 @@ class Banker:
                 raise GameFileError(f"{self.store.path} fails the ledger check: the bank has {left} {kind}")
 
     # -- subscribers -------------------------------------------------------------------------------
-    def subscribe(self, callback: Callable[[Outcome], None]) -> Callable[[], None]:
-        """Call ``callback(outcome)`` after every committed entry (ours or another process's)."""
-        self._subscribers.append(callback)
+    def subscribe(self, callback: Callable[[Outcome], None], *, first: bool = False) -> Callable[[], None]:
+        """Call ``callback(outcome)`` after every committed entry (ours or another process's); ``first``:
+        before every callback subscribed so far (a watch of the game file reads its notifications of
+        the commit at once: :meth:`companion.watch.GameWatch.own_commit`)."""
+        if first:
+            self._subscribers.insert(0, callback)
+        else:
+            self._subscribers.append(callback)
         return lambda: self._subscribers.remove(callback) if callback in self._subscribers else None
 
     def _publish(self, outcome: Outcome) -> None:
