@@ -72,6 +72,7 @@ class Outcome:
     version: int
     repeated: bool = False  # the same action id had already been applied: nothing new happened
     undone: bool = False  # (with ``repeated``) that earlier action has since been undone: its money is back
+    elsewhere: bool = False  # another program (or another Banker) committed it; this Banker caught up with it
 
     @property
     def events(self) -> list:
@@ -315,7 +316,7 @@ class Banker:
             self.table = engine.fold(self.table, entry.events)
             self._history.see(entry.seq, entry.kind, entry.target)
             self.version = entry.seq
-            outcomes.append(Outcome(entry, entry.seq))
+            outcomes.append(Outcome(entry, entry.seq, elsewhere=True))
         return outcomes
 
     def do(self, action: dict | str) -> Outcome:

@@ -183,15 +183,15 @@ class GameWatch:
             self._inotify = None
         self._loop = None
 
-    def own_commit(self, _outcome: object = None) -> None:
+    def own_commit(self, outcome: object = None) -> None:
         """The table's own Banker committed (its subscriptions call this, right after the COMMIT).
 
         With the kernel's notifications, those of the commit's writes are already queued: they are
         read now, so that they neither wake the loop nor cost a look. Only a lost queue (the kernel
         dropped events) is looked at, as another program's write is. Polling: the next poll keeps the
-        fast pace. Nothing while the watch itself looks (the outcomes it catches up on are published
-        from inside its look)."""
-        if self._looking:
+        fast pace. Nothing for an entry the Banker caught up with (another program's: its
+        notification is heard as such), nor while the watch itself looks."""
+        if self._looking or getattr(outcome, "elsewhere", False):
             return
         if self._inotify is None:
             self._own = True
