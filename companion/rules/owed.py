@@ -12,6 +12,7 @@ from typing import Any, Callable
 
 from companion.core.engine import Tx
 from companion.core.errors import NotEnoughMoney
+from companion.core.said import who
 from companion.core.model import Table, account_name, cash
 
 __all__ = ["pay_or_owe", "owed", "settle_all", "require_nothing_owed", "owed_view"]
@@ -44,7 +45,7 @@ def settle_all(tx: Tx, player: str) -> str:
     for e in debts:
         tx.pay(player, e["to"], e["amount"], e["memo"])
     tx.set(["players", player, "owes"], None)
-    return f"{player} paid what was owed: {_listing(tx.fmt, debts)}"
+    return who(player) + f" paid what was owed: {_listing(tx.fmt, debts)}"
 
 
 def require_nothing_owed(tx: Tx, player: str) -> None:

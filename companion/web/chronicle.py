@@ -21,7 +21,7 @@ from .jsontext import array, safe_text
 from .roleview import signed
 from .story import Reading, entry_lines, isolate
 
-__all__ = ["Chronicle", "thin", "whole_story"]
+__all__ = ["Chronicle", "story_reading", "thin", "whole_story"]
 
 STORY_LINES = 25
 STORY_SHOWN = 15
@@ -63,20 +63,28 @@ def whole_story(banker, me: str) -> list[dict]:
     read from the log once when a player asks for it)."""
     table = banker.opening_table()
     currency = Currency.from_pack(table["pack"])
-    reading = _reading(banker)
+    reading = story_reading(banker)
     lines: list[dict] = []
     for entry in banker.log():
+        told = reading.of(entry, table)
         table = engine.fold(table, entry.events)
         turn = _turn_of(table)
-        told = reading.of(entry)
-        for line in entry_lines(entry, me, currency.format, told):
+        sentence = reading.sentence(entry)
+        for line in entry_lines(entry, me, currency.format, told, sentence):
             lines.append({**line, "change_text": signed(currency, line["change"]), "turn": turn})
     return list(reversed(lines))
 
 
-def _reading(banker) -> Reading:
-    """How the story reads each entry's action: from the family's declarations of its actions."""
-    return Reading(banker.rules.registry.specs.get)
+def story_reading(banker) -> Reading:
+    """How the story reads each entry's action: from the family's declarations of its actions, and its
+    sentence with the players it names from the family's own decision (an entry read back from the
+    game file is decided again on the table before it)."""
+    rules = banker.rules
+
+    def retell(table: dict, action: dict) -> str:
+        return engine.decide_full(table, action, rules).summary
+
+    return Reading(rules.registry.specs.get, retell)
 
 
 class Chronicle:
@@ -101,7 +109,7 @@ class Chronicle:
         self._story_text: dict[str, tuple] = {}
         self._pack: dict | None = None
         self._currency: Currency | None = None
-        self.reading = _reading(banker)
+        self.reading = story_reading(banker)
         for entry in banker.log():
             self._see(entry)
 
@@ -116,6 +124,7 @@ class Chronicle:
 
     def _see(self, entry) -> None:
         banker = self.banker
+        before = self.table
         # the Banker has just folded the same entry: its table is the one after it (tables are never
         # changed in place); an entry caught up among several is folded here
         self.table = banker.table if banker.version == entry.seq else engine.fold(self.table, entry.events)
@@ -128,7 +137,8 @@ class Chronicle:
         words = [w for w in words if not w.isascii()]  # only these can turn their neighbours round
         turn = _turn_of(self.table)
         counted = worth_at(self.table, rules)
-        told = self.reading.of(entry)  # what the entry's action declares, read once for every player
+        told = self.reading.of(entry, before)  # what the entry's action declares, read once for every player
+        sentence = self.reading.sentence(entry)
         for name in self.table["order"]:
             worth = counted[name]
             if entry.kind == "undo" and entry.target is not None:
@@ -136,7 +146,7 @@ class Chronicle:
             else:
                 self.worth[name].append([entry.seq, worth])
                 self.worth_json[name].append(f"[{int(entry.seq)},{worth}]")
-            for line in entry_lines(entry, name, fmt, told):
+            for line in entry_lines(entry, name, fmt, told, sentence):
                 text = isolate(line["text"], words) if words else line["text"]
                 line = {**line, "text": text, "change_text": signed(currency, line["change"]), "turn": turn}
                 self.stories[name].append(line)
