@@ -7,7 +7,7 @@ from typing import Any
 from . import contract as c
 from .engine import Registry, Tx, may_be_empty, ranking
 from .errors import BadAction, Refused
-from .said import joined, who, whose
+from .said import joined, typed, who, whose
 from .model import (
     BANK,
     account_name,
@@ -83,7 +83,7 @@ def transfer(tx: Tx, a: dict[str, Any]) -> str:
     if payer != BANK and cash(tx.table, payer) < amount:
         raise tx.short_of(payer, amount)
     tx.pay(payer, payee, amount, memo)
-    return who(account_name(payer)) + " paid " + who(account_name(payee)) + f" {tx.fmt(amount)}" + (f" ({memo})" if memo else "")
+    return who(account_name(payer)) + " paid " + who(account_name(payee)) + f" {tx.fmt(amount)}" + (" (" + typed(memo) + ")" if memo else "")
 
 
 @MONEY.action(
@@ -205,7 +205,7 @@ def miss_turns(tx: Tx, a: dict[str, Any]) -> str:
     turns = a["turns"]
     owed = tx.table["players"][player].get("skip", 0)
     tx.set(["players", player, "skip"], owed + turns)
-    return who(player, "will") + f" miss {turns} turn{'s' if turns > 1 else ''}" + (f" ({_memo(a)})" if a.get("memo") else "")
+    return who(player, "will") + f" miss {turns} turn{'s' if turns > 1 else ''}" + (" (" + typed(_memo(a)) + ")" if a.get("memo") else "")
 
 
 def declare_out(tx: Tx, player: str) -> None:

@@ -6,6 +6,10 @@ for "Ann's"). The sentence *is* its third-person text (a ``str``: the log, the t
 test read it as before), and :meth:`Said.told` says it to one player in the second person from the same
 parts. Nothing reads the words back: who is named, and where, is what the rule wrote.
 
+What people typed (a memo) is a part of its own too (:func:`typed`), so a screen can set it, and each
+name, apart from the words around it (:meth:`Said.marked`: a name or memo that runs right to left is
+isolated on the phones) without searching the sentence for them.
+
 Parts join with ``+`` (either side may be a plain ``str``) and :func:`joined`; an f-string or a ``str``
 method would flatten the sentence to its text, so rules compose sentences with these.
 Pure: stdlib only.
@@ -14,9 +18,9 @@ Pure: stdlib only.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, Union
+from typing import Callable, Iterable, Union
 
-__all__ = ["VERBS", "Said", "Who", "does", "joined", "who", "whose"]
+__all__ = ["VERBS", "Said", "Typed", "Who", "does", "joined", "typed", "who", "whose"]
 
 #: Every verb a rule puts right after a player's name whose form changes with the person: the form for
 #: a player ("Ann pays") and for "you" ("you pay"). A verb not listed here is refused when the sentence
@@ -61,10 +65,11 @@ class Who:
         if self.verb and self.verb not in VERBS:  # pragma: no cover - a rule's sentence bug
             raise ValueError(f"the verb {self.verb!r} after a name is not in said.VERBS")
 
-    def third(self) -> str:
+    def third(self, mark: Callable[[str], str] | None = None) -> str:
         if self.silent:
             return self.verb
-        name = f"{self.name}'s" if self.whose else self.name
+        name = mark(self.name) if mark is not None else self.name
+        name = f"{name}'s" if self.whose else name
         return f"{name} {self.verb}" if self.verb else name
 
     def second(self, start: bool) -> str:
@@ -76,7 +81,20 @@ class Who:
         return f"{word} {VERBS[self.verb]}" if self.verb else word
 
 
-Part = Union[str, Who]
+@dataclass(frozen=True)
+class Typed:
+    """Words people typed (a memo), told as they are."""
+
+    text: str
+
+
+Part = Union[str, Who, Typed]
+#: How a screen sets a name or typed words apart from the sentence around them (identity: not at all).
+Mark = Callable[[str], str]
+
+
+def _same(text: str) -> str:
+    return text
 
 
 class Said(str):
@@ -90,11 +108,11 @@ class Said(str):
         for part in parts:
             if isinstance(part, Said):
                 flat.extend(part.parts)
-            elif isinstance(part, Who):
+            elif isinstance(part, (Who, Typed)):
                 flat.append(part)
             elif part:
                 flat.append(str(part))
-        text = "".join(p.third() if isinstance(p, Who) else p for p in flat)
+        text = "".join(_third(p, _same) for p in flat)
         self = super().__new__(cls, text)
         self.parts = tuple(flat)
         return self
@@ -113,18 +131,34 @@ class Said(str):
         """The players and accounts this sentence names."""
         return frozenset(p.name for p in self.parts if isinstance(p, Who))
 
-    def told(self, me: str) -> str:
+    def told(self, me: str, mark: Mark = _same) -> str:
         """This sentence said to ``me``: each slot naming them reads "you" (or "your"), with its verb in
-        the second person; "You" when the sentence starts with it."""
+        the second person; "You" when the sentence starts with it. ``mark``: how every other name and
+        what people typed are set apart (see :meth:`marked`)."""
         if me not in self.names:
-            return str(self)
+            return self.marked(mark)
         out: list[str] = []
         for part in self.parts:
-            if isinstance(part, Who):
-                out.append(part.second(start=not out) if part.name == me else part.third())
+            if isinstance(part, Who) and part.name == me:
+                out.append(part.second(start=not out))
             else:
-                out.append(part)
+                out.append(_third(part, mark))
         return "".join(out)
+
+    def marked(self, mark: Mark) -> str:
+        """The sentence as the table reads it, with each name and each memo passed through ``mark``
+        (the phones isolate the ones that run right to left)."""
+        if mark is _same:
+            return str(self)
+        return "".join(_third(p, mark) for p in self.parts)
+
+
+def _third(part: Part, mark: Mark) -> str:
+    if isinstance(part, Who):
+        return part.third(mark)
+    if isinstance(part, Typed):
+        return mark(part.text)
+    return part
 
 
 def who(name: str, verb: str = "") -> Said:
@@ -142,6 +176,11 @@ def does(name: str, verb: str) -> Said:
 def whose(name: str) -> Said:
     """"Ann's" at the table, "your" on Ann's phone: ``whose(player) + " turn ended"``."""
     return Said(Who(name, whose=True))
+
+
+def typed(text: str) -> Said:
+    """What people typed (a memo) inside a rule's sentence: ``" (" + typed(memo) + ")"``."""
+    return Said(Typed(text))
 
 
 def joined(separator: str, items: Iterable[str]) -> Said:

@@ -12,7 +12,7 @@ from typing import Any
 from companion.core import contract as c
 from companion.core.engine import Tx
 from companion.core.errors import BadAction, NotEnoughMoney
-from companion.core.said import joined, who
+from companion.core.said import joined, typed, who
 from companion.core.model import active_players, cash, playing
 
 from . import turns
@@ -78,7 +78,7 @@ def miss_turns(tx: Tx, a: dict[str, Any]) -> str:
         raise BadAction('reason is "other" or "debt" (send a player to Jail with the jail action)')
     turns.miss(tx, player, n, reason)
     memo = a.get("memo")
-    why = f" ({' '.join(str(memo).split())[:120]})" if memo else ""
+    why = " (" + typed(" ".join(str(memo).split())[:120]) + ")" if memo else ""
     return who(player, "will") + f" miss {n} turn{'s' if n > 1 else ''}{why}"
 
 

@@ -14,7 +14,7 @@ from companion.core.common import advance_turn
 from companion.core import contract as c
 from companion.core.engine import Tx, may_be_empty
 from companion.core.errors import BadAction, Refused
-from companion.core.said import does, joined, who, whose
+from companion.core.said import does, joined, typed, who, whose
 from companion.core.model import BANK, active_players, card, cash, current_player, playing
 
 from .life_bank import LIFE, amount_of, holds, in_play, notes_of, obligation, opponents, retired, spin_of, stage_of
@@ -215,7 +215,7 @@ def collect_space(tx: Tx, a: dict[str, Any]) -> str:
     memo = _memo(a, "white space")
     tx.pay(BANK, player, amount, memo)
     card_text = _share_the_wealth(tx, a, player, amount, "collect_card")
-    return _joined(who(player) + f" collected {tx.fmt(amount)} ({memo})", card_text)
+    return _joined(who(player) + f" collected {tx.fmt(amount)} (" + typed(memo) + ")", card_text)
 
 
 @LIFE.action(
@@ -245,8 +245,8 @@ def pay_space(tx: Tx, a: dict[str, Any]) -> str:
         if holds(tx.table, player, policy):
             if a.get("pay_card") is not None:
                 raise Refused(f"{player} pays nothing, so has no Pay card to give")
-            return who(player, "has") + f" {policy}: nothing to pay ({memo})"
-    text = who(player) + f" paid {tx.fmt(amount)} ({memo})"
+            return who(player, "has") + f" {policy}: nothing to pay (" + typed(memo) + ")"
+    text = who(player) + f" paid {tx.fmt(amount)} (" + typed(memo) + ")"
     text = _joined(text, obligation(tx, player, BANK, amount, memo))
     return _joined(text, _share_the_wealth(tx, a, player, amount, "pay_card"))
 

@@ -12,7 +12,7 @@ from companion.core import contract as c
 from companion.core.common import COMMON, advance_turn
 from companion.core.engine import Registry, Rules, Tx, may_be_empty
 from companion.core.errors import BadAction, Refused
-from companion.core.said import who
+from companion.core.said import typed, who
 from companion.core.model import BANK, card, cash, playing, pot_account, pot_enabled
 from companion.core.money import Currency
 
@@ -539,7 +539,7 @@ def fine(tx: Tx, a: dict[str, Any]) -> str:
     tx.pay(player, fines_account(tx), amount, memo)
     place = tx.rules.extras.get("fines_place", "")
     if a.get("memo"):
-        return who(player) + f" paid {tx.fmt(amount)}{place} ({memo})"
+        return who(player) + f" paid {tx.fmt(amount)}{place} (" + typed(memo) + ")"
     return who(player) + f" paid {tx.fmt(amount)}{place} {tx.rules.extras.get('fine_words', 'as a fine')}"
 
 

@@ -19,7 +19,7 @@ from companion.views import worth as worth_at
 
 from .jsontext import array, safe_text
 from .roleview import signed
-from .story import Reading, entry_lines, isolate
+from .story import Reading, entry_lines, isolated
 
 __all__ = ["Chronicle", "story_reading", "thin", "whole_story"]
 
@@ -87,6 +87,15 @@ def story_reading(banker) -> Reading:
     return Reading(rules.registry.specs.get, retell)
 
 
+def _log_line(entry, sentence) -> str:
+    """An entry's sentence on the banker's view: the rule's, with each name and memo that runs right to
+    left isolated in its slot (an undo's or redo's after "Undone: "); plain text as it was logged."""
+    if sentence is None:
+        return str(entry.summary)
+    prefix = {"undo": "Undone: ", "redo": "Redone: "}.get(entry.kind, "")
+    return prefix + sentence.marked(isolated)
+
+
 class Chronicle:
     """Worth series and recent lines per player, for a :class:`~companion.service.Banker`."""
 
@@ -132,9 +141,6 @@ class Chronicle:
         rules = banker.rules
         currency = self._currency_of(self.table["pack"])
         fmt = currency.format
-        memos = [str(e.get("memo") or "") for e in entry.events if isinstance(e, dict)]
-        words = [*self.table["order"], *memos, *(" ".join(m.split()) for m in memos)]
-        words = [w for w in words if not w.isascii()]  # only these can turn their neighbours round
         turn = _turn_of(self.table)
         counted = worth_at(self.table, rules)
         told = self.reading.of(entry, before)  # what the entry's action declares, read once for every player
@@ -147,12 +153,10 @@ class Chronicle:
                 self.worth[name].append([entry.seq, worth])
                 self.worth_json[name].append(f"[{int(entry.seq)},{worth}]")
             for line in entry_lines(entry, name, fmt, told, sentence):
-                text = isolate(line["text"], words) if words else line["text"]
-                line = {**line, "text": text, "change_text": signed(currency, line["change"]), "turn": turn}
+                line = {**line, "change_text": signed(currency, line["change"]), "turn": turn}
                 self.stories[name].append(line)
                 self.stories_json[name].append(safe_text(line))
-        summary = isolate(entry.summary, words) if words else entry.summary
-        self.summaries.append({"seq": entry.seq, "text": summary, "kind": entry.kind})
+        self.summaries.append({"seq": entry.seq, "text": _log_line(entry, sentence), "kind": entry.kind})
 
     def _currency_of(self, pack: dict) -> Currency:
         if pack is not self._pack or self._currency is None:  # the pack changes only when the banker corrects it

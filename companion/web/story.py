@@ -25,7 +25,6 @@ from its words.
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
@@ -43,7 +42,7 @@ __all__ = [
     "Told",
     "account_name",
     "entry_lines",
-    "isolate",
+    "isolated",
     "money_change",
     "paid_sentence",
     "trade_sentence",
@@ -93,10 +92,10 @@ def paid_sentence(event: dict, me: str, fmt: Fmt, words: Iterable[str] = ()) -> 
     amount = event["amount"]
     money = fmt(amount)
     memo = " ".join(str(event.get("memo") or "").split())
-    tail = (f" ({memo})" if memo in words else f" {memo}") if memo else ""
+    tail = (f" ({isolated(memo)})" if memo in words else f" {isolated(memo)}") if memo else ""
     if event["from"] == me:
-        return f"You paid {account_name(event['to'])} {money}{tail}", -amount
-    return f"{account_name(event['from'], start=True)} paid you {money}{tail}", amount
+        return f"You paid {isolated(account_name(event['to']))} {money}{tail}", -amount
+    return f"{isolated(account_name(event['from'], start=True))} paid you {money}{tail}", amount
 
 
 def _touches(events: Iterable[Any], me: str) -> bool:
@@ -164,8 +163,8 @@ def trade_sentence(events: list, me: str, fmt: Fmt) -> tuple[str, int] | None:
     gives = [*gave, *([fmt(out)] if out else [])]
     gets = [*got, *([fmt(inn)] if inn else [])]
     parts = [f"you gave {_listed(gives)}" if gives else "", f"you got {_listed(gets)}" if gets else ""]
-    parts += [f"you paid {account_name(to)} {fmt(n)}" for to, n in besides.items()]
-    who = _listed(sorted(others)) if others else "another player"
+    parts += [f"you paid {isolated(account_name(to))} {fmt(n)}" for to, n in besides.items()]
+    who = _listed([isolated(o) for o in sorted(others)]) if others else "another player"
     return f"Trade with {who}: " + "; ".join(p for p in parts if p), inn - out - sum(besides.values())
 
 
@@ -260,7 +259,8 @@ def entry_lines(entry: Any, me: str, fmt: Fmt, told: Told = Told(), sentence: Sa
     not concern them). ``told``: what :class:`Reading` read of the entry's action; ``sentence``: the
     rule's sentence with its slots (:meth:`Reading.sentence`; an undo's is the sentence of what it takes
     back), told to ``me`` in the second person. Without it, a summary built with slots is told from
-    them, and plain text as it was logged."""
+    them, and plain text as it was logged. Names and memos that run right to left are isolated where
+    each line is built (:func:`isolated`)."""
     change = money_change(entry.events, me)
     prefix = {"undo": "Undone: ", "redo": "Redone: "}.get(entry.kind, "")
     original = entry.events
@@ -272,10 +272,10 @@ def entry_lines(entry: Any, me: str, fmt: Fmt, told: Told = Told(), sentence: Sa
             return [{"seq": entry.seq, "text": prefix + traded[0], "change": change}]
     if me in told.named or (not change and _touches(entry.events, me)):
         if sentence is not None:
-            text = sentence.told(me)
+            text = sentence.told(me, isolated)
             text = prefix + text[:1].upper() + text[1:]
-        else:  # an undo's or redo's summary already says so
-            text = entry.summary.told(me) if isinstance(entry.summary, Said) else str(entry.summary)
+        else:  # an undo's or redo's summary already says so; plain text is told as it was logged
+            text = entry.summary.told(me, isolated) if isinstance(entry.summary, Said) else str(entry.summary)
         return [{"seq": entry.seq, "text": text[:1].upper() + text[1:], "change": change}]
     lines = []
     for event in original:
@@ -291,13 +291,10 @@ def _needs_isolation(word: str) -> bool:
     return not word.isascii() and any(unicodedata.bidirectional(c) in _TURNING for c in word)
 
 
-def isolate(text: str, words) -> str:
-    """``text`` with each of ``words`` (names, memos) that could reorder its neighbours wrapped in
-    FSI ... PDI, so it reads as one unit - in any browser or screen, not only where the page adds
-    ``<bdi>``. Plain left-to-right words are left as they are.
-    """
-    wanted = sorted({w for w in words if w and _needs_isolation(w) and w in text}, key=len, reverse=True)
-    if not wanted:
-        return text
-    pattern = "|".join(re.escape(w) for w in wanted)
-    return re.sub(rf"(?<!\w)(?:{pattern})(?!\w)", lambda m: FSI + m.group(0) + PDI, text)
+def isolated(word: str) -> str:
+    """A name or memo set in a sentence: wrapped in FSI ... PDI when it could reorder its neighbours
+    (right-to-left letters or direction controls), so it reads as one unit in any browser or screen,
+    not only where the page adds ``<bdi>``; plain left-to-right words are left as they are. Each line
+    here puts its names and memos through it where it builds them (a rule's sentence: its slots, see
+    :meth:`Said.told`); no sentence is searched for them afterwards."""
+    return FSI + word + PDI if _needs_isolation(word) else word

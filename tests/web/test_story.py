@@ -8,7 +8,7 @@ import pytest
 
 from companion.core import engine
 from companion.core.money import Currency
-from companion.core.said import Said, does, who, whose
+from companion.core.said import Said, does, typed, who, whose
 from companion.store import Entry
 from companion.web.chronicle import Chronicle, story_reading, thin, whole_story
 from companion.web.story import Reading, entry_lines
@@ -229,15 +229,15 @@ def test_a_missed_entry_makes_the_chronicle_read_the_log_again(table):
     assert len(c.worth["Cy"]) == 3
 
 
-def test_a_name_that_runs_right_to_left_is_isolated_and_plain_names_are_left_alone():
-    from companion.web.story import FSI, PDI, isolate
+def test_a_name_that_runs_right_to_left_is_isolated_in_its_slot_and_plain_names_are_left_alone():
+    from companion.web.story import FSI, PDI, isolated
 
-    assert isolate("Bob paid Ann $5", ["Ann", "Bob"]) == "Bob paid Ann $5"
-    assert (
-        isolate("\u202eBob paid Ann $5 (\u202etaxi)", ["\u202eBob", "Ann", "\u202etaxi"])
-        == f"{FSI}\u202eBob{PDI} paid Ann $5 ({FSI}\u202etaxi{PDI})"
-    )
-    assert isolate("\u05d3\u05df paid Ann", ["\u05d3\u05df"]) == f"{FSI}\u05d3\u05df{PDI} paid Ann"
+    paid = who("Bob") + " paid " + who("Ann") + " $5"
+    assert paid.marked(isolated) == "Bob paid Ann $5"
+    turned = who("\u202eBob") + " paid " + who("Ann") + " $5 (" + typed("\u202etaxi") + ")"
+    assert turned.marked(isolated) == f"{FSI}\u202eBob{PDI} paid Ann $5 ({FSI}\u202etaxi{PDI})"
+    assert turned.told("Ann", isolated) == f"{FSI}\u202eBob{PDI} paid you $5 ({FSI}\u202etaxi{PDI})"
+    assert isolated("\u05d3\u05df") == f"{FSI}\u05d3\u05df{PDI}" and isolated("Ann") == "Ann"
 
 
 def test_the_chronicle_isolates_a_right_to_left_name_in_the_story_and_the_log_as_it_goes(new_game):
@@ -253,6 +253,9 @@ def test_the_chronicle_isolates_a_right_to_left_name_in_the_story_and_the_log_as
     assert chronicle.story_of("Ann")[0]["text"] == f"{FSI}{dan}{PDI} paid you $5 (taxi)"
     assert f"{FSI}{dan}{PDI}" in chronicle.log_lines()[0]["text"]
     assert chronicle.story_of(dan)[0]["text"] == "You paid Ann $5 (taxi)"
+    t.do("transfer", **{"from": "Ann", "to": dan, "amount": 2, "memo": "\u05de\u05d5\u05e0\u05d9\u05ea"})
+    assert chronicle.log_lines()[0]["text"] == f"Ann paid {FSI}{dan}{PDI} $2 ({FSI}\u05de\u05d5\u05e0\u05d9\u05ea{PDI})"
+    assert Chronicle(t.banker).log_lines()[0]["text"] == chronicle.log_lines()[0]["text"]  # read back from the file
 
 
 # -- every family: the rules name their players as slots, and the file tells the same story -------------
