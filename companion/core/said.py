@@ -117,13 +117,13 @@ class Said(str):
         self.parts = tuple(flat)
         return self
 
-    def __add__(self, other: str) -> "Said":  # type: ignore[override]
+    def __add__(self, other: str) -> "Said":
         return Said(self, other)
 
     def __radd__(self, other: str) -> "Said":
         return Said(other, self)
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[type["Said"], tuple[Part, ...]]:
         return (Said, self.parts)
 
     @property

@@ -113,7 +113,7 @@ def quiz(tx: Tx, a: dict[str, Any]) -> str:
     text, counts = pay_quiz(tx, a["answers"], only=None if is_advanced(tx.table) else player)
     if not any(counts.values()):
         raise Refused("nobody answered correctly: the quiz pays nothing")
-    return "Quiz Card round for " + whose(player) + " roll of 3: " + text
+    return "Quiz Card round for " + whose(player or "") + " roll of 3: " + text
 
 
 @CITY.action(
@@ -130,7 +130,7 @@ def violation(tx: Tx, a: dict[str, Any]) -> str:
     player = a["player"]
     if all(a.get(k) is None for k in ("fine", "award", "demerits")):
         raise BadAction("violation needs the card's fine, award or demerits")
-    parts = []
+    parts: list[str] = []
     if a.get("award") is not None:
         award = a["award"]
         tx.pay(BANK, player, award, "Traffic Violation card")

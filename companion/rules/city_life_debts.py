@@ -120,7 +120,7 @@ def settle_owed(tx: Tx, player: str, *, strict: bool) -> list[str]:
 
     ``strict``: refuse (with what to sell) when something is still owed and could be sold for.
     """
-    notes = []
+    notes: list[str] = []
     while tx.table["players"][player].get("owes"):
         owes = list(tx.table["players"][player]["owes"])
         entry = owes[0]

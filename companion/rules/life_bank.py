@@ -237,7 +237,7 @@ def pay_day(tx: Tx, a: dict[str, Any]) -> str:
         raise BadAction("interest is true on a PAY DAY - INTEREST DUE space")
     salary = card(tx.table, job)["salary"]
     tx.pay(BANK, player, salary, f"salary ({job})")
-    text = who(player) + f" collected a {tx.fmt(salary)} pay day ({job})"
+    text: str = who(player) + f" collected a {tx.fmt(salary)} pay day ({job})"
     n = notes_of(tx.table, player)
     if interest and n:
         due = n * amount_of(tx.table, "note_interest")

@@ -246,7 +246,7 @@ def pay_space(tx: Tx, a: dict[str, Any]) -> str:
             if a.get("pay_card") is not None:
                 raise Refused(f"{player} pays nothing, so has no Pay card to give")
             return who(player, "has") + f" {policy}: nothing to pay (" + typed(memo) + ")"
-    text = who(player) + f" paid {tx.fmt(amount)} (" + typed(memo) + ")"
+    text: str = who(player) + f" paid {tx.fmt(amount)} (" + typed(memo) + ")"
     text = _joined(text, obligation(tx, player, BANK, amount, memo))
     return _joined(text, _share_the_wealth(tx, a, player, amount, "pay_card"))
 
@@ -258,7 +258,7 @@ def reckoning(tx: Tx, a: dict[str, Any]) -> str:
     if stage_of(tx.table, player):
         raise Refused(f"{player} has had the Day of Reckoning already")
     children = tx.table["players"][player].get("children", 0)
-    parts = []
+    parts: list[str] = []
     if children:
         gift = children * amount_of(tx.table, "reckoning_child")
         tx.pay(BANK, player, gift, f"{children} child{'ren' if children > 1 else ''}")
@@ -327,5 +327,5 @@ def next_turn(tx: Tx, a: dict[str, Any]) -> str:
         tx.set(["turn", "index"], order.index(nxt))
     road = [p for p in active_players(tx.table) if not retired(tx.table, p)]
     if not road:
-        return whose(ended) + " turn ended; everyone has retired"
-    return whose(ended) + " turn ended; " + who(current_player(tx.table) or "") + " to play"
+        return whose(ended or "") + " turn ended; everyone has retired"
+    return whose(ended or "") + " turn ended; " + who(current_player(tx.table) or "") + " to play"

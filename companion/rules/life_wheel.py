@@ -230,7 +230,7 @@ def play_market(tx: Tx, a: dict[str, Any]) -> str:
     outcome = amount_of(tx.table, "market")[number - 1]
     if outcome > 0:
         tx.pay(BANK, player, outcome, "played the market")
-        text = who(player) + f" played the market and spun {number}: the market is up, collected {tx.fmt(outcome)}"
+        text: str = who(player) + f" played the market and spun {number}: the market is up, collected {tx.fmt(outcome)}"
     elif outcome < 0:
         text = who(player) + f" played the market and spun {number}: the market is down, paid {tx.fmt(-outcome)}"
         text = _joined(text, obligation(tx, player, BANK, -outcome, "the market is down"))
