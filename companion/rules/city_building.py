@@ -48,6 +48,8 @@ BUILDINGS = (
 
 #: The buildings that are blocks: they draw on the spin's allowance and take a count.
 BLOCKS = ("residential", "industrial")
+#: The buildings only a spin gives (the free railroad): a screen offers one only while the spin has filled it.
+SPUN_ONLY = ("railroad",)
 
 
 def _own_districts(table: dict[str, Any], partial: dict[str, Any]) -> list[str]:
@@ -90,7 +92,8 @@ def build_spin(
     spinner gave one (built or not: the rule says what is left of it), else the building kept when it is
     one (residential instead of a railroad or nothing) with ``count`` the blocks the spin still allows
     (1 to 3; None for a building that is not blocks) and ``allowance`` what is left of the spin. ``text``
-    says the spin ("2 blocks (1 left)"); ``blocks`` names the buildings that take a count."""
+    says the spin ("2 blocks (1 left)"); ``blocks`` names the buildings that take a count and
+    ``spun_only`` the ones only a spin gives."""
     spin = spin_of(table, player) if player else None
     if spin is not None and this_roll and spin.get("roll", 1) != roll_of(table):
         spin = None  # a double since that spin: this roll spins again
@@ -102,8 +105,9 @@ def build_spin(
             "count": None,
             "allowance": None,
             "blocks": BLOCKS,
+            "spun_only": SPUN_ONLY,
         }
-    said = {"spun": True, "text": describe_spin(spin), "blocks": BLOCKS}
+    said = {"spun": True, "text": describe_spin(spin), "blocks": BLOCKS, "spun_only": SPUN_ONLY}
     if spin["result"] == "railroad":
         return {**said, "building": "railroad", "count": None, "allowance": 0}
     left = max(spin["result"] - spin["used"], 0)

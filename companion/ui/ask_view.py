@@ -307,7 +307,7 @@ def shown_rows(spec, form: ActionForm, state: dict | None = None) -> list[dict[s
             options = [
                 (v, _SHORT.get(v, label))
                 for v, label in f.options
-                if v != "railroad" or form.values.get(name) == "railroad"
+                if v not in form.spun_only or form.values.get(name) == v
             ]
         else:
             continue

@@ -86,6 +86,8 @@ class ActionForm:
     allowance: int = 0
     #: The buildings that take a count of blocks, as the family says (with the spin it fills from).
     blocks: tuple[str, ...] = ()
+    #: The buildings only a spin gives (the railroad), offered only while the spin has filled one.
+    spun_only: tuple[str, ...] = ()
     #: The fields a spin fills, found by their declared kinds (:func:`spin_fields`): what to build (the
     #: action's choice) and how many blocks (its count); "" before a spin filled the form.
     builds: str = ""
@@ -340,7 +342,14 @@ def with_spin(form: ActionForm, spin: dict[str, Any], spec) -> ActionForm:
     many blocks, shown as a row the banker can change. ``spec``: the Build's declaration, whose choice
     and count fields take them."""
     builds, counts = spin_fields(spec)
-    form = replace(form, shown=(builds, counts), blocks=tuple(spin["blocks"]), builds=builds, counts=counts)
+    form = replace(
+        form,
+        shown=(builds, counts),
+        blocks=tuple(spin["blocks"]),
+        spun_only=tuple(spin.get("spun_only", ())),
+        builds=builds,
+        counts=counts,
+    )
     form = form.fill(builds, spin["building"])
     if not spin["spun"]:
         return form
