@@ -7,7 +7,7 @@ from typing import Any
 from . import contract as c
 from .engine import Registry, Tx, may_be_empty, ranking
 from .errors import BadAction, Refused
-from .said import joined, typed, who, whose
+from .said import does, joined, typed, who, whose
 from .model import (
     BANK,
     account_name,
@@ -112,7 +112,7 @@ def collect_from_all(tx: Tx, a: dict[str, Any]) -> str:
         if part == amount:
             full.append(p)
         else:
-            short.append(who(p) + f" paid {tx.fmt(part)} and is {tx.fmt(amount - part)} short")
+            short.append(who(p) + f" paid {tx.fmt(part)} and " + does(p, "is") + f" {tx.fmt(amount - part)} short")
     parts = [f"{tx.fmt(amount)} from " + (who(full[0]) if len(full) == 1 else "each of " + joined(", ", map(who, full)))] if full else []
     head = who(player) + " collected " + (parts[0] if parts else "what each could pay")
     return joined("; ", [head, *short])

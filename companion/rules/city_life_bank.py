@@ -136,8 +136,8 @@ def has_assets(table: Table, player: str) -> bool:
 
 def sell_hint(table: Table, player: str, fmt: Callable[[int], str], to: str | None = None) -> str:
     things = "Bank shares or property" if shares_of(table, player) else "property"
-    buyers = f"to {to} at the purchase price, to other players" if to else "to other players"
-    return f"sell {things} first ({buyers}, or to the Bank for {fmt(could_raise(table, player))})"
+    buyers = "to " + who(to) + " at the purchase price, to other players" if to else "to other players"
+    return f"sell {things} first (" + buyers + f", or to the Bank for {fmt(could_raise(table, player))})"
 
 
 def turns_for(table: Table, owed: int, cap: int | None = None) -> int:

@@ -146,7 +146,8 @@ def revenge(tx: Tx, a: dict[str, Any]) -> str:
             return who(player) + " took Revenge: " + who(victim) + f" paid {tx.fmt(amount)}"
         has = tx.fmt(cash(tx.table, victim))
         text = (
-            who(player) + " took Revenge on " + who(victim) + f", who has {has} and may not borrow for it, so goes back {spaces} spaces"
+            who(player) + " took Revenge on " + who(victim) + ", who " + does(victim, "has")
+            + f" {has} and may not borrow for it, so " + does(victim, "goes") + f" back {spaces} spaces"
         )
     else:
         text = who(player) + " took Revenge: " + who(victim, "goes") + f" back {spaces} spaces"

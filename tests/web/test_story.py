@@ -138,6 +138,8 @@ def test_cat_is_told_of_her_own_turns_in_the_second_person():
     assert (who("Cat") + " went to jail").told("Catherine") == "Cat went to jail"
     doubled = who("Cat") + " rolled a third double and " + does("Cat", "goes") + " to jail"
     assert doubled.told("Cat") == "You rolled a third double and go to jail"
+    with pytest.raises(ValueError):  # a verb after a name is declared with its second person, never guessed
+        who("Cat", "jumps")
 
 
 def test_a_reading_from_the_file_is_the_rules_own_sentence_and_a_changed_rule_leaves_the_text_as_logged(new_game):
