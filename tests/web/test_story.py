@@ -292,3 +292,22 @@ def test_every_familys_sentences_name_their_players_as_slots_and_read_the_same_f
             assert again.story_of(name, 25) == live.story_of(name, 25)
     finally:
         t.close()
+
+
+def test_the_actions_the_random_evenings_seldom_reach_name_their_players_as_slots_too(new_game):
+    t = new_game("classic", "Ann", "Bob", "Cy", free_parking=True)
+    sentences = [
+        t.do("pay_to_all", player="Ann", amount=10, memo="a round of drinks").entry.summary,
+        t.do("miss_turns", player="Bob", turns=2).entry.summary,
+        t.do("jail", player="Cy").entry.summary,
+        t.do("jail_fine", player="Cy").entry.summary,
+        t.do("tax", player="Ann", tax="luxury").entry.summary,
+        t.do("win_pot", player="Bob", pot="free parking").entry.summary,
+        t.do("next_turn").entry.summary,
+    ]
+    for said in sentences:
+        for name, word in WORD.items():
+            if word.search(str(said)):
+                assert isinstance(said, Said) and name in said.names, f"{name} in {str(said)!r} is not a slot"
+    assert sentences[0].told("Bob") == "Ann paid $10 to each of you, Cy"
+    assert sentences[1].told("Bob") == "You will miss 2 turns"
