@@ -263,9 +263,10 @@ def _field_names() -> set[str]:
 
 
 def _is_values(node: ast.AST) -> bool:
-    """A form's or an action's values: ``form.values``, ``values``, ``v``, ``partial``."""
+    """A form's or an action's values: ``form.values``, ``values``, ``v``, ``partial``, ``typed`` (what
+    the contract read)."""
     return (isinstance(node, ast.Attribute) and node.attr == "values") or (
-        isinstance(node, ast.Name) and node.id in ("values", "v", "partial")
+        isinstance(node, ast.Name) and node.id in ("values", "v", "partial", "typed")
     )
 
 
@@ -299,7 +300,8 @@ def _named_reads(tree: ast.AST, names: set[str]) -> list[int]:
 def test_no_adapter_picks_a_field_out_by_its_name():
     """The touchscreen, the phones and the command line find the field they fill (the building and
     the count a spin gives, a trade's or a bankruptcy's player, an auction's deed) by its declared
-    kind or role (flows.spin_fields, flows.filled_of_kind, flows.role_field, form.actor)."""
+    kind or role (flows.spin_fields, flows.filled_of_kind, flows.role_field, form.actor; a phone's
+    payment request, requests.TRANSFER)."""
     names = _field_names()
     problems = []
     for path in sorted(PACKAGE.rglob("*.py")):
