@@ -2,18 +2,14 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 from companion.core.money import Currency
+from tests import command
 
 
 def companion(*args: str, cwd) -> str:
-    done = subprocess.run(
-        [sys.executable, "-m", "companion", *args], capture_output=True, text=True, cwd=cwd, check=False
-    )
-    assert done.returncode == 0, done.stderr
-    return done.stdout
+    code, out, err = command.companion(*args, cwd=cwd)
+    assert code == 0, err
+    return out
 
 
 def test_monopoly_city_money_reads_like_its_notes_in_rules_deeds_and_show(tmp_path):
