@@ -72,7 +72,9 @@ def test_an_action_id_with_a_broken_character_is_refused(game):
 def test_a_player_name_in_bytes_that_are_not_utf8_is_refused(tmp_path):
     path = tmp_path / "bytes.game"
     # bytes as the shell hands them to a program (the interpreter decodes its own arguments)
-    rc, _, err = companion_process("new", str(path), "--rules", "classic", "--player", b"\xff\xfeAnn", "--player", "Bob")
+    rc, _, err = companion_process(
+        "new", str(path), "--rules", "classic", "--player", b"\xff\xfeAnn", "--player", "Bob"
+    )
     assert rc == 2 and err.count("\n") == 1 and "broken character" in err
     assert not path.exists()
 
