@@ -43,7 +43,7 @@ def test_one_style_for_millions_in_monopoly_city():
 
 
 def test_the_game_choosers_tabs_read_the_packs_own_titles():
-    from companion.ui.screens.setup import pack_label
+    from companion.ui.games import pack_label  # the setup screen's tabs, without Kivy
 
     assert pack_label("game-of-life", "The Game of Life") == "The Game of Life"
     assert pack_label("classic", "Monopoly (classic US board)") == "Classic"  # too long for a tab
