@@ -58,12 +58,15 @@ def _drop_point(points: list, texts: list, seq: int) -> None:
             return
 
 
-def whole_story(banker, me: str) -> list[dict]:
+def whole_story(banker, me: str, known: Reading | None = None) -> list[dict]:
     """Every line of ``me``'s story from the first entry, newest first, each with its turn (the whole game,
-    read from the log once when a player asks for it)."""
+    read from the log once when a player asks for it). ``known``: a reading of this game's log (the
+    chronicle's), whose sentences are taken as they are instead of deciding their entries again."""
     table = banker.opening_table()
     currency = Currency.from_pack(table["pack"])
     reading = story_reading(banker)
+    if known is not None:
+        reading.said.update(known.said)
     lines: list[dict] = []
     for entry in banker.log():
         told = reading.of(entry, table)

@@ -214,7 +214,7 @@ class Reading:
             action = entry.action if isinstance(entry.action, dict) else {}
             told = self._read(action)
             told = self._alike.setdefault(told, told)
-            said = self._said(entry, action, before) if entry.kind == "do" else None
+            said = (self.said.get(entry.seq) or self._said(entry, action, before)) if entry.kind == "do" else None
         self.seen[entry.seq] = told
         if said is not None:
             self.said[entry.seq] = said

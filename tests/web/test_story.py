@@ -201,6 +201,7 @@ def test_the_whole_story_and_the_chronicle_tell_the_same_lines(new_game):
     assert [line["text"] for line in whole_story(t.banker, "Bob")] == [
         line["text"] for line in chronicle.story_of("Bob")
     ]
+    assert whole_story(t.banker, "Bob", chronicle.reading) == whole_story(t.banker, "Bob")  # its sentences, reused
 
 
 def test_thin_keeps_the_first_and_last_points():
