@@ -214,7 +214,7 @@ class Reading:
             action = entry.action if isinstance(entry.action, dict) else {}
             told = self._read(action)
             told = self._alike.setdefault(told, told)
-            said = (self.said.get(entry.seq) or self._said(entry, action, before)) if entry.kind == "do" else None
+            said = self._said(entry, action, before) if entry.kind == "do" else None
         self.seen[entry.seq] = told
         if said is not None:
             self.said[entry.seq] = said
@@ -228,6 +228,9 @@ class Reading:
     def _said(self, entry: Any, action: dict, before: dict | None) -> Said | None:
         if isinstance(entry.summary, Said):
             return entry.summary
+        known = self.said.get(entry.seq)  # handed over by another reading of the same log
+        if known is not None and known == entry.summary:
+            return known
         if self.retell is None or before is None:
             return None
         try:
