@@ -121,7 +121,10 @@ class Chronicle:
         self._story_text: dict[str, tuple] = {}
         self._pack: dict | None = None
         self._currency: Currency | None = None
+        known = getattr(self, "reading", None)  # what an earlier build read: kept for the entries it read
         self.reading = story_reading(banker)
+        if known is not None:
+            self.reading.said.update(known.said)
         for entry in banker.log():
             self._see(entry)
 
