@@ -83,7 +83,13 @@ def transfer(tx: Tx, a: dict[str, Any]) -> str:
     if payer != BANK and cash(tx.table, payer) < amount:
         raise tx.short_of(payer, amount)
     tx.pay(payer, payee, amount, memo)
-    return who(account_name(payer)) + " paid " + who(account_name(payee)) + f" {tx.fmt(amount)}" + (" (" + typed(memo) + ")" if memo else "")
+    return (
+        who(account_name(payer))
+        + " paid "
+        + who(account_name(payee))
+        + f" {tx.fmt(amount)}"
+        + (" (" + typed(memo) + ")" if memo else "")
+    )
 
 
 @MONEY.action(
@@ -113,7 +119,11 @@ def collect_from_all(tx: Tx, a: dict[str, Any]) -> str:
             full.append(p)
         else:
             short.append(who(p) + f" paid {tx.fmt(part)} and " + does(p, "is") + f" {tx.fmt(amount - part)} short")
-    parts = [f"{tx.fmt(amount)} from " + (who(full[0]) if len(full) == 1 else "each of " + joined(", ", map(who, full)))] if full else []
+    parts = (
+        [f"{tx.fmt(amount)} from " + (who(full[0]) if len(full) == 1 else "each of " + joined(", ", map(who, full)))]
+        if full
+        else []
+    )
     head = who(player) + " collected " + (parts[0] if parts else "what each could pay")
     return joined("; ", [head, *short])
 
@@ -205,7 +215,11 @@ def miss_turns(tx: Tx, a: dict[str, Any]) -> str:
     turns = a["turns"]
     owed = tx.table["players"][player].get("skip", 0)
     tx.set(["players", player, "skip"], owed + turns)
-    return who(player, "will") + f" miss {turns} turn{'s' if turns > 1 else ''}" + (" (" + typed(_memo(a)) + ")" if a.get("memo") else "")
+    return (
+        who(player, "will")
+        + f" miss {turns} turn{'s' if turns > 1 else ''}"
+        + (" (" + typed(_memo(a)) + ")" if a.get("memo") else "")
+    )
 
 
 def declare_out(tx: Tx, player: str) -> None:

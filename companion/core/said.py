@@ -174,7 +174,7 @@ def does(name: str, verb: str) -> Said:
 
 
 def whose(name: str) -> Said:
-    """"Ann's" at the table, "your" on Ann's phone: ``whose(player) + " turn ended"``."""
+    """ "Ann's" at the table, "your" on Ann's phone: ``whose(player) + " turn ended"``."""
     return Said(Who(name, whose=True))
 
 

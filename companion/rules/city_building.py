@@ -306,7 +306,12 @@ def _tower(tx: Tx, player: str, deed: str) -> str:
     tx.pay(player, BANK, cost, f"the Monopoly Tower on {deed}")
     tx.set(["deeds", deed, "tower"], True)
     tx.set(["stock", "towers"], tx.table["stock"]["towers"] - 1)
-    return who(player) + f" built the Monopoly Tower on {deed} for {tx.fmt(cost)}: rent doubles on all " + whose(player) + " districts"
+    return (
+        who(player)
+        + f" built the Monopoly Tower on {deed} for {tx.fmt(cost)}: rent doubles on all "
+        + whose(player)
+        + " districts"
+    )
 
 
 def _planning_building(table: dict[str, Any], name: object) -> tuple[str, str]:

@@ -190,8 +190,13 @@ def _default(tx: Tx, player: str, index: int) -> str:
     tx.set(["players", player, "at"], 3)
     turns.miss(tx, player, n, "debt")
     text = (
-        who(player) + f" could not repay the {debt['label']}: paid {tx.fmt(have)}, " + does(player, "has")
-        + " nothing to sell, " + does(player, "goes") + " back to square 3 and " + does(player, "misses")
+        who(player)
+        + f" could not repay the {debt['label']}: paid {tx.fmt(have)}, "
+        + does(player, "has")
+        + " nothing to sell, "
+        + does(player, "goes")
+        + " back to square 3 and "
+        + does(player, "misses")
         + f" {n} turn{'s' if n != 1 else ''} for the {tx.fmt(owed)} still owed"
     )
     if debt["kind"] == "loan":
@@ -225,8 +230,12 @@ def collect_due(tx: Tx, player: str) -> list[str]:
                 tx.set(["players", player, "debts"], debts)
                 have = tx.fmt(cash(tx.table, player))
                 notes.append(
-                    whose(player) + f" {debt['label']} of {tx.fmt(debt['amount'])} is due and " + who(player, "has")
-                    + f" {have}: " + sell_hint(tx.table, player, tx.fmt) + ", then repay"
+                    whose(player)
+                    + f" {debt['label']} of {tx.fmt(debt['amount'])} is due and "
+                    + who(player, "has")
+                    + f" {have}: "
+                    + sell_hint(tx.table, player, tx.fmt)
+                    + ", then repay"
                 )
             i += 1
     return notes

@@ -151,7 +151,10 @@ def violation(tx: Tx, a: dict[str, Any]) -> str:
             tx.set(["players", player, "demerits"], None)
             tx.set(["players", player, "at"], 10)
             parts.append(
-                who(player) + f" reached {limit} demerit points: the cards go back and " + who(player, "returns") + " to square 10"
+                who(player)
+                + f" reached {limit} demerit points: the cards go back and "
+                + who(player, "returns")
+                + " to square 10"
             )
             if is_advanced(tx.table):
                 rise = amount_of(tx.table, "insurance_increase")

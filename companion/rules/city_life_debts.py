@@ -53,7 +53,12 @@ def _broke(tx: Tx, player: str, entry: dict[str, Any]) -> str:
     what = f"the {tx.fmt(entry['amount'])} {entry['memo']}"
     if entry["broke"] == "one_turn":
         turns.miss(tx, player, 1, "debt")
-        return who(player, "has") + f" {tx.fmt(have)} and nothing to sell, so " + does(player, "misses") + f" a turn instead of paying {what}"
+        return (
+            who(player, "has")
+            + f" {tx.fmt(have)} and nothing to sell, so "
+            + does(player, "misses")
+            + f" a turn instead of paying {what}"
+        )
     if entry["broke"] == "miss_two":
         n = amount_of(tx.table, "visitor_miss_turns")
         turns.miss(tx, player, n, "debt")
@@ -68,8 +73,13 @@ def _broke(tx: Tx, player: str, entry: dict[str, Any]) -> str:
         turns.miss(tx, player, n, "debt")
     where = " in Jail" if entry["broke"] == "jail" else ""
     return (
-        who(player) + " paid " + who(creditor(entry["to"])) + f" all {tx.fmt(have)} of {what}, "
-        + does(player, "has") + " nothing to sell and " + does(player, "misses")
+        who(player)
+        + " paid "
+        + who(creditor(entry["to"]))
+        + f" all {tx.fmt(have)} of {what}, "
+        + does(player, "has")
+        + " nothing to sell and "
+        + does(player, "misses")
         + f" {n} turn{'s' if n != 1 else ''}{where} for the {tx.fmt(owed)} still owed"
     )
 
@@ -77,9 +87,14 @@ def _broke(tx: Tx, player: str, entry: dict[str, Any]) -> str:
 def _owed_text(tx: Tx, player: str, entry: dict[str, Any]) -> str:
     to = entry["to"] if entry["to"] != LOTTERY else None
     return (
-        who(player, "has") + f" {tx.fmt(cash(tx.table, player))} but " + does(player, "owes") + " "
-        + who(creditor(entry["to"])) + f" {tx.fmt(entry['amount'])} for the {entry['memo']}: "
-        + sell_hint(tx.table, player, tx.fmt, to) + ", then settle"
+        who(player, "has")
+        + f" {tx.fmt(cash(tx.table, player))} but "
+        + does(player, "owes")
+        + " "
+        + who(creditor(entry["to"]))
+        + f" {tx.fmt(entry['amount'])} for the {entry['memo']}: "
+        + sell_hint(tx.table, player, tx.fmt, to)
+        + ", then settle"
     )
 
 
@@ -126,7 +141,9 @@ def settle_owed(tx: Tx, player: str, *, strict: bool) -> list[str]:
         entry = owes[0]
         if cash(tx.table, player) >= entry["amount"]:
             _pay(tx, player, entry, entry["amount"])
-            notes.append(who(player) + " paid " + who(creditor(entry["to"])) + f" the {tx.fmt(entry['amount'])} {entry['memo']}")
+            notes.append(
+                who(player) + " paid " + who(creditor(entry["to"])) + f" the {tx.fmt(entry['amount'])} {entry['memo']}"
+            )
         elif not has_assets(tx.table, player):
             notes.append(_broke(tx, player, entry))
         elif strict:

@@ -205,7 +205,11 @@ def exchange(tx: Tx, a: dict[str, Any]) -> str:
     tx.pay(player, LOTTERY, taxes[1], f"Land Transfer Tax on {house}")
     take_property(tx, None, tower)
     take_property(tx, player, house)
-    return who(player) + f" exchanged {tower} for {house}" + (f", paying {tx.fmt(sum(taxes))} in taxes" if sum(taxes) else "")
+    return (
+        who(player)
+        + f" exchanged {tower} for {house}"
+        + (f", paying {tx.fmt(sum(taxes))} in taxes" if sum(taxes) else "")
+    )
 
 
 @CITY.action(
@@ -235,7 +239,10 @@ def buy_shares(tx: Tx, a: dict[str, Any]) -> str:
     tx.pay(player, BANK, n * amount_of(tx.table, "share_price"), "Bank shares")
     tx.set(["players", player, "shares"], shares_of(tx.table, player) + n)
     tx.set(["players", player, "shares_bought"], bought + n)
-    return who(player) + f" bought {n} Bank share{'s' if n > 1 else ''} for {tx.fmt(n * amount_of(tx.table, 'share_price'))}"
+    return (
+        who(player)
+        + f" bought {n} Bank share{'s' if n > 1 else ''} for {tx.fmt(n * amount_of(tx.table, 'share_price'))}"
+    )
 
 
 @CITY.action(
@@ -273,6 +280,10 @@ def sell_shares(tx: Tx, a: dict[str, Any]) -> str:
         tx.set(["players", seller, "sold_shares"], True)
     to = "the Bank" if buyer == BANK else buyer
     shares = f"{n} Bank share{'s' if n > 1 else ''}"
-    return who(seller) + f" sold {shares} to " + who(to) + f" for {tx.fmt(price)}" + (
-        f" and paid {tx.fmt(cgt)} Capital Gains Tax" if cgt else ""
+    return (
+        who(seller)
+        + f" sold {shares} to "
+        + who(to)
+        + f" for {tx.fmt(price)}"
+        + (f" and paid {tx.fmt(cgt)} Capital Gains Tax" if cgt else "")
     )

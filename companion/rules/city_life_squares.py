@@ -266,8 +266,10 @@ def _dollar_sign(tx: Tx, player: str, square: int, a: dict[str, Any]) -> str:
         held = shares_of(tx.table, player) + 1
         tx.set(["players", player, "shares"], held)
         return (
-            who(player) + f" received a {tx.fmt(amount_of(tx.table, 'share_price'))} Bank share from the Bank ("
-            + who(player) + f" holds {held})"
+            who(player)
+            + f" received a {tx.fmt(amount_of(tx.table, 'share_price'))} Bank share from the Bank ("
+            + who(player)
+            + f" holds {held})"
         )
     amount = amount_of(tx.table, "dollar_sign_advanced")
     tx.pay(BANK, player, amount, "Dollar Sign square")
@@ -327,10 +329,18 @@ def _visitor_fee(tx: Tx, player: str, owner: str, deed: str) -> str:
     if house and cash(tx.table, player) + could_raise(tx.table, player) < fee:
         n = amount_of(tx.table, "visitor_miss_turns")
         turns.miss(tx, player, n, "debt")
-        return who(player, "cannot") + f" cover the {tx.fmt(fee)} Visitor's Fee, so " + does(player, "misses") + f" the next {n} turns instead"
+        return (
+            who(player, "cannot")
+            + f" cover the {tx.fmt(fee)} Visitor's Fee, so "
+            + does(player, "misses")
+            + f" the next {n} turns instead"
+        )
     outcome = charge(tx, player, fee, memo, payee=owner, when_broke="miss_two" if house else "jail", tax=cgt)
     return outcome or (
-        who(player) + " paid " + who(owner) + f" a {tx.fmt(fee)} Visitor's Fee"
+        who(player)
+        + " paid "
+        + who(owner)
+        + f" a {tx.fmt(fee)} Visitor's Fee"
         + ("; " + who(owner) + f" paid {tx.fmt(cgt)} Capital Gains Tax" if cgt else "")
     )
 

@@ -123,8 +123,10 @@ def choose_character(tx: Tx, a: dict[str, Any]) -> str:
     tx.set(["players", player, "character"], key)
     c = tx.table["pack"]["characters"][key]
     applies = [w for w in ("night", "detour") if c[w]]
-    return who(player, "is") + f" {title}: salary {tx.fmt(c['salary'])}, " + (
-        f"affected by {' and '.join(w.title() for w in applies)}" if applies else "not affected by Night or Detour"
+    return (
+        who(player, "is")
+        + f" {title}: salary {tx.fmt(c['salary'])}, "
+        + (f"affected by {' and '.join(w.title() for w in applies)}" if applies else "not affected by Night or Detour")
     )
 
 

@@ -206,7 +206,8 @@ def sell_infrastructure(tx: Tx, a: dict[str, Any]) -> str:
             f"{'bare land' if not gp.level(tx.table, deed) else 'level ' + str(gp.level(tx.table, deed))})"
         )
     return (
-        who(player) + f" sold {sold} level{'s' if sold > 1 else ''} of infrastructure on {deed} for {tx.fmt(received)}{note}"
+        who(player)
+        + f" sold {sold} level{'s' if sold > 1 else ''} of infrastructure on {deed} for {tx.fmt(received)}{note}"
     )
 
 
@@ -254,7 +255,8 @@ def improve_group(tx: Tx, a: dict[str, Any]) -> str:
         take_piece(tx, park, gp.level(tx.table, park) + 1)
     tx.pay(player, BANK, total, f"infrastructure on the {name} group")
     return (
-        who(player) + f" improved the {name} group to level {target} (a {gp.piece(target)} on each park) for {tx.fmt(total)}"
+        who(player)
+        + f" improved the {name} group to level {target} (a {gp.piece(target)} on each park) for {tx.fmt(total)}"
     )
 
 

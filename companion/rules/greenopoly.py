@@ -122,8 +122,10 @@ def bankrupt(tx: Tx, a: dict[str, Any]) -> str:
     rows = _game_over(tx, f"{player} went bankrupt")
     lead = rows[0]
     return (
-        text + ". Game over: "
-        + who(lead["player"], "wins") + f" with {lead['improved_parks']} improved park{'s' if lead['improved_parks'] != 1 else ''}"
+        text
+        + ". Game over: "
+        + who(lead["player"], "wins")
+        + f" with {lead['improved_parks']} improved park{'s' if lead['improved_parks'] != 1 else ''}"
     )
 
 

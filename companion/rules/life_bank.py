@@ -254,7 +254,10 @@ def borrow(tx: Tx, a: dict[str, Any]) -> str:
     player = in_play(tx, a["player"])
     n = whole(a["notes"], "notes", 1, 50)
     take_notes(tx, player, n)
-    return who(player) + f" borrowed {tx.fmt(n * amount_of(tx.table, 'note'))} on {n} promissory note{'s' if n > 1 else ''}"
+    return (
+        who(player)
+        + f" borrowed {tx.fmt(n * amount_of(tx.table, 'note'))} on {n} promissory note{'s' if n > 1 else ''}"
+    )
 
 
 @LIFE.action("repay", c.player(), NOTES, label="Repay notes", group="loans")

@@ -70,8 +70,10 @@ def wedding(tx: Tx, a: dict[str, Any]) -> str:
     number = spin_of(a["spin"])
     tx.set(["players", player, "married"], True)
     presents = amount_of(tx.table, "wedding_presents")[number - 1]
-    text = who(player) + f" got married and spun {number}: " + (
-        _from_each(tx, player, presents, "wedding present") if presents else "no presents"
+    text = (
+        who(player)
+        + f" got married and spun {number}: "
+        + (_from_each(tx, player, presents, "wedding present") if presents else "no presents")
     )
     return _joined(text, lucky_fee(tx, player, number))
 
@@ -101,7 +103,12 @@ def cross_bridge(tx: Tx, a: dict[str, Any]) -> str:
     keeper = toll_keeper(tx.table)
     tx.set(["players", player, "crossed"], order)
     if keeper is None:
-        return who(player, "is") + " the first across the Toll Bridge and " + does(player, "collects") + " its toll from every player crossing later"
+        return (
+            who(player, "is")
+            + " the first across the Toll Bridge and "
+            + does(player, "collects")
+            + " its toll from every player crossing later"
+        )
     toll = amount_of(tx.table, "toll")
     return _joined(
         who(player) + " crossed the Toll Bridge and paid " + who(keeper) + f" {tx.fmt(toll)}",
@@ -146,8 +153,14 @@ def revenge(tx: Tx, a: dict[str, Any]) -> str:
             return who(player) + " took Revenge: " + who(victim) + f" paid {tx.fmt(amount)}"
         has = tx.fmt(cash(tx.table, victim))
         text = (
-            who(player) + " took Revenge on " + who(victim) + ", who " + does(victim, "has")
-            + f" {has} and may not borrow for it, so " + does(victim, "goes") + f" back {spaces} spaces"
+            who(player)
+            + " took Revenge on "
+            + who(victim)
+            + ", who "
+            + does(victim, "has")
+            + f" {has} and may not borrow for it, so "
+            + does(victim, "goes")
+            + f" back {spaces} spaces"
         )
     else:
         text = who(player) + " took Revenge: " + who(victim, "goes") + f" back {spaces} spaces"
@@ -278,7 +291,9 @@ def reckoning(tx: Tx, a: dict[str, Any]) -> str:
         )
     tx.set(["players", player, "stage"], "reckoned")
     return (
-        "Day of Reckoning for " + who(player) + ": "
+        "Day of Reckoning for "
+        + who(player)
+        + ": "
         + (joined("; ", parts) if parts else "no children and no notes")
         + "; next: Millionaire Acres or the Tycoon's number"
     )

@@ -201,7 +201,9 @@ def lucky_day(tx: Tx, a: dict[str, Any]) -> str:
     if cash(tx.table, player) < amount:
         raise tx.short_of(player, amount, "speculating")
     tx.pay(player, BANK, amount, f"speculated on {picked[0]} and {picked[1]}")
-    text = who(player) + f" speculated the Lucky Day's {tx.fmt(amount)} on {picked[0]} and {picked[1]} and spun {number}: "
+    text = (
+        who(player) + f" speculated the Lucky Day's {tx.fmt(amount)} on {picked[0]} and {picked[1]} and spun {number}: "
+    )
     if number in picked:
         win = amount_of(tx.table, "speculate_win")
         tx.pay(BANK, player, win, "speculation won")
@@ -259,10 +261,18 @@ def tycoon(tx: Tx, a: dict[str, Any]) -> str:
     if spun == number:
         tx.set(["players", player, "stage"], "tycoon")
         tx.set(["over"], {"winner": player, "reason": "Millionaire Tycoon", "ranking": final_count(tx)})
-        return who(player) + f" put everything on {number}, spun {spun} and " + does(player, "is") + " a Millionaire Tycoon: " + who(player, "wins")
+        return (
+            who(player)
+            + f" put everything on {number}, spun {spun} and "
+            + does(player, "is")
+            + " a Millionaire Tycoon: "
+            + who(player, "wins")
+        )
     lost = cash(tx.table, player)
     tx.pay(player, BANK, lost, "lost the Tycoon gamble")
     tx.set(["players", player, "stage"], "poor_farm")
     tx.set(["players", player, "crossed"], None)
-    text = who(player) + f" put {tx.fmt(lost)} on {number}, spun {spun} and " + does(player, "goes") + " to the Poor Farm"
+    text = (
+        who(player) + f" put {tx.fmt(lost)} on {number}, spun {spun} and " + does(player, "goes") + " to the Poor Farm"
+    )
     return _joined(text, check_end(tx))

@@ -116,7 +116,11 @@ def rent(tx: Tx, a: dict[str, Any]) -> str:
     amount = cd.rent_value(tx.table, deed)
     if dodging(tx.table, payer):
         return (
-            whose(payer) + " Rent Dodge covers this turn: " + who(payer, "owes") + " " + who(owner)
+            whose(payer)
+            + " Rent Dodge covers this turn: "
+            + who(payer, "owes")
+            + " "
+            + who(owner)
             + f" nothing for {deed} (instead of {tx.fmt(amount)})"
         )
     if dodge:
@@ -127,7 +131,12 @@ def rent(tx: Tx, a: dict[str, Any]) -> str:
             )
         tx.set(["players", payer, "rent_dodge"], None)
         tx.set(["turn", "dodge"], {"player": payer, "turn": tx.table["turn"]["number"]})
-        return who(payer) + f" played the Rent Dodge card on {deed} and paid " + who(owner) + f" nothing instead of {tx.fmt(amount)}"
+        return (
+            who(payer)
+            + f" played the Rent Dodge card on {deed} and paid "
+            + who(owner)
+            + f" nothing instead of {tx.fmt(amount)}"
+        )
     tx.pay(payer, owner, amount, f"rent for {deed}")
     return who(payer) + " paid " + who(owner) + f" {tx.fmt(amount)} rent for {deed}"
 
@@ -142,7 +151,9 @@ def free_parking(tx: Tx, a: dict[str, Any]) -> str:
     if holder:
         tx.set(["players", holder, "rent_dodge"], None)
     tx.set(["players", player, "rent_dodge"], True)
-    return who(player) + " took the Rent Dodge card" + (" from " + who(holder) + ", who had not used it" if holder else "")
+    return (
+        who(player) + " took the Rent Dodge card" + (" from " + who(holder) + ", who had not used it" if holder else "")
+    )
 
 
 @CITY.action(

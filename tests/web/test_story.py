@@ -162,7 +162,9 @@ def test_a_reading_from_the_file_is_the_rules_own_sentence_and_a_changed_rule_le
         table = engine.fold(table, entry.events)
     assert stale.sentence(jail.entry) is None
     logged = next(e for e in t.banker.log() if e.seq == jail.entry.seq)
-    assert entry_lines(logged, "Bob", fmt, stale.seen[logged.seq]) == [{"seq": logged.seq, "text": "Bob went to jail", "change": 0}]
+    assert entry_lines(logged, "Bob", fmt, stale.seen[logged.seq]) == [
+        {"seq": logged.seq, "text": "Bob went to jail", "change": 0}
+    ]
 
 
 def test_a_trade_names_every_deed_and_sum_on_both_phones(new_game):
