@@ -136,25 +136,15 @@ def instrument() -> tuple[Counter, Counter]:
     return spent, calls
 
 
-class Server:
-    def __init__(self, *args: str) -> None:
+class Server(phones.Child):
+    """phones.py's table server, started from this script (with the stages' clocks in it)."""
+
+    def __init__(self, *args: str) -> None:  # phones.Child's asking and closing, this file's server
         self.proc = subprocess.Popen(
             [sys.executable, __file__, *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=ROOT
         )
         assert self.proc.stdout is not None
         self.hello = json.loads(self.proc.stdout.readline())
-
-    def ask(self, command: str):
-        assert self.proc.stdin is not None and self.proc.stdout is not None
-        self.proc.stdin.write(command + "\n")
-        self.proc.stdin.flush()
-        return json.loads(self.proc.stdout.readline())
-
-    def close(self) -> None:
-        assert self.proc.stdin is not None
-        self.proc.stdin.write("quit\n")
-        self.proc.stdin.close()
-        self.proc.wait(30)
 
 
 def report(spent: dict, calls: dict, actions: int, cpu: float, echo_cpu: float | None) -> None:
