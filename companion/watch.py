@@ -60,6 +60,8 @@ IN_CREATE = 0x00000100
 IN_Q_OVERFLOW = 0x00004000
 IN_ONLYDIR = 0x01000000
 _EVENT = struct.Struct("iIII")  # wd, mask, cookie, len; then len bytes of name
+_READ = 64 * 1024  # bytes read at once: the kernel gives as many whole events as fit
+_LARGEST = _EVENT.size + 256  # the largest event: a name of NAME_MAX (255) bytes and its NUL
 
 
 class Inotify:
@@ -91,7 +93,7 @@ class Inotify:
         names: list[str | None] = []
         while True:
             try:
-                data = os.read(self.fd, 64 * 1024)
+                data = os.read(self.fd, _READ)
             except BlockingIOError:
                 return names
             if not data:
@@ -105,6 +107,8 @@ class Inotify:
                 else:
                     names.append(os.fsdecode(data[at : at + length].rstrip(b"\0")))
                 at += length
+            if len(data) <= _READ - _LARGEST:  # the next event would have fitted: the queue was empty
+                return names
 
     def close(self) -> None:
         if self.fd >= 0:
