@@ -108,19 +108,6 @@ find_the_installed_root() {
     say "the installed root: $INSTALLED"
 }
 
-# in_root_mounts ROOT COMMAND...: COMMAND in a private mount namespace where ROOT has /proc, /dev, /sys.
-in_root_mounts() {
-    # shellcheck disable=SC2016 # expanded by the inner bash
-    unshare --mount --fork -- bash -c '
-        set -e
-        root=$1; shift
-        mount --make-rprivate /
-        mount -t proc proc "$root/proc"
-        mount --rbind /dev "$root/dev"
-        mount --rbind /sys "$root/sys"
-        exec "$@"' in-root "$@"
-}
-
 # -- 3. the kernel and what Raspberry Pi OS brings ------------------------------------------------------
 VMROOT=""
 kernel_root() {
