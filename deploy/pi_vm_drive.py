@@ -18,10 +18,12 @@ Run by deploy/pi-vm-check.sh on the host, with the host's python3 (standard libr
               runs; the first screen (QMP screendump, not blank, the same at two looks) is saved
     touch     a tap on Salary through the multitouch device reaches the app through the provider of
               its Kivy settings: exactly one ``salary`` entry, read back through the phones' API
-    gpio      the app holds the gpio-sim chip through lgpio; the Auction button's line held low starts
-              the timer: the red light's line flashes and the buzzer's line sounds in the last seconds;
-              the Next turn button's line writes one ``next_turn`` entry after the salary (so no second
-              salary came in between)
+    gpio      the app holds the gpio-sim chip through lgpio; the Next turn button's line writes one
+              ``next_turn`` entry after the salary (so no second salary came in between); the Auction
+              button's line starts the timer, and the guest watches the red light's and the buzzer's
+              lines (every 5 ms, each change with its time) until past the timer's end: the light
+              flashes, the buzzer sounds its warning beeps in the last five seconds only, and both
+              end low
     stop      ``systemctl stop table-banker`` ends it cleanly, no traceback in its journal, and
               ``companion check`` finds the game intact
 
@@ -251,6 +253,74 @@ def until(what: str, check: Callable[[], Any], limit: float, every: float = 1.0)
         time.sleep(every)
 
 
+# -- the trading unit's lines -------------------------------------------------------------------------
+#: The classic pack's timer: TradingUnitSettings' defaults (the pack has no [trading_unit] table).
+AUCTION_SECONDS, WARNING_SECONDS = 50.0, 5.0
+BEEPS = 5  # the warning sound, a quarter of a second each second of the last five
+#: How late a change on the lines may come after its moment on the unit's clock: the app's loop
+#: writes the pins between frames, and a frame drawn by llvmpipe under emulation takes this long.
+LATE = 2.0
+
+
+def line_changes(text: str) -> dict[int, list[tuple[float, int]]]:
+    """watch-lines' output ("SECONDS LINE VALUE" a line) as each line's changes in time order."""
+    changes: dict[int, list[tuple[float, int]]] = {}
+    for row in text.split("\n"):
+        if row.strip():
+            at, line, value = row.split()
+            changes.setdefault(int(line), []).append((float(at), int(value)))
+    return changes
+
+
+def _rises(changes: list[tuple[float, int]]) -> list[float]:
+    return [at for i, (at, value) in enumerate(changes) if value == 1 and i > 0 and changes[i - 1][1] == 0]
+
+
+def read_the_timer(changes: dict[int, list[tuple[float, int]]]) -> str:
+    """What the red light's and the buzzer's lines did after the Auction button, as one line for the
+    summary; CheckFailed unless the light flashed from the press, the buzzer sounded in the last
+    seconds only (and more than once), and both ended low after the timer's end."""
+    light, buzzer = changes.get(LIGHT, []), changes.get(BUZZER, [])
+    lit = [at for at, value in light if value == 1]
+    if not lit:
+        raise CheckFailed("the red light's line never went high after the Auction button")
+    began = lit[0]  # the timer's light starts lit
+    ends = began + AUCTION_SECONDS
+    flashes = [at for at in _rises(light) if at < ends - WARNING_SECONDS]
+    if len(flashes) < 10:
+        raise CheckFailed(
+            f"the red light's line flashed {len(flashes)} times in the timer's first "
+            f"{AUCTION_SECONDS - WARNING_SECONDS:.0f} s, not about once a second"
+        )
+    beeps = [at for at, value in buzzer if value == 1]
+    if not beeps:
+        raise CheckFailed(
+            f"the buzzer's line never went high from the press to {AUCTION_SECONDS + 8:.0f} s after it "
+            f"(the red light's line changed {len(light)} times)"
+        )
+    early = [at for at in beeps if at < ends - WARNING_SECONDS - 0.05]
+    if early:
+        raise CheckFailed(
+            f"the buzzer's line went high {ends - early[0]:.1f} s before the timer's end, before its warning"
+        )
+    if beeps[-1] > ends + LATE:
+        raise CheckFailed(f"the buzzer's line went high {beeps[-1] - ends:.1f} s after the timer's end")
+    if len(beeps) < 2:
+        raise CheckFailed(
+            f"the buzzer's line sounded {len(beeps)} time(s) in the last {WARNING_SECONDS:.0f} s, not {BEEPS}"
+        )
+    for name, line in (("red light", light), ("buzzer", buzzer)):
+        if not line or line[-1][1] != 0 or line[-1][0] > ends + LATE:
+            raise CheckFailed(f"the {name}'s line did not go low at the timer's end (its last changes: {line[-3:]})")
+    fast = [at for at in _rises(light) if ends - WARNING_SECONDS <= at < ends]
+    return (
+        f"the red light's line lit {began:.1f} s after the press, flashed {len(flashes)} times and then "
+        f"{len(fast)} times in the last {WARNING_SECONDS:.0f} s; the buzzer's line sounded {len(beeps)} of "
+        f"{BEEPS} warning beeps ({', '.join(f'{at - ends:+.2f}' for at in beeps)} s from the timer's end); "
+        f"both low {max(light[-1][0], buzzer[-1][0]) - ends:+.2f} s from its end"
+    )
+
+
 # -- the checks --------------------------------------------------------------------------------------
 class Check:
     def __init__(self, args: argparse.Namespace) -> None:
@@ -258,6 +328,7 @@ class Check:
         self.qemu_pid, self.game = args.qemu_pid, args.game
         self.began = time.monotonic()
         self.summary: list[str] = []
+        self.failures: list[str] = []  # checks that failed without stopping the ones after them
         self.monitor = Monitor(self.work / "qmp.sock", self.alive)
         self.guest = Guest(self.work / "ctl.sock", self.alive)
         self.phones = Phones(args.port, Path(args.pass_file).read_text().strip())
@@ -397,28 +468,22 @@ class Check:
             raise CheckFailed(f"after the tap and the Next turn button the log has {actions}, not salary, next_turn")
         self.note("gpio: the Next turn button's line writes one next_turn entry (after exactly one salary)")
 
-        # Auction: the timer starts; the red light flashes and the buzzer sounds before it ends.
-        self.press(chip, AUCTION)
+        # Auction: the timer starts; the red light flashes and the buzzer sounds before it ends. The
+        # guest presses the button and watches both lines itself (a look from here takes longer than a
+        # warning beep lasts), past the timer's end.
+        watched = self.guest.out(
+            f"/usr/local/lib/pi-vm-check/watch-lines {chip} {AUCTION} {AUCTION_SECONDS + 8:.0f} {LIGHT} {BUZZER}",
+            timeout=AUCTION_SECONDS + 120,
+        )
+        (self.out / "auction-lines.txt").write_text(watched + "\n")
         self.monitor.screen(self.out / "auction.png", "png")
-        # The warning beeps are a quarter of a second each: the lines are read without a process
-        # started for each look (an emulated fork takes longer than a beep), as fast as the shell can.
-        sampled = self.guest.out(
-            f"light={chip}/sim_gpio{LIGHT}/value buzzer={chip}/sim_gpio{BUZZER}/value; end=$((SECONDS + 70)); "
-            "l0=0 l1=0 b1=0; while [ $SECONDS -lt $end ]; do "
-            "read -r l <$light; read -r b <$buzzer; [ $l = 1 ] && l1=$((l1+1)) || l0=$((l0+1)); [ $b = 1 ] && b1=$((b1+1)); "
-            "[ $l1 -gt 0 ] && [ $l0 -gt 0 ] && [ $b1 -gt 0 ] && break; done; "
-            "echo $l1 $l0 $b1",
-            timeout=150,
-        )
-        lit, dark, sounding = (int(n) for n in sampled.split())
-        if not (lit and dark):
-            raise CheckFailed(f"the red light's line did not flash while the timer ran (lit {lit}, dark {dark} looks)")
-        if not sounding:
-            raise CheckFailed("the buzzer's line never sounded before the timer ended")
-        self.note(
-            f"gpio: the Auction button's line starts the timer: the red light's line flashes "
-            f"(lit {lit}, dark {dark} looks) and the buzzer's line sounds ({sounding} looks)"
-        )
+        try:
+            timer = read_the_timer(line_changes(watched))
+        except CheckFailed as failed:  # the stop is still checked, then this fails the run
+            self.failures.append(f"{failed} (the lines' changes: auction-lines.txt)")
+            self.note(f"gpio: FAILED: {failed}")
+        else:
+            self.note(f"gpio: the Auction button's line starts the timer: {timer}")
 
     def press(self, chip: str, bcm: int) -> None:
         """A finger on the button: its line pulled to ground for a moment, then let go."""
@@ -463,6 +528,8 @@ class Check:
             self.touch()
             self.gpio()
             self.stop()
+            if self.failures:
+                raise CheckFailed("; ".join(self.failures))
         except CheckFailed:
             self.keep_the_journal()
             raise

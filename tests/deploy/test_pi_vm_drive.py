@@ -97,3 +97,51 @@ def test_a_tap_puts_the_finger_down_at_its_place_and_lifts_it():
     assert [(e["type"], e["tracking-id"]) for e in down] == [("begin", 1), ("data", 1), ("data", 1)]
     assert [(e["axis"], e["value"]) for e in down[1:]] == [("x", 0x7FFF // 2 + 1), ("y", 0x7FFF // 2 + 1)]
     assert [(e["type"], e["tracking-id"]) for e in up] == [("end", -1)]
+
+
+def _an_auction(beeps: int = 5, late: float = 0.0, first_lit: float = 0.4) -> str:
+    """watch-lines' output for the classic timer: the red light flashing once a second, four times a
+    second in the last five, the buzzer's warning beeps, both low at the end; ``late`` delays every
+    change, as a slow loop does."""
+    rows = [(0.0, 12, 0), (0.0, 13, 0)]
+    at = first_lit
+    ends = first_lit + 50
+    while at < ends - 5 - 1e-9:
+        rows += [(at, 12, 1), (at + 0.5, 12, 0)]
+        at += 1.0
+    while at < ends - 1e-9:
+        rows += [(at, 12, 1), (at + 0.125, 12, 0)]
+        at += 0.25
+    for i in range(beeps):
+        rows += [(ends - 5 + i, 13, 1), (ends - 5 + i + 0.25, 13, 0)]
+    return "\n".join(f"{t + late:.3f} {line} {value}" for t, line, value in sorted(rows))
+
+
+def test_the_auction_lines_flash_and_sound_in_the_last_five_seconds():
+    said = drive.read_the_timer(drive.line_changes(_an_auction()))
+    assert "lit 0.4 s after the press, flashed 45 times and then 20 times in the last 5 s" in said
+    assert "sounded 5 of 5 warning beeps (-5.00, -4.00, -3.00, -2.00, -1.00 s from the timer's end)" in said
+
+
+def test_a_buzzer_never_heard_fails_the_timer_saying_so():
+    with pytest.raises(drive.CheckFailed, match="the buzzer's line never went high"):
+        drive.read_the_timer(drive.line_changes(_an_auction(beeps=0)))
+
+
+def test_a_single_beep_is_not_the_warning():
+    with pytest.raises(drive.CheckFailed, match="sounded 1 time"):
+        drive.read_the_timer(drive.line_changes(_an_auction(beeps=1)))
+
+
+def test_a_buzzer_sounding_before_the_warning_fails():
+    lines = _an_auction() + "\n10.000 13 1\n10.250 13 0"
+    changes = drive.line_changes(lines)
+    changes[13].sort()
+    with pytest.raises(drive.CheckFailed, match="before its warning"):
+        drive.read_the_timer(changes)
+
+
+def test_a_buzzer_left_sounding_after_the_end_fails():
+    lines = _an_auction() + "\n54.000 13 1"
+    with pytest.raises(drive.CheckFailed, match="after the timer's end|did not go low"):
+        drive.read_the_timer(drive.line_changes(lines))
