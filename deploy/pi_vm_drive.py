@@ -51,6 +51,10 @@ SCREEN = (800, 480)
 #: tests' hands (tests/gui) on this layout: the check fails, saying so, when a tap misses it.
 SALARY_AT = (82, 336)
 AUCTION, NEXT_TURN, LIGHT, BUZZER = 5, 16, 12, 13  # BCM numbers, hw/pins.toml
+#: How long the kiosk may take to write what a tap or a button asked for, and to answer the phones'
+#: API meanwhile (it serves them on its own loop): under emulation every frame is drawn in software
+#: by emulated processors, and on a busy host one tap has taken over a minute.
+BUSY_SECONDS = 300
 ABS_MAX = 0x7FFF
 
 
@@ -256,10 +260,12 @@ def until(what: str, check: Callable[[], Any], limit: float, every: float = 1.0)
 # -- the trading unit's lines -------------------------------------------------------------------------
 #: The classic pack's timer: TradingUnitSettings' defaults (the pack has no [trading_unit] table).
 AUCTION_SECONDS, WARNING_SECONDS = 50.0, 5.0
-BEEPS = 5  # the warning sound, a quarter of a second each second of the last five
-#: How late a change on the lines may come after its moment on the unit's clock: the app's loop
-#: writes the pins between frames, and a frame drawn by llvmpipe under emulation takes this long.
-LATE = 2.0
+BEEPS = 5  # the warning sound: a quarter of a second at the start of each of the last five seconds
+#: How far a change on the lines may stray from its moment on the unit's clock: the press is stamped
+#: when gpiozero's thread sees the line fall (debounced), and the pins are written by a thread of
+#: their own, which an emulated machine schedules late at times.
+SLACK = 0.5
+WATCH_SECONDS = AUCTION_SECONDS + 8
 
 
 def line_changes(text: str) -> dict[int, list[tuple[float, int]]]:
@@ -277,47 +283,43 @@ def _rises(changes: list[tuple[float, int]]) -> list[float]:
 
 
 def read_the_timer(changes: dict[int, list[tuple[float, int]]]) -> str:
-    """What the red light's and the buzzer's lines did after the Auction button, as one line for the
-    summary; CheckFailed unless the light flashed from the press, the buzzer sounded in the last
-    seconds only (and more than once), and both ended low after the timer's end."""
+    """What the red light's and the buzzer's lines did after the Auction button was pressed (at 0 s),
+    as one line for the summary. CheckFailed unless the light flashed while the timer ran, the buzzer
+    sounded its warning beeps in the last seconds and never before, and both lines ended low."""
     light, buzzer = changes.get(LIGHT, []), changes.get(BUZZER, [])
     lit = [at for at, value in light if value == 1]
     if not lit:
         raise CheckFailed("the red light's line never went high after the Auction button")
-    began = lit[0]  # the timer's light starts lit
-    ends = began + AUCTION_SECONDS
-    flashes = [at for at in _rises(light) if at < ends - WARNING_SECONDS]
+    warning, ends = AUCTION_SECONDS - WARNING_SECONDS, AUCTION_SECONDS
+    flashes = [at for at in _rises(light) if at < warning]
     if len(flashes) < 10:
         raise CheckFailed(
             f"the red light's line flashed {len(flashes)} times in the timer's first "
-            f"{AUCTION_SECONDS - WARNING_SECONDS:.0f} s, not about once a second"
+            f"{warning:.0f} s, not about once a second"
         )
-    beeps = [at for at, value in buzzer if value == 1]
+    beeps = _rises(buzzer)
     if not beeps:
         raise CheckFailed(
-            f"the buzzer's line never went high from the press to {AUCTION_SECONDS + 8:.0f} s after it "
+            f"the buzzer's line never went high in the {WATCH_SECONDS:.0f} s after the press "
             f"(the red light's line changed {len(light)} times)"
         )
-    early = [at for at in beeps if at < ends - WARNING_SECONDS - 0.05]
-    if early:
+    stray = [at for at in beeps if not warning - SLACK <= at <= ends + SLACK]
+    if stray:
         raise CheckFailed(
-            f"the buzzer's line went high {ends - early[0]:.1f} s before the timer's end, before its warning"
+            f"the buzzer's line went high at {', '.join(f'{at:.2f}' for at in stray)} s after the press, "
+            f"outside the warning's {warning:.0f}-{ends:.0f} s"
         )
-    if beeps[-1] > ends + LATE:
-        raise CheckFailed(f"the buzzer's line went high {beeps[-1] - ends:.1f} s after the timer's end")
-    if len(beeps) < 2:
-        raise CheckFailed(
-            f"the buzzer's line sounded {len(beeps)} time(s) in the last {WARNING_SECONDS:.0f} s, not {BEEPS}"
-        )
+    if len(beeps) < BEEPS - 1:
+        raise CheckFailed(f"the buzzer's line sounded {len(beeps)} time(s) in the warning, not {BEEPS}")
     for name, line in (("red light", light), ("buzzer", buzzer)):
-        if not line or line[-1][1] != 0 or line[-1][0] > ends + LATE:
+        if line[-1][1] != 0 or line[-1][0] > ends + SLACK:
             raise CheckFailed(f"the {name}'s line did not go low at the timer's end (its last changes: {line[-3:]})")
-    fast = [at for at in _rises(light) if ends - WARNING_SECONDS <= at < ends]
+    fast = [at for at in _rises(light) if warning <= at < ends]
     return (
-        f"the red light's line lit {began:.1f} s after the press, flashed {len(flashes)} times and then "
+        f"the red light's line lit {lit[0]:.2f} s after the press, flashed {len(flashes)} times, then "
         f"{len(fast)} times in the last {WARNING_SECONDS:.0f} s; the buzzer's line sounded {len(beeps)} of "
-        f"{BEEPS} warning beeps ({', '.join(f'{at - ends:+.2f}' for at in beeps)} s from the timer's end); "
-        f"both low {max(light[-1][0], buzzer[-1][0]) - ends:+.2f} s from its end"
+        f"{BEEPS} warning beeps, at {', '.join(f'{at:.2f}' for at in beeps)} s; both low "
+        f"{max(light[-1][0], buzzer[-1][0]):.2f} s after the press"
     )
 
 
@@ -432,7 +434,7 @@ class Check:
         last = before[-1]["seq"] if "seq" in before[-1] else len(before)
         self.last_seq = last
         self.monitor.tap(*SALARY_AT)
-        new = until("one entry after the tap on Salary", lambda: self.phones.log(last), 60, 0.5)
+        new = until("one entry after the tap on Salary", lambda: self.phones.log(last), BUSY_SECONDS, 0.5)
         if [action_of(e) for e in new] != ["salary"]:
             raise CheckFailed(f"the tap on Salary wrote {[action_of(e) for e in new]}, not one salary")
         self.monitor.screen(self.out / "after-the-tap.png", "png")
@@ -462,7 +464,9 @@ class Check:
 
         # Next turn: one entry through the API, right after the salary (no second salary between).
         self.press(chip, NEXT_TURN)
-        new = until("the next_turn entry after the Next turn button", lambda: self.phones.log(self.last_seq), 60, 0.5)
+        new = until(
+            "the next_turn entry after the Next turn button", lambda: self.phones.log(self.last_seq), BUSY_SECONDS, 0.5
+        )
         actions = [action_of(e) for e in new]
         if actions != ["salary", "next_turn"]:
             raise CheckFailed(f"after the tap and the Next turn button the log has {actions}, not salary, next_turn")
@@ -472,7 +476,7 @@ class Check:
         # guest presses the button and watches both lines itself (a look from here takes longer than a
         # warning beep lasts), past the timer's end.
         watched = self.guest.out(
-            f"/usr/local/lib/pi-vm-check/watch-lines {chip} {AUCTION} {AUCTION_SECONDS + 8:.0f} {LIGHT} {BUZZER}",
+            f"/usr/local/lib/pi-vm-check/watch-lines {chip} {AUCTION} {WATCH_SECONDS:.0f} {LIGHT} {BUZZER}",
             timeout=AUCTION_SECONDS + 120,
         )
         (self.out / "auction-lines.txt").write_text(watched + "\n")
