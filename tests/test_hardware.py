@@ -314,8 +314,9 @@ def test_the_warning_beeps_sound_on_time_while_the_loop_draws_a_slow_frame():
     timer started, and not again, yet the buzzer beeps in the last seconds and the light flashes
     (the pins keep the unit's time on a thread of their own)."""
     factory = MockFactory(pin_class=MockPWMPin)
+    # beeps from 0.5 s to 0.9 s and from 1.25 s to 1.65 s after the press; the hammer at 2 s
     settings = TradingUnitSettings(
-        auction_seconds=1.5, deal_seconds=1.5, warning_seconds=1.0, warning_sound=Blink(0.2, 0.3)
+        auction_seconds=2.0, deal_seconds=2.0, warning_seconds=1.5, warning_sound=Blink(0.4, 0.35)
     )
     unit = TradingUnit(settings, rng=random.Random(3))
     loop = StuckLoop()
@@ -341,8 +342,8 @@ def test_the_warning_beeps_sound_on_time_while_the_loop_draws_a_slow_frame():
         unit.press_auction(pressed)
         loop.run_once()  # the loop's one look, right after the press; then it is stuck
         wait_for("two beeps, on and off", lambda: [s.state for s in buzzer.states[1:]] == [1.0, 0.0, 1.0, 0.0])
-        wait_for("dark when the hammer falls", lambda: light.state == 0.0 and time.monotonic() > pressed + 1.5)
-        assert beeps[0] >= 0.5 - 0.01 and beeps[1] >= 1.0 - 0.01  # never before the warning's beats
+        wait_for("dark when the hammer falls", lambda: light.state == 0.0 and time.monotonic() > pressed + 2.0)
+        assert beeps[0] >= 0.5 - 0.01 and beeps[1] >= 1.25 - 0.01  # never before the warning's beats
         assert sum(1 for s in light.states if s.state == 1.0) >= 3  # the timer's flash, then the fast one
         assert loop.waiting  # the loop never came back meanwhile
     finally:
