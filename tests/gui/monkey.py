@@ -114,7 +114,9 @@ def run(hands, seed: int, taps: int, referee, witness) -> list[str]:
         gap = rnd.triangular(*PACE)
         hands.until("the monkey's pace", lambda last=last, gap=gap: time.monotonic() - last >= gap, gap + 5)
         seen = len(witness.sightings)
-        trail.append(f"{step}: {hands.screen}/{getattr(w, 'name', '') or getattr(w, 'text', '')!s:.40} at ({x:.0f},{y:.0f})")
+        trail.append(
+            f"{step}: {hands.screen}/{getattr(w, 'name', '') or getattr(w, 'text', '')!s:.40} at ({x:.0f},{y:.0f})"
+        )
         last = time.monotonic()
         hands.pointer.press_at(x, y)
         try:
