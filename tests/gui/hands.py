@@ -209,7 +209,18 @@ class Hands:
         is drawn, the way a person waits for a screen to settle)."""
 
         def places():
-            return [(id(w), tuple(w.to_window(*w.pos)), tuple(w.size)) for w in self.current.walk(restrict=True)]
+            # every widget's place in the window, in one pass: the screen's lists and layouts only shift
+            # what they hold (to_parent is a translation), so each child's offset is its parent's plus that
+            found: list = []
+
+            def visit(w, dx: float, dy: float) -> None:
+                found.append((id(w), w.x + dx, w.y + dy, w.width, w.height))
+                ox, oy = w.to_parent(0, 0)
+                for child in w.children:
+                    visit(child, dx + ox, dy + oy)
+
+            visit(self.current, *self.current.to_window(0, 0))
+            return found
 
         self.turn()
         last = places()
