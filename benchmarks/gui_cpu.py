@@ -43,7 +43,7 @@ def _stat(path: Path) -> tuple[str, int, float] | None:
 
 
 def _threads(pid: int) -> dict[int, tuple[str, float]]:
-    found = {}
+    found: dict[int, tuple[str, float]] = {}
     try:
         tids = os.listdir(f"/proc/{pid}/task")
     except OSError:
@@ -67,6 +67,9 @@ def _children_named(pid: int, name: str) -> list[int]:
 
 def main(argv: list[str]) -> int:
     files, extra = (argv[: argv.index("--")], argv[argv.index("--") + 1 :]) if "--" in argv else (argv, [])
+    if not files:
+        print(__doc__.strip().splitlines()[0], "\nusage: gui_cpu.py TEST_FILE... [-- PYTEST_ARGS]", file=sys.stderr)
+        return 2
     env = {k: v for k, v in os.environ.items() if k != "DISPLAY"}
     env["PYTHONPATH"] = str(ROOT)
     command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *files, *extra]
