@@ -134,8 +134,8 @@ class Hands:
 
         def shown() -> bool:
             found[:] = self.all(name, text)
-            for _ in range(40):  # further down a list made as it scrolls
-                if found or not self._swipe_for_more():
+            for _ in range(40):  # an answer further down a chooser whose tiles are made as it scrolls
+                if found or not (name or "").startswith(("choice-", "in-", "out-")) or not self._swipe_for_more():
                     break
                 found[:] = self.all(name, text)
             return bool(found)
