@@ -3,7 +3,8 @@
 #   make test   creates .venv with the test extras, installs the Debian packages the suite needs
 #               (when run as root), runs `make lint`, then the whole suite on JOBS processes (each
 #               with a virtual screen of its own), and prints the ten slowest tests
-#   make check  lint and the fast part of the suite (no test marked slow, gui or browser)
+#   make check  lint and the fast part of the suite (no test marked slow, gui or browser), the property
+#               tests and the damaged-file fuzz on a quarter of their examples (tests/examples.py)
 #   make lint   ruff (lint, and the format check) and mypy, configured in pyproject.toml
 #   make pi-check  (as root) proves the Raspberry Pi appliance on arm64 under qemu: a Bookworm arm64
 #               root, deploy/install.sh into it, the kiosk's first screen (see docs/raspberry-pi.md)
@@ -20,7 +21,11 @@ PYTEST_ARGS ?=
 # Test processes (pytest-xdist). The GUI evenings wait at a person's pace between taps, so one more
 # process than cores keeps both cores busy.
 JOBS ?= 3
-PYTEST := $(PY) -m pytest -q -n $(JOBS) --no-loadscope-reorder
+# The tests keep their bytecode, in $(VENV)/pycache, even where PYTHONDONTWRITEBYTECODE is set (as in many
+# containers): else every test process, and every program a test starts, compiles the package, the tests
+# and the plugins pytest rewrites all over again (5 of the 7 CPU seconds a process spends collecting).
+PYTEST := env -u PYTHONDONTWRITEBYTECODE PYTHONPYCACHEPREFIX=$(abspath $(VENV))/pycache \
+	$(PY) -m pytest -q -n $(JOBS) --no-loadscope-reorder
 
 # The tests' games live in memory (/dev/shm) where the machine has it: thousands of commits, each
 # flushed to disk by the store, then cost no disk write. Nothing tested needs the disk itself: a killed
@@ -67,7 +72,7 @@ test: $(VENV)/.test system-deps lint
 	$(call in_memory,$(PYTEST) --durations=10 $(PYTEST_ARGS))
 
 check: $(VENV)/.test lint
-	$(call in_memory,$(PYTEST) -m "not slow and not gui and not browser" $(PYTEST_ARGS))
+	$(call in_memory,$(PYTEST) -m "not slow and not gui and not browser" --hypothesis-profile=check $(PYTEST_ARGS))
 
 # A long random walk with the real pointer over every family (tests/gui/monkey.py): make monkey SEED=7 TAPS=5000
 monkey: $(VENV)/.test system-deps

@@ -345,7 +345,10 @@ def cmd_deeds(args) -> int:
                 if not sep:
                     raise BadAction(f"{pair!r} is not KEY=VALUE")
                 values[key.strip()] = text  # read by correct_card, the same way as from any screen
-            outcome = b.do({"action": "correct_card", "deed": deed, "values": values})
+            spec = b.spec("correct_card")  # its deed and the values it corrects, by their declared kinds
+            card = next(f.name for f in spec.fields if f.kind == "deed")
+            fixed = next(f.name for f in spec.fields if f.kind == "structured")
+            outcome = b.do({"action": "correct_card", card: deed, fixed: values})
             _print_outcome(outcome, args.json)
             return 0
         cards = b.table["pack"]["cards"]

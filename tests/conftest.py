@@ -9,11 +9,16 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import settings as hypothesis_settings
 
 # No GPIO on test machines: gpiozero's mock pins stand in everywhere.
 os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
 
 from tests.table import AtTheTable  # noqa: E402
+from tests.examples import CHECK, SHARE_IN_CHECK  # noqa: E402
+
+# `make check` (--hypothesis-profile=check) tries a quarter of each property test's examples; `make test` all.
+hypothesis_settings.register_profile(CHECK, max_examples=100 // SHARE_IN_CHECK)
 
 ON_CI = os.environ.get("CI", "").lower() == "true"
 

@@ -11,18 +11,13 @@ import os
 import shutil
 import sqlite3
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from companion.core.errors import BankerError
 from companion.service import Banker
-
-
-def companion(*args: str | bytes, stdin: bytes | None = None) -> tuple[int, str, str]:
-    p = subprocess.run([sys.executable, "-m", "companion.cli", *args], input=stdin, capture_output=True)
-    return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
+from tests.command import companion, companion_process  # companion(): the command line in this process
 
 
 def fingerprint(path: Path) -> dict[str, str]:
@@ -76,7 +71,10 @@ def test_an_action_id_with_a_broken_character_is_refused(game):
 
 def test_a_player_name_in_bytes_that_are_not_utf8_is_refused(tmp_path):
     path = tmp_path / "bytes.game"
-    rc, _, err = companion("new", str(path), "--rules", "classic", "--player", b"\xff\xfeAnn", "--player", "Bob")
+    # bytes as the shell hands them to a program (the interpreter decodes its own arguments)
+    rc, _, err = companion_process(
+        "new", str(path), "--rules", "classic", "--player", b"\xff\xfeAnn", "--player", "Bob"
+    )
     assert rc == 2 and err.count("\n") == 1 and "broken character" in err
     assert not path.exists()
 

@@ -9,12 +9,7 @@ import sys
 import pytest
 
 from companion.cli import main
-
-
-def companion(*args, stdin=None):
-    """Run the real command in a child process; returns (exit code, stdout, stderr)."""
-    p = subprocess.run([sys.executable, "-m", "companion.cli", *args], input=stdin, capture_output=True, text=True)
-    return p.returncode, p.stdout, p.stderr
+from tests.command import companion, companion_process  # companion(): the command line in this process
 
 
 @pytest.fixture
@@ -64,6 +59,15 @@ def test_refusals_exit_with_the_right_code_and_one_line(game, action, code, reas
     assert rc == code
     assert reason in err and err.count("\n") == 1 and out == ""
     assert companion("show", game, "--json")[1] == before
+
+
+def test_the_program_answers_the_shell_with_the_same_exit_codes(game):
+    """The same refusals as a program of its own: the shell sees 0, 1 and 2, and the reason on stderr."""
+    assert companion_process("do", game, '{"action": "salary", "player": "Ann"}')[0] == 0
+    rc, out, err = companion_process("do", game, '{"action": "transfer", "from": "Ann", "to": "Zed", "amount": 5}')
+    assert (rc, out, err) == (1, "", "companion: there is no player called 'Zed' in this game\n")
+    rc, out, err = companion_process("do", game, "teleport", "--player", "Ann")
+    assert rc == 2 and out == "" and "unknown action" in err and err.count("\n") == 1
 
 
 def test_buying_an_owned_deed_and_uneven_building(game):
@@ -177,7 +181,7 @@ def test_deeds_lists_and_corrects_a_card(game):
 def test_the_version_is_the_installed_one():
     from importlib.metadata import version
 
-    rc, out, _ = companion("--version")
+    rc, out, _ = companion_process("--version")  # the entry point and the installed metadata
     assert rc == 0 and out.strip() == f"companion {version('table-banker')}"
 
 

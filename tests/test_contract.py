@@ -251,12 +251,7 @@ def test_a_value_outside_the_choices_is_refused_and_changes_nothing(tmp_path_fac
 
 # -- the command line reads the same declarations --------------------------------------------------------
 def test_the_command_line_lists_what_bob_may_pay_rent_on_and_previews_it(tmp_path):
-    import subprocess
-    import sys
-
-    def companion(*args):
-        p = subprocess.run([sys.executable, "-m", "companion.cli", *args], capture_output=True, text=True)
-        return p.returncode, p.stdout, p.stderr
+    from tests.command import companion
 
     game = str(tmp_path / "cli.game")
     assert companion("new", game, "--rules", "classic", "--player", "Ann", "--player", "Bob")[0] == 0

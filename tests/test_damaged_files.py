@@ -2,7 +2,8 @@
 damaged -wal. Every command ends in "ok, and the same table" or one line that names the damage and the
 backup to restore.
 
-A few hundred cases run in the normal suite; ``FUZZ_CASES=5000`` (and ``FUZZ_SEED``) run more.
+A few hundred cases run in the whole suite (a quarter of them in `make check`); ``FUZZ_CASES=5000`` (and
+``FUZZ_SEED``) run more.
 """
 
 from __future__ import annotations
@@ -22,8 +23,9 @@ from companion import service
 from companion.backups import list_backups
 from companion.cli import main
 from companion.service import Banker
+from tests.examples import examples
 
-CASES = int(os.environ.get("FUZZ_CASES", "300"))
+CASES = int(os.environ.get("FUZZ_CASES") or examples(300, least=60))  # a quarter in make check
 SEED = int(os.environ.get("FUZZ_SEED", "2126"))
 PAY = {"action": "transfer", "from": "bank", "to": "Bob", "amount": 7}
 

@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.command import companion  # the game to run the example on, made in this process
+
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = sorted((ROOT / "docs").glob("*.md")) + sorted((ROOT / "docs" / "rules").glob("*.md"))
 PACKS = {p.stem for p in (ROOT / "companion" / "rules" / "packs").glob("*.toml")}
@@ -62,15 +64,8 @@ def test_the_example_runs_as_written(page, line, tmp_path):
     env.pop("GPIOZERO_PIN_FACTORY", None)  # an example that needs mock pins says so itself
     pack = page.stem if page.stem in PACKS else "classic"
     game = tmp_path / "game.game"
-    made = subprocess.run(
-        [sys.executable, "-m", "companion", "new", str(game), "--rules", pack, "--player", "Ann", "--player", "Bob"],
-        env=env,
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        check=False,
-    )
-    assert made.returncode == 0, made.stderr
+    code, _, err = companion("new", str(game), "--rules", pack, "--player", "Ann", "--player", "Bob")
+    assert code == 0, err
     command = line.split(" # ", 1)[0].strip() if re.search(r"\s#\s", line) else line
     command = re.sub(r"(?<=\s)GAME\b", shlex.quote(str(game)), command)
     done = subprocess.run(

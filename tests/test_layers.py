@@ -252,3 +252,75 @@ def test_every_player_and_account_field_declares_a_known_role():
             acting = acting_field(spec)
             if acting is not None:
                 assert acting.kind in ("player", "account")
+
+
+# -- the fields a flow fills are found by their declared kinds and roles, never by their names --------------
+def _field_names() -> set[str]:
+    """The names of every field of every kind any family declares."""
+    from companion.rules import load_pack, pack_names, rules_for
+
+    return {f.name for pack in pack_names() for spec in rules_for(load_pack(pack)).registry for f in spec.fields}
+
+
+def _is_values(node: ast.AST) -> bool:
+    """A form's or an action's values: ``form.values``, ``values``, ``v``, ``partial``, ``typed`` (what
+    the contract read)."""
+    return (isinstance(node, ast.Attribute) and node.attr == "values") or (
+        isinstance(node, ast.Name) and node.id in ("values", "v", "partial", "typed")
+    )
+
+
+def _named_reads(tree: ast.AST, names: set[str]) -> list[int]:
+    """Lines that pick a field out by its name: ``name == "count"``, ``form.values.get("building")``,
+    ``v["creditor"]``, ``form.fill("count", ...)``, ``form.clear("count")``."""
+    lines = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Compare):
+            sides = [node.left, *node.comparators]
+            naming = any(
+                (isinstance(s, ast.Name) and s.id in ("name", "field"))
+                or (isinstance(s, ast.Attribute) and s.attr in ("name", "actor", "field"))
+                for s in sides
+            )
+            if naming and any(set(_constants(s)) & names for s in sides):
+                lines.append(node.lineno)
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.args
+            and set(_constants(node.args[0])) & names
+            and (node.func.attr in ("fill", "clear") or (node.func.attr == "get" and _is_values(node.func.value)))
+        ):
+            lines.append(node.lineno)
+        if isinstance(node, ast.Subscript) and _is_values(node.value) and set(_constants(node.slice)) & names:
+            lines.append(node.lineno)
+    return lines
+
+
+def test_no_adapter_picks_a_field_out_by_its_name():
+    """The touchscreen, the phones and the command line find the field they fill (the building and
+    the count a spin gives, a trade's or a bankruptcy's player, an auction's deed) by its declared
+    kind or role (flows.spin_fields, flows.filled_of_kind, flows.role_field, form.actor; a phone's
+    payment request, requests.TRANSFER)."""
+    names = _field_names()
+    problems = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        rel = path.relative_to(PACKAGE)
+        if rel.parts[0] in ("rules", "core"):
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        problems += [f"{rel}:{line}" for line in sorted(set(_named_reads(tree, names)))]
+    assert not problems, f"find the field by its declared kind or role instead of its name: {problems}"
+
+
+def test_the_name_check_catches_the_reads_it_is_meant_to():
+    names = {"building", "count", "creditor", "deed"}
+    reading_names = ast.parse(
+        'def f(form, name):\n    return name == "count"\n'
+        'def g(form):\n    return form.values.get("building")\n'
+        'def h(v):\n    return v["creditor"]\n'
+        'def i(form):\n    return form.fill("count", 3).clear("deed")\n'
+    )
+    assert sorted(set(_named_reads(reading_names, names))) == [2, 4, 6, 8]
+    by_kind = ast.parse('def f(form, spec):\n    return form.values.get(spin_fields(spec)[0]), form.counts == "x"\n')
+    assert _named_reads(by_kind, names) == []

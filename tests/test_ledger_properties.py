@@ -27,6 +27,7 @@ from companion.core.errors import BankerError
 from companion.core.model import new_table
 from companion.rules import load_pack, pack_names, resolve_options, rules_for
 from companion.service import Banker
+from tests.examples import examples
 from tests.random_actions import GENERATORS, players_for, variants
 
 VARIANTS = [(pack, options) for pack, options in variants() if pack in pack_names()]
@@ -129,7 +130,7 @@ def test_the_rules_keep_the_books(pack, options):
                 assert engine.fold(self.opening, (e for events in self.log for e in events)) == self.table
 
     Books.TestCase.settings = settings(
-        max_examples=200,
+        max_examples=examples(200),  # a quarter in make check (tests/examples.py)
         stateful_step_count=25,
         deadline=None,
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
@@ -199,7 +200,7 @@ def test_ledger_properties(pack, options, tmp_path_factory, monkeypatch):
                 assert self.banker.replay() == self.banker.table
 
     Ledger.TestCase.settings = settings(
-        max_examples=30,
+        max_examples=examples(30),
         stateful_step_count=25,
         deadline=None,
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],

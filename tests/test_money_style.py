@@ -2,18 +2,14 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 from companion.core.money import Currency
+from tests import command
 
 
 def companion(*args: str, cwd) -> str:
-    done = subprocess.run(
-        [sys.executable, "-m", "companion", *args], capture_output=True, text=True, cwd=cwd, check=False
-    )
-    assert done.returncode == 0, done.stderr
-    return done.stdout
+    code, out, err = command.companion(*args, cwd=cwd)
+    assert code == 0, err
+    return out
 
 
 def test_monopoly_city_money_reads_like_its_notes_in_rules_deeds_and_show(tmp_path):
@@ -47,7 +43,7 @@ def test_one_style_for_millions_in_monopoly_city():
 
 
 def test_the_game_choosers_tabs_read_the_packs_own_titles():
-    from companion.ui.screens.setup import pack_label
+    from companion.ui.games import pack_label  # the setup screen's tabs, without Kivy
 
     assert pack_label("game-of-life", "The Game of Life") == "The Game of Life"
     assert pack_label("classic", "Monopoly (classic US board)") == "Classic"  # too long for a tab

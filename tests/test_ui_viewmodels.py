@@ -819,7 +819,8 @@ def test_a_trade_shows_who_gives_what_and_all_each_pays_with_the_10_percent(desk
 # -- Monopoly City: build from the spin -------------------------------------------------------------
 def _from_spin(desk: Desk, form: flows.ActionForm) -> flows.ActionForm:
     """The Build form filled from what the family says Ann's spin gives (``Desk.build_spin``)."""
-    return flows.with_spin(form, desk.build_spin(form.values.get("player"), form.values.get("building")))
+    spec = desk.specs[form.action]
+    return flows.with_spin(form, desk.build_spin(form.values.get(form.actor), flows.spin_building(form, spec)), spec)
 
 
 @pytest.mark.skipif("monopoly-city" not in pack_names(), reason="Monopoly City is not installed")

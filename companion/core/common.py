@@ -7,6 +7,7 @@ from typing import Any
 from . import contract as c
 from .engine import Registry, Tx, may_be_empty, ranking
 from .errors import BadAction, Refused
+from .said import does, joined, typed, who, whose
 from .model import (
     BANK,
     account_name,
@@ -82,7 +83,13 @@ def transfer(tx: Tx, a: dict[str, Any]) -> str:
     if payer != BANK and cash(tx.table, payer) < amount:
         raise tx.short_of(payer, amount)
     tx.pay(payer, payee, amount, memo)
-    return f"{account_name(payer)} paid {account_name(payee)} {tx.fmt(amount)}" + (f" ({memo})" if memo else "")
+    return (
+        who(account_name(payer))
+        + " paid "
+        + who(account_name(payee))
+        + f" {tx.fmt(amount)}"
+        + (" (" + typed(memo) + ")" if memo else "")
+    )
 
 
 @MONEY.action(
@@ -111,10 +118,14 @@ def collect_from_all(tx: Tx, a: dict[str, Any]) -> str:
         if part == amount:
             full.append(p)
         else:
-            short.append(f"{p} paid {tx.fmt(part)} and is {tx.fmt(amount - part)} short")
-    parts = [f"{tx.fmt(amount)} from " + (full[0] if len(full) == 1 else f"each of {', '.join(full)}")] if full else []
-    head = f"{player} collected " + (parts[0] if parts else "what each could pay")
-    return head + "".join(f"; {s}" for s in short)
+            short.append(who(p) + f" paid {tx.fmt(part)} and " + does(p, "is") + f" {tx.fmt(amount - part)} short")
+    parts = (
+        [f"{tx.fmt(amount)} from " + (who(full[0]) if len(full) == 1 else "each of " + joined(", ", map(who, full)))]
+        if full
+        else []
+    )
+    head = who(player) + " collected " + (parts[0] if parts else "what each could pay")
+    return joined("; ", [head, *short])
 
 
 @MONEY.action(
@@ -140,7 +151,7 @@ def pay_to_all(tx: Tx, a: dict[str, Any]) -> str:
         )
     for p in others:
         tx.pay(player, p, amount, memo)
-    return f"{player} paid {tx.fmt(amount)} to each of {', '.join(others)}"
+    return who(player) + f" paid {tx.fmt(amount)} to each of " + joined(", ", map(who, others))
 
 
 @POTS.action("win_pot", c.player(says="Who wins the pot"), c.pot(), label="Win a pot", group="money")
@@ -156,7 +167,7 @@ def win_pot(tx: Tx, a: dict[str, Any]) -> str:
     seed = pot_seed(tx.table, pot)
     if seed:
         tx.pay(BANK, account, int(seed), f"the bank refills the {pot} pot")
-    return f"{player} won {tx.fmt(amount)} from the {pot} pot"
+    return who(player) + f" won {tx.fmt(amount)} from the {pot} pot"
 
 
 def advance_turn(tx: Tx) -> str:
@@ -185,8 +196,8 @@ def advance_turn(tx: Tx) -> str:
     tx.set(["turn", "index"], index)
     tx.set(["turn", "number"], tx.table["turn"]["number"] + 1)
     nxt = order[index]
-    note = f" ({', '.join(skipped)} missed a turn)" if skipped else ""
-    return f"{now}'s turn ended; {nxt} to play{note}"
+    note = " (" + joined(", ", map(who, skipped)) + " missed a turn)" if skipped else ""
+    return whose(now) + " turn ended; " + who(nxt) + " to play" + note
 
 
 @TURNS.action("next_turn", label="Next turn", group="turn")
@@ -204,7 +215,11 @@ def miss_turns(tx: Tx, a: dict[str, Any]) -> str:
     turns = a["turns"]
     owed = tx.table["players"][player].get("skip", 0)
     tx.set(["players", player, "skip"], owed + turns)
-    return f"{player} will miss {turns} turn{'s' if turns > 1 else ''}" + (f" ({_memo(a)})" if a.get("memo") else "")
+    return (
+        who(player, "will")
+        + f" miss {turns} turn{'s' if turns > 1 else ''}"
+        + (" (" + typed(_memo(a)) + ")" if a.get("memo") else "")
+    )
 
 
 def declare_out(tx: Tx, player: str) -> None:
@@ -318,7 +333,7 @@ def end_game(tx: Tx, a: dict[str, Any]) -> str:
     reason = a.get("reason") or "the banker ended the game"
     winner = rows[0]["player"] if rows else None
     tx.set(["over"], {"winner": winner, "reason": reason, "ranking": rows})
-    return f"Game over: {winner} wins with {tx.fmt(rows[0]['worth'])}" if rows else "Game over"
+    return "Game over: " + who(winner, "wins") + f" with {tx.fmt(rows[0]['worth'])}" if rows and winner else "Game over"
 
 
 #: What every game has: the sets above, whole.

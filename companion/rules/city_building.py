@@ -14,6 +14,7 @@ from typing import Any, cast
 from companion.core import contract as c
 from companion.core.engine import Registry, Tx
 from companion.core.errors import BadAction, Refused
+from companion.core.said import does, who, whose
 from companion.core.model import BANK, card, cash
 
 from . import city_districts as cd
@@ -47,6 +48,8 @@ BUILDINGS = (
 
 #: The buildings that are blocks: they draw on the spin's allowance and take a count.
 BLOCKS = ("residential", "industrial")
+#: The buildings only a spin gives (the free railroad): a screen offers one only while the spin has filled it.
+SPUN_ONLY = ("railroad",)
 
 
 def _own_districts(table: dict[str, Any], partial: dict[str, Any]) -> list[str]:
@@ -89,7 +92,8 @@ def build_spin(
     spinner gave one (built or not: the rule says what is left of it), else the building kept when it is
     one (residential instead of a railroad or nothing) with ``count`` the blocks the spin still allows
     (1 to 3; None for a building that is not blocks) and ``allowance`` what is left of the spin. ``text``
-    says the spin ("2 blocks (1 left)"); ``blocks`` names the buildings that take a count."""
+    says the spin ("2 blocks (1 left)"); ``blocks`` names the buildings that take a count and
+    ``spun_only`` the ones only a spin gives."""
     spin = spin_of(table, player) if player else None
     if spin is not None and this_roll and spin.get("roll", 1) != roll_of(table):
         spin = None  # a double since that spin: this roll spins again
@@ -101,8 +105,9 @@ def build_spin(
             "count": None,
             "allowance": None,
             "blocks": BLOCKS,
+            "spun_only": SPUN_ONLY,
         }
-    said = {"spun": True, "text": describe_spin(spin), "blocks": BLOCKS}
+    said = {"spun": True, "text": describe_spin(spin), "blocks": BLOCKS, "spun_only": SPUN_ONLY}
     if spin["result"] == "railroad":
         return {**said, "building": "railroad", "count": None, "allowance": 0}
     left = max(spin["result"] - spin["used"], 0)
@@ -140,8 +145,8 @@ def spin(tx: Tx, a: dict[str, Any]) -> str:
         {"player": player, "turn": number, "result": face, "used": 0, **({"roll": roll} if roll > 1 else {})},
     )
     if face == "railroad":
-        return f"{player} spun a railroad: one free railroad on any district this turn, but no blocks"
-    return f"{player} spun {face}: up to {face} block{'s' if face != 1 else ''} this turn"
+        return who(player) + " spun a railroad: one free railroad on any district this turn, but no blocks"
+    return who(player) + f" spun {face}: up to {face} block{'s' if face != 1 else ''} this turn"
 
 
 def _key(result: int | str) -> int | str:
@@ -166,9 +171,9 @@ def double(tx: Tx, a: dict[str, Any]) -> str:
         tx.set(["players", player, "in_jail"], True)
         tx.set(["turn", "roll"], None)
         tx.set(["turn", "spin"], None)
-        return f"{player} rolled a third double in a row and goes to jail; the turn ends"
+        return who(player) + " rolled a third double in a row and " + does(player, "goes") + " to jail; the turn ends"
     tx.set(["turn", "roll"], roll + 1)
-    return f"{player} rolled a double: another roll this turn, and the spinner may turn again"
+    return who(player) + " rolled a double: another roll this turn, and the spinner may turn again"
 
 
 @BUILDING.action(
@@ -237,7 +242,7 @@ def _blocks(tx: Tx, player: str, deed: str, kind: str, count: int) -> str:
     tx.pay(player, BANK, total, f"{what} on {deed}")
     tx.set(["deeds", deed, kind], tx.table["deeds"][deed].get(kind, 0) + count)
     tx.set(["turn", "spin"], {**spin, "used": spin["used"] + count})
-    return f"{player} built {what} on {deed} for {tx.fmt(total)}"
+    return who(player) + f" built {what} on {deed} for {tx.fmt(total)}"
 
 
 def _railroad(tx: Tx, player: str, deed: str) -> str:
@@ -250,7 +255,7 @@ def _railroad(tx: Tx, player: str, deed: str) -> str:
         raise Refused(f"{deed} already has a railroad")
     tx.set(["deeds", deed, "railroad"], True)
     tx.set(["turn", "spin"], {**spin, "used": 1})
-    return f"{player} built a free railroad on {deed}"
+    return who(player) + f" built a free railroad on {deed}"
 
 
 def _stadium(tx: Tx, player: str, deed: str) -> str:
@@ -267,7 +272,7 @@ def _stadium(tx: Tx, player: str, deed: str) -> str:
     tx.pay(player, BANK, cost, f"a stadium on {deed}")
     tx.set(["deeds", deed, "stadium"], True)
     tx.set(["stock", "stadiums"], tx.table["stock"]["stadiums"] - 1)
-    return f"{player} built a stadium on {deed} for {tx.fmt(cost)}"
+    return who(player) + f" built a stadium on {deed} for {tx.fmt(cost)}"
 
 
 def _skyscraper(tx: Tx, player: str, deed: str) -> str:
@@ -281,7 +286,7 @@ def _skyscraper(tx: Tx, player: str, deed: str) -> str:
     cost = card(tx.table, deed)["skyscraper_cost"]
     tx.pay(player, BANK, cost, f"a skyscraper on {deed}")
     tx.set(["deeds", deed, "skyscraper"], True)
-    return f"{player} built a skyscraper on {deed} for {tx.fmt(cost)}: rent doubles on the {group} group"
+    return who(player) + f" built a skyscraper on {deed} for {tx.fmt(cost)}: rent doubles on the {group} group"
 
 
 def _tower(tx: Tx, player: str, deed: str) -> str:
@@ -301,7 +306,12 @@ def _tower(tx: Tx, player: str, deed: str) -> str:
     tx.pay(player, BANK, cost, f"the Monopoly Tower on {deed}")
     tx.set(["deeds", deed, "tower"], True)
     tx.set(["stock", "towers"], tx.table["stock"]["towers"] - 1)
-    return f"{player} built the Monopoly Tower on {deed} for {tx.fmt(cost)}: rent doubles on all {player}'s districts"
+    return (
+        who(player)
+        + f" built the Monopoly Tower on {deed} for {tx.fmt(cost)}: rent doubles on all "
+        + whose(player)
+        + " districts"
+    )
 
 
 def _planning_building(table: dict[str, Any], name: object) -> tuple[str, str]:
@@ -361,8 +371,8 @@ def planning_permission(tx: Tx, a: dict[str, Any]) -> str:
         )
     tx.set(["deeds", deed, kind], name)
     if kind == "hazard":
-        return f"{player} built a {name} on {deed}: its residential blocks are worthless while it stands"
-    return f"{player} built a {name} on {deed}: no hazard can go there"
+        return who(player) + f" built a {name} on {deed}: its residential blocks are worthless while it stands"
+    return who(player) + f" built a {name} on {deed}: no hazard can go there"
 
 
 @BUILDING.action(
@@ -388,4 +398,4 @@ def remove_hazard(tx: Tx, a: dict[str, Any]) -> str:
         raise tx.short_of(player, cost, f"removing the {hazard} from {deed}")
     tx.pay(player, BANK, cost, f"removed the {hazard} from {deed}")
     tx.set(["deeds", deed, "hazard"], None)
-    return f"{player} paid {tx.fmt(cost)} to remove the {hazard} ({size} blocks) from {deed}"
+    return who(player) + f" paid {tx.fmt(cost)} to remove the {hazard} ({size} blocks) from {deed}"

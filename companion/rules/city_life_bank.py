@@ -14,6 +14,7 @@ from companion.core import contract as c
 from companion.core.common import COMMON
 from companion.core.engine import Registry, Tx
 from companion.core.errors import BadAction, NotEnoughMoney, Refused
+from companion.core.said import does, who, whose
 from companion.core.model import BANK, Table, card, cash, find_deed, pot_account
 
 from . import turns
@@ -135,8 +136,8 @@ def has_assets(table: Table, player: str) -> bool:
 
 def sell_hint(table: Table, player: str, fmt: Callable[[int], str], to: str | None = None) -> str:
     things = "Bank shares or property" if shares_of(table, player) else "property"
-    buyers = f"to {to} at the purchase price, to other players" if to else "to other players"
-    return f"sell {things} first ({buyers}, or to the Bank for {fmt(could_raise(table, player))})"
+    buyers = "to " + who(to) + " at the purchase price, to other players" if to else "to other players"
+    return f"sell {things} first (" + buyers + f", or to the Bank for {fmt(could_raise(table, player))})"
 
 
 def turns_for(table: Table, owed: int, cap: int | None = None) -> int:
@@ -173,7 +174,7 @@ def _pay_off(tx: Tx, player: str, index: int) -> str:
     turns.remove_debt(tx, player, index)
     if debt["kind"] == "mortgage":
         tx.set(["deeds", debt["deed"], "mortgaged"], None)
-    return f"{player} repaid the {debt['label']} ({tx.fmt(debt['amount'])})"
+    return who(player) + f" repaid the {debt['label']} ({tx.fmt(debt['amount'])})"
 
 
 def _default(tx: Tx, player: str, index: int) -> str:
@@ -189,8 +190,14 @@ def _default(tx: Tx, player: str, index: int) -> str:
     tx.set(["players", player, "at"], 3)
     turns.miss(tx, player, n, "debt")
     text = (
-        f"{player} could not repay the {debt['label']}: paid {tx.fmt(have)}, has nothing to sell, goes back "
-        f"to square 3 and misses {n} turn{'s' if n != 1 else ''} for the {tx.fmt(owed)} still owed"
+        who(player)
+        + f" could not repay the {debt['label']}: paid {tx.fmt(have)}, "
+        + does(player, "has")
+        + " nothing to sell, "
+        + does(player, "goes")
+        + " back to square 3 and "
+        + does(player, "misses")
+        + f" {n} turn{'s' if n != 1 else ''} for the {tx.fmt(owed)} still owed"
     )
     if debt["kind"] == "loan":
         tx.set(["players", player, "barred"], True)
@@ -223,8 +230,12 @@ def collect_due(tx: Tx, player: str) -> list[str]:
                 tx.set(["players", player, "debts"], debts)
                 have = tx.fmt(cash(tx.table, player))
                 notes.append(
-                    f"{player}'s {debt['label']} of {tx.fmt(debt['amount'])} is due and {player} has "
-                    f"{have}: " + sell_hint(tx.table, player, tx.fmt) + ", then repay"
+                    whose(player)
+                    + f" {debt['label']} of {tx.fmt(debt['amount'])} is due and "
+                    + who(player, "has")
+                    + f" {have}: "
+                    + sell_hint(tx.table, player, tx.fmt)
+                    + ", then repay"
                 )
             i += 1
     return notes
@@ -246,7 +257,7 @@ def borrow(tx: Tx, a: dict[str, Any]) -> str:
     loan, cost, n = (amount_of(tx.table, k) for k in ("loan", "loan_cost", "loan_turns"))
     tx.pay(BANK, player, loan, "Bank loan")
     turns.add_debt(tx, player, "loan", "Bank loan", loan + cost, n, short="loan")
-    return f"{player} borrowed {tx.fmt(loan)} from the Bank: {tx.fmt(loan + cost)} due in {n} turns"
+    return who(player) + f" borrowed {tx.fmt(loan)} from the Bank: {tx.fmt(loan + cost)} due in {n} turns"
 
 
 @CITY.action(
@@ -268,7 +279,7 @@ def mortgage(tx: Tx, a: dict[str, Any]) -> str:
     tx.pay(BANK, player, c["mortgage"], f"mortgaged {deed}")
     due = c["mortgage"] + c["mortgage_cost"]
     turns.add_debt(tx, player, "mortgage", f"mortgage on {deed}", due, n, deed=deed, short=f"mortgage {deed}")
-    return f"{player} mortgaged {deed} for {tx.fmt(c['mortgage'])}: {tx.fmt(due)} due in {n} turns"
+    return who(player) + f" mortgaged {deed} for {tx.fmt(c['mortgage'])}: {tx.fmt(due)} due in {n} turns"
 
 
 @CITY.action(

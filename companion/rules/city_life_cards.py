@@ -13,6 +13,7 @@ from typing import Any
 from companion.core import contract as c
 from companion.core.engine import Tx
 from companion.core.errors import BadAction, Refused
+from companion.core.said import joined, who, whose
 from companion.core.model import BANK, Table, active_players, current_player, playing, find_player
 
 from .city_life_bank import CITY, amount_of, is_advanced
@@ -85,7 +86,8 @@ def read_answers(table: Table, answers: Any) -> dict[str, int]:
 
 def pay_quiz(tx: Tx, counts: dict[str, int], *, only: str | None) -> tuple[str, dict[str, int]]:
     """$300 from the Bank for every correct answer (``counts``: as :func:`read_answers` read them);
-    ``only``: the one player allowed to answer."""
+    ``only``: the one player allowed to answer. Says who got what ("Ann $600, Bob $300"; empty when
+    nobody answered right)."""
     most = amount_of(tx.table, "quiz_questions")
     judge = None if only else judge_of(tx.table)
     for player in counts:
@@ -100,8 +102,8 @@ def pay_quiz(tx: Tx, counts: dict[str, int], *, only: str | None) -> tuple[str, 
     for player, n in counts.items():
         if n:
             tx.pay(BANK, player, n * each, f"{n} correct quiz answer{'s' if n > 1 else ''}")
-            paid.append(f"{player} {tx.fmt(n * each)}")
-    return ("quiz: " + ", ".join(paid)) if paid else "no correct answers", counts
+            paid.append(who(player) + f" {tx.fmt(n * each)}")
+    return joined(", ", paid), counts
 
 
 @CITY.action("quiz", ANSWERS, label="Quiz card", group="money")
@@ -111,7 +113,7 @@ def quiz(tx: Tx, a: dict[str, Any]) -> str:
     text, counts = pay_quiz(tx, a["answers"], only=None if is_advanced(tx.table) else player)
     if not any(counts.values()):
         raise Refused("nobody answered correctly: the quiz pays nothing")
-    return f"Quiz Card round for {player}'s roll of 3: " + text.removeprefix("quiz: ")
+    return "Quiz Card round for " + whose(player or "") + " roll of 3: " + text
 
 
 @CITY.action(
@@ -128,31 +130,34 @@ def violation(tx: Tx, a: dict[str, Any]) -> str:
     player = a["player"]
     if all(a.get(k) is None for k in ("fine", "award", "demerits")):
         raise BadAction("violation needs the card's fine, award or demerits")
-    parts = []
+    parts: list[str] = []
     if a.get("award") is not None:
         award = a["award"]
         tx.pay(BANK, player, award, "Traffic Violation card")
-        parts.append(f"{player} collected {tx.fmt(award)}")
+        parts.append(who(player) + f" collected {tx.fmt(award)}")
     if a.get("fine") is not None:
         fine = a["fine"]
         cap = amount_of(tx.table, "violation_turn_cap")
         outcome = charge(tx, player, fine, "traffic fine", when_broke="turns", cap=cap)
-        parts.append(outcome or f"{player} paid a {tx.fmt(fine)} traffic fine to the Lottery")
+        parts.append(outcome or who(player) + f" paid a {tx.fmt(fine)} traffic fine to the Lottery")
     if a.get("demerits") is not None:
         n = whole_number(a["demerits"], "demerits", 1, 15)
         total = tx.table["players"][player].get("demerits", 0) + n
         limit = amount_of(tx.table, "demerit_limit")
         if total < limit:
             tx.set(["players", player, "demerits"], total)
-            parts.append(f"{player} has {total} demerit points")
+            parts.append(who(player, "has") + f" {total} demerit points")
         else:
             tx.set(["players", player, "demerits"], None)
             tx.set(["players", player, "at"], 10)
             parts.append(
-                f"{player} reached {limit} demerit points: the cards go back and {player} returns to square 10"
+                who(player)
+                + f" reached {limit} demerit points: the cards go back and "
+                + who(player, "returns")
+                + " to square 10"
             )
             if is_advanced(tx.table):
                 rise = amount_of(tx.table, "insurance_increase")
                 outcome = charge(tx, player, rise, "motor insurance increase", when_broke="turns")
-                parts.append(outcome or f"{player} paid {tx.fmt(rise)} more for motor insurance")
-    return "Traffic Violation: " + "; ".join(parts)
+                parts.append(outcome or who(player) + f" paid {tx.fmt(rise)} more for motor insurance")
+    return "Traffic Violation: " + joined("; ", parts)

@@ -23,17 +23,19 @@ from typing import Any, Callable
 from companion.core import contract as c
 from companion.core.engine import Tx
 from companion.core.errors import NotEnoughMoney, Refused
+from companion.core.said import does, joined, who
 from companion.core.model import cash
 
 from . import turns
 from .city_life_bank import CITY, LOTTERY, amount_of, has_assets, sell_hint, turns_for
 
-__all__ = ["charge", "settle_owed", "owed_view", "who"]
+__all__ = ["charge", "settle_owed", "owed_view", "creditor"]
 
 WHEN_BROKE = ("turns", "jail", "one_turn", "miss_two")
 
 
-def who(account: str) -> str:
+def creditor(account: str) -> str:
+    """How a sentence names whom a debt is owed to: "the Lottery" or the player."""
     return "the Lottery" if account == LOTTERY else account
 
 
@@ -51,11 +53,16 @@ def _broke(tx: Tx, player: str, entry: dict[str, Any]) -> str:
     what = f"the {tx.fmt(entry['amount'])} {entry['memo']}"
     if entry["broke"] == "one_turn":
         turns.miss(tx, player, 1, "debt")
-        return f"{player} has {tx.fmt(have)} and nothing to sell, so misses a turn instead of paying {what}"
+        return (
+            who(player, "has")
+            + f" {tx.fmt(have)} and nothing to sell, so "
+            + does(player, "misses")
+            + f" a turn instead of paying {what}"
+        )
     if entry["broke"] == "miss_two":
         n = amount_of(tx.table, "visitor_miss_turns")
         turns.miss(tx, player, n, "debt")
-        return f"{player} cannot cover {what}, so misses the next {n} turns instead"
+        return who(player, "cannot") + f" cover {what}, so " + does(player, "misses") + f" the next {n} turns instead"
     _pay(tx, player, entry, have)
     owed = entry["amount"] - have
     n = turns_for(tx.table, owed, entry.get("cap"))
@@ -66,16 +73,28 @@ def _broke(tx: Tx, player: str, entry: dict[str, Any]) -> str:
         turns.miss(tx, player, n, "debt")
     where = " in Jail" if entry["broke"] == "jail" else ""
     return (
-        f"{player} paid {who(entry['to'])} all {tx.fmt(have)} of {what}, has nothing to sell and misses "
-        f"{n} turn{'s' if n != 1 else ''}{where} for the {tx.fmt(owed)} still owed"
+        who(player)
+        + " paid "
+        + who(creditor(entry["to"]))
+        + f" all {tx.fmt(have)} of {what}, "
+        + does(player, "has")
+        + " nothing to sell and "
+        + does(player, "misses")
+        + f" {n} turn{'s' if n != 1 else ''}{where} for the {tx.fmt(owed)} still owed"
     )
 
 
 def _owed_text(tx: Tx, player: str, entry: dict[str, Any]) -> str:
     to = entry["to"] if entry["to"] != LOTTERY else None
     return (
-        f"{player} has {tx.fmt(cash(tx.table, player))} but owes {who(entry['to'])} {tx.fmt(entry['amount'])} "
-        f"for the {entry['memo']}: " + sell_hint(tx.table, player, tx.fmt, to) + ", then settle"
+        who(player, "has")
+        + f" {tx.fmt(cash(tx.table, player))} but "
+        + does(player, "owes")
+        + " "
+        + who(creditor(entry["to"]))
+        + f" {tx.fmt(entry['amount'])} for the {entry['memo']}: "
+        + sell_hint(tx.table, player, tx.fmt, to)
+        + ", then settle"
     )
 
 
@@ -116,13 +135,15 @@ def settle_owed(tx: Tx, player: str, *, strict: bool) -> list[str]:
 
     ``strict``: refuse (with what to sell) when something is still owed and could be sold for.
     """
-    notes = []
+    notes: list[str] = []
     while tx.table["players"][player].get("owes"):
         owes = list(tx.table["players"][player]["owes"])
         entry = owes[0]
         if cash(tx.table, player) >= entry["amount"]:
             _pay(tx, player, entry, entry["amount"])
-            notes.append(f"{player} paid {who(entry['to'])} the {tx.fmt(entry['amount'])} {entry['memo']}")
+            notes.append(
+                who(player) + " paid " + who(creditor(entry["to"])) + f" the {tx.fmt(entry['amount'])} {entry['memo']}"
+            )
         elif not has_assets(tx.table, player):
             notes.append(_broke(tx, player, entry))
         elif strict:
@@ -136,11 +157,11 @@ def settle_owed(tx: Tx, player: str, *, strict: bool) -> list[str]:
 def owed_view(table: dict[str, Any], player: str, fmt: Callable[[int], str]) -> list[dict[str, Any]]:
     return [
         {
-            "to": who(e["to"]),
+            "to": creditor(e["to"]),
             "amount": e["amount"],
             "amount_text": fmt(e["amount"]),
             "memo": e["memo"],
-            "text": f"owes {who(e['to'])} {fmt(e['amount'])} for the {e['memo']}",
+            "text": f"owes {creditor(e['to'])} {fmt(e['amount'])} for the {e['memo']}",
         }
         for e in table["players"][player].get("owes", [])
     ]
@@ -153,4 +174,4 @@ def settle(tx: Tx, a: dict[str, Any]) -> str:
     player = a["player"]
     if not tx.table["players"][player].get("owes"):
         raise Refused(f"{player} owes nothing for a square or card")
-    return "; ".join(settle_owed(tx, player, strict=True))
+    return joined("; ", settle_owed(tx, player, strict=True))

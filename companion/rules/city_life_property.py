@@ -13,6 +13,7 @@ from typing import Any
 from companion.core import contract as c
 from companion.core.engine import Tx
 from companion.core.errors import BadAction, NotEnoughMoney, Refused
+from companion.core.said import joined, who
 from companion.core.model import BANK, Table, card, cash
 
 from .city_life_bank import (
@@ -117,7 +118,7 @@ def buy(tx: Tx, a: dict[str, Any]) -> str:
     tx.pay(player, LOTTERY, ltt, f"Land Transfer Tax on {deed}")
     take_property(tx, player, deed)
     tax = f" and paid {tx.fmt(ltt)} Land Transfer Tax" if ltt else ""
-    return f"{player} bought {deed} for {tx.fmt(c['price'])}{tax}"
+    return who(player) + f" bought {deed} for {tx.fmt(c['price'])}{tax}"
 
 
 @CITY.action(
@@ -162,10 +163,10 @@ def sell(tx: Tx, a: dict[str, Any]) -> str:
     to = "the Bank" if buyer == BANK else buyer
     taxes = []
     if cgt:
-        taxes.append(f"{seller} paid {tx.fmt(cgt)} Capital Gains Tax")
+        taxes.append(who(seller) + f" paid {tx.fmt(cgt)} Capital Gains Tax")
     if ltt:
-        taxes.append(f"{buyer} paid {tx.fmt(ltt)} Land Transfer Tax")
-    return f"{seller} sold {deed} to {to} for {tx.fmt(price)}" + "".join(f"; {t}" for t in taxes) + note
+        taxes.append(who(buyer) + f" paid {tx.fmt(ltt)} Land Transfer Tax")
+    return joined("; ", [who(seller) + f" sold {deed} to " + who(to) + f" for {tx.fmt(price)}", *taxes]) + note
 
 
 @CITY.action(
@@ -204,7 +205,11 @@ def exchange(tx: Tx, a: dict[str, Any]) -> str:
     tx.pay(player, LOTTERY, taxes[1], f"Land Transfer Tax on {house}")
     take_property(tx, None, tower)
     take_property(tx, player, house)
-    return f"{player} exchanged {tower} for {house}" + (f", paying {tx.fmt(sum(taxes))} in taxes" if sum(taxes) else "")
+    return (
+        who(player)
+        + f" exchanged {tower} for {house}"
+        + (f", paying {tx.fmt(sum(taxes))} in taxes" if sum(taxes) else "")
+    )
 
 
 @CITY.action(
@@ -234,7 +239,10 @@ def buy_shares(tx: Tx, a: dict[str, Any]) -> str:
     tx.pay(player, BANK, n * amount_of(tx.table, "share_price"), "Bank shares")
     tx.set(["players", player, "shares"], shares_of(tx.table, player) + n)
     tx.set(["players", player, "shares_bought"], bought + n)
-    return f"{player} bought {n} Bank share{'s' if n > 1 else ''} for {tx.fmt(n * amount_of(tx.table, 'share_price'))}"
+    return (
+        who(player)
+        + f" bought {n} Bank share{'s' if n > 1 else ''} for {tx.fmt(n * amount_of(tx.table, 'share_price'))}"
+    )
 
 
 @CITY.action(
@@ -272,6 +280,10 @@ def sell_shares(tx: Tx, a: dict[str, Any]) -> str:
         tx.set(["players", seller, "sold_shares"], True)
     to = "the Bank" if buyer == BANK else buyer
     shares = f"{n} Bank share{'s' if n > 1 else ''}"
-    return f"{seller} sold {shares} to {to} for {tx.fmt(price)}" + (
-        f" and paid {tx.fmt(cgt)} Capital Gains Tax" if cgt else ""
+    return (
+        who(seller)
+        + f" sold {shares} to "
+        + who(to)
+        + f" for {tx.fmt(price)}"
+        + (f" and paid {tx.fmt(cgt)} Capital Gains Tax" if cgt else "")
     )

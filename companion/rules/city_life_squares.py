@@ -17,6 +17,7 @@ from dataclasses import replace
 from companion.core import contract as c
 from companion.core.engine import Tx, ranking
 from companion.core.errors import BadAction, Refused
+from companion.core.said import does, joined, who
 from companion.core.model import BANK, Table, active_players, card, cash, pot_seed
 
 from . import turns
@@ -134,7 +135,7 @@ def win_lottery(tx: Tx, player: str) -> str:
     amount = cash(tx.table, LOTTERY)
     tx.pay(LOTTERY, player, amount, "won the City Life Lottery")
     tx.pay(BANK, LOTTERY, pot_seed(tx.table, "lottery"), "the Bank refills the City Life Lottery")
-    return f"{player} won the City Life Lottery: {tx.fmt(amount)}"
+    return who(player) + f" won the City Life Lottery: {tx.fmt(amount)}"
 
 
 #: The squares a landing leads on to, one object each: a School's ``correct`` or ``answers``, the Museum's
@@ -216,11 +217,11 @@ def land(tx: Tx, a: dict[str, Any]) -> str:
     _arrive(tx, player, square)
     text = SQUARES.get(kind, _plain)(tx, player, square, a)
     if len(path) == 1:
-        told = f"{player} landed on {square_name(tx.table, square)}: {text}"
+        told = who(player) + f" landed on {square_name(tx.table, square)}: " + text
     else:
         by = (" by " + ", ".join(str(s) for s in path[1:-1])) if len(path) > 2 else ""
         first, reached = square_name(tx.table, path[0]), square_name(tx.table, square)
-        told = f"{player} landed on {first} and went on{by} to {reached}: {text}"
+        told = who(player) + f" landed on {first} and went on{by} to {reached}: " + text
     for _ in range(8):  # School 15, School 57, the Museum, School 82: a chain is at most four squares
         at = tx.table["players"][player]["at"]
         if kind not in _STOP or at == square:
@@ -265,19 +266,21 @@ def _dollar_sign(tx: Tx, player: str, square: int, a: dict[str, Any]) -> str:
         held = shares_of(tx.table, player) + 1
         tx.set(["players", player, "shares"], held)
         return (
-            f"{player} received a {tx.fmt(amount_of(tx.table, 'share_price'))} Bank share from the Bank "
-            f"({player} holds {held})"
+            who(player)
+            + f" received a {tx.fmt(amount_of(tx.table, 'share_price'))} Bank share from the Bank ("
+            + who(player)
+            + f" holds {held})"
         )
     amount = amount_of(tx.table, "dollar_sign_advanced")
     tx.pay(BANK, player, amount, "Dollar Sign square")
-    parts = [f"{player} collected {tx.fmt(amount)}"]
+    parts = [who(player) + f" collected {tx.fmt(amount)}"]
     per = amount_of(tx.table, "dividend")
     for holder in active_players(tx.table):
         n = shares_of(tx.table, holder)
         if n:
             tx.pay(BANK, holder, n * per, f"dividend on {n} Bank share{'s' if n > 1 else ''}")
-            parts.append(f"{holder} {tx.fmt(n * per)} dividend")
-    return "; ".join(parts) + f"; {player} may buy Bank shares"
+            parts.append(who(holder) + f" {tx.fmt(n * per)} dividend")
+    return joined("; ", parts) + "; " + who(player, "may") + " buy Bank shares"
 
 
 def _property(tx: Tx, player: str, square: int, a: dict[str, Any]) -> str:
@@ -289,9 +292,9 @@ def _property(tx: Tx, player: str, square: int, a: dict[str, Any]) -> str:
             raise BadAction(f"nobody owns {deed}: there is no proprietor's choice")
         tax = c["land_transfer_tax"] if is_advanced(tx.table) else 0
         with_tax = f" + {tx.fmt(tax)} Land Transfer Tax" if tax else ""
-        return f"{deed} is for sale: {player} may buy it for {tx.fmt(c['price'])}{with_tax}"
+        return f"{deed} is for sale: " + who(player, "may") + f" buy it for {tx.fmt(c['price'])}{with_tax}"
     if owner == player:
-        return f"{player} owns {deed}"
+        return who(player, "owns") + f" {deed}"
     choices = ("fee", "miss_turns") if c["kind"] == "house" else ("fee", "send")
     choice = a.get("choice")
     if choice not in choices:
@@ -299,7 +302,7 @@ def _property(tx: Tx, player: str, square: int, a: dict[str, Any]) -> str:
     if choice == "miss_turns":
         n = amount_of(tx.table, "visitor_miss_turns")
         turns.miss(tx, player, n, "other")
-        return f"{owner} chose to make {player} miss the next {n} turns"
+        return who(owner) + " chose to make " + who(player) + f" miss the next {n} turns"
     if choice == "send":
         house = a.get("house")
         if house is None:
@@ -308,7 +311,7 @@ def _property(tx: Tx, player: str, square: int, a: dict[str, Any]) -> str:
         if card(tx.table, target)["kind"] != "house" or tx.table["deeds"][target].get("owner") != owner:
             raise Refused(f"{target} is not a House of {owner}'s")
         tx.set(["players", player, "at"], card(tx.table, target)["square"])
-        return f"{owner} sent {player} to {target}"
+        return who(owner) + " sent " + who(player) + f" to {target}"
     if a.get("house") is not None:
         raise BadAction('house goes with the choice "send"')
     return _visitor_fee(tx, player, owner, deed)
@@ -326,11 +329,19 @@ def _visitor_fee(tx: Tx, player: str, owner: str, deed: str) -> str:
     if house and cash(tx.table, player) + could_raise(tx.table, player) < fee:
         n = amount_of(tx.table, "visitor_miss_turns")
         turns.miss(tx, player, n, "debt")
-        return f"{player} cannot cover the {tx.fmt(fee)} Visitor's Fee, so misses the next {n} turns instead"
+        return (
+            who(player, "cannot")
+            + f" cover the {tx.fmt(fee)} Visitor's Fee, so "
+            + does(player, "misses")
+            + f" the next {n} turns instead"
+        )
     outcome = charge(tx, player, fee, memo, payee=owner, when_broke="miss_two" if house else "jail", tax=cgt)
     return outcome or (
-        f"{player} paid {owner} a {tx.fmt(fee)} Visitor's Fee"
-        + (f"; {owner} paid {tx.fmt(cgt)} Capital Gains Tax" if cgt else "")
+        who(player)
+        + " paid "
+        + who(owner)
+        + f" a {tx.fmt(fee)} Visitor's Fee"
+        + ("; " + who(owner) + f" paid {tx.fmt(cgt)} Capital Gains Tax" if cgt else "")
     )
 
 
@@ -338,7 +349,7 @@ def _bill(key: str, memo: str) -> Callable[[Tx, str, int, dict[str, Any]], str]:
     def square(tx: Tx, player: str, sq: int, a: dict[str, Any]) -> str:
         amount = amount_of(tx.table, key)
         outcome = charge(tx, player, amount, memo, when_broke="one_turn")
-        return outcome or f"{player} paid the {tx.fmt(amount)} {memo} to the Lottery"
+        return outcome or who(player) + f" paid the {tx.fmt(amount)} {memo} to the Lottery"
 
     return square
 
@@ -347,10 +358,10 @@ def _city_hall(tx: Tx, player: str, square: int, a: dict[str, Any]) -> str:
     owned = properties_of(tx.table, player)
     tax = sum(card(tx.table, d)["property_tax"] for d in owned)
     if not tax:
-        return f"{player} owns no property: no Property Tax"
+        return who(player, "owns") + " no property: no Property Tax"
     outcome = charge(tx, player, tax, "Property Tax", when_broke="turns")
     what = f"{len(owned)} propert{'ies' if len(owned) > 1 else 'y'}"
-    return outcome or f"{player} paid {tx.fmt(tax)} Property Tax on {what} to the Lottery"
+    return outcome or who(player) + f" paid {tx.fmt(tax)} Property Tax on {what} to the Lottery"
 
 
 def _hospital(tx: Tx, player: str, square: int, a: dict[str, Any]) -> str:
@@ -360,7 +371,7 @@ def _hospital(tx: Tx, player: str, square: int, a: dict[str, Any]) -> str:
             raise Refused("every City Life House is sold: the Hospital pays cash instead")
         amount = amount_of(tx.table, "hospital")
         tx.pay(BANK, player, amount, "the Hospital")
-        return f"no House is left, so {player} collected {tx.fmt(amount)}"
+        return "no House is left, so " + who(player) + f" collected {tx.fmt(amount)}"
     if a.get("house") is None:
         squares = ", ".join(str(card(tx.table, h)["square"]) for h in houses)
         raise BadAction(f"{player} wins an unsold House: house is one of squares {squares}")
@@ -368,7 +379,7 @@ def _hospital(tx: Tx, player: str, square: int, a: dict[str, Any]) -> str:
     if deed not in houses:
         raise Refused(f"{deed} is not an unsold City Life House")
     take_property(tx, player, deed)
-    return f"{player} won {deed}, tax free"
+    return who(player) + f" won {deed}, tax free"
 
 
 def _to_tower(tx: Tx, player: str) -> str:
@@ -382,10 +393,10 @@ def _to_tower(tx: Tx, player: str) -> str:
         tower = ahead[0] if ahead else max(towers, key=lambda t: card(tx.table, t)["square"])
         c = card(tx.table, tower)
         tx.set(["players", player, "at"], c["square"])
-        return f"{player} advances to {tower}, which is for sale for {tx.fmt(c['price'])}"
+        return who(player, "advances") + f" to {tower}, which is for sale for {tx.fmt(c['price'])}"
     amount = amount_of(tx.table, "fire_department")
     tx.pay(BANK, player, amount, "no Tower left")
-    text = f"no Tower is left, so {player} collected {tx.fmt(amount)}"
+    text = "no Tower is left, so " + who(player) + f" collected {tx.fmt(amount)}"
     if is_advanced(tx.table):
         cgt = amount_of(tx.table, "fire_department_capital_gains")
         tx.pay(player, LOTTERY, cgt, "Capital Gains Tax")
@@ -401,8 +412,8 @@ def _amusement_park(tx: Tx, player: str, square: int, a: dict[str, Any]) -> str:
     roll = whole_number(a.get("roll"), "roll (the die at the Lottery)", 1, 6)
     tx.set(["players", player, "at"], 58)
     if roll == 6:
-        return f"on to the Lottery; {player} rolled a six: " + win_lottery(tx, player)
-    return f"on to the Lottery; {player} rolled {roll}, not a six: no win"
+        return "on to the Lottery; " + who(player) + " rolled a six: " + win_lottery(tx, player)
+    return "on to the Lottery; " + who(player) + f" rolled {roll}, not a six: no win"
 
 
 def _lottery(tx: Tx, player: str, square: int, a: dict[str, Any]) -> str:
@@ -412,19 +423,19 @@ def _lottery(tx: Tx, player: str, square: int, a: dict[str, Any]) -> str:
 def _jail(tx: Tx, player: str, square: int, a: dict[str, Any]) -> str:
     n = amount_of(tx.table, "jail_turns")
     turns.send_to_jail(tx, player, n)
-    return f"{player} misses {n} turns in Jail (a six on any of them gets {player} out)"
+    return who(player, "misses") + f" {n} turns in Jail (a six on any of them gets " + who(player) + " out)"
 
 
 def _construction(tx: Tx, player: str, square: int, a: dict[str, Any]) -> str:
     n = amount_of(tx.table, "construction_turns")
     turns.miss(tx, player, n, "other")
-    return f"{player} loses {n} turn{'s' if n > 1 else ''}"
+    return who(player, "loses") + f" {n} turn{'s' if n > 1 else ''}"
 
 
 def _mall(tx: Tx, player: str, square: int, a: dict[str, Any]) -> str:
     amount = amount_of(tx.table, "mall")
     tx.pay(BANK, player, amount, "advertising contest")
-    return f"{player} won {tx.fmt(amount)} in the advertising contest"
+    return who(player) + f" won {tx.fmt(amount)} in the advertising contest"
 
 
 def _museum(tx: Tx, player: str, square: int, a: dict[str, Any]) -> str:
@@ -436,19 +447,19 @@ def _museum(tx: Tx, player: str, square: int, a: dict[str, Any]) -> str:
     adv = is_advanced(tx.table)
     if choice == "school":
         tx.set(["players", player, "at"], 82)
-        return f"{player} goes on to School (82)"
+        return who(player, "goes") + " on to School (82)"
     if choice == "collect":
         amount = amount_of(tx.table, "museum")
         cgt = amount_of(tx.table, "museum_capital_gains") if adv else 0
     else:
         roll = whole_number(a.get("roll"), "roll", 1, 6)
         if roll == 6:
-            return f"{player} rolled a six: nothing"
+            return who(player) + " rolled a six: nothing"
         amount = amount_of(tx.table, "museum_roll") * roll
         cgt = amount_of(tx.table, "museum_roll_capital_gains") * roll if adv else 0
     tx.pay(BANK, player, amount, "the Museum")
     tx.pay(player, LOTTERY, cgt, "Capital Gains Tax")
-    return f"{player} collected {tx.fmt(amount)}" + (f" and paid {tx.fmt(cgt)} Capital Gains Tax" if cgt else "")
+    return who(player) + f" collected {tx.fmt(amount)}" + (f" and paid {tx.fmt(cgt)} Capital Gains Tax" if cgt else "")
 
 
 def _school(tx: Tx, player: str, square: int, a: dict[str, Any]) -> str:
@@ -457,7 +468,8 @@ def _school(tx: Tx, player: str, square: int, a: dict[str, Any]) -> str:
             raise BadAction(
                 "the School's Quiz Card round needs answers: each player's correct answers, e.g. {\"Ann\": 3}"
             )
-        text, counts = pay_quiz(tx, a["answers"], only=None)
+        paid, counts = pay_quiz(tx, a["answers"], only=None)
+        text = "quiz: " + paid if paid else "no correct answers"
         every = amount_of(tx.table, "quiz_questions")
         correct = a.get("correct")
         if correct is None:
@@ -470,31 +482,31 @@ def _school(tx: Tx, player: str, square: int, a: dict[str, Any]) -> str:
         if correct is True:
             each = amount_of(tx.table, "quiz_answer")
             tx.pay(BANK, player, each, "correct quiz answer")
-            text = f"quiz: {player} {tx.fmt(each)}"
+            text = "quiz: " + who(player) + f" {tx.fmt(each)}"
     if not isinstance(correct, bool):
         raise BadAction("correct is true or false: did the player answer the Quiz Card right")
     if not correct:
-        return f"{text}; {player} stays"
+        return text + "; " + who(player, "stays")
     nxt = tx.table["pack"]["board"]["school_next"].get(str(square))
     if nxt is None:
-        return f"{text}; this School sends nobody on"
+        return text + "; this School sends nobody on"
     if nxt == "tower":
-        return f"{text}; " + _to_tower(tx, player)
+        return text + "; " + _to_tower(tx, player)
     path = _follow(tx.table, int(nxt))
     tx.set(["players", player, "at"], path[-1])
     by = f" by {square_name(tx.table, path[0])}" if len(path) > 1 else ""
-    return f"{text}; {player} goes on{by} to {square_name(tx.table, path[-1])}"
+    return text + "; " + who(player, "goes") + f" on{by} to {square_name(tx.table, path[-1])}"
 
 
 def _winner(tx: Tx, player: str, square: int, a: dict[str, Any]) -> str:
     rows = ranking(tx.table, tx.rules)
     tx.set(["over"], {"winner": player, "reason": f"{player} reached square 100", "ranking": rows})
-    return f"{player} reached square 100 and wins the game"
+    return who(player) + " reached square 100 and " + does(player, "wins") + " the game"
 
 
 def _wrong_turn(tx: Tx, player: str, square: int, a: dict[str, Any]) -> str:
     tx.set(["players", player, "at"], square - 30)
-    return f"{player} moves back 30 squares to square {square - 30}"
+    return who(player, "moves") + f" back 30 squares to square {square - 30}"
 
 
 SQUARES = {

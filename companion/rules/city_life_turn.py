@@ -12,6 +12,7 @@ from typing import Any
 from companion.core import contract as c
 from companion.core.engine import Tx
 from companion.core.errors import BadAction, NotEnoughMoney
+from companion.core.said import joined, typed, who
 from companion.core.model import active_players, cash, playing
 
 from . import turns
@@ -41,7 +42,7 @@ def next_turn(tx: Tx, a: dict[str, Any]) -> str:
         if player != ending:
             notes += settle_owed(tx, player, strict=False)
         notes += collect_due(tx, player)
-    return "; ".join([text, *notes])
+    return joined("; ", [text, *notes])
 
 
 def require_overdue_settled(tx: Tx, player: str) -> None:
@@ -77,8 +78,8 @@ def miss_turns(tx: Tx, a: dict[str, Any]) -> str:
         raise BadAction('reason is "other" or "debt" (send a player to Jail with the jail action)')
     turns.miss(tx, player, n, reason)
     memo = a.get("memo")
-    why = f" ({' '.join(str(memo).split())[:120]})" if memo else ""
-    return f"{player} will miss {n} turn{'s' if n > 1 else ''}{why}"
+    why = " (" + typed(" ".join(str(memo).split())[:120]) + ")" if memo else ""
+    return who(player, "will") + f" miss {n} turn{'s' if n > 1 else ''}{why}"
 
 
 @CITY.action(
@@ -95,7 +96,7 @@ def jail(tx: Tx, a: dict[str, Any]) -> str:
     n = _turns(a.get("turns", amount_of(tx.table, "jail_turns")))
     turns.send_to_jail(tx, player, n)
     tx.set(["players", player, "at"], 44)
-    return f"{player} went to Jail for {n} turn{'s' if n > 1 else ''}"
+    return who(player) + f" went to Jail for {n} turn{'s' if n > 1 else ''}"
 
 
 @CITY.action(
@@ -109,4 +110,4 @@ def leave_jail(tx: Tx, a: dict[str, Any]) -> str:
     """The jailed player rolled a six on a jail turn: out of Jail at once, and this turn is played."""
     player = a["player"]
     left = turns.release_from_jail(tx, player)
-    return f"{player} rolled a six and left Jail ({left} jail turn{'s' if left != 1 else ''} spared)"
+    return who(player) + f" rolled a six and left Jail ({left} jail turn{'s' if left != 1 else ''} spared)"

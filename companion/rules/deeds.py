@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Iterable, cast
 
 from companion.core.errors import BadAction, Refused
+from companion.core.said import who
 from companion.core.model import BANK, Table, card, cash
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -268,7 +269,7 @@ def mortgage_deed(tx: Tx, terms: MortgageTerms, player: str, deed: str) -> str:
     if terms.keeps_sum:
         tx.set(["deeds", deed, "mortgage"], value)
     tx.pay(BANK, player, value, f"mortgaged {deed}")
-    return f"{player} mortgaged {deed} for {tx.fmt(value)}{terms.value_said}"
+    return who(player) + f" mortgaged {deed} for {tx.fmt(value)}{terms.value_said}"
 
 
 def lift_mortgage(tx: Tx, terms: MortgageTerms, player: str, deed: str) -> str:
@@ -284,7 +285,7 @@ def lift_mortgage(tx: Tx, terms: MortgageTerms, player: str, deed: str) -> str:
     tx.set(["deeds", deed, "mortgaged"], False)
     if terms.keeps_sum:
         tx.set(["deeds", deed, "mortgage"], None)
-    return f"{player} {lifted} for {tx.fmt(cost)}"
+    return who(player) + f" {lifted} for {tx.fmt(cost)}"
 
 
 #: Classic's terms (and Greenopoly's): the card's mortgage value, lifted with the bank's interest.

@@ -13,6 +13,7 @@ from companion.core.card_text import card_value, shown
 from companion.core import contract as c
 from companion.core.engine import Registry, Tx
 from companion.core.errors import BadAction, Refused, UnknownName
+from companion.core.said import who
 from companion.core.money import LIMIT
 
 __all__ = ["CHARACTERS", "check_character", "character_of", "find_character", "printed", "salary_of", "affected"]
@@ -122,8 +123,10 @@ def choose_character(tx: Tx, a: dict[str, Any]) -> str:
     tx.set(["players", player, "character"], key)
     c = tx.table["pack"]["characters"][key]
     applies = [w for w in ("night", "detour") if c[w]]
-    return f"{player} is {title}: salary {tx.fmt(c['salary'])}, " + (
-        f"affected by {' and '.join(w.title() for w in applies)}" if applies else "not affected by Night or Detour"
+    return (
+        who(player, "is")
+        + f" {title}: salary {tx.fmt(c['salary'])}, "
+        + (f"affected by {' and '.join(w.title() for w in applies)}" if applies else "not affected by Night or Detour")
     )
 
 

@@ -14,6 +14,7 @@ from typing import Any, cast
 from companion.core import contract as c
 from companion.core.engine import Registry, Tx
 from companion.core.errors import BadAction, Refused
+from companion.core.said import who
 from companion.core.model import BANK, card, cash
 
 from . import deeds as d
@@ -164,7 +165,7 @@ def improve(tx: Tx, a: dict[str, Any]) -> str:
         take_piece(tx, deed, now + 1, share)
     tx.pay(player, BANK, total, f"infrastructure on {deed}")
     top = gp.level(tx.table, deed)
-    return f"{player} improved {deed} to level {top} (a {gp.piece(top)}) for {tx.fmt(total)}"
+    return who(player) + f" improved {deed} to level {top} (a {gp.piece(top)}) for {tx.fmt(total)}"
 
 
 @INFRASTRUCTURE.action(
@@ -205,7 +206,8 @@ def sell_infrastructure(tx: Tx, a: dict[str, Any]) -> str:
             f"{'bare land' if not gp.level(tx.table, deed) else 'level ' + str(gp.level(tx.table, deed))})"
         )
     return (
-        f"{player} sold {sold} level{'s' if sold > 1 else ''} of infrastructure on {deed} for {tx.fmt(received)}{note}"
+        who(player)
+        + f" sold {sold} level{'s' if sold > 1 else ''} of infrastructure on {deed} for {tx.fmt(received)}{note}"
     )
 
 
@@ -253,7 +255,8 @@ def improve_group(tx: Tx, a: dict[str, Any]) -> str:
         take_piece(tx, park, gp.level(tx.table, park) + 1)
     tx.pay(player, BANK, total, f"infrastructure on the {name} group")
     return (
-        f"{player} improved the {name} group to level {target} (a {gp.piece(target)} on each park) for {tx.fmt(total)}"
+        who(player)
+        + f" improved the {name} group to level {target} (a {gp.piece(target)} on each park) for {tx.fmt(total)}"
     )
 
 
@@ -298,7 +301,7 @@ def sell_group(tx: Tx, a: dict[str, Any]) -> str:
         tx.set(["deeds", park, "level"], target or None)
     tx.pay(BANK, player, received, f"sold infrastructure on the {name} group")
     where = f"level {target}" if target else "bare land"
-    return f"{player} sold the {name} group down to {where} for {tx.fmt(received)}"
+    return who(player) + f" sold the {name} group down to {where} for {tx.fmt(received)}"
 
 
 def sell_all(tx: Tx, deed: str, note: str = "") -> int:

@@ -16,6 +16,7 @@ from companion.core import contract as c
 from companion.core.common import COMMON
 from companion.core.engine import Registry, Rules, Tx, may_be_empty
 from companion.core.errors import BadAction, Refused
+from companion.core.said import who, whose
 from companion.core.model import BANK, cash, pot_account
 from companion.core.money import LIMIT, Currency
 
@@ -40,7 +41,7 @@ def _night_fine(tx: Tx) -> int:
 def _spared(tx: Tx, player: str) -> str | None:
     if gc.affected(tx.table, player, "night"):
         return None
-    return f"{player}'s character ({gc.title_of(tx.table, player)}) is not affected by Night: no penalty, play on"
+    return whose(player) + f" character ({gc.title_of(tx.table, player)}) is not affected by Night: no penalty, play on"
 
 
 #: Night is the property game's jail under its own name, with its own fine, sparing some characters.
@@ -81,7 +82,7 @@ def salary(tx: Tx, a: dict[str, Any]) -> str:
         raise BadAction(f"times is 1 or 2, not {times!r}")
     amount = gc.salary_of(tx.table, player) * times
     tx.pay(BANK, player, amount, "salary")
-    return f"{player} collected {tx.fmt(amount)} salary ({gc.title_of(tx.table, player)})"
+    return who(player) + f" collected {tx.fmt(amount)} salary ({gc.title_of(tx.table, player)})"
 
 
 @GREEN.action("free_access", c.player(), label="Free Access to Park", group="money")
@@ -92,7 +93,7 @@ def free_access(tx: Tx, a: dict[str, Any]) -> str:
     if amount <= 0:
         raise Refused("the centre of the board is empty: nothing to take")
     tx.pay(_centre(tx), player, amount, "Free Access to Park")
-    return f"{player} took {tx.fmt(amount)} from the centre of the board"
+    return who(player) + f" took {tx.fmt(amount)} from the centre of the board"
 
 
 def _game_over(tx: Tx, reason: str) -> list[dict[str, Any]]:
@@ -121,8 +122,10 @@ def bankrupt(tx: Tx, a: dict[str, Any]) -> str:
     rows = _game_over(tx, f"{player} went bankrupt")
     lead = rows[0]
     return (
-        f"{text}. Game over: "
-        f"{lead['player']} wins with {lead['improved_parks']} improved park{'s' if lead['improved_parks'] != 1 else ''}"
+        text
+        + ". Game over: "
+        + who(lead["player"], "wins")
+        + f" with {lead['improved_parks']} improved park{'s' if lead['improved_parks'] != 1 else ''}"
     )
 
 
@@ -138,7 +141,7 @@ def end_game(tx: Tx, a: dict[str, Any]) -> str:
     rows = _game_over(tx, reason[:120])
     lead = rows[0]
     return (
-        f"Game over: {lead['player']} wins with {lead['improved_parks']} improved "
+        "Game over: " + who(lead["player"], "wins") + f" with {lead['improved_parks']} improved "
         f"park{'s' if lead['improved_parks'] != 1 else ''} (worth {tx.fmt(lead['worth'])})"
     )
 

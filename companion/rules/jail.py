@@ -12,6 +12,7 @@ from typing import Any, Callable, cast
 from companion.core import contract as c
 from companion.core.engine import Registry, Tx
 from companion.core.errors import Refused
+from companion.core.said import who
 from companion.core.model import BANK
 
 __all__ = ["jail_actions", "place_name"]
@@ -48,7 +49,7 @@ def jail_actions(
         if tx.table["players"][player]["in_jail"]:
             raise Refused(f"{player} is already in {place_name(tx)}")
         tx.set(["players", player, "in_jail"], True)
-        return f"{player} went to {place_name(tx)}"
+        return who(player) + f" went to {place_name(tx)}"
 
     @actions.action(
         pay,
@@ -65,7 +66,7 @@ def jail_actions(
         amount = fine(tx)
         tx.pay(player, fine_to(tx), amount, f"fine to leave {place_name(tx)}")
         tx.set(["players", player, "in_jail"], False)
-        return f"{player} paid {tx.fmt(amount)} to leave {place_name(tx)}"
+        return who(player) + f" paid {tx.fmt(amount)} to leave {place_name(tx)}"
 
     @actions.action(
         leave,
@@ -79,7 +80,7 @@ def jail_actions(
         if not tx.table["players"][player]["in_jail"]:
             raise Refused(f"{player} is not in {place_name(tx)}")
         tx.set(["players", player, "in_jail"], False)
-        return f"{player} left {place_name(tx)}"
+        return who(player) + f" left {place_name(tx)}"
 
     return actions
 

@@ -21,6 +21,7 @@ from companion.core import contract as c
 from companion.core.engine import Tx
 from companion.core.engine import Registry
 from companion.core.errors import BadAction, NotEnoughMoney, Refused
+from companion.core.said import who, whose
 from companion.core.model import BANK, Table, active_players, card, cash
 
 __all__ = [
@@ -124,7 +125,7 @@ def obligation(tx: Tx, payer: str, payee: str, amount: int, memo: str) -> str:
             )
         take_notes(tx, payer, n)
         tx.pay(payer, payee, amount, memo)
-        return f"{payer} borrowed {n} promissory note{'s' if n > 1 else ''} ({tx.fmt(n * note)}) to pay"
+        return who(payer) + f" borrowed {n} promissory note{'s' if n > 1 else ''} ({tx.fmt(n * note)}) to pay"
     tx.pay(payer, payee, amount, memo)
     return ""
 
@@ -154,7 +155,7 @@ def _profession(tx: Tx, deed: str) -> str:
 
 
 def _joined(text: str, extra: str) -> str:
-    return f"{text}; {extra}" if extra else text
+    return text + "; " + extra if extra else text
 
 
 @LIFE.action(
@@ -179,8 +180,8 @@ def career(tx: Tx, a: dict[str, Any]) -> str:
         if job is None:
             raise Refused('no profession card has route "business": correct the cards first')
         tx.set(["players", player, "profession"], job)
-        return f"{player} goes into business at {tx.fmt(card(tx.table, job)['salary'])} a pay day"
-    return f"{player} goes to college (the Bachelor's Degree salary until a profession space)"
+        return who(player, "goes") + f" into business at {tx.fmt(card(tx.table, job)['salary'])} a pay day"
+    return who(player, "goes") + " to college (the Bachelor's Degree salary until a profession space)"
 
 
 @LIFE.action(
@@ -209,7 +210,7 @@ def profession(tx: Tx, a: dict[str, Any]) -> str:
     if record.get("profession"):
         raise Refused(f"{player} is {record['profession']} for the whole game and keeps that salary")
     tx.set(["players", player, "profession"], job)
-    return f"{player}'s profession: {job}, {tx.fmt(card(tx.table, job)['salary'])} every pay day"
+    return whose(player) + f" profession: {job}, {tx.fmt(card(tx.table, job)['salary'])} every pay day"
 
 
 @LIFE.action(
@@ -236,7 +237,7 @@ def pay_day(tx: Tx, a: dict[str, Any]) -> str:
         raise BadAction("interest is true on a PAY DAY - INTEREST DUE space")
     salary = card(tx.table, job)["salary"]
     tx.pay(BANK, player, salary, f"salary ({job})")
-    text = f"{player} collected a {tx.fmt(salary)} pay day ({job})"
+    text: str = who(player) + f" collected a {tx.fmt(salary)} pay day ({job})"
     n = notes_of(tx.table, player)
     if interest and n:
         due = n * amount_of(tx.table, "note_interest")
@@ -253,7 +254,10 @@ def borrow(tx: Tx, a: dict[str, Any]) -> str:
     player = in_play(tx, a["player"])
     n = whole(a["notes"], "notes", 1, 50)
     take_notes(tx, player, n)
-    return f"{player} borrowed {tx.fmt(n * amount_of(tx.table, 'note'))} on {n} promissory note{'s' if n > 1 else ''}"
+    return (
+        who(player)
+        + f" borrowed {tx.fmt(n * amount_of(tx.table, 'note'))} on {n} promissory note{'s' if n > 1 else ''}"
+    )
 
 
 @LIFE.action("repay", c.player(), NOTES, label="Repay notes", group="loans")
@@ -269,7 +273,7 @@ def repay(tx: Tx, a: dict[str, Any]) -> str:
         raise tx.short_of(player, amount, f"{n} promissory note{'s' if n > 1 else ''}")
     tx.pay(player, BANK, amount, f"repaid {n} promissory note{'s' if n > 1 else ''}")
     tx.set(["players", player, "notes"], held - n or None)
-    return f"{player} repaid {n} promissory note{'s' if n > 1 else ''} with {tx.fmt(amount)}"
+    return who(player) + f" repaid {n} promissory note{'s' if n > 1 else ''} with {tx.fmt(amount)}"
 
 
 @LIFE.action("buy", c.player(), c.deed("item", "What to buy", only=_for_sale), label="Buy", group="deeds")
@@ -289,4 +293,4 @@ def buy(tx: Tx, a: dict[str, Any]) -> str:
         )
     tx.pay(player, BANK, c["price"], f"bought {item}")
     tx.set(["players", player, "holdings"], [*tx.table["players"][player].get("holdings", []), item])
-    return f"{player} bought {item} for {tx.fmt(c['price'])}"
+    return who(player) + f" bought {item} for {tx.fmt(c['price'])}"

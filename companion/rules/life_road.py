@@ -14,6 +14,7 @@ from companion.core.common import advance_turn
 from companion.core import contract as c
 from companion.core.engine import Tx, may_be_empty
 from companion.core.errors import BadAction, Refused
+from companion.core.said import does, joined, typed, who, whose
 from companion.core.model import BANK, active_players, card, cash, current_player, playing
 
 from .life_bank import LIFE, amount_of, holds, in_play, notes_of, obligation, opponents, retired, spin_of, stage_of
@@ -35,7 +36,7 @@ SPIN = c.dice("spin", "The number spun", 1, 10)
 
 
 def _joined(*parts: str) -> str:
-    return "; ".join(p for p in parts if p)
+    return joined("; ", (p for p in parts if p))
 
 
 def _from_each(tx: Tx, player: str, amount: int, memo: str) -> str:
@@ -44,9 +45,9 @@ def _from_each(tx: Tx, player: str, amount: int, memo: str) -> str:
         return ""
     others = opponents(tx.table, player)
     if not others:
-        return f"{player} has no opponents left to collect from"
+        return who(player, "has") + " no opponents left to collect from"
     notes = [obligation(tx, p, player, amount, memo) for p in others]
-    return _joined(f"{player} collected {tx.fmt(amount)} from each of {', '.join(others)}", *notes)
+    return _joined(who(player) + f" collected {tx.fmt(amount)} from each of " + joined(", ", map(who, others)), *notes)
 
 
 def toll_keeper(table: dict[str, Any]) -> str | None:
@@ -69,8 +70,10 @@ def wedding(tx: Tx, a: dict[str, Any]) -> str:
     number = spin_of(a["spin"])
     tx.set(["players", player, "married"], True)
     presents = amount_of(tx.table, "wedding_presents")[number - 1]
-    text = f"{player} got married and spun {number}: " + (
-        _from_each(tx, player, presents, "wedding present") if presents else "no presents"
+    text = (
+        who(player)
+        + f" got married and spun {number}: "
+        + (_from_each(tx, player, presents, "wedding present") if presents else "no presents")
     )
     return _joined(text, lucky_fee(tx, player, number))
 
@@ -86,7 +89,7 @@ def baby(tx: Tx, a: dict[str, Any]) -> str:
         raise BadAction("twins is true or false")
     n = 2 if twins else 1
     tx.set(["players", player, "children"], tx.table["players"][player].get("children", 0) + n)
-    text = f"{player} had {'twins' if twins else 'a baby'}"
+    text = who(player) + f" had {'twins' if twins else 'a baby'}"
     return _joined(text, _from_each(tx, player, n * amount_of(tx.table, "baby"), "baby present"))
 
 
@@ -100,10 +103,15 @@ def cross_bridge(tx: Tx, a: dict[str, Any]) -> str:
     keeper = toll_keeper(tx.table)
     tx.set(["players", player, "crossed"], order)
     if keeper is None:
-        return f"{player} is the first across the Toll Bridge and collects its toll from every player crossing later"
+        return (
+            who(player, "is")
+            + " the first across the Toll Bridge and "
+            + does(player, "collects")
+            + " its toll from every player crossing later"
+        )
     toll = amount_of(tx.table, "toll")
     return _joined(
-        f"{player} crossed the Toll Bridge and paid {keeper} {tx.fmt(toll)}",
+        who(player) + " crossed the Toll Bridge and paid " + who(keeper) + f" {tx.fmt(toll)}",
         obligation(tx, player, keeper, toll, "Toll Bridge"),
     )
 
@@ -142,13 +150,20 @@ def revenge(tx: Tx, a: dict[str, Any]) -> str:
             if over:
                 raise BadAction("over_bridge goes with going back ten spaces")
             tx.pay(victim, player, amount, "Revenge")
-            return f"{player} took Revenge: {victim} paid {tx.fmt(amount)}"
+            return who(player) + " took Revenge: " + who(victim) + f" paid {tx.fmt(amount)}"
         has = tx.fmt(cash(tx.table, victim))
         text = (
-            f"{player} took Revenge on {victim}, who has {has} and may not borrow for it, so goes back {spaces} spaces"
+            who(player)
+            + " took Revenge on "
+            + who(victim)
+            + ", who "
+            + does(victim, "has")
+            + f" {has} and may not borrow for it, so "
+            + does(victim, "goes")
+            + f" back {spaces} spaces"
         )
     else:
-        text = f"{player} took Revenge: {victim} goes back {spaces} spaces"
+        text = who(player) + " took Revenge: " + who(victim, "goes") + f" back {spaces} spaces"
     if over and tx.table["players"][victim].get("crossed"):
         was = toll_keeper(tx.table) == victim
         tx.set(["players", victim, "crossed"], None)
@@ -178,13 +193,13 @@ def _share_the_wealth(tx: Tx, a: dict[str, Any], player: str, amount: int, field
     half = amount // 2
     if field == "collect_card":
         if exempt:
-            return f"{other} gave {player} a Collect card; {player} showed an Exemption card"
+            return who(other) + " gave " + who(player) + " a Collect card; " + who(player) + " showed an Exemption card"
         tx.pay(player, other, half, "Share the Wealth: Collect card")
-        return f"{other}'s Collect card: {player} gave {other} half, {tx.fmt(half)}"
+        return whose(other) + " Collect card: " + who(player) + " gave " + who(other) + f" half, {tx.fmt(half)}"
     if exempt:
-        return f"{player} gave {other} a Pay card; {other} showed an Exemption card"
+        return who(player) + " gave " + who(other) + " a Pay card; " + who(other) + " showed an Exemption card"
     return _joined(
-        f"{player}'s Pay card: {other} paid {player} half, {tx.fmt(half)}",
+        whose(player) + " Pay card: " + who(other) + " paid " + who(player) + f" half, {tx.fmt(half)}",
         obligation(tx, other, player, half, "Share the Wealth: Pay card"),
     )
 
@@ -214,7 +229,7 @@ def collect_space(tx: Tx, a: dict[str, Any]) -> str:
     memo = _memo(a, "white space")
     tx.pay(BANK, player, amount, memo)
     card_text = _share_the_wealth(tx, a, player, amount, "collect_card")
-    return _joined(f"{player} collected {tx.fmt(amount)} ({memo})", card_text)
+    return _joined(who(player) + f" collected {tx.fmt(amount)} (" + typed(memo) + ")", card_text)
 
 
 @LIFE.action(
@@ -244,8 +259,8 @@ def pay_space(tx: Tx, a: dict[str, Any]) -> str:
         if holds(tx.table, player, policy):
             if a.get("pay_card") is not None:
                 raise Refused(f"{player} pays nothing, so has no Pay card to give")
-            return f"{player} has {policy}: nothing to pay ({memo})"
-    text = f"{player} paid {tx.fmt(amount)} ({memo})"
+            return who(player, "has") + f" {policy}: nothing to pay (" + typed(memo) + ")"
+    text: str = who(player) + f" paid {tx.fmt(amount)} (" + typed(memo) + ")"
     text = _joined(text, obligation(tx, player, BANK, amount, memo))
     return _joined(text, _share_the_wealth(tx, a, player, amount, "pay_card"))
 
@@ -257,11 +272,11 @@ def reckoning(tx: Tx, a: dict[str, Any]) -> str:
     if stage_of(tx.table, player):
         raise Refused(f"{player} has had the Day of Reckoning already")
     children = tx.table["players"][player].get("children", 0)
-    parts = []
+    parts: list[str] = []
     if children:
         gift = children * amount_of(tx.table, "reckoning_child")
         tx.pay(BANK, player, gift, f"{children} child{'ren' if children > 1 else ''}")
-        parts.append(f"{player} received {tx.fmt(gift)} for {children} child{'ren' if children > 1 else ''}")
+        parts.append(who(player) + f" received {tx.fmt(gift)} for {children} child{'ren' if children > 1 else ''}")
     held = notes_of(tx.table, player)
     each = amount_of(tx.table, "reckoning_note")
     paid = min(held, cash(tx.table, player) // each)
@@ -272,12 +287,14 @@ def reckoning(tx: Tx, a: dict[str, Any]) -> str:
     if held - paid:
         parts.append(
             f"{held - paid} note{'s' if held - paid > 1 else ''} left unpaid for want of cash "
-            f"(each counts {tx.fmt(each)} against {player} at the final count)"
+            f"(each counts {tx.fmt(each)} against " + who(player) + " at the final count)"
         )
     tx.set(["players", player, "stage"], "reckoned")
     return (
-        f"Day of Reckoning for {player}: "
-        + ("; ".join(parts) or "no children and no notes")
+        "Day of Reckoning for "
+        + who(player)
+        + ": "
+        + (joined("; ", parts) if parts else "no children and no notes")
         + "; next: Millionaire Acres or the Tycoon's number"
     )
 
@@ -303,11 +320,11 @@ def millionaire_acres(tx: Tx, a: dict[str, Any]) -> str:
         bonus = amount_of(tx.table, "acres_bonus")
         tx.pay(BANK, player, bonus, "first at Millionaire Acres")
         tx.set(["players", player, "lucky_number"], number)
-        text = f"{player} is the first at Millionaire Acres: {tx.fmt(bonus)} and the Lucky Number {number}"
+        text = who(player, "is") + f" the first at Millionaire Acres: {tx.fmt(bonus)} and the Lucky Number {number}"
     else:
         if a.get("spin") is not None:
             raise BadAction("only the first player at Millionaire Acres spins a Lucky Number")
-        text = f"{player} retires to Millionaire Acres"
+        text = who(player, "retires") + " to Millionaire Acres"
     return _joined(text, check_end(tx))
 
 
@@ -326,5 +343,5 @@ def next_turn(tx: Tx, a: dict[str, Any]) -> str:
         tx.set(["turn", "index"], order.index(nxt))
     road = [p for p in active_players(tx.table) if not retired(tx.table, p)]
     if not road:
-        return f"{ended}'s turn ended; everyone has retired"
-    return f"{ended}'s turn ended; {current_player(tx.table)} to play"
+        return whose(ended or "") + " turn ended; everyone has retired"
+    return whose(ended or "") + " turn ended; " + who(current_player(tx.table) or "") + " to play"

@@ -12,6 +12,7 @@ from typing import Any
 from companion.core import contract as c
 from companion.core.engine import Tx, may_be_empty, ranking
 from companion.core.errors import BadAction, NotEnoughMoney, Refused
+from companion.core.said import does, joined, who, whose
 from companion.core.model import BANK, Table, active_players, cash, find_player
 
 from .life_bank import LIFE, amount_of, first_card, holds, in_play, obligation, retired, spin_of, stage_of
@@ -78,8 +79,8 @@ def lucky_fee(tx: Tx, spinner: str, number: int) -> str:
         if holder != spinner and tx.table["players"][holder].get("lucky_number") == number:
             fee = amount_of(tx.table, "lucky_number_fee")
             borrowed = obligation(tx, spinner, holder, fee, f"{holder}'s Lucky Number")
-            text = f"{spinner} spun {holder}'s Lucky Number {number} and paid {tx.fmt(fee)}"
-            return text + (f" ({borrowed})" if borrowed else "")
+            text = who(spinner) + " spun " + whose(holder) + f" Lucky Number {number} and paid {tx.fmt(fee)}"
+            return text + (" (" + borrowed + ")" if borrowed else "")
     return ""
 
 
@@ -128,10 +129,10 @@ def settle_bets(tx: Tx, spinner: str, number: int, bets: list[dict[str, Any]]) -
         if number in stakes:
             won = stakes[number] * odds
             tx.pay(BANK, player, won, f"side bet won on {number}")
-            parts.append(f"{player} won {tx.fmt(won)}")
+            parts.append(who(player) + f" won {tx.fmt(won)}")
         else:
-            parts.append(f"{player} lost {tx.fmt(sum(stakes.values()))}")
-    return "bets: " + ", ".join(parts)
+            parts.append(who(player) + f" lost {tx.fmt(sum(stakes.values()))}")
+    return "bets: " + joined(", ", parts)
 
 
 def final_count(tx: Tx) -> list[dict[str, Any]]:
@@ -149,11 +150,11 @@ def check_end(tx: Tx) -> str:
     rows = final_count(tx)
     winner = rows[0]["player"]
     tx.set(["over"], {"winner": winner, "reason": "the final count", "ranking": rows})
-    return f"Everyone has retired: {winner} wins the final count with {tx.fmt(rows[0]['worth'])}"
+    return "Everyone has retired: " + who(winner, "wins") + f" the final count with {tx.fmt(rows[0]['worth'])}"
 
 
 def _joined(*parts: str) -> str:
-    return "; ".join(p for p in parts if p)
+    return joined("; ", (p for p in parts if p))
 
 
 @LIFE.action("spin", c.player(), c.dice("number", "The number spun", 1, 10), BETS, label="Spin", group="money")
@@ -165,7 +166,7 @@ def spin(tx: Tx, a: dict[str, Any]) -> str:
     fee = lucky_fee(tx, player, number)
     if not bets and not fee:
         raise Refused(f"nothing rides on {player}'s spin of {number}: no bets and nobody's Lucky Number")
-    return _joined(f"{player} spun {number}", bets, fee)
+    return _joined(who(player) + f" spun {number}", bets, fee)
 
 
 @LIFE.action(
@@ -188,7 +189,7 @@ def lucky_day(tx: Tx, a: dict[str, Any]) -> str:
     if numbers is None:
         if a.get("spin") is not None:
             raise BadAction("spin goes with speculate: the two numbers the bills are on")
-        return f"{player} collected {tx.fmt(amount)} on a Lucky Day and kept it"
+        return who(player) + f" collected {tx.fmt(amount)} on a Lucky Day and kept it"
     if not isinstance(numbers, list) or len(numbers) != 2:
         raise BadAction("speculate is two different numbers of the wheel, e.g. [3, 8]")
     picked = [spin_of(n, "a speculated number") for n in numbers]
@@ -200,7 +201,9 @@ def lucky_day(tx: Tx, a: dict[str, Any]) -> str:
     if cash(tx.table, player) < amount:
         raise tx.short_of(player, amount, "speculating")
     tx.pay(player, BANK, amount, f"speculated on {picked[0]} and {picked[1]}")
-    text = f"{player} speculated the Lucky Day's {tx.fmt(amount)} on {picked[0]} and {picked[1]} and spun {number}: "
+    text = (
+        who(player) + f" speculated the Lucky Day's {tx.fmt(amount)} on {picked[0]} and {picked[1]} and spun {number}: "
+    )
     if number in picked:
         win = amount_of(tx.table, "speculate_win")
         tx.pay(BANK, player, win, "speculation won")
@@ -229,12 +232,12 @@ def play_market(tx: Tx, a: dict[str, Any]) -> str:
     outcome = amount_of(tx.table, "market")[number - 1]
     if outcome > 0:
         tx.pay(BANK, player, outcome, "played the market")
-        text = f"{player} played the market and spun {number}: the market is up, collected {tx.fmt(outcome)}"
+        text: str = who(player) + f" played the market and spun {number}: the market is up, collected {tx.fmt(outcome)}"
     elif outcome < 0:
-        text = f"{player} played the market and spun {number}: the market is down, paid {tx.fmt(-outcome)}"
+        text = who(player) + f" played the market and spun {number}: the market is down, paid {tx.fmt(-outcome)}"
         text = _joined(text, obligation(tx, player, BANK, -outcome, "the market is down"))
     else:
-        text = f"{player} played the market and spun {number}: stable, no gain or loss"
+        text = who(player) + f" played the market and spun {number}: stable, no gain or loss"
     return _joined(text, lucky_fee(tx, player, number))
 
 
@@ -258,10 +261,18 @@ def tycoon(tx: Tx, a: dict[str, Any]) -> str:
     if spun == number:
         tx.set(["players", player, "stage"], "tycoon")
         tx.set(["over"], {"winner": player, "reason": "Millionaire Tycoon", "ranking": final_count(tx)})
-        return f"{player} put everything on {number}, spun {spun} and is a Millionaire Tycoon: {player} wins"
+        return (
+            who(player)
+            + f" put everything on {number}, spun {spun} and "
+            + does(player, "is")
+            + " a Millionaire Tycoon: "
+            + who(player, "wins")
+        )
     lost = cash(tx.table, player)
     tx.pay(player, BANK, lost, "lost the Tycoon gamble")
     tx.set(["players", player, "stage"], "poor_farm")
     tx.set(["players", player, "crossed"], None)
-    text = f"{player} put {tx.fmt(lost)} on {number}, spun {spun} and goes to the Poor Farm"
+    text = (
+        who(player) + f" put {tx.fmt(lost)} on {number}, spun {spun} and " + does(player, "goes") + " to the Poor Farm"
+    )
     return _joined(text, check_end(tx))

@@ -15,6 +15,7 @@ from companion.core import contract as c
 from companion.core.common import GAME, MONEY, TURNS, advance_turn
 from companion.core.engine import Registry, Rules, Tx, may_be_empty
 from companion.core.errors import BadAction, Refused
+from companion.core.said import who, whose
 from companion.core.model import BANK
 from companion.core.money import LIMIT
 
@@ -86,7 +87,7 @@ def salary(tx: Tx, a: dict[str, Any]) -> str:
         BANK, player, amount, "wages" + (f" and {stadiums} stadium{'s' if stadiums > 1 else ''}" if stadiums else "")
     )
     extra = f" (with {tx.fmt(bonus * times)} for {stadiums} stadium{'s' if stadiums > 1 else ''})" if stadiums else ""
-    return f"{player} collected {tx.fmt(amount)} wages{extra}"
+    return who(player) + f" collected {tx.fmt(amount)} wages{extra}"
 
 
 def dodging(table: dict[str, Any], player: str) -> bool:
@@ -114,7 +115,14 @@ def rent(tx: Tx, a: dict[str, Any]) -> str:
     dodge = a.get("dodge", False)
     amount = cd.rent_value(tx.table, deed)
     if dodging(tx.table, payer):
-        return f"{payer}'s Rent Dodge covers this turn: {payer} owes {owner} nothing for {deed} (instead of {tx.fmt(amount)})"
+        return (
+            whose(payer)
+            + " Rent Dodge covers this turn: "
+            + who(payer, "owes")
+            + " "
+            + who(owner)
+            + f" nothing for {deed} (instead of {tx.fmt(amount)})"
+        )
     if dodge:
         if not tx.table["players"][payer].get("rent_dodge"):
             holder = rent_dodge_holder(tx.table)
@@ -123,9 +131,14 @@ def rent(tx: Tx, a: dict[str, Any]) -> str:
             )
         tx.set(["players", payer, "rent_dodge"], None)
         tx.set(["turn", "dodge"], {"player": payer, "turn": tx.table["turn"]["number"]})
-        return f"{payer} played the Rent Dodge card on {deed} and paid {owner} nothing instead of {tx.fmt(amount)}"
+        return (
+            who(payer)
+            + f" played the Rent Dodge card on {deed} and paid "
+            + who(owner)
+            + f" nothing instead of {tx.fmt(amount)}"
+        )
     tx.pay(payer, owner, amount, f"rent for {deed}")
-    return f"{payer} paid {owner} {tx.fmt(amount)} rent for {deed}"
+    return who(payer) + " paid " + who(owner) + f" {tx.fmt(amount)} rent for {deed}"
 
 
 @CITY.action("free_parking", c.player(), label="Free Parking", group="money")
@@ -138,7 +151,9 @@ def free_parking(tx: Tx, a: dict[str, Any]) -> str:
     if holder:
         tx.set(["players", holder, "rent_dodge"], None)
     tx.set(["players", player, "rent_dodge"], True)
-    return f"{player} took the Rent Dodge card" + (f" from {holder}, who had not used it" if holder else "")
+    return (
+        who(player) + " took the Rent Dodge card" + (" from " + who(holder) + ", who had not used it" if holder else "")
+    )
 
 
 @CITY.action(
@@ -163,7 +178,7 @@ def tax(tx: Tx, a: dict[str, Any]) -> str:
     if not cd.holds_industry(tx.table, player):
         raise Refused(f"{player} owns no industrial blocks, so no {label} is due")
     tx.pay(player, BANK, amount, label)
-    return f"{player} paid {tx.fmt(amount)} {label}"
+    return who(player) + f" paid {tx.fmt(amount)} {label}"
 
 
 @CITY.action("mortgage", c.player(role="owner"), c.deed(only=own_deeds), label="Mortgage", group="deeds")

@@ -12,6 +12,7 @@ from typing import Any, Callable
 
 from companion.core.engine import Tx
 from companion.core.errors import NotEnoughMoney
+from companion.core.said import joined, who
 from companion.core.model import Table, account_name, cash
 
 __all__ = ["pay_or_owe", "owed", "settle_all", "require_nothing_owed", "owed_view"]
@@ -44,7 +45,7 @@ def settle_all(tx: Tx, player: str) -> str:
     for e in debts:
         tx.pay(player, e["to"], e["amount"], e["memo"])
     tx.set(["players", player, "owes"], None)
-    return f"{player} paid what was owed: {_listing(tx.fmt, debts)}"
+    return who(player) + " paid what was owed: " + _listing(tx.fmt, debts)
 
 
 def require_nothing_owed(tx: Tx, player: str) -> None:
@@ -58,7 +59,7 @@ def require_nothing_owed(tx: Tx, player: str) -> None:
 
 
 def _listing(fmt: Callable[[int], str], debts: list[dict[str, Any]]) -> str:
-    return ", ".join(f"{account_name(e['to'])} {fmt(e['amount'])} for {e['memo']}" for e in debts)
+    return joined(", ", (who(account_name(e["to"])) + f" {fmt(e['amount'])} for {e['memo']}" for e in debts))
 
 
 def owed_view(table: Table, player: str, fmt: Callable[[int], str]) -> list[dict[str, Any]]:

@@ -12,6 +12,7 @@ from companion.core import contract as c
 from companion.core.common import COMMON, advance_turn
 from companion.core.engine import Registry, Rules, Tx, may_be_empty
 from companion.core.errors import BadAction, Refused
+from companion.core.said import typed, who
 from companion.core.model import BANK, card, cash, playing, pot_account, pot_enabled
 from companion.core.money import Currency
 
@@ -139,7 +140,7 @@ def salary(tx: Tx, a: dict[str, Any]) -> str:
     amount = tx.table["pack"]["salary"] * times
     label = tx.table["pack"].get("names", {}).get("salary", "salary")
     tx.pay(BANK, player, amount, label)
-    return f"{player} collected {tx.fmt(amount)} {label}"
+    return who(player) + f" collected {tx.fmt(amount)} {label}"
 
 
 @DEEDS.action("buy", c.player(), c.deed(only=unowned), label="Buy", group="deeds")
@@ -155,7 +156,7 @@ def buy(tx: Tx, a: dict[str, Any]) -> str:
         raise tx.short_of(player, price, deed)
     tx.pay(player, BANK, price, f"bought {deed}")
     tx.set(["deeds", deed, "owner"], player)
-    return f"{player} bought {deed} for {tx.fmt(price)}"
+    return who(player) + f" bought {deed} for {tx.fmt(price)}"
 
 
 @DEEDS.action(
@@ -182,7 +183,7 @@ def auction(tx: Tx, a: dict[str, Any]) -> str:
         raise tx.short_of(winner, bid, f"the bid on {deed}")
     tx.pay(winner, BANK, bid, f"won the auction for {deed}")
     tx.set(["deeds", deed, "owner"], winner)
-    return f"{winner} won {deed} at auction for {tx.fmt(bid)}"
+    return who(winner) + f" won {deed} at auction for {tx.fmt(bid)}"
 
 
 @DEEDS.action(
@@ -202,7 +203,7 @@ def rent(tx: Tx, a: dict[str, Any]) -> str:
     multiplier = a.get("multiplier")
     amount = d.rent_due(tx.table, deed, a.get("dice"), multiplier=multiplier)
     tx.pay(payer, owner, amount, f"rent for {deed}")
-    return f"{payer} paid {owner} {tx.fmt(amount)} rent for {deed}"
+    return who(payer) + " paid " + who(owner) + f" {tx.fmt(amount)} rent for {deed}"
 
 
 @DEEDS.action("mortgage", c.player(role="owner"), c.deed(only=own_deeds), label="Mortgage", group="deeds")
@@ -283,7 +284,7 @@ def build(tx: Tx, a: dict[str, Any]) -> str:
             tx.set(["stock", "houses"], tx.table["stock"]["houses"] + 4)
     tx.pay(player, BANK, total, f"built on {deed}")
     what = "a hotel" if kind == "hotel" else f"{count} house{'s' if count > 1 else ''}"
-    return f"{player} built {what} on {deed} for {tx.fmt(total)}"
+    return who(player) + f" built {what} on {deed} for {tx.fmt(total)}"
 
 
 def houses_text(n: int) -> str:
@@ -368,7 +369,7 @@ def improve_group(tx: Tx, a: dict[str, Any]) -> str:
     tx.set(["stock", "houses"], houses)
     tx.set(["stock", "hotels"], hotels)
     tx.pay(player, BANK, total, f"built on the {name} group")
-    return f"{player} built the {name} group up to {level_text(target)} a street for {tx.fmt(total)}"
+    return who(player) + f" built the {name} group up to {level_text(target)} a street for {tx.fmt(total)}"
 
 
 @HOUSES.action(
@@ -423,7 +424,7 @@ def sell_group(tx: Tx, a: dict[str, Any]) -> str:
     tx.set(["stock", "hotels"], hotels)
     tx.pay(BANK, player, received, f"sold buildings on the {name} group")
     each = " a street" if target else ""
-    return f"{player} sold the {name} group down to {level_text(target)}{each} for {tx.fmt(received)}"
+    return who(player) + f" sold the {name} group down to {level_text(target)}{each} for {tx.fmt(received)}"
 
 
 def sell_buildings_on(tx: Tx, deed: str, payee_note: str = "") -> int:
@@ -489,7 +490,7 @@ def sell_building(tx: Tx, a: dict[str, Any]) -> str:
             received += c["house_cost"] // 2
     tx.pay(BANK, player, received, f"sold buildings on {deed}")
     what = "a hotel" if kind == "hotel" else f"{count} house{'s' if count > 1 else ''}"
-    return f"{player} sold {what} on {deed} for {tx.fmt(received)}"
+    return who(player) + f" sold {what} on {deed} for {tx.fmt(received)}"
 
 
 @DEEDS.action("tax", c.player(), *TAX_FIELDS, label="Tax", group="money")
@@ -510,7 +511,7 @@ def tax(tx: Tx, a: dict[str, Any]) -> str:
     label = rule.get("label", f"{name} tax")
     tx.pay(player, fines_account(tx), amount, label)
     how = f" ({rule['percent']}% of {tx.fmt(counted)})" if choice == "percent" else ""
-    return f"{player} paid {tx.fmt(amount)} {label}{tx.rules.extras.get('fines_place', '')}{how}"
+    return who(player) + f" paid {tx.fmt(amount)} {label}{tx.rules.extras.get('fines_place', '')}{how}"
 
 
 def find_tax(taxes: dict[str, Any], wanted: object) -> str:
@@ -538,8 +539,8 @@ def fine(tx: Tx, a: dict[str, Any]) -> str:
     tx.pay(player, fines_account(tx), amount, memo)
     place = tx.rules.extras.get("fines_place", "")
     if a.get("memo"):
-        return f"{player} paid {tx.fmt(amount)}{place} ({memo})"
-    return f"{player} paid {tx.fmt(amount)}{place} {tx.rules.extras.get('fine_words', 'as a fine')}"
+        return who(player) + f" paid {tx.fmt(amount)}{place} (" + typed(memo) + ")"
+    return who(player) + f" paid {tx.fmt(amount)}{place} {tx.rules.extras.get('fine_words', 'as a fine')}"
 
 
 @HOUSES.action(
@@ -564,7 +565,7 @@ def repairs(tx: Tx, a: dict[str, Any]) -> str:
     total = houses * per_house + hotels * per_hotel
     tx.pay(player, fines_account(tx), total, "repairs")
     counted = [f"{n} {w}{'s' if n != 1 else ''}" for n, w in ((houses, "house"), (hotels, "hotel")) if n]
-    return f"{player} paid {tx.fmt(total)} for repairs on " + (" and ".join(counted) or "no buildings")
+    return who(player) + f" paid {tx.fmt(total)} for repairs on " + (" and ".join(counted) or "no buildings")
 
 
 from . import trade as _trade  # noqa: E402, F401  (registers trade and bankrupt on DEEDS)

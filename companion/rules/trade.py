@@ -8,6 +8,7 @@ from companion.core import contract as c
 from companion.core.common import declare_out
 from companion.core.engine import Tx
 from companion.core.errors import BadAction, NotEnoughMoney, Refused
+from companion.core.said import joined, who
 from companion.core.money import Currency
 from companion.core.model import BANK, account_name, card, cash, find_deed
 
@@ -205,11 +206,11 @@ def swap(
     notes += [give(tx, deed, pa, deed in lift) for deed in get_deeds]
     parts = []
     if give_cash or give_deeds:
-        parts.append(f"{pa} gave {', '.join([tx.fmt(give_cash)] * bool(give_cash) + give_deeds)}")
+        parts.append(who(pa) + f" gave {', '.join([tx.fmt(give_cash)] * bool(give_cash) + give_deeds)}")
     if get_cash or get_deeds:
-        parts.append(f"{pb} gave {', '.join([tx.fmt(get_cash)] * bool(get_cash) + get_deeds)}")
+        parts.append(who(pb) + f" gave {', '.join([tx.fmt(get_cash)] * bool(get_cash) + get_deeds)}")
     # what a mortgaged deed cost its new owner besides the deal: "Dan paid $20 interest on mortgaged ..."
-    return f"{noun}: " + "; ".join(parts + [n for n in notes if n])
+    return f"{noun}: " + joined("; ", parts + [n for n in notes if n])
 
 
 def hand_over_deed(tx: Tx, deed: str, to: str, *, lift: bool = False, owe: bool = False) -> str:
@@ -224,14 +225,14 @@ def hand_over_deed(tx: Tx, deed: str, to: str, *, lift: bool = False, owe: bool 
     if lift:
         tx.pay(to, BANK, charge, memo)
         tx.set(["deeds", deed, "mortgaged"], False)
-        return f"{to} lifted the mortgage on {deed} for {tx.fmt(charge)}"
+        return who(to) + f" lifted the mortgage on {deed} for {tx.fmt(charge)}"
     if owe:
         short = pay_or_owe(tx, to, BANK, charge, memo)
         if short:
-            return f"{to} owes the bank {tx.fmt(short)} of the {tx.fmt(charge)} interest on {deed}"
+            return who(to, "owes") + f" the bank {tx.fmt(short)} of the {tx.fmt(charge)} interest on {deed}"
     else:
         tx.pay(to, BANK, charge, memo)
-    return f"{to} paid {tx.fmt(charge)} interest on mortgaged {deed}"
+    return who(to) + f" paid {tx.fmt(charge)} interest on mortgaged {deed}"
 
 
 @DEEDS.action(
@@ -289,8 +290,8 @@ def go_bankrupt(
         if creditor == BANK and owned
         else ""
     )
-    extra = "".join(f"; {n}" for n in notes if n)
-    return f"{player} went bankrupt to {to}, handing over {tx.fmt(everything)}{back}{extra}"
+    said = who(player) + " went bankrupt to " + who(to) + f", handing over {tx.fmt(everything)}{back}"
+    return joined("; ", [said, *(n for n in notes if n)])
 
 
 def return_to_bank(tx: Tx, deed: str) -> None:

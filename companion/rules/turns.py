@@ -22,6 +22,7 @@ from typing import Any, Callable, cast
 from companion.core.common import advance_turn
 from companion.core.engine import Tx
 from companion.core.errors import BadAction, Refused
+from companion.core.said import who
 from companion.core.model import Table, current_player, playing
 
 __all__ = [
@@ -103,7 +104,7 @@ def end_turn(tx: Tx, *, other_misses_count: bool) -> str:
         if not left:
             tx.set(["players", ended, "in_jail"], False)
             tx.set(["players", ended, "jailed_on"], None)
-        text += f" ({ended} spent a turn in jail" + ("; free next turn)" if not left else f", {left} to go)")
+        text += " (" + who(ended) + " spent a turn in jail" + ("; free next turn)" if not left else f", {left} to go)")
     else:
         tx.set(["players", ended, "counted"], _get(tx.table, ended, "counted") + 1)
     for player in tx.table["order"]:

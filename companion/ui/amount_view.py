@@ -11,7 +11,7 @@ from typing import Any
 
 from .ask_view import account_choices
 from .desk import Desk
-from .flows import ActionForm, button_label
+from .flows import ActionForm, button_label, role_field
 from .keypad import Keypad, keys_for, quick_amounts
 from .shown import promise
 from .who_acts import who_row
@@ -39,12 +39,13 @@ def sentence(desk: Desk, form: ActionForm, amount: int | None, preview=None) -> 
     money = desk.fmt(amount) if amount else "..."
     v = form.values
     spec = desk.specs[form.action]
-    if form.action == "transfer":
-        if not v.get("from"):
+    pays, gets = role_field(spec, "payer"), role_field(spec, "payee")
+    if pays and gets and spec.field(pays).kind == spec.field(gets).kind == "account":  # a transfer's shape
+        if not v.get(pays):
             return "Choose who pays"
-        if not v.get("to"):
+        if not v.get(gets):
             return "Choose who receives"
-        payer, payee = desk.account_name(v["from"]), desk.account_name(v["to"])
+        payer, payee = desk.account_name(v[pays]), desk.account_name(v[gets])
         return f"{payer[:1].upper() + payer[1:]} pays {payee} {money}"
     who = next((v[f.name] for f in spec.fields if f.kind == "player" and v.get(f.name)), None)
     label = button_label(form.button or form.action, desk.specs)

@@ -298,7 +298,7 @@ def shown_rows(spec, form: ActionForm, state: dict | None = None) -> list[dict[s
         f = declared.get(name)
         if f is None:
             continue
-        if name == "count" and form.values.get("building") not in form.blocks:
+        if name == form.counts and form.values.get(form.builds) not in form.blocks:
             continue
         if f.kind == "count":
             high = min(f.high or 1, form.allowance) if form.allowance else (f.high or 1)
@@ -307,7 +307,7 @@ def shown_rows(spec, form: ActionForm, state: dict | None = None) -> list[dict[s
             options = [
                 (v, _SHORT.get(v, label))
                 for v, label in f.options
-                if v != "railroad" or form.values.get(name) == "railroad"
+                if v not in form.spun_only or form.values.get(name) == v
             ]
         else:
             continue
@@ -317,7 +317,7 @@ def shown_rows(spec, form: ActionForm, state: dict | None = None) -> list[dict[s
         rows.append(
             {
                 "field": name,
-                "label": "Blocks" if name == "count" else "Build",
+                "label": "Blocks" if name == form.counts else "Build",
                 "choices": [{"value": v, "label": label, "selected": v == current} for v, label in options],
             }
         )

@@ -26,16 +26,17 @@ def start_build(app, near=None) -> None:
     if form is None:
         app.refuse("Build is not part of this game", near)
         return
-    player = form.values.get("player")
-    spin = desk.build_spin(player, form.values.get("building"))  # this roll's: after a double it spins again
+    spec = desk.specs[form.action]
+    player = form.values.get(form.actor)
+    spin = desk.build_spin(player, flows.spin_building(form, spec))  # this roll's: after a double it spins again
     screen = app.screens["ask"]
     link = app.unit_link
     if not spin["spun"] and link is not None:
         pressed = link.unit.press_build(link.clock())
         if isinstance(pressed, PressRefused):
             _record_last_spin(app, player)  # the unit spun this turn already (an undone spin): its result stands
-            spin = desk.build_spin(player, form.values.get("building"), this_roll=False)
-    screen.ask(flows.with_spin(form, spin), "deed")
+            spin = desk.build_spin(player, flows.spin_building(form, spec), this_roll=False)
+    screen.ask(flows.with_spin(form, spin, spec), flows.fields_of_kind(spec, "deed")[0])
     if not spin["spun"] and link is not None and link.unit.view(link.clock()).get("spinner") == "spinning":
         screen.spin(link)
     elif spin["spun"]:

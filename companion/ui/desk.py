@@ -127,7 +127,8 @@ class Desk:
         (``rules.extras["build_spin"]``: Monopoly City); a family without a build spinner: never spun."""
         described = self.banker.rules.extras.get("build_spin")
         if described is None:
-            return {"spun": False, "text": "", "building": building, "count": None, "allowance": None, "blocks": ()}
+            never = {"count": None, "allowance": None, "blocks": (), "spun_only": ()}
+            return {"spun": False, "text": "", "building": building, **never}
         return described(self.banker.table, player, building, this_roll=this_roll)
 
     @property

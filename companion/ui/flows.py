@@ -42,6 +42,10 @@ __all__ = [
     "spins_first",
     "with_spin",
     "pick",
+    "spin_fields",
+    "spin_building",
+    "filled_of_kind",
+    "role_field",
 ]
 
 #: The table's big buttons, in order, when the family has the action they need.
@@ -82,6 +86,12 @@ class ActionForm:
     allowance: int = 0
     #: The buildings that take a count of blocks, as the family says (with the spin it fills from).
     blocks: tuple[str, ...] = ()
+    #: The buildings only a spin gives (the railroad), offered only while the spin has filled one.
+    spun_only: tuple[str, ...] = ()
+    #: The fields a spin fills, found by their declared kinds (:func:`spin_fields`): what to build (the
+    #: action's choice) and how many blocks (its count); "" before a spin filled the form.
+    builds: str = ""
+    counts: str = ""
 
     def fill(self, name: str, value: Any) -> "ActionForm":
         return replace(self, values={**self.values, name: value})
@@ -112,6 +122,19 @@ def fields_of_kind(spec, kind: str) -> list[str]:
     return [f.name for f in spec.fields if f.kind == kind]
 
 
+def filled_of_kind(form: ActionForm, spec, kind: str) -> Any:
+    """What the form holds in the action's first field of ``kind`` (None when it has none or it is not
+    filled): the deed of an auction or of a card to correct, read by its declared kind."""
+    names = fields_of_kind(spec, kind)
+    return form.values.get(names[0]) if names else None
+
+
+def role_field(spec, role: str) -> str:
+    """The name of the action's player or account field declared with ``role`` ("" when none is)."""
+    found = contract.role_fields(spec, role)
+    return found[0].name if found else ""
+
+
 def acting_field(spec) -> str:
     """The field that says who acts in this action, as its declaration's role says ("" when none does)."""
     found = contract.acting_field(spec)
@@ -135,9 +158,11 @@ def start_flow(button: str, specs: dict, *, player: str | None, back: str = "tab
     if button in _TRANSFER_SHAPES and button not in specs:  # a family's own "pay" action comes first
         if "transfer" not in specs:
             return None
-        payer, payee = _TRANSFER_SHAPES[button]
-        values = {"from": player if payer == "player" else "bank", "to": player if payee == "player" else "bank"}
-        actor = "from" if payer == "player" else "to"
+        pays, gets = _TRANSFER_SHAPES[button]
+        transfer = specs["transfer"]
+        payer, payee = role_field(transfer, "payer"), role_field(transfer, "payee")
+        values = {payer: player if pays == "player" else "bank", payee: player if gets == "player" else "bank"}
+        actor = payer if pays == "player" else payee
         return ActionForm(
             "transfer",
             values,
@@ -145,7 +170,7 @@ def start_flow(button: str, specs: dict, *, player: str | None, back: str = "tab
             button=button,
             back=back,
             actor=actor,
-            actor_role=specs["transfer"].field(actor).role,
+            actor_role=transfer.field(actor).role,
         )
     spec = specs.get(button)
     if spec is None:
@@ -273,17 +298,21 @@ def every_sum(postings, name_of, fmt) -> list[str]:
     return out
 
 
-def destructive_question(form: ActionForm, name_of, sums: list[str] | tuple[str, ...] = (), sentence: str = "") -> str:
+def destructive_question(
+    form: ActionForm, name_of, sums: list[str] | tuple[str, ...] = (), sentence: str = "", spec=None
+) -> str:
     """The question asked before an action that ends something: what the log will say (``sentence``,
     the Banker's preview), every sum each side pays (``sums``, from the same preview: see
-    :func:`every_sum`), who leaves, and that undo remains."""
+    :func:`every_sum`), who leaves, and that undo remains. ``spec``: the action's declaration, whose
+    payee field names the creditor when there is no sentence yet."""
     v = form.values
     money = "".join(f"\n{line}." for line in sums)
     said = f"{sentence[:1].upper() + sentence[1:]}." if sentence else ""
-    if form.action == "bankrupt" and v.get("player"):
-        to = name_of(v["creditor"]) if v.get("creditor") else "?"
-        head = said or f"{v['player']} goes bankrupt to {to}."
-        return f"{head}{money}\n{v['player']} leaves the game. Are you sure? (Undo can bring them back.)"
+    out = v.get(form.actor) if form.actor else None
+    if form.action == "bankrupt" and out:
+        creditor = v.get(role_field(spec, "payee")) if spec is not None else None
+        head = said or f"{out} goes bankrupt to {name_of(creditor) if creditor else '?'}."
+        return f"{head}{money}\n{out} leaves the game. Are you sure? (Undo can bring them back.)"
     if form.action == "end_game":
         head = f"{said}\n" if said else ""
         return f"{head}End the game now? The pack's count decides the winner. (Undo goes back into the game.)"
@@ -296,26 +325,46 @@ def spins_first(specs: dict) -> bool:
     return "spin" in specs and "build" in specs
 
 
-def with_spin(form: ActionForm, spin: dict[str, Any]) -> ActionForm:
-    """A Build form filled from what the family says the turn's spin gives (``Desk.build_spin``), so that
-    the district is the only tap left: the building and how many blocks, shown as a row the banker can
-    change."""
-    form = replace(form, shown=("building", "count"), blocks=tuple(spin["blocks"]))
-    form = form.fill("building", spin["building"])
+def spin_fields(spec) -> tuple[str, str]:
+    """The fields of a Build that a spin fills, by their declared kinds: what to build (its choice
+    field) and how many blocks (its count field)."""
+    return fields_of_kind(spec, "choice")[0], fields_of_kind(spec, "count")[0]
+
+
+def spin_building(form: ActionForm, spec) -> Any:
+    """What the Build holds so far as its building (None before it is chosen)."""
+    return form.values.get(spin_fields(spec)[0])
+
+
+def with_spin(form: ActionForm, spin: dict[str, Any], spec) -> ActionForm:
+    """A Build form filled from what the family says the turn's spin gives (``Desk.build_spin``: the
+    building and how many blocks), so that the district is the only tap left: the building and how
+    many blocks, shown as a row the banker can change. ``spec``: the Build's declaration, whose choice
+    and count fields take them."""
+    builds, counts = spin_fields(spec)
+    form = replace(
+        form,
+        shown=(builds, counts),
+        blocks=tuple(spin["blocks"]),
+        spun_only=tuple(spin.get("spun_only", ())),
+        builds=builds,
+        counts=counts,
+    )
+    form = form.fill(builds, spin["building"])
     if not spin["spun"]:
         return form
     form = replace(form, allowance=spin["allowance"])
-    return form.fill("count", spin["count"]) if spin["count"] is not None else form.clear("count")
+    return form.fill(counts, spin["count"]) if spin["count"] is not None else form.clear(counts)
 
 
 def pick(form: ActionForm, name: str, value: Any) -> ActionForm:
     """The banker changes a filled field on the chooser's row: another building, or fewer blocks.
     A building that is not blocks takes no count; blocks take what the spin still allows."""
     form = form.fill(name, value)
-    if name != "building":
+    if not form.builds or name != form.builds:
         return form
     if value not in form.blocks:
-        return form.clear("count")
-    if "count" not in form.values:
-        return form.fill("count", max(1, min(form.allowance or 1, 3)))
+        return form.clear(form.counts)
+    if form.counts not in form.values:
+        return form.fill(form.counts, max(1, min(form.allowance or 1, 3)))
     return form

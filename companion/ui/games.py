@@ -28,6 +28,7 @@ __all__ = [
     "game_line",
     "last_players",
     "pack_choices",
+    "pack_label",
     "NewGame",
     "game_file_name",
     "when_text",
@@ -175,6 +176,19 @@ def pack_choices() -> list[dict[str, Any]]:
             }
         )
     return choices
+
+
+_SMALL = {"of", "the", "and", "a", "an", "in", "on", "to"}
+TAB_CHARS = 24  # a pack's own title longer than this reads as its name instead on the tab
+
+
+def pack_label(name: str, title: str = "") -> str:
+    """The pack's button: its own title when short enough ("The Game of Life"), else its name in words
+    ('monopoly-city' -> 'Monopoly City', small words in lower case)."""
+    if title and len(title) <= TAB_CHARS:
+        return title
+    words = name.replace("_", "-").split("-")
+    return " ".join(w if i and w in _SMALL else w.capitalize() for i, w in enumerate(words))
 
 
 def game_file_name(folder: Path, pack: str, now: _dt.datetime | None = None) -> Path:

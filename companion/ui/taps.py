@@ -146,17 +146,18 @@ class Taps:
         nothing is left to ask (asking first only when it cannot be taken back)."""
         spec = self.desk.specs[form.action]
         field = self.desk.next_field(form.action, form.values)
-        if form.action == "auction" and form.values.get("deed") and field is not None:
-            self.open_auction(form.values["deed"])  # one auction screen, wherever it starts
+        deed = flows.filled_of_kind(form, spec, "deed")
+        if form.action == "auction" and deed and field is not None:
+            self.open_auction(deed)  # one auction screen, wherever it starts
             return None
         if form.action == "trade" and field is not None and not flows.acts(field):
-            self.screens["trade"].start(form.values.get("a") or self.player_to_play() or "")
+            self.screens["trade"].start(form.values.get(form.actor) or self.player_to_play() or "")
             self.show("trade")
             return None
         if field is not None:
             money_later = any(f.kind == "amount" and f.required and f.name not in form.values for f in spec.fields)
             if field.kind == "structured" and form.action == "correct_card":
-                self.screens["card"].deed = form.values.get("deed", "")
+                self.screens["card"].deed = deed or ""
                 self.show("card")
             elif field.kind == "structured":
                 self.screens["form"].ask(form, field.name)  # tiles read from its schema, or "Type it"
@@ -181,7 +182,7 @@ class Taps:
             sums = flows.every_sum(found.postings, self.desk.account_name, self.desk.fmt) if found else []
             sentence = found.summary if found else ""
             self.confirm(
-                flows.destructive_question(form, self.desk.account_name, sums, sentence),
+                flows.destructive_question(form, self.desk.account_name, sums, sentence, spec),
                 spec.label,
                 lambda: self._confirmed(form, near, promise(found)),
             )

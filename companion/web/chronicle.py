@@ -19,9 +19,9 @@ from companion.views import worth as worth_at
 
 from .jsontext import array, safe_text
 from .roleview import signed
-from .story import Reading, entry_lines, isolate
+from .story import Reading, entry_lines, isolated
 
-__all__ = ["Chronicle", "thin", "whole_story"]
+__all__ = ["Chronicle", "story_reading", "thin", "whole_story"]
 
 STORY_LINES = 25
 STORY_SHOWN = 15
@@ -58,25 +58,45 @@ def _drop_point(points: list, texts: list, seq: int) -> None:
             return
 
 
-def whole_story(banker, me: str) -> list[dict]:
+def whole_story(banker, me: str, known: Reading | None = None) -> list[dict]:
     """Every line of ``me``'s story from the first entry, newest first, each with its turn (the whole game,
-    read from the log once when a player asks for it)."""
+    read from the log once when a player asks for it). ``known``: a reading of this game's log (the
+    chronicle's), whose sentences are taken as they are instead of deciding their entries again."""
     table = banker.opening_table()
     currency = Currency.from_pack(table["pack"])
-    reading = _reading(banker)
+    reading = story_reading(banker)
+    if known is not None:
+        reading.said.update(known.said)
     lines: list[dict] = []
     for entry in banker.log():
+        told = reading.of(entry, table)
         table = engine.fold(table, entry.events)
         turn = _turn_of(table)
-        told = reading.of(entry)
-        for line in entry_lines(entry, me, currency.format, told):
+        sentence = reading.sentence(entry)
+        for line in entry_lines(entry, me, currency.format, told, sentence):
             lines.append({**line, "change_text": signed(currency, line["change"]), "turn": turn})
     return list(reversed(lines))
 
 
-def _reading(banker) -> Reading:
-    """How the story reads each entry's action: from the family's declarations of its actions."""
-    return Reading(banker.rules.registry.specs.get)
+def story_reading(banker) -> Reading:
+    """How the story reads each entry's action: from the family's declarations of its actions, and its
+    sentence with the players it names from the family's own decision (an entry read back from the
+    game file is decided again on the table before it)."""
+    rules = banker.rules
+
+    def retell(table: dict, action: dict) -> str:
+        return engine.decide_full(table, action, rules).summary
+
+    return Reading(rules.registry.specs.get, retell)
+
+
+def _log_line(entry, sentence) -> str:
+    """An entry's sentence on the banker's view: the rule's, with each name and memo that runs right to
+    left isolated in its slot (an undo's or redo's after "Undone: "); plain text as it was logged."""
+    if sentence is None:
+        return str(entry.summary)
+    prefix = {"undo": "Undone: ", "redo": "Redone: "}.get(entry.kind, "")
+    return prefix + sentence.marked(isolated)
 
 
 class Chronicle:
@@ -101,7 +121,10 @@ class Chronicle:
         self._story_text: dict[str, tuple] = {}
         self._pack: dict | None = None
         self._currency: Currency | None = None
-        self.reading = _reading(banker)
+        known = getattr(self, "reading", None)  # what an earlier build read: kept for the entries it read
+        self.reading = story_reading(banker)
+        if known is not None:
+            self.reading.said.update(known.said)
         for entry in banker.log():
             self._see(entry)
 
@@ -116,6 +139,7 @@ class Chronicle:
 
     def _see(self, entry) -> None:
         banker = self.banker
+        before = self.table
         # the Banker has just folded the same entry: its table is the one after it (tables are never
         # changed in place); an entry caught up among several is folded here
         self.table = banker.table if banker.version == entry.seq else engine.fold(self.table, entry.events)
@@ -123,12 +147,10 @@ class Chronicle:
         rules = banker.rules
         currency = self._currency_of(self.table["pack"])
         fmt = currency.format
-        memos = [str(e.get("memo") or "") for e in entry.events if isinstance(e, dict)]
-        words = [*self.table["order"], *memos, *(" ".join(m.split()) for m in memos)]
-        words = [w for w in words if not w.isascii()]  # only these can turn their neighbours round
         turn = _turn_of(self.table)
         counted = worth_at(self.table, rules)
-        told = self.reading.of(entry)  # what the entry's action declares, read once for every player
+        told = self.reading.of(entry, before)  # what the entry's action declares, read once for every player
+        sentence = self.reading.sentence(entry)
         for name in self.table["order"]:
             worth = counted[name]
             if entry.kind == "undo" and entry.target is not None:
@@ -136,13 +158,11 @@ class Chronicle:
             else:
                 self.worth[name].append([entry.seq, worth])
                 self.worth_json[name].append(f"[{int(entry.seq)},{worth}]")
-            for line in entry_lines(entry, name, fmt, told):
-                text = isolate(line["text"], words) if words else line["text"]
-                line = {**line, "text": text, "change_text": signed(currency, line["change"]), "turn": turn}
+            for line in entry_lines(entry, name, fmt, told, sentence):
+                line = {**line, "change_text": signed(currency, line["change"]), "turn": turn}
                 self.stories[name].append(line)
                 self.stories_json[name].append(safe_text(line))
-        summary = isolate(entry.summary, words) if words else entry.summary
-        self.summaries.append({"seq": entry.seq, "text": summary, "kind": entry.kind})
+        self.summaries.append({"seq": entry.seq, "text": _log_line(entry, sentence), "kind": entry.kind})
 
     def _currency_of(self, pack: dict) -> Currency:
         if pack is not self._pack or self._currency is None:  # the pack changes only when the banker corrects it

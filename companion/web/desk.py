@@ -244,7 +244,7 @@ class PhoneDesk:
         if self._whole is None or self._whole[0] != key:
             if holder.role == "player":
                 assert holder.player is not None, "a player's pass names the player"
-                lines = whole_story(self.banker, holder.player)
+                lines = whole_story(self.banker, holder.player, self.chronicle.reading)
             else:
                 lines = [{"seq": e.seq, "text": e.summary, "kind": e.kind} for e in reversed(self.banker.log())]
             self._whole = (key, lines)

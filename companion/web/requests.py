@@ -15,9 +15,10 @@ from __future__ import annotations
 import secrets
 import sqlite3
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 
-from companion.core.common import switch_is_on
+from companion.core import contract
+from companion.core.common import MONEY, switch_is_on
 from companion.core.errors import BadAction, BankerError, Refused
 from companion.core.model import cash
 from companion.core.money import Currency
@@ -29,6 +30,27 @@ __all__ = ["PaymentRequest", "PaymentRequests", "MAX_WAITING", "KEEP_ANSWERED", 
 
 MAX_WAITING = 3  # requests one player may have waiting at once
 KEEP_ANSWERED = 50  # answered and cancelled requests kept for the banker's history
+
+
+class TransferFields(NamedTuple):
+    """The fields of the transfer a request becomes, found by their declared roles and kinds."""
+
+    payer: str
+    payee: str
+    amount: str
+    memo: str
+
+
+def _transfer_fields() -> TransferFields:
+    spec = MONEY.specs["transfer"]  # every family lists the money actions whole (core/common.py)
+    (payer,), (payee,) = contract.role_fields(spec, "payer"), contract.role_fields(spec, "payee")
+    amount = next(f for f in spec.fields if f.kind == "amount")
+    memo = next(f for f in spec.fields if f.kind == "text")
+    return TransferFields(payer.name, payee.name, amount.name, memo.name)
+
+
+#: The transfer's fields a request fills: who pays (the asking player), who receives, how much, why.
+TRANSFER = _transfer_fields()
 MAX_MEMO = 60
 
 _COLUMNS = "id, player, payee, amount, memo, status, reason, client_id, created, decided, seq"
@@ -56,10 +78,10 @@ class PaymentRequest:
         memo = self.memo or "asked from a phone"
         return {
             "action": "transfer",
-            "from": self.player,
-            "to": self.payee,
-            "amount": self.amount,
-            "memo": memo,
+            TRANSFER.payer: self.player,
+            TRANSFER.payee: self.payee,
+            TRANSFER.amount: self.amount,
+            TRANSFER.memo: memo,
             "id": f"phone-request-{self.id}",
         }
 
@@ -152,8 +174,10 @@ class PaymentRequests:
             raise BadAction("to names a player or the bank")
         # The transfer's own contract reads the request: the names found, the amount read, a player
         # out of the game refused, each with the reason the same transfer would get at the table.
-        typed = self.banker.read({"action": "transfer", "from": player, "to": to, "amount": amount})
-        player, payee, value = typed["from"], typed["to"], typed["amount"]
+        typed = self.banker.read(
+            {"action": "transfer", TRANSFER.payer: player, TRANSFER.payee: to, TRANSFER.amount: amount}
+        )
+        player, payee, value = typed[TRANSFER.payer], typed[TRANSFER.payee], typed[TRANSFER.amount]
         if client_id is not None:
             if not isinstance(client_id, str) or not 1 <= len(client_id) <= 40:
                 raise BadAction("id is text of 1 to 40 characters")

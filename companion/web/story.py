@@ -7,7 +7,10 @@ concerns them:
 * when one of its action's declared player or account fields names them (they bought, they paid the
   rent, they went to jail, the money was paid to them), the line is the rule's own sentence for the
   entry (its summary: "Ann bought Park Place for $350") told in the second person ("You bought Park
-  Place for $350"), with what the entry did to their cash;
+  Place for $350"), with what the entry did to their cash. The rule built that sentence with each
+  player it names as a slot (:class:`companion.core.said.Said`), so telling it to Ann is the rule's
+  own words with "you" in her slots; an entry read back from the game file is decided again on the
+  table before it, the same pure decision, to get those slots back (:class:`Reading`);
 * otherwise, each payment that moved their money is a line from their side ("Bob paid you $22 rent for
   Boardwalk", "You paid Cy $10 (birthday)"): a memo that is the value of one of the action's declared
   text fields is people's words, told in brackets; any other memo is the rule's, told after the sum;
@@ -16,20 +19,21 @@ concerns them:
 
 A trade (an action whose fields declare what each side gives, ``x-from``) names every deed and sum from
 the player's side. An undo or redo is told as the entry it takes back or does again ("Undone: ..."),
-the money moving back or again. Nothing here works out a memo's meaning from its words.
+the money moving back or again. Nothing here works out a memo's meaning, or who a sentence names,
+from its words.
 """
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any, Callable, Iterable
 
 from companion.core import events as ev
 from companion.core.contract import ActionSpec
+from companion.core.errors import BankerError
 from companion.core.model import BANK
+from companion.core.said import Said
 
 __all__ = [
     "FSI",
@@ -38,10 +42,9 @@ __all__ = [
     "Told",
     "account_name",
     "entry_lines",
-    "isolate",
+    "isolated",
     "money_change",
     "paid_sentence",
-    "second_person",
     "trade_sentence",
 ]
 
@@ -89,10 +92,10 @@ def paid_sentence(event: dict, me: str, fmt: Fmt, words: Iterable[str] = ()) -> 
     amount = event["amount"]
     money = fmt(amount)
     memo = " ".join(str(event.get("memo") or "").split())
-    tail = (f" ({memo})" if memo in words else f" {memo}") if memo else ""
+    tail = (f" ({isolated(memo)})" if memo in words else f" {isolated(memo)}") if memo else ""
     if event["from"] == me:
-        return f"You paid {account_name(event['to'])} {money}{tail}", -amount
-    return f"{account_name(event['from'], start=True)} paid you {money}{tail}", amount
+        return f"You paid {isolated(account_name(event['to']))} {money}{tail}", -amount
+    return f"{isolated(account_name(event['from'], start=True))} paid you {money}{tail}", amount
 
 
 def _touches(events: Iterable[Any], me: str) -> bool:
@@ -109,11 +112,6 @@ def _touches(events: Iterable[Any], me: str) -> bool:
             if path[0] == "deeds" and path[-1] == "owner" and me in (e.get("old"), e.get("new")):
                 return True
     return False
-
-
-@lru_cache(maxsize=64)
-def _name_pattern(name: str) -> re.Pattern:
-    return re.compile(rf"(?<!\w){re.escape(name)}(?!\w)")
 
 
 def _owner_moves(events: list, me: str) -> tuple[list[str], list[str], set[str]]:
@@ -165,38 +163,9 @@ def trade_sentence(events: list, me: str, fmt: Fmt) -> tuple[str, int] | None:
     gives = [*gave, *([fmt(out)] if out else [])]
     gets = [*got, *([fmt(inn)] if inn else [])]
     parts = [f"you gave {_listed(gives)}" if gives else "", f"you got {_listed(gets)}" if gets else ""]
-    parts += [f"you paid {account_name(to)} {fmt(n)}" for to, n in besides.items()]
-    who = _listed(sorted(others)) if others else "another player"
+    parts += [f"you paid {isolated(account_name(to))} {fmt(n)}" for to, n in besides.items()]
+    who = _listed([isolated(o) for o in sorted(others)]) if others else "another player"
     return f"Trade with {who}: " + "; ".join(p for p in parts if p), inn - out - sum(besides.values())
-
-
-#: Each fix with the text it cannot match without (looked for first: a quick scan, not a regex's).
-_AGREE = (
-    ("ou is", re.compile(r"\b(you|You) is\b"), r"\1 are"),
-    ("ou was", re.compile(r"\b(you|You) was\b"), r"\1 were"),
-    ("ou has", re.compile(r"\b(you|You) has\b"), r"\1 have"),
-    ("ou goes", re.compile(r"\b(you|You) goes\b"), r"\1 go"),
-    ("ou misses", re.compile(r"\b(you|You) misses\b"), r"\1 miss"),
-    ("ou leaves", re.compile(r"\b(you|You) leaves\b"), r"\1 leave"),
-    ("you's", re.compile(r"\byou's\b"), "your"),
-    ("You's", re.compile(r"\bYou's\b"), "Your"),
-)
-
-
-def second_person(summary: str, me: str) -> str:
-    """A log summary told to ``me``: "Cat went to jail" reads "You went to jail" on Cat's phone."""
-
-    def name(m: re.Match) -> str:
-        at_start = m.start() == 0 or summary[: m.start()].rstrip().endswith((":", ".", ";"))
-        return "You" if at_start else "you"
-
-    if me not in summary:
-        return summary
-    text = _name_pattern(me).sub(name, summary)
-    for needle, pattern, repl in _AGREE:
-        if needle in text:
-            text = pattern.sub(repl, text)
-    return text
 
 
 def is_trade(spec: ActionSpec | None) -> bool:
@@ -213,26 +182,62 @@ class Told:
     words: frozenset[str] = frozenset()  # what people typed into its declared text fields (memos)
 
 
+#: Decides an action again on the table before it and returns its sentence: ``(table, action) -> str``.
+Retell = Callable[[dict, dict], str]
+
+
 @dataclass
 class Reading:
     """Reads each entry's action from its declaration (``spec_of``: the family's declaration of an
-    action by name, or None). An undo or redo is read as the entry it takes back or does again: feed
-    it the entries in log order."""
+    action by name, or None), and keeps each entry's sentence with the players it names as slots. An
+    undo or redo is read as the entry it takes back or does again: feed it the entries in log order.
+
+    An entry committed here carries the rule's :class:`Said` already. One read back from the game file
+    holds only its text: ``retell`` decides its action again on the table before it (``before``, given
+    to :meth:`of`) and its sentence is used when it reads exactly as the logged one (rules that changed
+    since leave the logged text as it is, told as written)."""
 
     spec_of: Callable[[str], ActionSpec | None]
+    retell: Retell | None = None
     seen: dict[int, Told] = field(default_factory=dict)
+    #: Each entry's sentence with its slots (an undo's or redo's: the sentence of the action it takes back).
+    said: dict[int, Said] = field(default_factory=dict)
     #: One copy of each reading (most entries read alike: the same few players, no memo), so a long
     #: game's ``seen`` holds a reference per entry, not a reading per entry.
     _alike: dict[Told, Told] = field(default_factory=dict)
 
-    def of(self, entry: Any) -> Told:
+    def of(self, entry: Any, before: dict | None = None) -> Told:
         if entry.kind in ("undo", "redo"):
             told = self.seen.get(entry.target, Told()) if entry.target is not None else Told()
+            said = self.said.get(entry.target) if entry.target is not None else None
         else:
-            told = self._read(entry.action if isinstance(entry.action, dict) else {})
+            action = entry.action if isinstance(entry.action, dict) else {}
+            told = self._read(action)
             told = self._alike.setdefault(told, told)
+            said = self._said(entry, action, before) if entry.kind == "do" else None
         self.seen[entry.seq] = told
+        if said is not None:
+            self.said[entry.seq] = said
         return told
+
+    def sentence(self, entry: Any) -> Said | None:
+        """The entry's sentence as the rule built it, with its slots (an undo's or redo's: the sentence
+        of what it takes back or does again), or None when they are not known."""
+        return self.said.get(entry.seq)
+
+    def _said(self, entry: Any, action: dict, before: dict | None) -> Said | None:
+        if isinstance(entry.summary, Said):
+            return entry.summary
+        known = self.said.get(entry.seq)  # handed over by another reading of the same log
+        if known is not None and known == entry.summary:
+            return known
+        if self.retell is None or before is None:
+            return None
+        try:
+            again = self.retell(before, action)
+        except (BankerError, LookupError, TypeError, ValueError, AssertionError):
+            return None  # rules that changed since the entry was logged: its text stays as written
+        return again if isinstance(again, Said) and again == entry.summary else None
 
     def _read(self, action: dict) -> Told:
         name = action.get("action")
@@ -252,9 +257,13 @@ class Reading:
         return Told(is_trade(spec), named, words)
 
 
-def entry_lines(entry: Any, me: str, fmt: Fmt, told: Told = Told()) -> list[dict]:
+def entry_lines(entry: Any, me: str, fmt: Fmt, told: Told = Told(), sentence: Said | None = None) -> list[dict]:
     """What one log entry means to ``me``: a list of ``{"seq", "text", "change"}`` (empty when it does
-    not concern them). ``told``: what :class:`Reading` read of the entry's action."""
+    not concern them). ``told``: what :class:`Reading` read of the entry's action; ``sentence``: the
+    rule's sentence with its slots (:meth:`Reading.sentence`; an undo's is the sentence of what it takes
+    back), told to ``me`` in the second person. Without it, a summary built with slots is told from
+    them, and plain text as it was logged. Names and memos that run right to left are isolated where
+    each line is built (:func:`isolated`)."""
     change = money_change(entry.events, me)
     prefix = {"undo": "Undone: ", "redo": "Redone: "}.get(entry.kind, "")
     original = entry.events
@@ -265,7 +274,11 @@ def entry_lines(entry: Any, me: str, fmt: Fmt, told: Told = Told()) -> list[dict
         if traded is not None:
             return [{"seq": entry.seq, "text": prefix + traded[0], "change": change}]
     if me in told.named or (not change and _touches(entry.events, me)):
-        text = second_person(entry.summary, me)  # an undo's or redo's summary already says so
+        if sentence is not None:
+            text = sentence.told(me, isolated)
+            text = prefix + text[:1].upper() + text[1:]
+        else:  # an undo's or redo's summary already says so; plain text is told as it was logged
+            text = entry.summary.told(me, isolated) if isinstance(entry.summary, Said) else str(entry.summary)
         return [{"seq": entry.seq, "text": text[:1].upper() + text[1:], "change": change}]
     lines = []
     for event in original:
@@ -281,13 +294,10 @@ def _needs_isolation(word: str) -> bool:
     return not word.isascii() and any(unicodedata.bidirectional(c) in _TURNING for c in word)
 
 
-def isolate(text: str, words) -> str:
-    """``text`` with each of ``words`` (names, memos) that could reorder its neighbours wrapped in
-    FSI ... PDI, so it reads as one unit - in any browser or screen, not only where the page adds
-    ``<bdi>``. Plain left-to-right words are left as they are.
-    """
-    wanted = sorted({w for w in words if w and _needs_isolation(w) and w in text}, key=len, reverse=True)
-    if not wanted:
-        return text
-    pattern = "|".join(re.escape(w) for w in wanted)
-    return re.sub(rf"(?<!\w)(?:{pattern})(?!\w)", lambda m: FSI + m.group(0) + PDI, text)
+def isolated(word: str) -> str:
+    """A name or memo set in a sentence: wrapped in FSI ... PDI when it could reorder its neighbours
+    (right-to-left letters or direction controls), so it reads as one unit in any browser or screen,
+    not only where the page adds ``<bdi>``; plain left-to-right words are left as they are. Each line
+    here puts its names and memos through it where it builds them (a rule's sentence: its slots, see
+    :meth:`Said.told`); no sentence is searched for them afterwards."""
+    return FSI + word + PDI if _needs_isolation(word) else word

@@ -193,6 +193,7 @@ def test_a_flood_from_a_hundred_addresses_neither_stalls_annes_page_nor_keeps_bo
     flood_while_paying(table, 11, files=None)
 
 
+@pytest.mark.slow  # the same eleven seconds of flood as above, at 5 CPU seconds: in make test, not make check
 @pytest.mark.skipif(resource.getrlimit(resource.RLIMIT_NOFILE)[1] < 1024, reason="hard open-files limit below 1,024")
 def test_the_same_flood_with_the_server_held_to_1024_open_files(new_game):
     """As systemd's LimitNOFILE=1024 would hold it: the flood's connections, admitted and refused, never

@@ -284,8 +284,10 @@ class AskScreen(BankScreen):
     def _spun(self) -> None:
         if self.form is None or self.desk is None:
             return
-        spin = self.desk.build_spin(self.form.values.get("player"), self.form.values.get("building"), this_roll=False)
-        self.form = flows.with_spin(self.form, spin)
+        spec = self.desk.specs[self.form.action]
+        building = flows.spin_building(self.form, spec)
+        spin = self.desk.build_spin(self.form.values.get(self.form.actor), building, this_roll=False)
+        self.form = flows.with_spin(self.form, spin, spec)
         pending, self._pending = self._pending, None
         self.shown_floor = self.ids.shown.height  # the districts stay where they were while it turned
         if pending is not None and self.app.manager.current == self.name:

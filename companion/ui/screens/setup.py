@@ -6,23 +6,10 @@ from kivy.factory import Factory
 from kivy.properties import ListProperty, ObjectProperty, StringProperty
 
 from ..colours import player_colour, text_on
-from ..games import MAX_PLAYERS, MIN_PLAYERS, NewGame, last_players, pack_choices
+from ..games import MAX_PLAYERS, MIN_PLAYERS, NewGame, last_players, pack_choices, pack_label
 from . import BankScreen
 
-__all__ = ["SetupScreen", "pack_label"]
-
-
-_SMALL = {"of", "the", "and", "a", "an", "in", "on", "to"}
-TAB_CHARS = 24  # a pack's own title longer than this reads as its name instead on the tab
-
-
-def pack_label(name: str, title: str = "") -> str:
-    """The pack's button: its own title when short enough ("The Game of Life"), else its name in words
-    ('monopoly-city' -> 'Monopoly City', small words in lower case)."""
-    if title and len(title) <= TAB_CHARS:
-        return title
-    words = name.replace("_", "-").split("-")
-    return " ".join(w if i and w in _SMALL else w.capitalize() for i, w in enumerate(words))
+__all__ = ["SetupScreen", "pack_label"]  # pack_label lives in ..games (no Kivy), named here as before
 
 
 class SetupScreen(BankScreen):

@@ -1,0 +1,193 @@
+"""A sentence for the log that knows whom it names: "Ann is in jail" at the table, "You are in jail" on Ann's phone.
+
+A rule returns its sentence built from parts: plain words, and each player it names as a slot
+(:func:`who`, with the verb that follows the name when its form depends on the person; :func:`whose`
+for "Ann's"). The sentence *is* its third-person text (a ``str``: the log, the touchscreen and every
+test read it as before), and :meth:`Said.told` says it to one player in the second person from the same
+parts. Nothing reads the words back: who is named, and where, is what the rule wrote.
+
+What people typed (a memo) is a part of its own too (:func:`typed`), so a screen can set it, and each
+name, apart from the words around it (:meth:`Said.marked`: a name or memo that runs right to left is
+isolated on the phones) without searching the sentence for them.
+
+Parts join with ``+`` (either side may be a plain ``str``) and :func:`joined`; an f-string or a ``str``
+method would flatten the sentence to its text, so rules compose sentences with these.
+Pure: stdlib only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Iterable, Union
+
+__all__ = ["VERBS", "Said", "Typed", "Who", "does", "joined", "typed", "who", "whose"]
+
+#: Every verb a rule puts right after a player's name whose form changes with the person: the form for
+#: a player ("Ann pays") and for "you" ("you pay"). A verb not listed here is refused when the sentence
+#: is built, so a rule cannot name one the phones would tell wrongly.
+VERBS = {
+    "advances": "advance",
+    "asks": "ask",
+    "cannot": "cannot",
+    "collects": "collect",
+    "goes": "go",
+    "has": "have",
+    "is": "are",
+    "leaves": "leave",
+    "loses": "lose",
+    "may": "may",
+    "misses": "miss",
+    "moves": "move",
+    "owes": "owe",
+    "owns": "own",
+    "pays": "pay",
+    "retires": "retire",
+    "returns": "return",
+    "stays": "stay",
+    "was": "were",
+    "will": "will",
+    "wins": "win",
+}
+
+
+@dataclass(frozen=True)
+class Who:
+    """A player (or account) a sentence names: ``verb`` is the word after the name, in its third-person
+    form (a key of :data:`VERBS`); ``whose`` names the player's own ("Ann's", "your")."""
+
+    name: str
+    verb: str = ""
+    whose: bool = False
+    #: Only the verb is said (the name came earlier: "Ann rolled a double and goes to jail").
+    silent: bool = False
+
+    def __post_init__(self) -> None:
+        if self.verb and self.verb not in VERBS:  # pragma: no cover - a rule's sentence bug
+            raise ValueError(f"the verb {self.verb!r} after a name is not in said.VERBS")
+
+    def third(self, mark: Callable[[str], str] | None = None) -> str:
+        if self.silent:
+            return self.verb
+        name = mark(self.name) if mark is not None else self.name
+        name = f"{name}'s" if self.whose else name
+        return f"{name} {self.verb}" if self.verb else name
+
+    def second(self, start: bool) -> str:
+        if self.silent:
+            return VERBS[self.verb]
+        word = "your" if self.whose else "you"
+        if start:
+            word = word.capitalize()
+        return f"{word} {VERBS[self.verb]}" if self.verb else word
+
+
+@dataclass(frozen=True)
+class Typed:
+    """Words people typed (a memo), told as they are."""
+
+    text: str
+
+
+Part = Union[str, Who, Typed]
+#: How a screen sets a name or typed words apart from the sentence around them (identity: not at all).
+Mark = Callable[[str], str]
+
+
+def _same(text: str) -> str:
+    return text
+
+
+class Said(str):
+    """A sentence of the log with the players it names as slots: its ``str`` value is the sentence as
+    the table reads it; :meth:`told` is the same sentence said to one of them."""
+
+    parts: tuple[Part, ...]
+
+    def __new__(cls, *parts: Part | "Said") -> "Said":
+        flat: list[Part] = []
+        for part in parts:
+            if isinstance(part, Said):
+                flat.extend(part.parts)
+            elif isinstance(part, (Who, Typed)):
+                flat.append(part)
+            elif part:
+                flat.append(str(part))
+        text = "".join(_third(p, _same) for p in flat)
+        self = super().__new__(cls, text)
+        self.parts = tuple(flat)
+        return self
+
+    def __add__(self, other: str) -> "Said":
+        return Said(self, other)
+
+    def __radd__(self, other: str) -> "Said":
+        return Said(other, self)
+
+    def __reduce__(self) -> tuple[type["Said"], tuple[Part, ...]]:
+        return (Said, self.parts)
+
+    @property
+    def names(self) -> frozenset[str]:
+        """The players and accounts this sentence names."""
+        return frozenset(p.name for p in self.parts if isinstance(p, Who))
+
+    def told(self, me: str, mark: Mark = _same) -> str:
+        """This sentence said to ``me``: each slot naming them reads "you" (or "your"), with its verb in
+        the second person; "You" when the sentence starts with it. ``mark``: how every other name and
+        what people typed are set apart (see :meth:`marked`)."""
+        if me not in self.names:
+            return self.marked(mark)
+        out: list[str] = []
+        for part in self.parts:
+            if isinstance(part, Who) and part.name == me:
+                out.append(part.second(start=not out))
+            else:
+                out.append(_third(part, mark))
+        return "".join(out)
+
+    def marked(self, mark: Mark) -> str:
+        """The sentence as the table reads it, with each name and each memo passed through ``mark``
+        (the phones isolate the ones that run right to left)."""
+        if mark is _same:
+            return str(self)
+        return "".join(_third(p, mark) for p in self.parts)
+
+
+def _third(part: Part, mark: Mark) -> str:
+    if isinstance(part, Who):
+        return part.third(mark)
+    if isinstance(part, Typed):
+        return mark(part.text)
+    return part
+
+
+def who(name: str, verb: str = "") -> Said:
+    """A sentence naming ``name``, followed by ``verb`` in the form its person needs ("Ann pays",
+    "you pay"): ``who(player, "is") + " in jail"``."""
+    return Said(Who(name, verb))
+
+
+def does(name: str, verb: str) -> Said:
+    """A verb whose subject ``name`` came earlier in the sentence: ``who(player) + " rolled a double and "
+    + does(player, "goes") + " to jail"`` ("and go to jail" on the player's phone)."""
+    return Said(Who(name, verb, silent=True))
+
+
+def whose(name: str) -> Said:
+    """ "Ann's" at the table, "your" on Ann's phone: ``whose(player) + " turn ended"``."""
+    return Said(Who(name, whose=True))
+
+
+def typed(text: str) -> Said:
+    """What people typed (a memo) inside a rule's sentence: ``" (" + typed(memo) + ")"``."""
+    return Said(Typed(text))
+
+
+def joined(separator: str, items: Iterable[str]) -> Said:
+    """``separator.join(items)`` keeping the slots of every sentence among them."""
+    parts: list[str] = []
+    for i, item in enumerate(items):
+        if i:
+            parts.append(separator)
+        parts.append(item)
+    return Said(*parts)
