@@ -15,6 +15,8 @@ Wiring it up in the app::
 from __future__ import annotations
 
 import logging
+import threading
+import time
 import tomllib
 import warnings
 from dataclasses import dataclass, fields
@@ -194,12 +196,80 @@ class BoardDevices:
             self._opened.pop().close()
 
 
+Shown = tuple[float, float | None]
+"""What the pins show: the red light's brightness and the buzzer's pitch (None is silent)."""
+
+PLAN_SECONDS = 60.0
+"""How far ahead the pins' own thread is given the unit's outputs: a whole timer's run, so a loop
+that looks in only now and then still leaves nothing unplayed (it hands a new plan at each look)."""
+
+
+class PinPlayer:
+    """Writes a plan of the unit's outputs to the pins at their moments, on a thread of its own.
+
+    The app's loop hands it a new plan whenever it looks at the unit; between two looks the
+    player keeps the time itself, so a quarter-second warning beep sounds on time, and the
+    light flashes at its pace, while the loop is busy drawing a slow frame (a Pi drawing in
+    software, an emulated one). A loop that came late would find the beep already over and
+    never sound it.
+
+    Threading: ``play`` and ``close`` from the loop's thread; ``show`` is called on the
+    player's thread only, until ``close`` returns.
+    """
+
+    def __init__(
+        self, show: Callable[[float, float | None], None], clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self._show, self._clock = show, clock
+        self._plan: list[tuple[float, Shown]] = []
+        self._shown: Shown | None = None
+        self._closed = False
+        self._changed = threading.Condition()
+        self._thread = threading.Thread(target=self._run, name="trading-unit-pins", daemon=True)
+        self._thread.start()
+
+    def play(self, plan: list[tuple[float, Shown]]) -> None:
+        """From now on, show each ``(moment, shown)`` of ``plan`` (in time order) at its moment."""
+        with self._changed:
+            self._plan = list(plan)
+            self._changed.notify()
+
+    def close(self) -> None:
+        """Stop writing the pins (what they show stays); safe to call twice."""
+        with self._changed:
+            self._closed = True
+            self._changed.notify()
+        if self._thread.is_alive() and self._thread is not threading.current_thread():
+            self._thread.join()
+
+    def _run(self) -> None:
+        with self._changed:
+            while not self._closed:
+                now = self._clock()
+                due = 0
+                while due < len(self._plan) and self._plan[due][0] <= now:
+                    due += 1
+                if due:
+                    shown = self._plan[due - 1][1]
+                    del self._plan[:due]
+                    if shown != self._shown:
+                        try:
+                            self._show(*shown)
+                        except Exception:  # a pin that fails must not silence the rest of the plan
+                            log.exception("trading unit: writing the light and buzzer failed")
+                        self._shown = shown
+                self._changed.wait(max(0.0, self._plan[0][0] - now) if self._plan else None)
+
+
 class OutputDriver:
     """Keeps the red light and the buzzer in step with the unit.
 
-    Threading: loop thread only. ``tick()`` reads the unit at ``clock()``, writes the pins
-    only when a value changes, and, given ``call_later(delay, fn)``, schedules itself at the
-    unit's next change, so nothing polls. Every unit event wakes it at once.
+    Threading: loop thread only. ``tick()`` reads the unit at ``clock()`` and, given
+    ``call_later(delay, fn)``, schedules itself at the unit's next change, so nothing polls.
+    Every unit event wakes it at once. Without a ``player`` the tick writes the pins itself,
+    only when a value changes; with one, it hands the player the outputs' plan ahead
+    (``TradingUnit.outputs_ahead``) and the player writes them at their moments, however late
+    the loop comes.
     """
 
     def __init__(
@@ -209,9 +279,11 @@ class OutputDriver:
         *,
         clock: Callable[[], float],
         call_later: Callable[[float, Callable[[], object]], Any] | None = None,
+        player: PinPlayer | None = None,
     ) -> None:
         self.unit, self.devices, self._clock, self._call_later = unit, devices, clock, call_later
-        self._shown: tuple[float, float | None] | None = None
+        self.player = player
+        self._shown: Shown | None = None
         self._handle: Any = None
         self._unsubscribe: Callable[[], None] | None = None
 
@@ -225,22 +297,28 @@ class OutputDriver:
         if self._unsubscribe is None:
             return None
         now = self._clock()
-        out = self.unit.outputs(now)
-        shown = (out.light, out.tone_hz if out.sound else None)
-        if shown != self._shown:
-            self.devices.show(*shown)
-            self._shown = shown
+        if self.player is not None:
+            plan = self.unit.outputs_ahead(now, PLAN_SECONDS)
+            self.player.play([(at, (out.light, out.tone_hz if out.sound else None)) for at, out in plan])
+        else:
+            out = self.unit.outputs(now)
+            shown = (out.light, out.tone_hz if out.sound else None)
+            if shown != self._shown:
+                self.devices.show(*shown)
+                self._shown = shown
         upcoming = self.unit.next_change(now)
         if self._call_later is not None:
             self._schedule(None if upcoming is None else max(0.0, upcoming - now))
         return upcoming
 
     def stop(self) -> None:
-        """Stop following the unit; safe to call twice."""
+        """Stop following the unit (and the player writing the pins); safe to call twice."""
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None
         self._schedule(None)
+        if self.player is not None:
+            self.player.close()
 
     def _wake(self, event: UnitEvent) -> None:
         if self._call_later is not None:
@@ -263,8 +341,10 @@ class TradingUnitBoard:
 
     Threading: construct and close it on the app's loop thread. gpiozero calls the button
     handlers on its own threads; they only read the clock and hand the press to the loop
-    through ``call_soon_threadsafe``, so the unit, the light and the buzzer are touched on
-    the loop thread only.
+    through ``call_soon_threadsafe``, so the unit is touched on the loop thread only. The
+    light and the buzzer are written by a thread of their own that keeps the unit's time
+    (``keep_time``, :class:`PinPlayer`), or by the loop itself (``keep_time=False``: a loop
+    that runs exactly on time, as the tests' fake one does).
     """
 
     present = True
@@ -278,6 +358,7 @@ class TradingUnitBoard:
         clock: Callable[[], float],
         call_soon_threadsafe: Callable[..., Any],
         call_later: Callable[[float, Callable[[], object]], Any] | None = None,
+        keep_time: bool = True,
     ) -> None:
         self.unit, self.devices = unit, devices
         self._clock, self._call_soon_threadsafe = clock, call_soon_threadsafe
@@ -287,7 +368,12 @@ class TradingUnitBoard:
         buttons["next_turn"].when_pressed = self._handler(unit.press_next_turn)
         buttons["undo"].when_pressed = self._handler(unit.press_undo)
         buttons["undo"].when_released = self._handler(unit.release_undo)
-        self.driver: OutputDriver | None = OutputDriver(unit, devices, clock=clock, call_later=call_later)
+        # The player calls ``devices.show`` when it writes, so a wrapper put there later (the app's
+        # mute) is honoured.
+        player = PinPlayer(lambda light, tone: devices.show(light, tone), clock) if keep_time else None
+        self.driver: OutputDriver | None = OutputDriver(
+            unit, devices, clock=clock, call_later=call_later, player=player
+        )
         self.driver.start()
 
     def _handler(self, press: Callable[[float], object]) -> Callable[[], None]:
@@ -338,6 +424,7 @@ def open_board(
     pins: Mapping[str, Any] | None = None,
     pins_path: Path | str | None = None,
     pin_factory: Any = None,
+    keep_time: bool = True,
 ) -> TradingUnitBoard | NoHardware:
     """Open the unit's GPIO parts, or a NoHardware stand-in that says why they are missing."""
     with warnings.catch_warnings(record=True) as fallbacks:
@@ -351,5 +438,10 @@ def open_board(
     for caught in fallbacks:
         log.debug("gpiozero: %s", caught.message)
     return TradingUnitBoard(
-        unit, devices, clock=clock, call_soon_threadsafe=call_soon_threadsafe, call_later=call_later
+        unit,
+        devices,
+        clock=clock,
+        call_soon_threadsafe=call_soon_threadsafe,
+        call_later=call_later,
+        keep_time=keep_time,
     )

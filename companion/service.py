@@ -72,6 +72,7 @@ class Outcome:
     version: int
     repeated: bool = False  # the same action id had already been applied: nothing new happened
     undone: bool = False  # (with ``repeated``) that earlier action has since been undone: its money is back
+    elsewhere: bool = False  # another program (or another Banker) committed it; this Banker caught up with it
 
     @property
     def events(self) -> list:
@@ -243,9 +244,14 @@ class Banker:
                 raise GameFileError(f"{self.store.path} fails the ledger check: the bank has {left} {kind}")
 
     # -- subscribers -------------------------------------------------------------------------------
-    def subscribe(self, callback: Callable[[Outcome], None]) -> Callable[[], None]:
-        """Call ``callback(outcome)`` after every committed entry (ours or another process's)."""
-        self._subscribers.append(callback)
+    def subscribe(self, callback: Callable[[Outcome], None], *, first: bool = False) -> Callable[[], None]:
+        """Call ``callback(outcome)`` after every committed entry (ours or another process's); ``first``:
+        before every callback subscribed so far (a watch of the game file reads its notifications of
+        the commit at once: :meth:`companion.watch.GameWatch.own_commit`)."""
+        if first:
+            self._subscribers.insert(0, callback)
+        else:
+            self._subscribers.append(callback)
         return lambda: self._subscribers.remove(callback) if callback in self._subscribers else None
 
     def _publish(self, outcome: Outcome) -> None:
@@ -310,7 +316,7 @@ class Banker:
             self.table = engine.fold(self.table, entry.events)
             self._history.see(entry.seq, entry.kind, entry.target)
             self.version = entry.seq
-            outcomes.append(Outcome(entry, entry.seq))
+            outcomes.append(Outcome(entry, entry.seq, elsewhere=True))
         return outcomes
 
     def do(self, action: dict | str) -> Outcome:

@@ -67,9 +67,12 @@ ALTER TABLE snapshots ADD COLUMN digest TEXT;
 _COLUMNS = "seq, kind, action_id, action, events, summary, target, at"
 
 
+_DUMPS = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode  # made once: two per entry
+
+
 def dumps(value: Any) -> str:
     """Compact JSON that keeps the order of keys (the board order of deeds, the seating order)."""
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    return _DUMPS(value)
 
 
 def canonical(value: Any) -> str:

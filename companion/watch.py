@@ -11,11 +11,13 @@ A write is heard when its first page reaches the ``-wal``, before its COMMIT is 
 still has to fsync and mark the commit in the shared index, which makes no notification). So one look
 is not enough: after another program's write the watch looks at once and again after
 :data:`TAIL_SECONDS` (3, 10, 50, 100 and 250 ms after the latest write heard), which sees a commit whose
-fsync takes up to a quarter of a second. The table's own commits also make the kernel speak; when the
-game's own Banker has committed since the watch last looked, the write was (almost surely) its own:
-no look at once, only one late look (:data:`OWN_LATE_SECONDS`, one for a whole burst of commits), in
-case another program wrote right behind it. Besides, a safety look every :data:`SAFETY_SECONDS` catches what a notification could
-miss (a file system that sends none, a commit slower than the tail): the only wake-up while idle.
+fsync takes up to a quarter of a second. The table's own commits make the kernel speak too, and the
+kernel queues that notification inside the commit's own write: when the Banker tells the watch of its
+commit (:meth:`GameWatch.own_commit`, its first subscriber, right after the COMMIT), the watch reads
+the queue there and then. The table knows what it wrote, so nothing is looked at and the loop is not
+woken for it; another program's write after that is a notification of its own, heard as above.
+Besides, a safety look every :data:`SAFETY_SECONDS` catches what a notification could miss (a file
+system that sends none, a commit slower than the tail): the only wake-up while idle.
 
 Elsewhere (no inotify) the watch polls, adaptively: every :data:`companion.service.WATCH_SECONDS`
 after a change or a phone's request (:meth:`GameWatch.nudge`), slower and slower while nothing
@@ -40,14 +42,12 @@ from pathlib import Path
 
 from companion.service import WATCH_SECONDS
 
-__all__ = ["IDLE_POLL_SECONDS", "OWN_LATE_SECONDS", "SAFETY_SECONDS", "TAIL_SECONDS", "GameWatch", "Inotify"]
+__all__ = ["IDLE_POLL_SECONDS", "SAFETY_SECONDS", "TAIL_SECONDS", "GameWatch", "Inotify"]
 
 log = logging.getLogger(__name__)
 
 #: After another program's write is heard: look again this long after the latest write heard.
 TAIL_SECONDS = (0.003, 0.01, 0.05, 0.1, 0.25)
-#: After the table's own commit made the kernel speak: one late look, in case another program wrote right behind it.
-OWN_LATE_SECONDS = 0.05
 #: The one look while idle, for what a notification could miss.
 SAFETY_SECONDS = 2.0
 #: The polling fallback's slowest pace while nothing changes.
@@ -60,6 +60,8 @@ IN_CREATE = 0x00000100
 IN_Q_OVERFLOW = 0x00004000
 IN_ONLYDIR = 0x01000000
 _EVENT = struct.Struct("iIII")  # wd, mask, cookie, len; then len bytes of name
+_READ = 64 * 1024  # bytes read at once: the kernel gives as many whole events as fit
+_LARGEST = _EVENT.size + 256  # the largest event: a name of NAME_MAX (255) bytes and its NUL
 
 
 class Inotify:
@@ -91,7 +93,7 @@ class Inotify:
         names: list[str | None] = []
         while True:
             try:
-                data = os.read(self.fd, 64 * 1024)
+                data = os.read(self.fd, _READ)
             except BlockingIOError:
                 return names
             if not data:
@@ -105,6 +107,8 @@ class Inotify:
                 else:
                     names.append(os.fsdecode(data[at : at + length].rstrip(b"\0")))
                 at += length
+            if len(data) <= _READ - _LARGEST:  # the next event would have fitted: the queue was empty
+                return names
 
     def close(self) -> None:
         if self.fd >= 0:
@@ -116,8 +120,9 @@ class GameWatch:
     """Calls ``look()`` when another program may have written to the game at ``path``.
 
     ``look()`` returns True when it found something new. :meth:`own_commit` is told of the table's own
-    commits (from a Banker subscription made outside ``look``). ``kernel=False`` forces the polling
-    fallback (what a system without inotify gets)."""
+    commits (from a Banker subscription made outside ``look``, best the first one:
+    ``banker.subscribe(watch.own_commit, first=True)``). ``kernel=False`` forces the polling fallback
+    (what a system without inotify gets)."""
 
     def __init__(
         self,
@@ -126,7 +131,6 @@ class GameWatch:
         *,
         kernel: bool = True,
         tail: tuple[float, ...] = TAIL_SECONDS,
-        own_late: float = OWN_LATE_SECONDS,
         safety: float = SAFETY_SECONDS,
         fast: float = WATCH_SECONDS,
         idle_poll: float = IDLE_POLL_SECONDS,
@@ -134,10 +138,11 @@ class GameWatch:
         self._look = look
         self.path = Path(path)
         self._files = {self.path.name, f"{self.path.name}-wal"}
-        self.tail, self.own_late, self.safety = tail, own_late, safety
+        self.tail, self.safety = tail, safety
         self.fast, self.idle_poll = fast, idle_poll
         self.looks = 0  # how many times it looked
         self.wakeups = 0  # how many times the kernel woke it for the game's files
+        self.own_writes = 0  # notifications of the table's own commits, read at the commit
         self._inotify: Inotify | None = None
         if kernel:
             try:
@@ -149,7 +154,7 @@ class GameWatch:
         self._timer: asyncio.TimerHandle | None = None
         self._safety: asyncio.TimerHandle | None = None
         self._last_look = 0.0
-        self._own = False  # the table committed since the last look
+        self._own = False  # polling: the table committed since the last look
         self._looking = False
         self._pace = fast  # the polling fallback's current pace
 
@@ -182,10 +187,24 @@ class GameWatch:
             self._inotify = None
         self._loop = None
 
-    def own_commit(self, _outcome: object = None) -> None:
-        """The table's own Banker committed (its subscriptions call this)."""
-        if not self._looking:
+    def own_commit(self, outcome: object = None) -> None:
+        """The table's own Banker committed (its subscriptions call this, right after the COMMIT).
+
+        With the kernel's notifications, those of the commit's writes are already queued: they are
+        read now, so that they neither wake the loop nor cost a look. Only a lost queue (the kernel
+        dropped events) is looked at, as another program's write is. Polling: the next poll keeps the
+        fast pace. Nothing for an entry the Banker caught up with (another program's: its
+        notification is heard as such), nor while the watch itself looks."""
+        if self._looking or getattr(outcome, "elsewhere", False):
+            return
+        if self._inotify is None:
             self._own = True
+            return
+        names = self._inotify.names()
+        if None in names:
+            self._heard_write()
+        elif any(name in self._files for name in names):
+            self.own_writes += 1
 
     def nudge(self) -> None:
         """A phone asks for something: polling, look now and keep the fast pace (with the kernel's
@@ -217,14 +236,13 @@ class GameWatch:
         if not any(name is None or name in self._files for name in names):
             return  # another file in the folder (the phones file, another game)
         self.wakeups += 1
-        now = self._loop.time()
-        if self._own:
-            # (almost surely) the table's own commit: nothing to fold in. One late look, shared by every
-            # commit of a burst, in case another program wrote right behind it.
-            self._own = False
-            if not self._due:
-                self._plan(now + self.own_late)
+        self._heard_write()
+
+    def _heard_write(self) -> None:
+        """Another program wrote to the game (or a lost queue may hide it): look now and along the tail."""
+        if self._loop is None:
             return
+        now = self._loop.time()
         self.look()
         for delay in self.tail:
             self._plan(now + delay)

@@ -109,20 +109,6 @@ bare_root() {
 INSTALLED=""
 copy_root() { cp -a --reflink=auto "$1" "$2"; }
 
-# in_root_mounts COMMAND...: run COMMAND in a private mount namespace where the work root has /proc,
-# /dev and /sys, as a chroot needs them for apt and pip; nothing leaks to this machine's mounts.
-in_root_mounts() {
-    # shellcheck disable=SC2016 # expanded by the inner bash
-    unshare --mount --fork -- bash -c '
-        set -e
-        root=$1; shift
-        mount --make-rprivate /
-        mount -t proc proc "$root/proc"
-        mount --rbind /dev "$root/dev"
-        mount --rbind /sys "$root/sys"
-        exec "$@"' in-root "$WORK/root" "$@"
-}
-
 # The machine's own certificate authorities go in before the installer: pip in the root checks the
 # package index against them (update-ca-certificates puts them in the bundle).
 trust_this_machines_cas() {
@@ -155,7 +141,7 @@ run_installer() {
     local log=$1
     shift
     # PIP_FIND_LINKS and friends name folders of this machine, not of the Pi.
-    if ! in_root_mounts env -u PIP_FIND_LINKS -u PIP_EXTRA_INDEX_URL -u PIP_INDEX_URL \
+    if ! in_root_mounts "$WORK/root" env -u PIP_FIND_LINKS -u PIP_EXTRA_INDEX_URL -u PIP_INDEX_URL \
         "${NICE[@]}" bash "$SOURCE/deploy/install.sh" --root "$WORK/root" "$@" >"$log" 2>&1; then
         cat "$log" >&2
         die "deploy/install.sh --root $* failed"
@@ -239,7 +225,7 @@ verify_units() {
 # -- 8. hw-check ------------------------------------------------------------------------------------------
 hw_check_fails_over() {
     local out status=0
-    out=$(in_root_mounts chroot --userspec=table-banker:table-banker "$WORK/root" env -i PATH=/usr/bin:/bin \
+    out=$(in_root_mounts "$WORK/root" chroot --userspec=table-banker:table-banker "$WORK/root" env -i PATH=/usr/bin:/bin \
         GPIOZERO_PIN_FACTORY=lgpio LG_WD=/tmp HOME=/var/lib/table-banker \
         /opt/table-banker/venv/bin/companion hw-check --dry-run 2>&1) || status=$?
     printf '%s\n' "$out" | sed 's/^/  | /'

@@ -108,19 +108,6 @@ find_the_installed_root() {
     say "the installed root: $INSTALLED"
 }
 
-# in_root_mounts ROOT COMMAND...: COMMAND in a private mount namespace where ROOT has /proc, /dev, /sys.
-in_root_mounts() {
-    # shellcheck disable=SC2016 # expanded by the inner bash
-    unshare --mount --fork -- bash -c '
-        set -e
-        root=$1; shift
-        mount --make-rprivate /
-        mount -t proc proc "$root/proc"
-        mount --rbind /dev "$root/dev"
-        mount --rbind /sys "$root/sys"
-        exec "$@"' in-root "$@"
-}
-
 # -- 3. the kernel and what Raspberry Pi OS brings ------------------------------------------------------
 VMROOT=""
 kernel_root() {
@@ -302,6 +289,42 @@ ExecStart=/usr/local/lib/pi-vm-check/header-lines
 
 [Install]
 WantedBy=sysinit.target
+EOF
+    # The trading unit's outputs, watched: a finger on a button, then every change of the lines.
+    install -m 0755 /dev/stdin "$root$tool/watch-lines" <<'EOF'
+#!/usr/bin/python3
+"""pi-vm-check only: watch-lines CHIP BUTTON SECONDS LINE...: hold BUTTON's line low for a press,
+then print each change of the LINEs' values for SECONDS: "SECONDS-SINCE-THE-PRESS LINE VALUE" (the
+values at the press first). It looks every 5 ms and sleeps between looks, so the kiosk keeps the
+machine's processors."""
+import sys
+import time
+
+chip, button, seconds = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
+files = {int(n): open(f"{chip}/sim_gpio{n}/value", "rb", buffering=0) for n in sys.argv[4:]}
+
+
+def pull(how):
+    with open(f"{chip}/sim_gpio{button}/pull", "w") as f:
+        f.write(how)
+
+
+pull("pull-down")
+pressed = time.monotonic()
+time.sleep(0.3)  # a finger on the button a moment
+pull("pull-up")
+seen = {}
+while True:
+    now = time.monotonic() - pressed
+    for n, f in files.items():
+        f.seek(0)
+        v = f.read().strip().decode()
+        if seen.get(n) != v:
+            seen[n] = v
+            print(f"{now:.3f} {n} {v}", flush=True)
+    if now > seconds:
+        break
+    time.sleep(0.005)
 EOF
     # The control channel: one shell command a line from the host, one answer a line back.
     install -m 0755 /dev/stdin "$root$tool/agent" <<'EOF'

@@ -7,6 +7,7 @@ import random
 import subprocess
 import sys
 import threading
+import time
 from dataclasses import dataclass, field
 
 import gpiozero
@@ -23,7 +24,7 @@ from companion.hardware import (
     load_pins,
     open_board,
 )
-from companion.trading_unit import TradingUnit, TradingUnitSettings, UndoConfirmAsked
+from companion.trading_unit import Blink, TradingUnit, TradingUnitSettings, UndoConfirmAsked
 
 AUCTION, BUILD, NEXT_TURN, UNDO, LIGHT, BUZZER = 5, 6, 16, 26, 12, 13
 
@@ -90,6 +91,7 @@ class Table:
             call_later=loop.call_later,
             pin_factory=factory,
             pins=pins or None,
+            keep_time=False,  # the fake loop runs exactly on time: it writes the pins itself
         )
         self.light, self.buzzer = factory.pin(LIGHT), factory.pin(BUZZER)
 
@@ -216,7 +218,9 @@ def test_a_failing_callback_is_logged_not_raised(loop, factory, caplog):
         raise RuntimeError("service is busy")
 
     unit = TradingUnit(rng=random.Random(1), on_next_turn=broken)
-    board = open_board(unit, clock=loop, call_soon_threadsafe=loop.call_soon_threadsafe, pin_factory=factory)
+    board = open_board(
+        unit, clock=loop, call_soon_threadsafe=loop.call_soon_threadsafe, pin_factory=factory, keep_time=False
+    )
     factory.pin(NEXT_TURN).drive_low()
     factory.pin(NEXT_TURN).drive_high()
     loop.advance(0.0)
@@ -272,6 +276,104 @@ def test_the_driver_can_be_ticked_by_hand(loop, factory):
     driver.stop()
     driver.stop()
     devices.close()
+
+
+# -- a busy loop ------------------------------------------------------------------------------
+
+
+class StuckLoop:
+    """The app's loop drawing one very slow frame: what it is asked to do later waits until told."""
+
+    def __init__(self):
+        self.waiting = []
+
+    def call_later(self, delay, fn, *args):
+        handle = Handle(0.0, 0, fn, args)
+        self.waiting.append(handle)
+        return handle
+
+    def call_soon_threadsafe(self, fn, *args):
+        return self.call_later(0.0, fn, *args)
+
+    def run_once(self):
+        waiting, self.waiting = self.waiting, []
+        for handle in waiting:
+            if not handle.cancelled:
+                handle.fn(*handle.args)
+
+
+def wait_for(what, check, limit=30.0):
+    deadline = time.monotonic() + limit
+    while not check():
+        assert time.monotonic() < deadline, what
+        time.sleep(0.01)
+
+
+def test_the_warning_beeps_sound_on_time_while_the_loop_draws_a_slow_frame():
+    """Bob's auction runs out while the screen is busy: the loop looked at the unit once, when the
+    timer started, and not again, yet the buzzer beeps in the last seconds and the light flashes
+    (the pins keep the unit's time on a thread of their own)."""
+    factory = MockFactory(pin_class=MockPWMPin)
+    # beeps from 0.5 s to 0.9 s and from 1.25 s to 1.65 s after the press; the hammer at 2 s
+    settings = TradingUnitSettings(
+        auction_seconds=2.0, deal_seconds=2.0, warning_seconds=1.5, warning_sound=Blink(0.4, 0.35)
+    )
+    unit = TradingUnit(settings, rng=random.Random(3))
+    loop = StuckLoop()
+    board = open_board(
+        unit,
+        clock=time.monotonic,
+        call_soon_threadsafe=loop.call_soon_threadsafe,
+        call_later=loop.call_later,
+        pin_factory=factory,
+    )
+    buzzer, light = factory.pin(BUZZER), factory.pin(LIGHT)
+    show, beeps, sounding = board.devices.show, [], [None]
+
+    def show_and_note(light_value, tone):
+        if tone is not None and sounding[0] is None:
+            beeps.append(time.monotonic() - pressed)  # a beep begins
+        sounding[0] = tone
+        show(light_value, tone)
+
+    board.devices.show = show_and_note
+    try:
+        pressed = time.monotonic()
+        unit.press_auction(pressed)
+        loop.run_once()  # the loop's one look, right after the press; then it is stuck
+        wait_for("two beeps, on and off", lambda: [s.state for s in buzzer.states[1:]] == [1.0, 0.0, 1.0, 0.0])
+        wait_for("dark when the hammer falls", lambda: light.state == 0.0 and time.monotonic() > pressed + 2.0)
+        assert beeps[0] >= 0.5 - 0.01 and beeps[1] >= 1.25 - 0.01  # never before the warning's beats
+        assert sum(1 for s in light.states if s.state == 1.0) >= 3  # the timer's flash, then the fast one
+        assert loop.waiting  # the loop never came back meanwhile
+    finally:
+        board.close()
+    assert light.state == 0.0 and buzzer.state == 0.0
+
+
+def test_a_muted_unit_flashes_without_a_sound_on_the_pins_own_thread():
+    factory = MockFactory(pin_class=MockPWMPin)
+    settings = TradingUnitSettings(auction_seconds=0.6, deal_seconds=0.6, warning_seconds=0.5)
+    unit = TradingUnit(settings, rng=random.Random(3))
+    loop = StuckLoop()
+    board = open_board(
+        unit,
+        clock=time.monotonic,
+        call_soon_threadsafe=loop.call_soon_threadsafe,
+        call_later=loop.call_later,
+        pin_factory=factory,
+    )
+    show = board.devices.show
+    board.devices.show = lambda light, tone: show(light, None)  # as the app's sound setting does
+    buzzer, light = factory.pin(BUZZER), factory.pin(LIGHT)
+    try:
+        pressed = time.monotonic()
+        unit.press_auction(pressed)
+        loop.run_once()
+        wait_for("the timer's end", lambda: time.monotonic() > pressed + 0.6 and light.state == 0.0)
+        assert any(s.state == 1.0 for s in light.states) and all(s.state == 0.0 for s in buzzer.states)
+    finally:
+        board.close()
 
 
 # -- no hardware ------------------------------------------------------------------------------

@@ -102,6 +102,28 @@ def test_45_seconds_pass_the_light_flashes_faster_and_the_buzzer_sounds():
     assert beeps(changes) == [(s, s + 0.25) for s in (45.0, 46.0, 47.0, 48.0, 49.0)]
 
 
+def test_the_plan_ahead_holds_the_last_five_seconds_and_ends_at_the_hammer():
+    """What the pins' own thread is handed at the 45th second: the fast flash and the five beeps,
+    the same as following the unit change by change, up to the timer's end and no further."""
+    table = Table()
+    table.unit.press_auction(0.0)
+    plan = table.unit.outputs_ahead(45.0, 10.0)
+    assert plan[0][0] == 45.0 and plan[-1][0] < 50.0
+    changes = [(at, out.light > 0, out.tone_hz) for at, out in plan]
+    assert light_edges(changes, 45.0, 50.0) == [(45.0 + i * 0.125, i % 2 == 0) for i in range(40)]
+    assert beeps(changes) == [(s, s + 0.25) for s in (45.0, 46.0, 47.0, 48.0, 49.0)]
+    assert changes[-1] == (49.875, False, None)  # dark and quiet when the hammer falls
+    assert table.of(TimerEnded) == []  # looking ahead lets no time pass
+
+
+def test_the_plan_ahead_stops_at_its_horizon():
+    table = Table()
+    table.unit.press_auction(0.0)
+    plan = table.unit.outputs_ahead(10.0, 2.0)
+    assert [at for at, _ in plan] == [10.0, 10.5, 11.0, 11.5]
+    assert table.unit.outputs_ahead(60.0, 2.0) == [(60.0, table.unit.outputs(60.0))]  # at rest: now only
+
+
 def test_at_zero_the_light_goes_off_and_the_highest_bid_wins():
     table = Table()
     unit = table.unit

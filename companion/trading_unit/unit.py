@@ -360,7 +360,26 @@ class TradingUnit:
     def outputs(self, now: float) -> Outputs:
         """The red light (0 dark .. 1 full) and the buzzer (on, pitch) at ``now``."""
         now = self.advance(now)
-        signals = self._signals(now)
+        return self._outputs_of(self._signals(now))
+
+    def outputs_ahead(self, now: float, horizon: float) -> list[tuple[float, Outputs]]:
+        """The outputs at ``now`` and at each of their changes after it, up to the unit's next
+        deadline (only settling it says what follows) or ``horizon`` seconds on, whichever comes
+        first: what a pin writer keeping its own time plays while the app's loop is busy. Time
+        passes only up to ``now``."""
+        now = self.advance(now)
+        end = min([now + horizon] + [when for when, _ in self._deadlines()])
+        plan: list[tuple[float, Outputs]] = []
+        at = now
+        while True:
+            signals = self._signals(at)
+            plan.append((at, self._outputs_of(signals)))
+            upcoming = min((s.next for s in signals if s.next is not None), default=None)
+            if upcoming is None or upcoming >= end - EPSILON or upcoming <= at + EPSILON:
+                return plan
+            at = upcoming
+
+    def _outputs_of(self, signals: list[_Signal]) -> Outputs:
         lit = any(s.light for s in signals)
         tone = next((s.tone for s in signals if s.tone is not None), None)
         return Outputs(self.settings.light_level if lit else 0.0, tone is not None, tone)

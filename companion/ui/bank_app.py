@@ -591,7 +591,7 @@ class TableBankerApp(Taps, App):
             self._poll_event = Clock.schedule_interval(self._look_on_the_clock, WATCH_SECONDS)
             return
         watch = GameWatch(self.look, desk.path)
-        self._unwatch = desk.subscribe(watch.own_commit)
+        self._unwatch = desk.subscribe(watch.own_commit, first=True)
         watch.start()
         self.watch = watch
 

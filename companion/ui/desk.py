@@ -213,5 +213,5 @@ class Desk:
         except BankerError:
             return False
 
-    def subscribe(self, callback: Callable[[Outcome], None]) -> Callable[[], None]:
-        return self.banker.subscribe(callback)
+    def subscribe(self, callback: Callable[[Outcome], None], *, first: bool = False) -> Callable[[], None]:
+        return self.banker.subscribe(callback, first=first)

@@ -21,16 +21,15 @@ import contextlib
 
 from . import api, plays_api
 from .desk import PhoneDesk
-from .door import Door
+from .door import DOOR, Door
 from .intake import BODY_TIMEOUT
 from .security import DESK, HOSTS, MIDDLEWARES, refuse, security_headers
-from .shelf import PACKET, Shelf, wants_gzip
+from .shelf import Shelf
 
 __all__ = ["COOKIE_DAYS", "DOOR", "STATIC", "build_app"]
 
 STATIC = Path(__file__).with_name("static")
 COOKIE_DAYS = 30
-DOOR = web.AppKey("door", Door)
 EXPIRY_TASK = web.AppKey("expiry_task", asyncio.Task)
 #: How often the server looks for players' actions waiting too long (only while one waits).
 EXPIRY_LOOK_SECONDS = 5.0
@@ -56,17 +55,6 @@ async def static(request: web.Request) -> web.Response:
 
 async def manifest(request: web.Request) -> web.Response:
     return SHELF.response(request, "manifest.webmanifest")
-
-
-@web.middleware
-async def squeeze(request: web.Request, handler) -> web.StreamResponse:
-    """Answers larger than a packet go gzipped to a phone that takes gzip (pages of the API, mostly)."""
-    response = await handler(request)
-    if type(response) is web.Response and "Content-Encoding" not in response.headers and wants_gzip(request):
-        body = response.body
-        if isinstance(body, (bytes, bytearray)) and len(body) > PACKET:
-            response.enable_compression(web.ContentCoding.gzip)
-    return response
 
 
 async def join(request: web.Request) -> web.StreamResponse:
@@ -112,8 +100,8 @@ def build_app(desk: PhoneDesk, *, hosts: frozenset[str], join_url: Callable[[str
     """
     door = Door(desk.limits)
     app = web.Application(
-        client_max_size=desk.limits.request_bytes, middlewares=[door.middleware, *MIDDLEWARES, squeeze]
-    )
+        client_max_size=desk.limits.request_bytes, middlewares=MIDDLEWARES
+    )  # one layer for every request: the guard tells the door, checks, then squeezes the answer
     app[DOOR] = door
     app[DESK] = desk
     app[HOSTS] = hosts

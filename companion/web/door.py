@@ -20,8 +20,9 @@ machine leaves the server. A connection let in gets its place counted at once (s
 past the caps before its handlers exist) and is handed to asyncio and aiohttp as usual.
 
 Install with :meth:`Door.watch` on an :class:`aiohttp.web.AppRunner`'s server after ``setup()``, then
-:meth:`Door.open_on` with the site's listening sockets once it listens, and put :data:`Door.middleware`
-first in the app. Loop-only, no locks.
+:meth:`Door.open_on` with the site's listening sockets once it listens; keep the door in the app under
+:data:`DOOR`, where the guard (:func:`companion.web.security.guard`, the app's one middleware) tells it
+of every request head that arrived (:meth:`Door.arrived`). Loop-only, no locks.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ from aiohttp import web
 
 from .limits import Limits
 
-__all__ = ["Door", "RESERVED_FILES", "open_files_limit"]
+__all__ = ["DOOR", "Door", "RESERVED_FILES", "open_files_limit"]
 
 log = logging.getLogger(__name__)
 
@@ -121,13 +122,11 @@ class Door:
             loop.remove_reader(listening.fileno())
             loop.add_reader(listening.fileno(), self._accept, listening, server)
 
-    @web.middleware
-    async def middleware(self, request: web.Request, handler):
+    def arrived(self, request: web.Request) -> None:
         """A whole request head arrived on this connection: the head timer has done its work."""
         timer = self._timers.pop(request.protocol, None)
         if timer is not None:
             timer.cancel()
-        return await handler(request)
 
     # -- at the listening socket -------------------------------------------------------------------
     def _accept(self, listening: socket.socket, server: web.Server) -> None:
@@ -250,6 +249,10 @@ class Door:
         if address is None:
             return  # a refused connection: never counted (or already released)
         self._give_back(address)
+
+
+#: Where an app keeps its door (:func:`companion.web.app.build_app` puts it there).
+DOOR = web.AppKey("door", Door)
 
 
 def _hang_up(connection: socket.socket, answer: bytes) -> None:

@@ -498,6 +498,8 @@ class Plays:
     def freshness(self) -> int | None:
         """While a play waits: a number that changes every :data:`FRESH_SECONDS`, so a page made for a
         phone that comes later counts its seconds left from then; None while nothing waits."""
+        if self._earliest == math.inf:  # known to wait for nothing (every stream asks after every change)
+            return None
         self.sweep()
         if self._earliest is None:
             self.sweep()

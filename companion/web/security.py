@@ -1,7 +1,9 @@
 """The phone server's guards: one aiohttp middleware that runs each check in turn, plus one response hook.
 
-In order, for every request (:func:`guard`; one middleware rather than one per check, since every
-layer costs every request, the phones' live pages and the banker's actions alike):
+In order, for every request (:func:`guard`; the app's one middleware rather than one per check, since
+every layer costs every request, the phones' live pages and the banker's actions alike). It first tells
+the door that the request's head arrived (:meth:`companion.web.door.Door.arrived`), and gzips a large
+answer of the handler last (:func:`companion.web.shelf.squeeze`).
 
 1. error pages - every refusal below (and aiohttp's own 404/405/413) becomes RFC 9457 problem details
    under ``/api/`` (``application/problem+json``: a stable ``type`` for its kind, ``title``, ``status``
@@ -36,8 +38,10 @@ from companion.core.errors import BankerError
 
 from . import problems
 from .desk import PhoneDesk
+from .door import DOOR
 from .intake import Refusal, refuse, status_of, well_formed
 from .lan import host_of
+from .shelf import squeeze
 from .tokens import WITHDRAWN
 
 __all__ = [
@@ -100,13 +104,19 @@ _AIOHTTP_MESSAGES = {
 
 @web.middleware
 async def guard(request: web.Request, handler):
-    """Every check in turn, then the handler; a refusal from either answered as an error page."""
+    """Every check in turn, then the handler; a refusal from either answered as an error page.
+
+    First the door hears that the request's head arrived (its timer for slow heads stops); the
+    handler's answer is gzipped when it is large (:func:`~companion.web.shelf.squeeze`)."""
+    door = request.app.get(DOOR)
+    if door is not None:
+        door.arrived(request)
     try:
         host_check(request)
         well_formed(request)
         csrf_check(request)
         authenticate(request)
-        return await handler(request)
+        return squeeze(request, await handler(request))
     except Refusal as r:
         response = problem(request, r.status, r.message, r.headers, kind=r.kind)
         if r.close:  # answer, then hang up at once rather than wait for the rest of the body
@@ -151,8 +161,19 @@ def csrf_check(request: web.Request) -> None:
         raise refuse(403, "cross-origin requests are refused", kind="cross-origin")
     if origin is None and "Authorization" not in request.headers:
         raise refuse(403, "a change needs the Origin header of this page", kind="cross-origin")
-    if request.content_type != "application/json":
+    if media_type(request.headers.get("Content-Type")) != "application/json":
         raise refuse(415, "send JSON (Content-Type: application/json)", kind="not-json-content")
+
+
+def media_type(raw: str | None) -> str:
+    """A Content-Type's media type, lowercased, without its parameters; "" when there is none.
+
+    What aiohttp's ``request.content_type`` reads too, without the e-mail header parser it builds for
+    every request: the part before the first ``;``, trimmed, which must hold exactly one ``/``."""
+    if raw is None:
+        return ""
+    kind = raw.partition(";")[0].strip().lower()
+    return kind if kind.count("/") == 1 else ""
 
 
 def _presented(request: web.Request, desk: PhoneDesk) -> tuple[str | None, str]:

@@ -190,7 +190,7 @@ class PhoneServer:
         self._runner = runner
         self.port = runner.addresses[0][1]
         if self.watch is not None:
-            self._own_commits = self.banker.subscribe(self.watch.own_commit)
+            self._own_commits = self.banker.subscribe(self.watch.own_commit, first=True)
             self.watch.start()
         where = announce_on(self.host, self.interfaces)
         if self.advertise and where is not None:

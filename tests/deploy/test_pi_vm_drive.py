@@ -97,3 +97,51 @@ def test_a_tap_puts_the_finger_down_at_its_place_and_lifts_it():
     assert [(e["type"], e["tracking-id"]) for e in down] == [("begin", 1), ("data", 1), ("data", 1)]
     assert [(e["axis"], e["value"]) for e in down[1:]] == [("x", 0x7FFF // 2 + 1), ("y", 0x7FFF // 2 + 1)]
     assert [(e["type"], e["tracking-id"]) for e in up] == [("end", -1)]
+
+
+def _an_auction(beeps: int = 5, first_lit: float = 0.05) -> str:
+    """watch-lines' output for the classic timer pressed at 0 s: the red light flashing once a second,
+    four times a second in the last five, the buzzer's warning beeps, both low at the end; the light
+    first lit ``first_lit`` s after the press (the kiosk's first look at the timer)."""
+    rows = [(0.0, 12, 0), (0.0, 13, 0), (first_lit, 12, 1), (0.5, 12, 0)]
+    rows += [(at + half, 12, 1 - k) for at in range(1, 45) for k, half in enumerate((0.0, 0.5))]
+    rows += [(45 + i * 0.25 + half, 12, 1 - k) for i in range(20) for k, half in enumerate((0.0, 0.125))]
+    rows += [(45 + i + half, 13, 1 - k) for i in range(beeps) for k, half in enumerate((0.0, 0.25))]
+    return "\n".join(f"{t:.3f} {line} {value}" for t, line, value in sorted(rows))
+
+
+def test_the_auction_lines_flash_and_sound_in_the_last_five_seconds():
+    said = drive.read_the_timer(drive.line_changes(_an_auction()))
+    assert "lit 0.05 s after the press, flashed 45 times, then 20 times in the last 5 s" in said
+    assert "sounded 5 of 5 warning beeps, at 45.00, 46.00, 47.00, 48.00, 49.00 s; both low 49.88 s" in said
+
+
+def test_a_buzzer_never_heard_fails_the_timer_saying_so():
+    with pytest.raises(drive.CheckFailed, match="the buzzer's line never went high"):
+        drive.read_the_timer(drive.line_changes(_an_auction(beeps=0)))
+
+
+def test_a_warning_with_only_one_beep_heard_fails():
+    with pytest.raises(drive.CheckFailed, match="sounded 1 time"):
+        drive.read_the_timer(drive.line_changes(_an_auction(beeps=1)))
+
+
+def test_a_buzzer_sounding_before_the_warning_fails():
+    changes = drive.line_changes(_an_auction())
+    changes[13] = [(0.0, 0), (10.0, 1), (10.25, 0)] + changes[13][1:]
+    with pytest.raises(drive.CheckFailed, match="went high at 10.00 s after the press, outside the warning's 45-50 s"):
+        drive.read_the_timer(changes)
+
+
+def test_a_buzzer_left_sounding_after_the_end_fails():
+    changes = drive.line_changes(_an_auction())
+    changes[13].append((49.5, 1))
+    with pytest.raises(drive.CheckFailed, match="the buzzer's line did not go low"):
+        drive.read_the_timer(changes)
+
+
+def test_a_light_that_never_flashed_fails():
+    changes = drive.line_changes(_an_auction())
+    changes[12] = [(0.0, 0), (0.05, 1), (49.9, 0)]
+    with pytest.raises(drive.CheckFailed, match="flashed 1 times in the timer.s first 45 s"):
+        drive.read_the_timer(changes)
