@@ -113,7 +113,9 @@ class AskScreen(BankScreen):
             wanted_rows = int((above + 2 * max(scroll.height, row)) // row) + 1
         else:  # nothing laid out yet: the rows a 800x480 screen shows, and as many again
             wanted_rows = self.FIRST_ROWS
-        wanted = len(self._rows) if scroll.scroll_y <= 0 else min(len(self._rows), wanted_rows * cols)  # at the end: all
+        wanted = (
+            len(self._rows) if scroll.scroll_y <= 0 else min(len(self._rows), wanted_rows * cols)
+        )  # at the end: all
         if wanted <= made:
             self.made_all = made >= len(self._rows)  # no answers at all, or every one made
             return
