@@ -134,6 +134,10 @@ class Hands:
 
         def shown() -> bool:
             found[:] = self.all(name, text)
+            for _ in range(40):  # an answer further down a chooser whose tiles are made as it scrolls
+                if found or not (name or "").startswith(("choice-", "in-", "out-")) or not self._swipe_for_more():
+                    break
+                found[:] = self.all(name, text)
             return bool(found)
 
         try:
@@ -141,6 +145,24 @@ class Hands:
         except TapLost:
             raise NotOnScreen(f"nothing named {name!r} / reading {text!r} on the {self.screen} screen") from None
         return found[0]
+
+    def _swipe_for_more(self) -> bool:
+        """Swipe the chooser's list down a screenful, as the banker does looking for an answer further
+        on, when it has answers below the tiles made so far (they are made as the list comes near
+        them); False when every answer has its tile."""
+        screen = self.current
+        if getattr(screen, "made_all", True):
+            return False
+        scroll, grid = screen.ids.scroll, screen.ids.choices
+        if grid.height <= scroll.height or scroll.scroll_y <= 0:
+            screen.make_shown()  # laid out yet? the list makes what its height now asks for
+            self.turn()
+            return not getattr(screen, "made_all", True) and scroll.scroll_y > 0
+        scroll.scroll_y = max(0.0, scroll.scroll_y - scroll.height / (grid.height - scroll.height))
+        if scroll.effect_y is not None:
+            scroll.effect_y.velocity = 0
+        self.pump(2)
+        return True
 
     def has(self, name: str | None = None, text: str | None = None, *, within: float = 0.0) -> bool:
         try:
