@@ -14,12 +14,14 @@ Each measurement runs in its own process so one's memory does not count in anoth
 * ``evening_rss``: a person's evening at 800x480, as the pointer tests play it: classic, Monopoly
   City, The Game of Life and City Life (advanced) opened one after the other as new games from the
   start screen (names typed, options tapped), each played as tests/gui/test_family_games.py plays it
-  (salary, buying, rent, an auction, collecting from everyone, the family's own steps from More),
-  the history, deeds, scores and loans glanced at, then the games switched between (More, Games,
-  the saved game's tile) for ``UI_BENCH_ROUNDS`` rounds (3); resident memory after a pause at the
-  table after each game's turn, right after each game opens, the high-water mark and where it rose,
-  and the growth over the last third; ``evening_over_baseline``: the last figure and the peak above
-  the empty window's. Steps the table as it stands cannot take are counted, not fatal.
+  (the family's own steps from More, City Life's Land chooser among its hundred squares included,
+  salary, buying, rent, a mortgage and its undo on the deed's card, a group bought and built on, an
+  auction, undo and redo, collecting from everyone), the history, deeds, scores and loans glanced
+  at, then the games switched between (More, Games, the saved game's tile) for ``UI_BENCH_ROUNDS``
+  rounds (3), each game ended in the last (its game-over chart); resident memory after a pause at
+  the table after each game's turn, right after each game opens, the high-water mark and where it
+  rose, and the growth over the last third; ``evening_over_baseline``: the last figure and the peak
+  above the empty window's. Steps the table as it stands cannot take are counted, not fatal.
 
 Every part runs on the allocator ``companion run`` starts the app on (``companion.heap.ALLOCATOR``),
 the empty window's included, unless ``PYTHONMALLOC`` says otherwise.
@@ -267,20 +269,35 @@ def note_peak(what: str) -> None:
         PEAK_RISES.append((what, mark))
 
 
-def _play_a_turn(bank, pack: str, options: dict, failed: list[str]) -> None:
+def _play_a_turn(bank, pack: str, options: dict, failed: list[str], *, last: bool = False) -> None:
     """One family's short game as the pointer tests play it (tests/gui/test_family_games.py), step by
-    step; a step the table refuses or cannot take now is noted and the evening goes on."""
+    step: the family's own steps from More (City Life's Land chooser among its hundred squares), salary,
+    buying, rent, a mortgage and its undo on the deed's card, a whole group bought and built on, an
+    auction, undo and redo, collecting from everyone; in the ``last`` round the game is ended and its
+    game-over chart shown. A step the table refuses or cannot take now is noted and the evening goes on."""
     from tests.gui import test_family_games as game
 
     desk = bank.app.desk
+    held: dict[str, str | None] = {"bought": None, "sold": None}
+
+    def deed_of(step: str):
+        def run():
+            found = getattr(game, f"step_{step}")(bank, desk)
+            held["bought" if step == "buy" else "sold"] = found if found in desk.table["deeds"] else None
+
+        return run
+
     steps = [
-        lambda: [game.step_from_more(bank, desk, a, answers) for a, answers in game.FAMILY_FIRST.get(pack, [])],
+        lambda: [_family_step(bank, desk, a, answers) for a, answers in game.FAMILY_FIRST.get(pack, [])],
         lambda: game.step_salary(bank, desk),
-        lambda: game.step_buy(bank, desk),
+        deed_of("buy"),
         lambda: game.step_next_turn(bank, desk),
-        lambda: [game.step_from_more(bank, desk, a, answers) for a, answers in game.FAMILY_BOBS_TURN.get(pack, [])],
+        lambda: [_family_step(bank, desk, a, answers) for a, answers in game.FAMILY_BOBS_TURN.get(pack, [])],
         lambda: game.step_rent(bank, desk),
-        lambda: game.step_auction(bank, desk),
+        lambda: game.step_mortgage(bank, desk, held["bought"]),
+        lambda: game.step_build(bank, desk) if held["bought"] else None,
+        deed_of("auction"),
+        lambda: game.step_undo_redo(bank, desk, held["sold"]),
         lambda: game.step_collect_from_all(bank, desk),
         lambda: game.step_next_turn(bank, desk),
     ]
@@ -300,6 +317,29 @@ def _play_a_turn(bank, pack: str, options: dict, failed: list[str]) -> None:
         except Exception as e:  # noqa: BLE001 - a glance that fails is counted
             failed.append(f"{pack} {place}: {type(e).__name__}")
         _back_to_the_table(bank)
+    if last:
+        try:
+            game.step_game_over(bank, desk)
+            bank.pump(3)
+            note_peak(f"{pack} game over")
+        except Exception as e:  # noqa: BLE001 - counted, as any step
+            failed.append(f"{pack} game over: {type(e).__name__}: {str(e)[:80]}")
+
+
+def _family_step(bank, desk, action: str, answers: dict):
+    """The family's own step from More, as the pointer tests take it. In a later round its chooser may
+    have no possible answer (The Game of Life's career, chosen in the first): the banker cancels it
+    and the turn goes on."""
+    from tests.gui import test_family_games as game
+    from tests.gui.hands import TapLost
+
+    try:
+        return game.step_from_more(bank, desk, action, answers)
+    except TapLost:
+        if bank.screen == "ask" and not game.any_live_choice(bank):
+            bank.tap("cancel")
+            return f"no {action} possible now"
+        raise
 
 
 def _back_to_the_table(bank) -> None:
@@ -360,7 +400,7 @@ def measure_evening() -> list[dict]:
                 note_peak(f"{name} opened")
             pump(2)
             opened.append((name, round(rss_mb(), 1)))
-            _play_a_turn(bank, pack, options, failed)
+            _play_a_turn(bank, pack, options, failed, last=round_no == EVENING_ROUNDS - 1)
             _back_to_the_table(bank)
             pause(app, tidy_ms)  # the banker looks up between turns: the app tidies up then
             samples.append((f"{round_no + 1}:{name}", round(time.perf_counter() - started, 1), round(rss_mb(), 1)))

@@ -165,6 +165,8 @@ class TableBankerApp(Taps, App):
         self.root_widget = root
         Window.bind(size=self._rescale)
         self._rescale(Window, Window.size)
+        self.fbind("c", self._paint_background)
+        self._paint_background()
         self._refresh_trigger = Clock.create_trigger(self._refresh_now, 0)
         self._let_go_trigger = Clock.create_trigger(self._let_go_of_left_screens, 0)
         self._tidy_trigger = Clock.create_trigger(self.tidy, TIDY_AFTER_SECONDS)
@@ -177,6 +179,11 @@ class TableBankerApp(Taps, App):
         Window.bind(children=self._view_changed)
         Window.bind(on_flip=self._draw_the_first_frame_again)
         return root
+
+    def _paint_background(self, *_: object) -> None:
+        """The theme's background is the colour the window is cleared to before each frame (kv/app.kv):
+        the same pixels as a rectangle over the whole window, without drawing one."""
+        Window.clearcolor = self.c["bg"]
 
     def _draw_the_first_frame_again(self, window, *_: object) -> None:
         """One more frame after the first, once.

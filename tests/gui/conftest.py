@@ -21,6 +21,11 @@ os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
 os.environ.setdefault("KIVY_NO_FILELOG", "1")
 os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="kivy-home-"))
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")  # the touchscreen's sounds play to a dummy device, never a real one
+# The test screens draw without multisampling (Kivy's default asks for 2 samples, which Mesa's software
+# renderer serves as 4): a frame costs a third of the CPU (benchmarks/README.md, "Where the time goes
+# now"). Only the edges' anti-aliasing differs; no test reads an edge's pixels. Kivy reads KCFG_* once,
+# when kivy.config is first imported, and the apps these tests start as programs inherit it.
+os.environ.setdefault("KCFG_GRAPHICS_MULTISAMPLES", "0")
 
 
 @pytest.fixture

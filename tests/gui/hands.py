@@ -134,6 +134,10 @@ class Hands:
 
         def shown() -> bool:
             found[:] = self.all(name, text)
+            for _ in range(40):  # an answer further down a chooser whose tiles are made as it scrolls
+                if found or not (name or "").startswith(("choice-", "in-", "out-")) or not self._swipe_for_more():
+                    break
+                found[:] = self.all(name, text)
             return bool(found)
 
         try:
@@ -141,6 +145,24 @@ class Hands:
         except TapLost:
             raise NotOnScreen(f"nothing named {name!r} / reading {text!r} on the {self.screen} screen") from None
         return found[0]
+
+    def _swipe_for_more(self) -> bool:
+        """Swipe the chooser's list down a screenful, as the banker does looking for an answer further
+        on, when it has answers below the tiles made so far (they are made as the list comes near
+        them); False when every answer has its tile."""
+        screen = self.current
+        if getattr(screen, "made_all", True):
+            return False
+        scroll, grid = screen.ids.scroll, screen.ids.choices
+        if grid.height <= scroll.height or scroll.scroll_y <= 0:
+            screen.make_shown()  # laid out yet? the list makes what its height now asks for
+            self.turn()
+            return not getattr(screen, "made_all", True) and scroll.scroll_y > 0
+        scroll.scroll_y = max(0.0, scroll.scroll_y - scroll.height / (grid.height - scroll.height))
+        if scroll.effect_y is not None:
+            scroll.effect_y.velocity = 0
+        self.pump(2)
+        return True
 
     def has(self, name: str | None = None, text: str | None = None, *, within: float = 0.0) -> bool:
         try:
@@ -209,7 +231,18 @@ class Hands:
         is drawn, the way a person waits for a screen to settle)."""
 
         def places():
-            return [(id(w), tuple(w.to_window(*w.pos)), tuple(w.size)) for w in self.current.walk(restrict=True)]
+            # every widget's place in the window, in one pass: the screen's lists and layouts only shift
+            # what they hold (to_parent is a translation), so each child's offset is its parent's plus that
+            found: list = []
+
+            def visit(w, dx: float, dy: float) -> None:
+                found.append((id(w), w.x + dx, w.y + dy, w.width, w.height))
+                ox, oy = w.to_parent(0, 0)
+                for child in w.children:
+                    visit(child, dx + ox, dy + oy)
+
+            visit(self.current, *self.current.to_window(0, 0))
+            return found
 
         self.turn()
         last = places()
@@ -522,7 +555,15 @@ def start_app(folder: Path, game: Path | None = None, size=(800, 480), *, real_p
 
         xdotool = need_xdotool()
     Window.size = size
-    app = TableBankerApp(game=game, data=folder, settings=UiSettings(folder=str(folder), phones=False, hardware=False))
+    # settle_heap: as `companion run` starts it, what start-up built (and the test process's own modules) is
+    # frozen out of the cycle collector's sight, so the quick collection after each screen let go walks
+    # only what the app made since (else it walks the whole test process: a third of a screen walk's CPU)
+    app = TableBankerApp(
+        game=game,
+        data=folder,
+        settings=UiSettings(folder=str(folder), phones=False, hardware=False),
+        settle_heap=True,
+    )
     app._run_prepare()
     if real_pointer:
         from tests.gui.pointer import Pointer
@@ -554,3 +595,6 @@ def stop_app(hands: Hands) -> None:
     # kv's ``app`` met the app again in those frames: forget it, or the next module's kv rules would
     # read this app's scale
     object.__setattr__(global_idmap["app"], "_obj", None)
+    import gc
+
+    gc.unfreeze()  # what this app settled is garbage now: the next app's settling collects it

@@ -12,7 +12,6 @@ each screen is saved under artifacts/screenshots/layout/<family>/ to be looked a
 
 from __future__ import annotations
 
-import gc
 import os
 import random
 import re
@@ -46,10 +45,8 @@ def bank(tmp_path_factory):
                     b.do(GENERATORS[pack](b.table, rnd))
                 except BankerError:
                     pass
-    hands = start_app(folder)
-    gc.freeze()  # as the app settles its heap: the collections after each screen walk only what is new
+    hands = start_app(folder)  # its heap settled: the collections after each screen walk only what is new
     yield hands
-    gc.unfreeze()
     stop_app(hands)
 
 

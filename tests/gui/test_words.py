@@ -89,9 +89,31 @@ def action_screens(bank, frames: int = 4):
             continue
         app.run_flow(form)
         bank.pump(frames)
+        every_answer_made(bank)
         yield button
         close_boxes(bank)
     app.show("table")
+
+
+def every_answer_made(bank) -> None:
+    """A long chooser makes its tiles as the list comes near them: scrolled to its end and back, so
+    every answer's tile is there to be read."""
+    screen = bank.current
+    if getattr(screen, "made_all", True):
+        return
+    scroll = screen.ids.scroll
+    bank.until("the list scrolled to its end", lambda: _scrolled_to_end(bank, scroll), 10.0)
+    assert screen.made_all
+    scroll.scroll_y = 1
+    bank.pump(2)
+
+
+def _scrolled_to_end(bank, scroll) -> bool:
+    scroll.scroll_y = 0
+    bank.pump(1)
+    if not getattr(bank.current, "made_all", True):
+        bank.current.make_shown()  # already at its end before it was laid out: no scroll to hear
+    return getattr(bank.current, "made_all", True)
 
 
 def close_boxes(bank) -> None:

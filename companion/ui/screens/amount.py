@@ -37,6 +37,7 @@ class AmountScreen(BankScreen):
             self.keypad = self.keypad.set(int(form.values[field]))
             self.form = form.clear(field)
         self._keys_for: tuple[tuple[str, ...], tuple[int, ...]] | None = None
+        self._sides_for: list[dict] | None = None
 
     def refresh(self) -> None:
         if self.form is None or self.desk is None:
@@ -81,6 +82,11 @@ class AmountScreen(BankScreen):
             box.add_widget(tap)
 
     def _show_sides(self, sides: list[dict]) -> None:
+        """The rows of who pays and who is paid, made anew only when what they show changed (a key
+        pressed changes the figure, not the sides: the tiles under the finger stay as they are)."""
+        if getattr(self, "_sides_for", None) == sides:
+            return
+        self._sides_for = sides
         self.sides_shown = {side["field"] for side in sides}
         rows = self.ids.sides
         rows.clear_widgets()

@@ -90,23 +90,75 @@ class AskScreen(BankScreen):
         grid.shape = shape
         grid.clear_widgets()
         self._stop_making()
+        self.reserved = 0
         if any(r.get("others") for r in shown):
+            self.made_all = True
             self._make_answers_with_others()
             return
-        for row in shown:
-            tile = self._answer(row)
+        self.made_all = False
+        self.make_shown()
+
+    # -- plain answers, made as the list scrolls to them ---------------------------------------------
+    #: Whether every answer of the question has its tile (False while the list holds more below the
+    #: part made: City Life's Land asks among some 100 squares, and their tiles all at once, each with
+    #: its two textures, were the evening's highest memory).
+    made_all = BooleanProperty(True)
+    #: The height the whole list will take, kept from the first tiles: the scroll bar tells the truth
+    #: and the tiles made later never move the ones on show.
+    reserved = NumericProperty(0)
+
+    def make_shown(self, *_: object) -> None:
+        """Make the plain answers down to one screenful below what the list shows (none already made
+        moves: the grid holds its whole height from the start)."""
+        if self.made_all or self.form is None:
+            return
+        grid, scroll = self.ids.choices, self.ids.scroll
+        cols = max(1, grid.cols)
+        made = len(grid.children)
+        row = self._row_height()
+        if made and row > 0:
+            above = (1 - scroll.scroll_y) * max(0.0, grid.height - scroll.height)  # scrolled past
+            wanted_rows = int((above + 2 * max(scroll.height, row)) // row) + 1
+        else:  # nothing laid out yet: the rows a 800x480 screen shows, and as many again
+            wanted_rows = self.FIRST_ROWS
+        wanted = (
+            len(self._rows) if scroll.scroll_y <= 0 else min(len(self._rows), wanted_rows * cols)
+        )  # at the end: all
+        if wanted <= made:
+            self.made_all = made >= len(self._rows)  # no answers at all, or every one made
+            return
+        for r in self._rows[made:wanted]:
+            tile = self._answer(r)
             tile.bind(wanted=self._even_heights)
             grid.add_widget(tile)
+        self.made_all = len(grid.children) >= len(self._rows)
         self._even_heights()
 
+    #: Rows made before the list is laid out: at 800x480 the list shows three, so this is the screen
+    #: and one more below it.
+    FIRST_ROWS = 6
+
+    def _row_height(self) -> float:
+        tiles = [t for t in self.ids.choices.children if hasattr(t, "wanted")]
+        return (max(t.height for t in tiles) + self.ids.choices.spacing[1]) if tiles else 0.0
+
     def _even_heights(self, *_: object) -> None:
-        """Every answer as tall as the tallest (a detail wrapped to a second line), so rows stay even."""
-        tiles = self.ids.choices.children
+        """Every answer as tall as the tallest (a detail wrapped to a second line), so rows stay even;
+        the list holds the room of the answers still to make at that height."""
+        grid = self.ids.choices
+        tiles = grid.children
         floor = self.app.u * 96 if self.both_ways else 0  # a candidate asked both ways takes three lines
         tallest = max([floor, *(t.wanted for t in tiles if hasattr(t, "wanted"))])
         for t in tiles:
             if hasattr(t, "wanted"):
                 t.height = tallest
+        plain = [t for t in tiles if hasattr(t, "wanted")]
+        if not plain or len(plain) != len(tiles):
+            self.reserved = 0  # answers with chips, or none: the grid's own height
+            return
+        rows = -(-len(self._rows) // max(1, grid.cols))
+        spacing, padding = grid.spacing[1], grid.padding[1] + grid.padding[3]
+        self.reserved = rows * tallest + max(0, rows - 1) * spacing + padding
 
     # -- answers with chips, made a few rows at a time -----------------------------------------------
     #: Answers with chips made at once: the two rows of four the display shows; the

@@ -65,23 +65,36 @@ class DeedsScreen(BankScreen):
 
     def _show_board(self, view: dict) -> None:
         grid = self.ids.board
+        shown = [(group, deed) for group in view["groups"] for deed in group["deeds"]]
+        names = [deed["name"] for _group, deed in shown]
+        if names == getattr(grid, "shape", None):
+            # the same deeds (a deed tapped, an entry): the tiles stay and show what each holds now,
+            # instead of the whole board made again on every tap
+            for tile, (group, deed) in zip(reversed(grid.children), shown):
+                self._fill_tile(tile, group, deed)
+            return
+        grid.shape = names
         grid.clear_widgets()
         # a name with a word too long for a third of the board (Prinzessinnengarten) gets half of it
-        longest = max((len(word) for g in view["groups"] for d in g["deeds"] for word in d["name"].split()), default=0)
+        longest = max((len(word) for name in names for word in name.split()), default=0)
         grid.cols = 2 if longest > 13 else 3
-        for group in view["groups"]:
-            for deed in group["deeds"]:
-                tile = Factory.DeedTile()
-                tile.text = deed["name"]
-                tile.name = f"deed-{deed['name']}"
-                tile.band = list(group["colour"])
-                tile.owner_colour = list(deed["owner_colour"])
-                tile.detail = deed["detail"]
-                tile.selected = deed["selected"]
-                tile.mortgaged = deed["mortgaged"]
-                tile.value = deed["name"]
-                tile.bind(on_release=self.pick)
-                grid.add_widget(tile)
+        for group, deed in shown:
+            tile = Factory.DeedTile()
+            tile.text = deed["name"]
+            tile.name = f"deed-{deed['name']}"
+            tile.value = deed["name"]
+            self._fill_tile(tile, group, deed)
+            tile.bind(on_release=self.pick)
+            grid.add_widget(tile)
+
+    @staticmethod
+    def _fill_tile(tile, group: dict, deed: dict) -> None:
+        """What a deed's tile shows of it now: its group's band, its owner, its marks."""
+        tile.band = list(group["colour"])
+        tile.owner_colour = list(deed["owner_colour"])
+        tile.detail = deed["detail"]
+        tile.selected = deed["selected"]
+        tile.mortgaged = deed["mortgaged"]
 
     def _show_card(self, card: dict) -> None:
         self.card = card
