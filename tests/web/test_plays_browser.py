@@ -142,6 +142,7 @@ def test_ann_and_bob_play_a_round_of_classic_from_their_phones(chromium, new_gam
         cash.blur()
         sentence = ann.locator("#play-commit")
         expect(sentence).to_contain_text("Boardwalk")
+        expect(sentence).to_contain_text("$500")  # the sentence follows the typed sum once the server answers
         offered = sentence.text_content()
         expect(ann.locator("#play-why")).to_have_text("Then Bob approves.")
         sentence.tap()
@@ -232,6 +233,41 @@ def test_ann_and_bob_play_a_round_of_city_life_from_their_phones(chromium, new_g
             {"action": "land", "player": "Ann", "square": 19},
         ],
     )
+
+
+def test_ann_types_her_offer_while_bob_collects_his_salary_and_keeps_every_digit(chromium, new_game):
+    """The form is drawn again whenever the table moves: what Ann has typed and not yet left stays in its
+    box, with the caret, and leaving the box hands it on."""
+    table = new_game("classic", "Ann", "Bob")
+    table.give("Ann", "Boardwalk")
+    live = LiveTable(table.banker)
+    try:
+        ann_ctx, ann, ann_problems = phone(chromium, live, "Ann")
+        start(ann, "trade")
+        choose(ann, "Bob")
+        ann.locator("#play-fields fieldset", has_text="first player gives").locator(
+            "button.choice", has_text="Boardwalk"
+        ).tap()
+        expect(ann.locator("#play-why")).to_have_text("Your tap approves it.")
+        cash = ann.locator("#play-fields fieldset", has_text="second player gives").locator("input")
+        cash.tap()
+        cash.press_sequentially("50")
+        redrawn = ann.evaluate("() => { window.box = document.activeElement; return window.box.value; }")
+        assert redrawn == "50"
+        live.call(table.do, "salary", player="Bob")  # Bob passes Go: every phone's page moves
+        expect(ann.locator("#me-cash")).to_be_visible()
+        ann.wait_for_function("() => window.box && !window.box.isConnected")  # the form was drawn anew
+        expect(cash).to_have_value("50")
+        expect(cash).to_be_focused()  # her finger is still in the box: the next digit goes on the 50
+        cash.press_sequentially("0")
+        expect(cash).to_have_value("500")
+        cash.blur()
+        expect(ann.locator("#play-why")).to_have_text("Then Bob approves.")
+        expect(ann.locator("#play-commit")).to_contain_text("$500")
+        assert not ann_problems, ann_problems
+        ann_ctx.close()
+    finally:
+        live.stop()
 
 
 def test_a_trade_waiting_for_bob_counts_down_on_both_phones_and_both_say_it_expired(chromium, new_game):

@@ -75,7 +75,7 @@
 
   /* ---- one action, field by field ------------------------------------------------------------ */
   function start(name) {
-    open = { action: name, values: {}, id: tapId(), form: null };
+    open = { action: name, values: {}, id: tapId(), form: null, drafts: {} };
     say("");
     refresh();
   }
@@ -135,9 +135,26 @@
     input.setAttribute("aria-label", f.says);
     input.maxLength = kind === "text" ? 120 : 16;
     if (kind !== "text") { input.inputMode = "numeric"; }
-    input.value = f.value === null || f.value === undefined ? "" : String(f.value);
-    input.addEventListener("change", function () { set(f.name, input.value.trim()); });
+    typing(input, f.name, f.value === null || f.value === undefined ? "" : String(f.value), function (text) {
+      set(f.name, text);
+    });
     box.appendChild(input);
+  }
+  /* What a person types is theirs until they leave the box: a redraw of the form (the server's answer
+     to an earlier tap, or another player's action moving the table) keeps the typing and the focus,
+     and leaving the box hands the typing on, whether the browser calls it a change or not. */
+  function typing(input, key, shown, hand) {
+    var drafts = open.drafts;
+    input.setAttribute("data-draft", key);
+    input.value = drafts[key] !== undefined ? drafts[key] : shown;
+    input.addEventListener("input", function () { drafts[key] = input.value; });
+    function leave() {
+      if (!input.isConnected || drafts[key] === undefined) { return; }  // a box a redraw took away is not left
+      delete drafts[key];
+      hand(input.value.trim());
+    }
+    input.addEventListener("change", leave);
+    input.addEventListener("blur", leave);
   }
   function drawSide(f, box) {  // a structured field read from its schema: money and deeds of one player
     var value = f.value && typeof f.value === "object" ? JSON.parse(JSON.stringify(f.value)) : {};
@@ -167,9 +184,8 @@
         input.inputMode = "numeric";
         input.maxLength = 16;
         input.setAttribute("aria-label", (f.says + " " + (schema.title || key)));
-        input.value = value[key] === undefined ? "" : String(value[key]);
-        input.addEventListener("change", function () {
-          if (input.value.trim()) { value[key] = input.value.trim(); } else { delete value[key]; }
+        typing(input, f.name + "." + key, value[key] === undefined ? "" : String(value[key]), function (text) {
+          if (text) { value[key] = text; } else { delete value[key]; }
           set(f.name, Object.keys(value).length ? value : null);
         });
         label.appendChild(input);
@@ -182,6 +198,7 @@
     var box = $("play-form");
     box.hidden = false;
     $("play-title").textContent = form.label;
+    var held = document.activeElement, typingIn = held && held.getAttribute ? held.getAttribute("data-draft") : null;
     var fields = clear($("play-fields"));
     form.fields.forEach(function (f) {
       if (f.kind === "structured" && !(f.schema && f.schema.properties)) { return; }  // told at the table instead
@@ -198,6 +215,11 @@
       }
       fields.appendChild(part);
     });
+    if (typingIn !== null) {  // the finger was in a box: it still is, with the caret where it was
+      fields.querySelectorAll("input[data-draft]").forEach(function (box) {
+        if (box.getAttribute("data-draft") === typingIn) { box.focus(); box.setSelectionRange(box.value.length, box.value.length); }
+      });
+    }
     var commit = $("play-commit");
     commit.disabled = !form.ready || !!form.refused;
     commit.textContent = form.ready ? (form.refused ? "Not possible now" : form.preview) : "Choose above";
