@@ -309,6 +309,19 @@ def wait_for(what, check, limit=30.0):
         time.sleep(0.01)
 
 
+def board_on_a_stuck_loop(unit, factory):
+    """The unit's board on real time, driven by a loop that looks at it only when told to."""
+    loop = StuckLoop()
+    board = open_board(
+        unit,
+        clock=time.monotonic,
+        call_soon_threadsafe=loop.call_soon_threadsafe,
+        call_later=loop.call_later,
+        pin_factory=factory,
+    )
+    return loop, board
+
+
 def test_the_warning_beeps_sound_on_time_while_the_loop_draws_a_slow_frame():
     """Bob's auction runs out while the screen is busy: the loop looked at the unit once, when the
     timer started, and not again, yet the buzzer beeps in the last seconds and the light flashes
@@ -319,14 +332,7 @@ def test_the_warning_beeps_sound_on_time_while_the_loop_draws_a_slow_frame():
         auction_seconds=2.0, deal_seconds=2.0, warning_seconds=1.5, warning_sound=Blink(0.4, 0.35)
     )
     unit = TradingUnit(settings, rng=random.Random(3))
-    loop = StuckLoop()
-    board = open_board(
-        unit,
-        clock=time.monotonic,
-        call_soon_threadsafe=loop.call_soon_threadsafe,
-        call_later=loop.call_later,
-        pin_factory=factory,
-    )
+    loop, board = board_on_a_stuck_loop(unit, factory)
     buzzer, light = factory.pin(BUZZER), factory.pin(LIGHT)
     show, beeps, sounding = board.devices.show, [], [None]
 
@@ -355,14 +361,7 @@ def test_a_muted_unit_flashes_without_a_sound_on_the_pins_own_thread():
     factory = MockFactory(pin_class=MockPWMPin)
     settings = TradingUnitSettings(auction_seconds=0.6, deal_seconds=0.6, warning_seconds=0.5)
     unit = TradingUnit(settings, rng=random.Random(3))
-    loop = StuckLoop()
-    board = open_board(
-        unit,
-        clock=time.monotonic,
-        call_soon_threadsafe=loop.call_soon_threadsafe,
-        call_later=loop.call_later,
-        pin_factory=factory,
-    )
+    loop, board = board_on_a_stuck_loop(unit, factory)
     show = board.devices.show
     board.devices.show = lambda light, tone: show(light, None)  # as the app's sound setting does
     buzzer, light = factory.pin(BUZZER), factory.pin(LIGHT)
