@@ -84,6 +84,16 @@ def choose(page, label: str) -> None:
     page.locator("#play-fields fieldset.asked select").select_option(value=option.get_attribute("value"))
 
 
+def ann_offers_bob_boardwalk(page):
+    """Ann opens a trade with Bob and puts Boardwalk on her side; the box for Bob's cash is returned."""
+    start(page, "trade")
+    choose(page, "Bob")
+    page.locator("#play-fields fieldset", has_text="first player gives").locator(
+        "button.choice", has_text="Boardwalk"
+    ).tap()
+    return page.locator("#play-fields fieldset", has_text="second player gives").locator("input")
+
+
 def commit(page, sentence: str) -> None:
     """Tap the button that carries the sentence, once it does."""
     button = page.locator("#play-commit")
@@ -130,12 +140,7 @@ def test_ann_and_bob_play_a_round_of_classic_from_their_phones(chromium, new_gam
         commit(bob, "Bob paid $200 income tax")
         expect(bob.locator("#me-cash")).to_have_text("$1,250")
 
-        start(ann, "trade")  # Ann offers Boardwalk for $500; Bob approves on his phone
-        choose(ann, "Bob")
-        ann.locator("#play-fields fieldset", has_text="first player gives").locator(
-            "button.choice", has_text="Boardwalk"
-        ).tap()
-        cash = ann.locator("#play-fields fieldset", has_text="second player gives").locator("input")
+        cash = ann_offers_bob_boardwalk(ann)  # Ann offers Boardwalk for $500; Bob approves on his phone
         cash.tap()
         cash.fill("500")
         cash.press("Enter")
@@ -243,13 +248,8 @@ def test_ann_types_her_offer_while_bob_collects_his_salary_and_keeps_every_digit
     live = LiveTable(table.banker)
     try:
         ann_ctx, ann, ann_problems = phone(chromium, live, "Ann")
-        start(ann, "trade")
-        choose(ann, "Bob")
-        ann.locator("#play-fields fieldset", has_text="first player gives").locator(
-            "button.choice", has_text="Boardwalk"
-        ).tap()
+        cash = ann_offers_bob_boardwalk(ann)
         expect(ann.locator("#play-why")).to_have_text("Your tap approves it.")
-        cash = ann.locator("#play-fields fieldset", has_text="second player gives").locator("input")
         cash.tap()
         cash.press_sequentially("50")
         redrawn = ann.evaluate("() => { window.box = document.activeElement; return window.box.value; }")
@@ -278,12 +278,7 @@ def test_a_trade_waiting_for_bob_counts_down_on_both_phones_and_both_say_it_expi
     try:
         ann_ctx, ann, ann_problems = phone(chromium, live, "Ann")
         bob_ctx, bob, bob_problems = phone(chromium, live, "Bob")
-        start(ann, "trade")
-        choose(ann, "Bob")
-        ann.locator("#play-fields fieldset", has_text="first player gives").locator(
-            "button.choice", has_text="Boardwalk"
-        ).tap()
-        cash = ann.locator("#play-fields fieldset", has_text="second player gives").locator("input")
+        cash = ann_offers_bob_boardwalk(ann)
         cash.fill("500")
         cash.blur()
         expect(ann.locator("#play-why")).to_have_text("Then Bob approves.")
