@@ -1,12 +1,10 @@
 import ctypes
 import os
-import re
 import resource
 import shutil
 import signal
 import subprocess
 import time
-from pathlib import Path
 
 import pytest
 from hypothesis import settings as hypothesis_settings
@@ -14,6 +12,7 @@ from hypothesis import settings as hypothesis_settings
 # No GPIO on test machines: gpiozero's mock pins stand in everywhere.
 os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
 
+from tests import schedule, timeline  # noqa: E402
 from tests.table import AtTheTable  # noqa: E402
 from tests.examples import CHECK, SHARE_IN_CHECK  # noqa: E402
 
@@ -70,6 +69,15 @@ def own_screen() -> subprocess.Popen | None:
     return server
 
 
+def pytest_addoption(parser):
+    parser.addoption(
+        "--write-durations",
+        action="store_true",
+        help="after a whole run, keep each module's and each long test's wall time in tests/durations.json, "
+        "by which pytest-xdist's processes are dealt their work longest first (`make durations`)",
+    )
+
+
 def pytest_configure(config):
     """Under pytest-xdist every worker gets its own screen; a single process without DISPLAY gets one too."""
     distributing = bool(config.getoption("numprocesses", default=None))  # the controller runs no test
@@ -87,55 +95,65 @@ def pytest_unconfigure(config):
             server.kill()
 
 
-TESTS = Path(__file__).resolve().parent
-
-
-_GROUPS = re.compile(r"pytest\.mark\.groups\((\d+)\)")
-
-
-def module_groups() -> dict[str, int]:
-    """How many groups each test module may be split into across processes, as node ids: a module marked
-    ``spread`` (``pytestmark`` naming ``pytest.mark.spread``) has a group per test; one marked
-    ``pytest.mark.groups(n)`` has n, each sharing its own module fixtures (its own app)."""
-    root = TESTS.parent
-    groups = {}
-    for path in TESTS.rglob("test_*.py"):
-        text = path.read_text(encoding="utf-8")
-        found = _GROUPS.search(text)
-        if "pytest.mark.spread" in text:
-            groups[path.relative_to(root).as_posix()] = 0
-        elif found:
-            groups[path.relative_to(root).as_posix()] = int(found.group(1))
-    return groups
-
-
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_make_scheduler(config, log):
     """Under pytest-xdist a module's tests run in one process, in order, sharing its module fixtures (one
-    app per module), unless the module is marked ``spread``: then each test goes wherever a process is
-    free; or ``groups(n)``: its tests are dealt in turn into n groups, each run in one process with a
-    module fixture of its own, so one long module is no longer the suite's last minutes. (The scheduler
-    runs where nothing is collected, so it reads the marks from the modules' text.)"""
+    app per module), unless the module is marked ``spread`` (each test goes wherever a process is free) or
+    ``groups(n)`` (its tests are dealt into n groups, each run in one process with a module fixture of its
+    own). These scopes go out longest first by the last measured durations (tests/schedule.py), each to the
+    next process free, so that the processes end together."""
     from xdist.scheduler import LoadScopeScheduling
 
-    groups = module_groups()
-    dealt: dict[str, str] = {}
-    counts: dict[str, int] = {}
+    groups = schedule.module_groups()
 
-    class ByModule(LoadScopeScheduling):
+    class LongestFirst(LoadScopeScheduling):
+        scope_of: dict[str, str] = {}
+
         def _split_scope(self, nodeid: str) -> str:
-            module = nodeid.split("::")[0]
-            n = groups.get(module)
-            if n is None:
-                return module
-            if n == 0:
-                return nodeid
-            if nodeid not in dealt:  # the tests come in the order they were collected: deal them in turn
-                counts[module] = counts.get(module, -1) + 1
-                dealt[nodeid] = f"{module}#{counts[module] % n}"
-            return dealt[nodeid]
+            return self.scope_of.get(nodeid, nodeid.split("::")[0])
 
-    return ByModule(config, log)
+        def schedule(self) -> None:
+            if self.collection is not None:  # a process was added: as pytest-xdist does
+                super().schedule()
+                return
+            if not self._check_nodes_have_same_collection():
+                self.log("**Different tests collected, aborting run**")
+                return
+            collection = list(next(iter(self.registered_collections.values())))
+            self.collection = collection
+            if not collection:
+                return
+            estimates = schedule.Estimates.read(collection)
+            self.scope_of = schedule.scopes(collection, groups, estimates)
+            units: dict[str, dict[str, bool]] = {}
+            for nodeid in collection:
+                units.setdefault(self.scope_of[nodeid], {})[nodeid] = False
+            for scope in schedule.longest_first(self.scope_of, estimates):
+                self.workqueue[scope] = units[scope]
+            for _ in range(len(self.nodes) - len(self.workqueue)):  # more processes than scopes
+                unused, _ = self.assigned_work.popitem()
+                unused.shutdown()
+            for node in self.nodes:
+                self._assign_work_unit(node)
+            for node in self.nodes:
+                self._reschedule(node)
+            if not self.workqueue:
+                for node in self.nodes:
+                    node.shutdown()
+
+        def _reschedule(self, node) -> None:
+            """A process is given its next scope only when one test of its own is left (the one it runs:
+            it starts that test once it knows the next), not two as pytest-xdist's default: the later a scope
+            is bound to a process, the better the processes end together."""
+            if node.shutting_down:
+                return
+            if not self.workqueue:
+                node.shutdown()
+                return
+            if self._pending_of(self.assigned_work[node]) <= 1:
+                self._assign_work_unit(node)
+
+    return LongestFirst(config, log)
 
 
 #: Tests that fail on main today, each with what is known of why. Listed in one place so the list is short-lived:
@@ -208,9 +226,15 @@ def _cpu_now() -> float:
     return time.process_time() + children.ru_utime + children.ru_stime
 
 
+# And when each test ran (wall clock, setup to teardown) in which process: the suite's timeline, printed at
+# the end, and kept in --junitxml's properties (benchmarks/suite_timeline.py reads them).
+_RAN: dict[str, tuple[str, float, float]] = {}
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_setup(item):
     item._cpu_started = _cpu_now()
+    item._wall_started = time.time()
     yield
 
 
@@ -218,19 +242,29 @@ def pytest_runtest_setup(item):
 def pytest_runtest_makereport(item, call):
     outcome = yield
     if call.when == "teardown" and hasattr(item, "_cpu_started"):
-        outcome.get_result().user_properties.append(("cpu_seconds", _cpu_now() - item._cpu_started))
+        properties = outcome.get_result().user_properties
+        properties.append(("cpu_seconds", _cpu_now() - item._cpu_started))
+        properties.append(("process", os.environ.get("PYTEST_XDIST_WORKER", "main")))
+        properties.append(("started", item._wall_started))
+        properties.append(("ended", time.time()))
 
 
 def pytest_runtest_logreport(report):
-    for key, value in report.user_properties:
-        if key == "cpu_seconds":
-            _CPU_SECONDS[report.nodeid] = value
+    ran = dict(report.user_properties)
+    if "cpu_seconds" in ran:
+        _CPU_SECONDS[report.nodeid] = ran["cpu_seconds"]
+    if "started" in ran:
+        _RAN[report.nodeid] = (ran["process"], ran["started"], ran["ended"])
 
 
 def pytest_terminal_summary(terminalreporter):
     if len(_CPU_SECONDS) < 20:
         return
     write = terminalreporter.write_line
+    if len({process for process, _, _ in _RAN.values()}) > 1:
+        terminalreporter.section("the test processes (seconds from the first test's start)")
+        for line in timeline.summary(_RAN):
+            write(line)
     terminalreporter.section("the ten tests using the most CPU (their process and the programs they ran)")
     for nodeid, seconds in sorted(_CPU_SECONDS.items(), key=lambda kv: -kv[1])[:10]:
         write(f"{seconds:7.1f}s cpu  {nodeid}")
@@ -241,3 +275,8 @@ def pytest_terminal_summary(terminalreporter):
     write(f"{sum(_CPU_SECONDS.values()):7.1f}s cpu  in all, {len(_CPU_SECONDS)} tests; the heaviest modules:")
     for module, seconds in sorted(by_module.items(), key=lambda kv: -kv[1])[:10]:
         write(f"{seconds:7.1f}s cpu  {module}")
+
+
+def pytest_sessionfinish(session, exitstatus):
+    if session.config.getoption("write_durations") and not os.environ.get("PYTEST_XDIST_WORKER") and _RAN:
+        schedule.write(_RAN)
