@@ -6,6 +6,8 @@
 #   make check  lint and the fast part of the suite (no test marked slow, gui or browser), the property
 #               tests and the damaged-file fuzz on a quarter of their examples (tests/examples.py)
 #   make lint   ruff (lint, and the format check) and mypy, configured in pyproject.toml
+#   make durations  the whole suite, keeping each module's time in tests/durations.json: the test
+#               processes are dealt the longest work first by it (tests/schedule.py); commit the file
 #   make pi-check  (as root) proves the Raspberry Pi appliance on arm64 under qemu: a Bookworm arm64
 #               root, deploy/install.sh into it, the kiosk's first screen (see docs/raspberry-pi.md)
 #   make pi-vm-check  (as root, after pi-check) boots that root as a whole arm64 machine under
@@ -36,7 +38,7 @@ in_memory = tmp=$$(mktemp -d /dev/shm/table-banker-tests.XXXXXX 2>/dev/null || m
 SEED   ?= 1
 TAPS   ?= 2000
 
-.PHONY: run test check lint bench monkey system-deps clean pi-check pi-vm-check
+.PHONY: run test check lint durations bench monkey system-deps clean pi-check pi-vm-check
 
 $(VENV)/.app: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -70,6 +72,9 @@ lint: $(VENV)/.test
 # Each test process starts its own Xvfb (tests/conftest.py), so no xvfb-run here.
 test: $(VENV)/.test system-deps lint
 	$(call in_memory,$(PYTEST) --durations=10 $(PYTEST_ARGS))
+
+durations: $(VENV)/.test system-deps
+	$(call in_memory,$(PYTEST) --write-durations $(PYTEST_ARGS))
 
 check: $(VENV)/.test lint
 	$(call in_memory,$(PYTEST) -m "not slow and not gui and not browser" --hypothesis-profile=check $(PYTEST_ARGS))

@@ -131,5 +131,13 @@ def measured(ran: Mapping[str, tuple[str, float, float]]) -> dict[str, float]:
 
 
 def write(ran: Mapping[str, tuple[str, float, float]], path: Path = DURATIONS) -> None:
-    text = json.dumps({"seconds": measured(ran)}, indent=0, ensure_ascii=False)
+    """Keep this run's durations; the modules it did not run keep the ones they had."""
+    try:
+        kept = json.loads(path.read_text(encoding="utf-8"))["seconds"]
+    except (OSError, ValueError, KeyError):
+        kept = {}
+    ran_now = {module_of(nodeid) for nodeid in ran}
+    seconds = {key: value for key, value in kept.items() if module_of(key) not in ran_now}
+    seconds.update(measured(ran))
+    text = json.dumps({"seconds": dict(sorted(seconds.items()))}, indent=0, ensure_ascii=False)
     path.write_text(text + "\n", encoding="utf-8")

@@ -87,6 +87,13 @@ def test_a_run_is_kept_as_module_times_and_the_long_tests(tmp_path):
     assert Estimates.read([f"{CLI}::test_version"], path).of(f"{CLI}::test_version") == pytest.approx(0.4)
 
 
+def test_a_run_of_some_modules_keeps_the_others_durations(tmp_path):
+    path = tmp_path / "durations.json"
+    schedule.write({f"{CLI}::test_version": ("gw0", 0.0, 0.5), f"{LAW}::test_walk[classic]": ("gw1", 0.0, 30.0)}, path)
+    schedule.write({f"{CLI}::test_version": ("gw0", 0.0, 0.7)}, path)
+    assert json.loads(path.read_text())["seconds"] == {CLI: 0.7, LAW: 30.0, f"{LAW}::test_walk[classic]": 30.0}
+
+
 def test_a_missing_or_damaged_durations_file_only_means_guesses(tmp_path):
     path = tmp_path / "durations.json"
     path.write_text("{not json")
