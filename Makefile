@@ -20,9 +20,10 @@ GAME   ?=
 # Mesa's software OpenGL for Kivy, fonts, shellcheck and systemd-analyze for the deploy checks.
 TEST_DEBS := xvfb xauth xdotool chromium libgl1 libgl1-mesa-dri libegl1 libmtdev1 fonts-dejavu-core shellcheck systemd util-linux git
 PYTEST_ARGS ?=
-# Test processes (pytest-xdist). The GUI evenings wait at a person's pace between taps, so one more
-# process than cores keeps both cores busy.
-JOBS ?= 3
+# Test processes (pytest-xdist), each with a virtual screen of its own. The screen tests wait at a
+# person's pace between taps, so on two cores five processes keep both busy (measured in
+# benchmarks/README.md, "The suite's time"); about 370 MB of memory each, Xvfb included.
+JOBS ?= 5
 # The tests keep their bytecode, in $(VENV)/pycache, even where PYTHONDONTWRITEBYTECODE is set (as in many
 # containers): else every test process, and every program a test starts, compiles the package, the tests
 # and the plugins pytest rewrites all over again (5 of the 7 CPU seconds a process spends collecting).
