@@ -1,6 +1,6 @@
 """A player withdraws their own waiting request or play from their phone (``POST .../{id}/cancel``).
 
-One way for both: only a player's phone may, with an empty body; an unknown or answered id is a 404,
+One way for both: only a player's phone may, with an empty body; an id the list does not know is a 404,
 another player's a 403 with the reason the list of waiting things gives (``PermissionError``).
 """
 
