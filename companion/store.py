@@ -124,7 +124,15 @@ class Entry:
         return entry_hash(
             previous,
             content(
-                self.seq, self.kind, self.action_id, self.action, self.events, self.summary, self.target, self.at, self.said
+                self.seq,
+                self.kind,
+                self.action_id,
+                self.action,
+                self.events,
+                self.summary,
+                self.target,
+                self.at,
+                self.said,
             ),
         )
 

@@ -121,7 +121,7 @@ def test_a_changed_digit_after_the_last_snapshot_is_caught_on_opening(game, caps
 def test_a_changed_slot_in_a_kept_sentence_is_caught_like_any_damaged_entry(game, capsys):
     """Someone turns the slot naming Ann in entry 25's kept sentence into Bob (so Bob's phone would
     read "The bank paid you $10"): every command refuses, naming the entry and the newest good backup."""
-    tamper(game, "UPDATE entries SET said = replace(said, '\"who\":\"Ann\"', '\"who\":\"Bob\"') WHERE seq = 25")
+    tamper(game, 'UPDATE entries SET said = replace(said, \'"who":"Ann"\', \'"who":"Bob"\') WHERE seq = 25')
     for command in (["show", str(game)], ["check", str(game)], ["log", str(game)], ["undo", str(game)]):
         code, _out, err = run(*command, capsys=capsys)
         assert code == 2 and _out == "", command
