@@ -131,7 +131,7 @@ def pytest_xdist_make_scheduler(config, log):
             for scope in schedule.longest_first(self.scope_of, estimates):
                 self.workqueue[scope] = units[scope]
             for _ in range(len(self.nodes) - len(self.workqueue)):  # more processes than scopes
-                unused, _ = self.assigned_work.popitem()
+                unused, _nothing = self.assigned_work.popitem()
                 unused.shutdown()
             for node in self.nodes:
                 self._assign_work_unit(node)
