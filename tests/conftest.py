@@ -177,8 +177,9 @@ def _known_failure(nodeid: str) -> str | None:
 
 def pytest_collection_modifyitems(config, items):
     """GUI and browser tests skip on a developer's machine without a display or Chromium, never on CI.
-    Modules holding a test marked ``slow`` run first, then those with a screen or a browser, so no long
-    test starts last (`make test` keeps this order: pytest-xdist's --no-loadscope-reorder)."""
+    In one process, modules holding a test marked ``slow`` run first, then those with a screen or a
+    browser, so no long test starts last (on pytest-xdist's processes the scheduler above deals the
+    work longest first by measured time instead)."""
     have_display = bool(os.environ.get("DISPLAY"))
     have_chromium = os.path.exists("/usr/bin/chromium")
     slow_files = {item.nodeid.split("::")[0] for item in items if item.get_closest_marker("slow")}
