@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from .chain import GENESIS, content, entry_hash, snapshot_digest
+from .jsoncode import writer
 from .core.errors import GameBusy, GameFileError
 
 __all__ = ["Store", "Entry", "APPLICATION_ID", "FORMAT", "save_snapshot", "backup_copy", "damaged_message"]
@@ -67,7 +68,8 @@ ALTER TABLE snapshots ADD COLUMN digest TEXT;
 _COLUMNS = "seq, kind, action_id, action, events, summary, target, at"
 
 
-_DUMPS = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode  # made once: two per entry
+_DUMPS = writer(ensure_ascii=False)  # made once: two per entry (companion.jsoncode)
+_CANONICAL = writer(ensure_ascii=False, sort_keys=True)
 
 
 def dumps(value: Any) -> str:
@@ -77,7 +79,7 @@ def dumps(value: Any) -> str:
 
 def canonical(value: Any) -> str:
     """JSON with sorted keys, for comparing two actions whatever order their fields came in."""
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False, sort_keys=True)
+    return _CANONICAL(value)
 
 
 @dataclass(frozen=True)

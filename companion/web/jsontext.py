@@ -7,32 +7,14 @@ instead of encoding the same values again for every page.
 
 from __future__ import annotations
 
-import json
-import json.encoder
-from typing import Any, Callable, Iterable
+from typing import Any, Iterable
+
+from companion.jsoncode import writer
 
 __all__ = ["safe_text", "dumps_safe", "with_members", "array"]
 
 _ESCAPES = {ord("<"): "\\u003c", ord(">"): "\\u003e", ord("&"): "\\u0026"}
-_ENCODER = json.JSONEncoder(ensure_ascii=True, separators=(",", ":"))
-
-
-def _c_encoder() -> Callable[[Any], str] | None:
-    """The C encoder behind ``_ENCODER``, made once: ``JSONEncoder.encode`` makes a new one at every call,
-    which costs more than encoding a small part of a page. No check for circular references (a page is
-    a tree of plain values). None where this Python has no C encoder of that shape."""
-    make = json.encoder.c_make_encoder
-    if make is None:
-        return None
-    try:
-        chunks = make(None, _ENCODER.default, json.encoder.encode_basestring_ascii, None, ":", ",", False, False, True)
-    except TypeError:  # another Python's signature
-        return None
-    join = "".join
-    return lambda value: join(chunks(value, 0))
-
-
-_ENCODE = _c_encoder() or _ENCODER.encode
+_ENCODE = writer(ensure_ascii=True)  # made once, not per call (companion.jsoncode)
 
 
 def safe_text(value: Any) -> str:
