@@ -105,15 +105,19 @@ class Said(str):
 
     def __new__(cls, *parts: Part | "Said") -> "Said":
         flat: list[Part] = []
+        texts: list[str] = []  # the sentence as the table reads it: a Said's own text is its parts' already
         for part in parts:
             if isinstance(part, Said):
                 flat.extend(part.parts)
+                texts.append(str.__str__(part))
             elif isinstance(part, (Who, Typed)):
                 flat.append(part)
+                texts.append(_third(part, _same))
             elif part:
-                flat.append(str(part))
-        text = "".join(_third(p, _same) for p in flat)
-        self = super().__new__(cls, text)
+                text = str(part)
+                flat.append(text)
+                texts.append(text)
+        self = super().__new__(cls, "".join(texts))
         self.parts = tuple(flat)
         return self
 
