@@ -102,6 +102,7 @@ class Said(str):
     the table reads it; :meth:`told` is the same sentence said to one of them."""
 
     parts: tuple[Part, ...]
+    _names: frozenset[str]
 
     def __new__(cls, *parts: Part | "Said") -> "Said":
         flat: list[Part] = []
@@ -132,8 +133,12 @@ class Said(str):
 
     @property
     def names(self) -> frozenset[str]:
-        """The players and accounts this sentence names."""
-        return frozenset(p.name for p in self.parts if isinstance(p, Who))
+        """The players and accounts this sentence names (worked out once: a sentence never changes)."""
+        try:
+            return self._names
+        except AttributeError:
+            self._names = frozenset(p.name for p in self.parts if isinstance(p, Who))
+            return self._names
 
     def told(self, me: str, mark: Mark = _same) -> str:
         """This sentence said to ``me``: each slot naming them reads "you" (or "your"), with its verb in
