@@ -19,7 +19,7 @@ __all__ = ["writer"]
 def writer(*, ensure_ascii: bool, sort_keys: bool = False) -> Callable[[Any], str]:
     """``JSONEncoder(separators=(",", ":"), ensure_ascii=..., sort_keys=...).encode``, made once."""
     plain = json.JSONEncoder(separators=(",", ":"), ensure_ascii=ensure_ascii, sort_keys=sort_keys)
-    make = json.encoder.c_make_encoder
+    make = getattr(json.encoder, "c_make_encoder", None)  # not in the stubs: CPython's C accelerator
     if make is None:  # a Python without the C encoder
         return plain.encode
     strings = json.encoder.encode_basestring_ascii if ensure_ascii else json.encoder.encode_basestring
