@@ -41,6 +41,7 @@ from .tokens import WITHDRAWN, JoinTokens, Pass
 
 __all__ = ["PhoneDesk", "dumps_safe"]
 
+
 class _Shared:
     """What every player's page shares after one change, written once: the common members (the head of
     every page), and each player's row as the other players see it (the same whoever looks)."""
@@ -227,7 +228,8 @@ class PhoneDesk:
         mine = shared.mine[player]
         me = player_me(state, mine, shared.currency, chronicle.first_worth(player), shared.deed_fields)
         me_text = with_members(
-            safe_text(me), (("worth_series", chronicle.worth_series_json(player)), ("story", chronicle.story_json(player)))
+            safe_text(me),
+            (("worth_series", chronicle.worth_series_json(player)), ("story", chronicle.story_json(player))),
         )
         text = "".join(
             (
