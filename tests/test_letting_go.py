@@ -1,21 +1,35 @@
 """Which screens live while the banker looks at another (pure: no window)."""
 
-from companion.ui.letting_go import screens_to_let_go
+from companion.ui.letting_go import MADE_ONCE, screens_done_with, screens_to_let_go, screens_to_set_back
 
 
-def test_back_at_the_table_after_paying_rent_only_the_table_lives():
+def test_back_at_the_table_after_paying_rent_the_keypad_and_chooser_are_set_back_the_rest_let_go():
     made = {"table", "ask", "amount", "history", "more"}
-    assert screens_to_let_go(made, "table") == ["amount", "ask", "history", "more"]
+    assert screens_done_with(made, "table") == ["amount", "ask", "history", "more"]
+    assert screens_to_let_go(made, "table") == ["history", "more"]
+    assert screens_to_set_back(made, "table") == ["amount", "ask"]
+
+
+def test_the_keypad_the_chooser_and_the_deeds_are_kept_made_and_nothing_else():
+    assert MADE_ONCE == {"amount", "ask", "deeds"}
+
+
+def test_the_deeds_looked_at_from_the_more_menu_stay_as_they_are_until_the_table_is_back():
+    made = {"table", "deeds", "more"}
+    assert screens_to_set_back(made, "more") == []
+    assert screens_to_set_back(made, "table") == ["deeds"]
 
 
 def test_while_ann_picks_the_auction_lot_on_the_chooser_the_auction_stays():
     made = {"table", "auction", "ask", "history"}
     assert screens_to_let_go(made, "ask") == ["history"]
+    assert screens_to_set_back(made, "ask") == []
 
 
 def test_an_auction_still_counting_down_stays_even_at_the_table():
     made = {"table", "auction", "ask"}
-    assert screens_to_let_go(made, "table", busy={"auction"}) == ["ask"]
+    assert screens_to_let_go(made, "table", busy={"auction"}) == []
+    assert screens_to_set_back(made, "table", busy={"auction"}) == ["ask"]
 
 
 def test_the_screen_shown_and_the_table_are_never_let_go():

@@ -29,7 +29,7 @@ from .colours import theme
 from .desk import Desk, Result
 from .taps import Taps
 from .games import NewGame, game_file_name
-from .letting_go import KEPT, screens_to_let_go
+from .letting_go import KEPT, MADE_ONCE, screens_to_let_go, screens_to_set_back
 from .kivy_fixes import forget_last_text_box, release_left_screen
 from .tidy import WHOLE_EVERY, collect_young
 from .type_scale import window_u
@@ -326,12 +326,16 @@ class TableBankerApp(Taps, App):
                 note.close()
 
     def _let_go_of_left_screens(self, *_: object) -> None:
-        """Let go of the screens left behind that are not kept (once off the window), then tidy up."""
+        """Set back the screens done with that are kept made, let go of the others (once off the
+        window), then tidy up."""
         if self.stopped:
             return
         waiting, let_go = False, False
         shown = self.manager.current
         busy = [name for name, screen in self.screens.items() if screen.busy()]
+        for name in screens_to_set_back(self.screens.made(), shown, busy):
+            if self.screens[name].set_back_once():
+                let_go = True  # what the visit made (a question's tiles, a card's lines) is garbage now
         for name in screens_to_let_go(self.screens.made(), shown, busy):
             if self.screens.let_go(name):
                 let_go = True
@@ -364,7 +368,7 @@ class TableBankerApp(Taps, App):
         started = time.perf_counter()
         # Settle only the steady state (the table alone) where possible: a screen settled stays until a
         # whole walk. After a whole walk settle anyway, or every later collection would walk it all.
-        steady = self.manager.current == KEPT and set(self.screens.made()) <= {KEPT}
+        steady = self.manager.current == KEPT and set(self.screens.made()) <= {KEPT, *MADE_ONCE}
         whole = self._unsettled or self.tidied % WHOLE_EVERY == WHOLE_EVERY - 1
         give_back(settle=steady or whole, whole=whole)
         self._unsettled = False if whole else self._unsettled
@@ -693,10 +697,12 @@ class _Screens(dict):
 
     def let_go(self, name: str) -> bool:
         """Forget a screen that is off the window (the next use makes a fresh one); False while it
-        is still on the window (shown, or leaving it)."""
+        is still on the window (shown, or leaving it). A screen kept made (MADE_ONCE) is never let go."""
         screen = dict.get(self, name)
         if screen is None:
             return True
+        if name in MADE_ONCE:
+            raise ValueError(f"the {name} screen is kept made: it is set back, not let go")
         if screen.parent is not None:
             return False
         del self[name]
