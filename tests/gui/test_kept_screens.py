@@ -166,3 +166,30 @@ def test_the_kept_keypad_shown_again_swallows_a_tap_the_moment_it_shows_and_take
     finally:
         Aimed.seen_seconds = 0
     set_back(evening, "amount")
+
+
+def test_a_game_ended_behind_the_kept_deeds_screen_shows_its_cards_as_a_fresh_screen_would(evening):
+    from companion.service import Banker
+    from companion.ui.deeds_view import deed_card
+
+    app = evening.app
+    with Banker.create(evening.folder / "ending.game", "classic", ["Ann", "Bob"], {}, backup_every=0) as b:
+        b.do({"action": "buy", "player": "Bob", "deed": "Boardwalk"})
+    try:
+        assert app.open_game(evening.folder / "ending.game") is None
+        app.look_at("Bob")
+        evening.pump()
+        evening.tap("deed-Boardwalk")
+        live = dict(app.screens["deeds"].card)
+        set_back(evening, "deeds")
+        assert app.act({"action": "end_game"}).ok
+        evening.until("the game's end", lambda: evening.screen == "over")
+        app.look_at("Bob")
+        evening.pump()
+        evening.tap("deed-Boardwalk")
+        ended = dict(app.screens["deeds"].card)
+        assert ended == deed_card(app.desk, "Boardwalk", app.player_to_play())
+        assert ended != live
+        set_back(evening, "deeds")
+    finally:
+        assert app.open_game(evening.folder / "kept.game") is None
