@@ -3,20 +3,24 @@
 from companion.ui.letting_go import MADE_ONCE, screens_done_with, screens_to_let_go, screens_to_set_back
 
 
-def test_back_at_the_table_after_paying_rent_the_keypad_and_chooser_are_set_back_the_rest_let_go():
+def test_back_at_the_table_after_paying_rent_the_keypad_chooser_and_menu_are_set_back_the_rest_let_go():
     made = {"table", "ask", "amount", "history", "more"}
     assert screens_done_with(made, "table") == ["amount", "ask", "history", "more"]
-    assert screens_to_let_go(made, "table") == ["history", "more"]
-    assert screens_to_set_back(made, "table") == ["amount", "ask"]
+    assert screens_to_let_go(made, "table") == ["history"]
+    assert screens_to_set_back(made, "table") == ["amount", "ask", "more"]
 
 
-def test_the_keypad_the_chooser_and_the_deeds_are_kept_made_and_nothing_else():
-    assert MADE_ONCE == {"amount", "ask", "deeds"}
+def test_the_keypad_the_chooser_the_deeds_and_more_are_kept_made_and_nothing_else():
+    assert MADE_ONCE == {"amount", "ask", "deeds", "more"}
 
 
-def test_the_deeds_looked_at_from_the_more_menu_stay_as_they_are_until_the_table_is_back():
-    made = {"table", "deeds", "more"}
-    assert screens_to_set_back(made, "more") == []
+def test_the_more_menu_left_for_an_actions_chooser_is_set_back_at_once_not_at_the_table():
+    assert screens_to_set_back({"table", "more", "ask"}, "ask") == ["more"]
+
+
+def test_the_deeds_looked_at_before_the_history_stay_as_they_are_until_the_table_is_back():
+    made = {"table", "deeds", "history"}
+    assert screens_to_set_back(made, "history") == []
     assert screens_to_set_back(made, "table") == ["deeds"]
 
 

@@ -22,11 +22,12 @@ KEPT = "table"
 #: card opens a trade), so they stay until the table is back: every flow ends there.
 FLOW_SCREENS = frozenset({"amount", "ask", "form", "auction", "trade", "card", "deeds", "setup"})
 
-#: The screens shown most often in an evening after the table (the keypad of every payment, the
-#: chooser of every deed, player and count, the deeds looked at between turns): made once and, when
-#: done with, set back to as they were made instead of let go. Making a screen's widgets and freeing
-#: them again was most of a visit's work (benchmarks/README.md, "Screens kept between visits").
-MADE_ONCE = frozenset({"amount", "ask", "deeds"})
+#: The screens shown most often in an evening after the table (the menu of every other action, the
+#: keypad of every payment, the chooser of every deed, player and count, the deeds looked at between
+#: turns): made once and, when done with, set back to as they were made instead of let go. Making a
+#: screen's widgets and freeing them again was most of a visit's work (benchmarks/README.md, "Screens
+#: kept between visits").
+MADE_ONCE = frozenset({"amount", "ask", "deeds", "more"})
 
 
 def screens_done_with(made: Iterable[str], shown: str, busy: Iterable[str] = ()) -> list[str]:

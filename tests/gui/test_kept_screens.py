@@ -193,3 +193,21 @@ def test_a_game_ended_behind_the_kept_deeds_screen_shows_its_cards_as_a_fresh_sc
         set_back(evening, "deeds")
     finally:
         assert app.open_game(evening.folder / "kept.game") is None
+
+
+def test_more_scrolled_down_then_shown_again_starts_at_the_top_and_says_what_each_action_moves_now(evening):
+    app = evening.app
+    more = app.show("more")
+    evening.pump()
+    buttons = [w for w in more.ids.actions.walk(restrict=True) if str(getattr(w, "name", "")).startswith("action-")]
+    more.ids.scroll.scroll_y = 0
+    evening.pump()
+    set_back(evening, "more")
+    assert app.act({"action": "salary", "player": "Ann"}).ok  # behind it: Undo now names the salary
+    assert app.show("more") is more
+    evening.pump()
+    assert more.ids.scroll.scroll_y == 1
+    again = [w for w in more.ids.actions.walk(restrict=True) if str(getattr(w, "name", "")).startswith("action-")]
+    assert again == buttons  # the very buttons: made once
+    assert "Ann collected $200 salary" in more.undo_text
+    set_back(evening, "more")
