@@ -44,3 +44,9 @@ def test_the_screen_shown_and_the_table_are_never_let_go():
 def test_leaving_the_games_list_for_a_new_games_form_lets_the_list_go_and_keeps_the_form():
     assert screens_to_let_go({"start", "setup", "table"}, "setup") == ["start"]
     assert screens_to_let_go({"start", "setup", "table"}, "start") == []
+
+
+def test_another_game_opened_lets_go_of_the_last_games_kept_screens():
+    made = {"table", "ask", "amount", "deeds", "more", "history"}
+    assert screens_to_let_go(made, "table", kept=frozenset()) == ["amount", "ask", "deeds", "history", "more"]
+    assert screens_to_set_back(made, "table", kept=frozenset()) == []

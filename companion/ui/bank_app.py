@@ -139,6 +139,7 @@ class TableBankerApp(Taps, App):
         self._sight_trigger: ClockEvent | None = None
         self.tidied, self.tidy_ms = 0, 0.0  # tidy-ups done, and how long the last one took
         self._unsettled = False  # whether the settled heap may hold garbage (a game was closed since)
+        self._another_game = False  # a game was opened since the screens were last let go
         self.settle_heap = settle_heap  # this process is the app's alone: see on_start
         self.stopped = False  # shut down: nothing more is drawn
         self.screens = _Screens(None)  # built lazily once the window exists (see build)
@@ -333,10 +334,11 @@ class TableBankerApp(Taps, App):
         waiting, let_go = False, False
         shown = self.manager.current
         busy = [name for name, screen in self.screens.items() if screen.busy()]
-        for name in screens_to_set_back(self.screens.made(), shown, busy):
+        kept = frozenset() if self._another_game else MADE_ONCE  # the last game's kept screens go with it
+        for name in screens_to_set_back(self.screens.made(), shown, busy, kept):
             if self.screens[name].set_back_once():
                 let_go = True  # what the visit made (a question's tiles, a card's lines) is garbage now
-        for name in screens_to_let_go(self.screens.made(), shown, busy):
+        for name in screens_to_let_go(self.screens.made(), shown, busy, kept):
             if self.screens.let_go(name):
                 let_go = True
             else:
@@ -345,6 +347,7 @@ class TableBankerApp(Taps, App):
             if self._let_go_trigger is not None:
                 self._let_go_trigger()
         else:
+            self._another_game = False
             if (forget_last_text_box() or let_go) and self._collect_trigger is not None:
                 self._collect_trigger()  # one collection for a burst of screens, once they are drawn
             self._tidy_later()
@@ -442,6 +445,9 @@ class TableBankerApp(Taps, App):
         self._view_changed()  # another game on the same table screen: nothing on it was seen yet
         remember_last_game(self.folder, desk.banker.path)
         self._unsettled = True  # the last game's part of the settled heap is garbage now: walk it all at the next pause
+        self._another_game = True  # the screens kept made hold the last game's: let go of them too
+        if self._let_go_trigger is not None:
+            self._let_go_trigger()  # even where the table stays on show
         self.desk = desk
         self._unsubscribe = desk.subscribe(self._committed)
         self._watch_game(desk)
@@ -697,12 +703,10 @@ class _Screens(dict):
 
     def let_go(self, name: str) -> bool:
         """Forget a screen that is off the window (the next use makes a fresh one); False while it
-        is still on the window (shown, or leaving it). A screen kept made (MADE_ONCE) is never let go."""
+        is still on the window (shown, or leaving it)."""
         screen = dict.get(self, name)
         if screen is None:
             return True
-        if name in MADE_ONCE:
-            raise ValueError(f"the {name} screen is kept made: it is set back, not let go")
         if screen.parent is not None:
             return False
         del self[name]

@@ -42,11 +42,18 @@ def screens_done_with(made: Iterable[str], shown: str, busy: Iterable[str] = ())
     )
 
 
-def screens_to_let_go(made: Iterable[str], shown: str, busy: Iterable[str] = ()) -> list[str]:
-    """The screens done with that are not kept made: let go, made afresh when next shown."""
-    return [name for name in screens_done_with(made, shown, busy) if name not in MADE_ONCE]
+def screens_to_let_go(
+    made: Iterable[str], shown: str, busy: Iterable[str] = (), kept: frozenset[str] = MADE_ONCE
+) -> list[str]:
+    """The screens done with that are not ``kept`` made: let go, made afresh when next shown. Another
+    game opened lets go of the kept ones too (``kept`` empty): what they hold is the last game's (its
+    board of deeds, its menu of actions, its money's keys), and a game's kept screens are made anew
+    for it."""
+    return [name for name in screens_done_with(made, shown, busy) if name not in kept]
 
 
-def screens_to_set_back(made: Iterable[str], shown: str, busy: Iterable[str] = ()) -> list[str]:
-    """The screens done with that are kept made (:data:`MADE_ONCE`): set back to as they were made."""
-    return [name for name in screens_done_with(made, shown, busy) if name in MADE_ONCE]
+def screens_to_set_back(
+    made: Iterable[str], shown: str, busy: Iterable[str] = (), kept: frozenset[str] = MADE_ONCE
+) -> list[str]:
+    """The screens done with that are ``kept`` made (:data:`MADE_ONCE`): set back to as they were made."""
+    return [name for name in screens_done_with(made, shown, busy) if name in kept]

@@ -1,7 +1,8 @@
-"""The screens a banker comes back to most (the keypad, the chooser, the deeds) are made once and set
+"""The screens a banker comes back to most (More, the keypad, the chooser, the deeds) are made once and set
 back when done with: the next visit shows nothing of the last one (no amount, no payer, no open deed,
-no scroll, nothing typed), follows the game as it stands (another game opened, an entry undone behind
-it), and its buttons count as new under the finger when it shows again."""
+no scroll, nothing typed), follows the game as it stands (an entry undone behind it, the game ended),
+is let go with its game when another opens, and its buttons count as new under the finger when it
+shows again."""
 
 from __future__ import annotations
 
@@ -114,20 +115,23 @@ def test_bob_mortgages_boardwalk_behind_the_kept_deeds_screen_and_an_undo_lifts_
     assert not boardwalk_card().get("mortgaged")
 
 
-def test_another_game_opened_the_kept_keypad_shows_its_players_and_its_money(evening):
+def test_another_game_opened_the_last_games_keypad_is_let_go_and_the_new_one_shows_its_players_and_money(evening):
+    import weakref
+
     app = evening.app
     evening.tap("transfer")
-    keypad = app.screens["amount"]
-    classic_keys = sorted(t.text for t in keypad.ids.quick.children)
+    keypad = weakref.ref(app.screens["amount"])
+    classic_keys = sorted(t.text for t in app.screens["amount"].ids.quick.children)
     set_back(evening, "amount")
     try:
         assert app.open_game(evening.folder / "green.game") is None
+        evening.until("the last game's keypad let go", lambda: "amount" not in app.screens.made())
         evening.tap("transfer")
-        assert app.screens["amount"] is keypad
+        assert app.screens["amount"] is not keypad()
         sides = {getattr(t, "name", "") for t in evening.all() if getattr(t, "account", "")}
         assert {"to-Dee"} <= sides and not {"to-Bob", "to-Ann"} & sides
-        assert keypad.figure.startswith("€")
-        assert sorted(t.text for t in keypad.ids.quick.children) != classic_keys
+        assert app.screens["amount"].figure.startswith("€")
+        assert sorted(t.text for t in app.screens["amount"].ids.quick.children) != classic_keys
         set_back(evening, "amount")
     finally:
         assert app.open_game(evening.folder / "kept.game") is None
