@@ -354,13 +354,18 @@ class TableBankerApp(Taps, App):
 
     def _collect_let_go(self, *_: object) -> None:
         if not self.stopped:
-            collect_young()
+            collect_young(settle=self._steady())
 
     def _tidy_later(self) -> None:
         """(Re)start the wait for a pause: every screen change or entry starts it again."""
         if self._tidy_trigger is not None:
             self._tidy_trigger.cancel()
             self._tidy_trigger()
+
+    def _steady(self) -> bool:
+        """Whether only what lives all evening is made: the table on show, and the screens kept made
+        (set back by now: the letting go runs before either collection)."""
+        return self.manager.current == KEPT and set(self.screens.made()) <= {KEPT, *MADE_ONCE}
 
     def tidy(self, *_: object) -> None:
         """Hand freed memory back once the screen has been still for a moment."""
@@ -369,9 +374,9 @@ class TableBankerApp(Taps, App):
         from .tidy import give_back
 
         started = time.perf_counter()
-        # Settle only the steady state (the table alone) where possible: a screen settled stays until a
+        # Settle only the steady state (the table and the kept screens) where possible: a screen settled stays until a
         # whole walk. After a whole walk settle anyway, or every later collection would walk it all.
-        steady = self.manager.current == KEPT and set(self.screens.made()) <= {KEPT, *MADE_ONCE}
+        steady = self._steady()
         whole = self._unsettled or self.tidied % WHOLE_EVERY == WHOLE_EVERY - 1
         give_back(settle=steady or whole, whole=whole)
         self._unsettled = False if whole else self._unsettled

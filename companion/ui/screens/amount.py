@@ -56,11 +56,13 @@ class AmountScreen(BankScreen):
         self.side_rows = len(view["sides"])
 
     def set_back(self) -> None:
-        """Done with (the table is back): no form, no amount, no sentence; the keys stay made, and the
-        rows of who pays and who is paid stay until a payment shows other ones."""
+        """Done with (the table is back): no form, no amount, no sentence, no rows of who pays and who
+        is paid (the next payment's are its own); the keys stay made."""
         self.form, self.keypad, self.promise = None, None, None
         self.title = self.figure = self.problem = self.sentence = ""
         self.ready = self.warning = False
+        self._sides_for = None
+        self.ids.sides.clear_widgets()
 
     def _show_keys(self, keys: list[str], quick: list[dict]) -> None:
         # the keys' size is set here, not in kv: a window resized meanwhile makes them again

@@ -51,8 +51,9 @@ class AskScreen(BankScreen):
         self.title = self.so_far = self.help = self.hidden = ""
         self.ids.spinner.hide()
         self.ids.entry.focus, self.ids.entry.text = False, ""
-        self.ids.choices.shape = None
-        self.ids.choices.clear_widgets()
+        for box in (self.ids.choices, self.ids.who, self.ids.shown):
+            box.shape = None
+            box.clear_widgets()
         self.ids.scroll.scroll_y = 1
 
     def refresh(self) -> None:
