@@ -354,7 +354,7 @@ class TableBankerApp(Taps, App):
 
     def _collect_let_go(self, *_: object) -> None:
         if not self.stopped:
-            collect_young(settle=self._steady())
+            collect_young()
 
     def _tidy_later(self) -> None:
         """(Re)start the wait for a pause: every screen change or entry starts it again."""
@@ -364,7 +364,7 @@ class TableBankerApp(Taps, App):
 
     def _steady(self) -> bool:
         """Whether only what lives all evening is made: the table on show, and the screens kept made
-        (set back by now: the letting go runs before either collection)."""
+        (set back by now: the letting go runs before the tidy-up)."""
         return self.manager.current == KEPT and set(self.screens.made()) <= {KEPT, *MADE_ONCE}
 
     def tidy(self, *_: object) -> None:

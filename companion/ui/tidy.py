@@ -53,18 +53,13 @@ def limit_arenas(arenas: int = ARENAS) -> bool:
     return bool(_MALLOPT(_M_ARENA_MAX, arenas))
 
 
-def collect_young(settle: bool = False) -> int:
+def collect_young() -> int:
     """Free the screens just let go, now: a screen's widgets hold each other in cycles, and left to
     the collector's own pace a few screens' worth of garbage piles up between two pauses. The
     allocator then takes more arenas than the evening needs and keeps them, each held by the few
     objects left in it. Walks only what was made since the heap last settled; most of its time goes
-    to freeing the old screen's widgets. ``settle``: what is left is the steady state (the table and
-    the screens kept made, set back), moved out of the collector's sight as at a pause, so the next
-    collections do not walk the kept screens' widgets again."""
-    found = gc.collect()
-    if settle:
-        gc.freeze()
-    return found
+    to freeing the old screen's widgets."""
+    return gc.collect()
 
 
 def give_back(settle: bool = False, whole: bool = False) -> int:
