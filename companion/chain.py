@@ -25,10 +25,20 @@ _canonical = json.JSONEncoder(
 
 
 def content(
-    seq: int, kind: str, action_id: str | None, action: Any, events: Any, summary: str, target: int | None, at: str
+    seq: int,
+    kind: str,
+    action_id: str | None,
+    action: Any,
+    events: Any,
+    summary: str,
+    target: int | None,
+    at: str,
+    said: Any = None,
 ) -> dict:
-    """The fields of an entry the hash covers: all of them but the hash itself."""
-    return {
+    """The fields of an entry the hash covers: all of them but the hash itself. ``said``, the summary's
+    parts (file format 3), is covered when the entry keeps them; an entry without them hashes as it
+    always did, so the chain of a game written before them proves it unchanged."""
+    fields = {
         "seq": seq,
         "kind": kind,
         "id": action_id,
@@ -38,6 +48,9 @@ def content(
         "target": target,
         "at": at,
     }
+    if said is not None:
+        fields["said"] = said
+    return fields
 
 
 def entry_hash(previous: str, fields: dict) -> str:
