@@ -11,17 +11,23 @@ def test_back_at_the_table_after_paying_rent_the_keypad_chooser_and_menu_are_set
 
 
 def test_the_keypad_the_chooser_the_deeds_and_more_are_kept_made_and_nothing_else():
-    assert MADE_ONCE == {"amount", "ask", "deeds", "more"}
+    assert MADE_ONCE == {"amount", "ask", "more"}
 
 
 def test_the_more_menu_left_for_an_actions_chooser_is_set_back_at_once_not_at_the_table():
     assert screens_to_set_back({"table", "more", "ask"}, "ask") == ["more"]
 
 
-def test_the_deeds_looked_at_before_the_history_stay_as_they_are_until_the_table_is_back():
-    made = {"table", "deeds", "history"}
+def test_the_keypad_used_before_the_history_stays_as_it_is_until_the_table_is_back():
+    made = {"table", "amount", "history"}
     assert screens_to_set_back(made, "history") == []
-    assert screens_to_set_back(made, "table") == ["deeds"]
+    assert screens_to_set_back(made, "table") == ["amount"]
+
+
+def test_the_deeds_looked_at_are_let_go_at_the_table_not_kept():
+    made = {"table", "deeds", "history"}
+    assert screens_to_set_back(made, "table") == []
+    assert sorted(screens_to_let_go(made, "table")) == ["deeds", "history"]
 
 
 def test_while_ann_picks_the_auction_lot_on_the_chooser_the_auction_stays():

@@ -1,4 +1,4 @@
-"""The screens a banker comes back to most (More, the keypad, the chooser, the deeds) are made once and set
+"""The screens a banker comes back to most (More, the keypad, the chooser) are made once and set
 back when done with: the next visit shows nothing of the last one (no amount, no payer, no open deed,
 no scroll, nothing typed), follows the game as it stands (an entry undone behind it, the game ended),
 is let go with its game when another opens, and its buttons count as new under the finger when it
@@ -33,6 +33,12 @@ def set_back(bank, name: str):
     return screen
 
 
+def let_go(bank, name: str) -> None:
+    """Back at the table, once the app has let the screen go (one not kept between visits)."""
+    bank.app.to_table()
+    bank.until(f"the {name} screen to be let go", lambda: name not in bank.app.screens.made())
+
+
 def test_ann_pays_bob_50_then_the_next_transfer_opens_the_same_keypad_with_nothing_typed(evening):
     app = evening.app
     evening.tap("transfer")
@@ -65,15 +71,13 @@ def test_bobs_deeds_scrolled_to_boardwalk_then_the_deeds_again_show_everyones_fr
     deeds.ids.board_scroll.scroll_y = 0
     evening.pump()
     assert deeds.whose == "Bob" and deeds.deed == "Boardwalk" and deeds.card.get("name") == "Boardwalk"
-    set_back(evening, "deeds")
-    assert (deeds.deed, deeds.whose, deeds.card) == ("", "", {})
-    assert not deeds.ids.actions.children and not deeds.ids.lines.children
+    let_go(evening, "deeds")
 
     evening.tap("menu-deeds")
-    assert app.screens["deeds"] is deeds and evening.screen == "deeds"
-    assert deeds.whose == "" and deeds.ids.board_scroll.scroll_y == 1
+    deeds = app.screens["deeds"]  # made anew: the deeds are not kept between visits
+    assert evening.screen == "deeds" and deeds.whose == "" and deeds.ids.board_scroll.scroll_y == 1
     assert [t.value for t in deeds.ids.players.children if t.selected] == [""]  # "All", not Bob
-    set_back(evening, "deeds")
+    app.to_table()
 
 
 def test_ann_scrolls_the_buy_chooser_cancels_and_the_next_question_starts_at_the_top_with_its_own_answers(evening):
@@ -96,16 +100,15 @@ def test_ann_scrolls_the_buy_chooser_cancels_and_the_next_question_starts_at_the
     set_back(evening, "ask")
 
 
-def test_bob_mortgages_boardwalk_behind_the_kept_deeds_screen_and_an_undo_lifts_it_again(evening):
+def test_bob_mortgages_boardwalk_between_two_looks_at_his_deeds_and_an_undo_lifts_it_again(evening):
     app = evening.app
-    deeds = app.screens["deeds"]
 
     def boardwalk_card() -> dict:
         app.look_at("Bob")
         evening.pump()
         evening.tap("deed-Boardwalk")
-        card = dict(deeds.card)
-        set_back(evening, "deeds")
+        card = dict(app.screens["deeds"].card)
+        let_go(evening, "deeds")
         return card
 
     assert not boardwalk_card().get("mortgaged")
@@ -172,7 +175,7 @@ def test_the_kept_keypad_shown_again_swallows_a_tap_the_moment_it_shows_and_take
     set_back(evening, "amount")
 
 
-def test_a_game_ended_behind_the_kept_deeds_screen_shows_its_cards_as_a_fresh_screen_would(evening):
+def test_a_game_ended_between_two_looks_at_the_deeds_shows_the_ended_games_cards(evening):
     from companion.service import Banker
     from companion.ui.deeds_view import deed_card
 
@@ -185,7 +188,7 @@ def test_a_game_ended_behind_the_kept_deeds_screen_shows_its_cards_as_a_fresh_sc
         evening.pump()
         evening.tap("deed-Boardwalk")
         live = dict(app.screens["deeds"].card)
-        set_back(evening, "deeds")
+        let_go(evening, "deeds")
         assert app.act({"action": "end_game"}).ok
         evening.until("the game's end", lambda: evening.screen == "over")
         app.look_at("Bob")
@@ -194,7 +197,7 @@ def test_a_game_ended_behind_the_kept_deeds_screen_shows_its_cards_as_a_fresh_sc
         ended = dict(app.screens["deeds"].card)
         assert ended == deed_card(app.desk, "Boardwalk", app.player_to_play())
         assert ended != live
-        set_back(evening, "deeds")
+        let_go(evening, "deeds")
     finally:
         assert app.open_game(evening.folder / "kept.game") is None
 
