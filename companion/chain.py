@@ -13,15 +13,14 @@ Pure functions only: :mod:`companion.store` stores and checks, :mod:`companion.s
 from __future__ import annotations
 
 import hashlib
-import json
 from typing import Any
+
+from .jsoncode import writer
 
 __all__ = ["GENESIS", "content", "entry_hash", "snapshot_digest"]
 
 GENESIS = "0" * 64  # the head of a chain with no entry yet
-_canonical = json.JSONEncoder(
-    separators=(",", ":"), ensure_ascii=False, sort_keys=True
-).encode  # made once: cheap per entry
+_canonical = writer(ensure_ascii=False, sort_keys=True)  # made once: cheap per entry
 
 
 def content(

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from .chain import GENESIS, content, entry_hash, snapshot_digest
+from .jsoncode import writer
 from .core.errors import GameBusy, GameFileError
 from .core.said import Said
 
@@ -71,7 +72,8 @@ _UPGRADE_FROM_2 = "ALTER TABLE entries ADD COLUMN said TEXT"
 _COLUMNS = "seq, kind, action_id, action, events, summary, target, at"
 
 
-_DUMPS = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode  # made once: two per entry
+_DUMPS = writer(ensure_ascii=False)  # made once: two per entry (companion.jsoncode)
+_CANONICAL = writer(ensure_ascii=False, sort_keys=True)
 
 
 def dumps(value: Any) -> str:
@@ -81,7 +83,7 @@ def dumps(value: Any) -> str:
 
 def canonical(value: Any) -> str:
     """JSON with sorted keys, for comparing two actions whatever order their fields came in."""
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False, sort_keys=True)
+    return _CANONICAL(value)
 
 
 @dataclass(frozen=True)

@@ -125,18 +125,23 @@ class Said(str):
     the table reads it; :meth:`told` is the same sentence said to one of them."""
 
     parts: tuple[Part, ...]
+    _names: frozenset[str]
 
     def __new__(cls, *parts: Part | "Said") -> "Said":
         flat: list[Part] = []
+        texts: list[str] = []  # the sentence as the table reads it: a Said's own text is its parts' already
         for part in parts:
             if isinstance(part, Said):
                 flat.extend(part.parts)
+                texts.append(str.__str__(part))
             elif isinstance(part, (Who, Typed)):
                 flat.append(part)
+                texts.append(_third(part, _same))
             elif part:
-                flat.append(str(part))
-        text = "".join(_third(p, _same) for p in flat)
-        self = super().__new__(cls, text)
+                text = str(part)
+                flat.append(text)
+                texts.append(text)
+        self = super().__new__(cls, "".join(texts))
         self.parts = tuple(flat)
         return self
 
@@ -164,8 +169,12 @@ class Said(str):
 
     @property
     def names(self) -> frozenset[str]:
-        """The players and accounts this sentence names."""
-        return frozenset(p.name for p in self.parts if isinstance(p, Who))
+        """The players and accounts this sentence names (worked out once: a sentence never changes)."""
+        try:
+            return self._names
+        except AttributeError:
+            self._names = frozenset(p.name for p in self.parts if isinstance(p, Who))
+            return self._names
 
     def told(self, me: str, mark: Mark = _same) -> str:
         """This sentence said to ``me``: each slot naming them reads "you" (or "your"), with its verb in
