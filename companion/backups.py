@@ -72,7 +72,7 @@ def _stored_hash(game: Path, seq: int) -> str | None:
     try:
         with closing(sqlite3.connect(f"{game.resolve().as_uri()}?mode=ro", uri=True)) as con:
             row = con.execute("SELECT hash FROM entries WHERE seq = ?", (seq,)).fetchone()
-    except (sqlite3.Error, OSError):
+    except (sqlite3.Error, OSError, UnicodeDecodeError):  # a damaged page may quote bytes that are not text
         return None
     return row[0] if row else None
 

@@ -13,22 +13,31 @@ Pure functions only: :mod:`companion.store` stores and checks, :mod:`companion.s
 from __future__ import annotations
 
 import hashlib
-import json
 from typing import Any
+
+from .jsoncode import writer
 
 __all__ = ["GENESIS", "content", "entry_hash", "snapshot_digest"]
 
 GENESIS = "0" * 64  # the head of a chain with no entry yet
-_canonical = json.JSONEncoder(
-    separators=(",", ":"), ensure_ascii=False, sort_keys=True
-).encode  # made once: cheap per entry
+_canonical = writer(ensure_ascii=False, sort_keys=True)  # made once: cheap per entry
 
 
 def content(
-    seq: int, kind: str, action_id: str | None, action: Any, events: Any, summary: str, target: int | None, at: str
+    seq: int,
+    kind: str,
+    action_id: str | None,
+    action: Any,
+    events: Any,
+    summary: str,
+    target: int | None,
+    at: str,
+    said: Any = None,
 ) -> dict:
-    """The fields of an entry the hash covers: all of them but the hash itself."""
-    return {
+    """The fields of an entry the hash covers: all of them but the hash itself. ``said``, the summary's
+    parts (file format 3), is covered when the entry keeps them; an entry without them hashes as it
+    always did, so the chain of a game written before them proves it unchanged."""
+    fields = {
         "seq": seq,
         "kind": kind,
         "id": action_id,
@@ -38,6 +47,9 @@ def content(
         "target": target,
         "at": at,
     }
+    if said is not None:
+        fields["said"] = said
+    return fields
 
 
 def entry_hash(previous: str, fields: dict) -> str:

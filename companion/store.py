@@ -14,18 +14,21 @@ import json
 import os
 import sqlite3
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Iterator
 
 from .chain import GENESIS, content, entry_hash, snapshot_digest
+from .jsoncode import writer
 from .core.errors import GameBusy, GameFileError
+from .core.said import Said
 
 __all__ = ["Store", "Entry", "APPLICATION_ID", "FORMAT", "save_snapshot", "backup_copy", "damaged_message"]
 
 APPLICATION_ID = 0x54424E4B  # "TBNK": marks a file as a Table Banker game
-FORMAT = 2  # layout of the file (tables, triggers); the table's own schema is in each snapshot
-# format 1: no hash chain (upgraded when opened for writing); format 2: entries.hash, snapshots.head/digest
+FORMAT = 3  # layout of the file (tables, triggers); the table's own schema is in each snapshot
+# format 1: no hash chain (upgraded when opened for writing); format 2: entries.hash, snapshots.head/digest;
+# format 3: entries.said, the summary's parts (who it names, and where), inside the chain
 BUSY_MS = 3000
 #: How SQLite syncs a commit: FULL for every game (a pulled plug loses nothing acknowledged). Only tests
 #: of properties that do not depend on the disk (tests/test_ledger_properties.py) turn it OFF.
@@ -42,7 +45,8 @@ CREATE TABLE entries (
     summary   TEXT NOT NULL,
     target    INTEGER,
     at        TEXT NOT NULL,
-    hash      TEXT
+    hash      TEXT,
+    said      TEXT
 ) STRICT;
 CREATE UNIQUE INDEX entries_by_action_id ON entries (action_id) WHERE action_id IS NOT NULL;
 CREATE TABLE snapshots (seq INTEGER PRIMARY KEY, schema INTEGER NOT NULL, state TEXT NOT NULL,
@@ -64,10 +68,12 @@ ALTER TABLE entries ADD COLUMN hash TEXT;
 ALTER TABLE snapshots ADD COLUMN head TEXT;
 ALTER TABLE snapshots ADD COLUMN digest TEXT;
 """
+_UPGRADE_FROM_2 = "ALTER TABLE entries ADD COLUMN said TEXT"
 _COLUMNS = "seq, kind, action_id, action, events, summary, target, at"
 
 
-_DUMPS = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode  # made once: two per entry
+_DUMPS = writer(ensure_ascii=False)  # made once: two per entry (companion.jsoncode)
+_CANONICAL = writer(ensure_ascii=False, sort_keys=True)
 
 
 def dumps(value: Any) -> str:
@@ -77,7 +83,7 @@ def dumps(value: Any) -> str:
 
 def canonical(value: Any) -> str:
     """JSON with sorted keys, for comparing two actions whatever order their fields came in."""
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False, sort_keys=True)
+    return _CANONICAL(value)
 
 
 @dataclass(frozen=True)
@@ -93,18 +99,55 @@ class Entry:
     target: int | None
     at: str
     hash: str | None = None  # the chain's hash up to and including this entry (None: not stored)
+    #: The summary's parts as the file keeps them (:meth:`Said.as_log`; None: an entry logged without
+    #: them, by a version before file format 3 or with a summary of plain words).
+    said: Any = field(default=None, compare=False, repr=False)
 
     @classmethod
     def from_row(cls, row: tuple) -> "Entry":
-        seq, kind, action_id, action, events, summary, target, at, digest = row
-        return cls(seq, kind, action_id, json.loads(action), json.loads(events), summary, target, at, digest)
+        """The entry as stored (its summary still plain text: see :meth:`spoken`); ValueError when a
+        column that holds JSON does not."""
+        seq, kind, action_id, action, events, summary, target, at, digest, said = row
+        return cls(
+            seq,
+            kind,
+            action_id,
+            json.loads(action),
+            json.loads(events),
+            summary,
+            target,
+            at,
+            digest,
+            None if said is None else json.loads(said),
+        )
 
     def chained_to(self, previous: str) -> str:
         """This entry's hash when the entry before it has hash ``previous``."""
         return entry_hash(
             previous,
-            content(self.seq, self.kind, self.action_id, self.action, self.events, self.summary, self.target, self.at),
+            content(
+                self.seq,
+                self.kind,
+                self.action_id,
+                self.action,
+                self.events,
+                self.summary,
+                self.target,
+                self.at,
+                self.said,
+            ),
         )
+
+    def spoken(self) -> "Entry":
+        """The entry with its summary as the sentence the file kept, each player it names a slot
+        (:class:`Said`), so it is told to them as logged whatever the rules say today; ValueError when
+        the kept parts are not a sentence or do not read as the summary."""
+        if self.said is None:
+            return self
+        sentence = Said.from_log(self.said)
+        if sentence != self.summary:
+            raise ValueError(f"the sentence kept for entry {self.seq} does not read as its summary")
+        return replace(self, summary=sentence)
 
     def as_json(self) -> dict:
         return {
@@ -132,8 +175,10 @@ class Store:
     def __init__(self, path: Path, con: sqlite3.Connection) -> None:
         self.path = path
         self.con = con
-        self.chained = con.execute("PRAGMA user_version").fetchone()[0] >= 2  # format 1: no hash chain
-        self._hash = "hash" if self.chained else "NULL"
+        version = con.execute("PRAGMA user_version").fetchone()[0]
+        self.chained = version >= 2  # format 1: no hash chain
+        # Every entry's columns, its hash and its summary's parts (NULL where the format has none).
+        self._select = f"SELECT {_COLUMNS}, {'hash' if self.chained else 'NULL'}, {'said' if version >= 3 else 'NULL'}"
         self._data_version = self._read_data_version()
         # The chain's head after this connection's own last commit: (seq, hash). An entry's hash never
         # changes once committed, so the next append (and the catch-up before it) need not read it back.
@@ -243,12 +288,18 @@ class Store:
         except GameFileError:
             con.close()
             raise
+        except UnicodeDecodeError:  # SQLite's own report quotes a damaged page's bytes, which are not text
+            con.close()
+            raise GameFileError(damaged_message(path, "its pages hold bytes that are not text")) from None
         try:
             if not readonly:
                 con.execute("PRAGMA journal_mode = WAL")
-                if version < 2:
+                if version < FORMAT:
                     con.execute("PRAGMA synchronous = FULL")
+                if version < 2:
                     _upgrade_from_1(con)
+                if version < 3:
+                    _upgrade_from_2(con)
             return cls._configure(path, con)
         except sqlite3.OperationalError as e:
             con.close()
@@ -285,7 +336,7 @@ class Store:
     def entries(self, after: int = 0, *, upto: int | None = None) -> Iterator[Entry]:
         """The entries after ``after`` in order, each checked against the chain as it is read: the first
         one that differs from what was written raises :class:`GameFileError` naming it."""
-        sql = f"SELECT {_COLUMNS}, {self._hash} FROM entries WHERE seq > ?"
+        sql = f"{self._select} FROM entries WHERE seq > ?"
         args: list = [after]
         if upto is not None:
             sql += " AND seq <= ?"
@@ -299,13 +350,21 @@ class Store:
             if self.chained:
                 previous = self._check_link(entry, previous)
             expected += 1
-            yield entry
+            yield self._spoken(entry)
 
     def _entry(self, row: tuple) -> Entry:
         try:
             return Entry.from_row(row)
         except ValueError:
             raise self.damage(f"entry {row[0]} cannot be read") from None
+
+    def _spoken(self, entry: Entry) -> Entry:
+        """The entry with the sentence it kept, once its link in the chain is proved (a damaged one
+        reads as differing from what was written; one written wrongly cannot be read)."""
+        try:
+            return entry.spoken()
+        except ValueError:
+            raise self.damage(f"entry {entry.seq} cannot be read") from None
 
     def _check_link(self, entry: Entry, previous: str | None) -> str:
         """The entry's hash after checking it against the one before it (``previous``)."""
@@ -326,7 +385,9 @@ class Store:
 
     def head(self) -> tuple[int, str | None]:
         """The last entry's number and the chain's hash up to it."""
-        row = self.con.execute(f"SELECT seq, {self._hash} FROM entries ORDER BY seq DESC LIMIT 1").fetchone()
+        row = self.con.execute(
+            f"SELECT seq, {'hash' if self.chained else 'NULL'} FROM entries ORDER BY seq DESC LIMIT 1"
+        ).fetchone()
         return (row[0], row[1]) if row else (0, GENESIS)
 
     def damage(self, problem: str) -> GameFileError:
@@ -338,13 +399,11 @@ class Store:
         return self.con.execute("SELECT seq, kind, target FROM entries ORDER BY seq").fetchall()
 
     def entry_by_id(self, action_id: str) -> Entry | None:
-        row = self.con.execute(
-            f"SELECT {_COLUMNS}, {self._hash} FROM entries WHERE action_id = ?", (action_id,)
-        ).fetchone()
+        row = self.con.execute(f"{self._select} FROM entries WHERE action_id = ?", (action_id,)).fetchone()
         return self._checked(row) if row else None
 
     def entry(self, seq: int) -> Entry:
-        row = self.con.execute(f"SELECT {_COLUMNS}, {self._hash} FROM entries WHERE seq = ?", (seq,)).fetchone()
+        row = self.con.execute(f"{self._select} FROM entries WHERE seq = ?", (seq,)).fetchone()
         if row is None:
             raise self.damage(f"entry {seq} is missing from the log")
         return self._checked(row)
@@ -354,7 +413,7 @@ class Store:
         entry = self._entry(row)
         if self.chained:
             self._check_link(entry, self.stored_hash(entry.seq - 1))
-        return entry
+        return self._spoken(entry)
 
     def latest_snapshot(self, schema: int, upto: int | None = None) -> tuple[int, dict] | None:
         """The newest snapshot of ``schema`` (at or before entry ``upto``), checked against the chain: its
@@ -452,17 +511,19 @@ class Store:
         target: int | None = None,
     ) -> int:
         """Insert one entry. With ``seq`` given, a sqlite3.IntegrityError means another writer got there
-        first (or the action id is taken): the caller catches up and decides again."""
+        first (or the action id is taken): the caller catches up and decides again. A summary built with
+        slots (:class:`Said`) is kept with its parts, so it is told to each player it names as logged."""
         if seq is None:
             seq = self.last_seq() + 1
         previous = self.stored_hash(seq - 1)
         if previous is None:  # the entry before is gone, or the file was never upgraded: never chain onto nothing
             raise self.damage(f"entry {seq - 1} is missing from the log")
-        digest = entry_hash(previous, content(seq, kind, action_id, action, events, summary, target, at))
+        said = summary.as_log() if isinstance(summary, Said) else None
+        digest = entry_hash(previous, content(seq, kind, action_id, action, events, summary, target, at, said))
         cur = self.con.execute(
-            "INSERT INTO entries (seq, kind, action_id, action, events, summary, target, at, hash)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (seq, kind, action_id, dumps(action), dumps(events), summary, target, at, digest),
+            "INSERT INTO entries (seq, kind, action_id, action, events, summary, target, at, hash, said)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (seq, kind, action_id, dumps(action), dumps(events), summary, target, at, digest, _dumps_or_null(said)),
         )
         self._appended = (seq, digest)
         return cur.lastrowid or seq or 0  # always set: the row was inserted
@@ -473,6 +534,10 @@ class Store:
     # -- checks and copies -------------------------------------------------------------------------
     def integrity_check(self) -> list[str]:
         return [r[0] for r in self.con.execute("PRAGMA integrity_check").fetchall()]
+
+
+def _dumps_or_null(value: Any) -> str | None:
+    return None if value is None else dumps(value)
 
 
 def save_snapshot(path: Path, seq: int, schema: int, state: dict) -> None:
@@ -512,7 +577,7 @@ def _upgrade_from_1(con: sqlite3.Connection) -> None:
             con.execute(statement)
         previous = GENESIS
         hashes = {0: GENESIS}
-        for row in con.execute(f"SELECT {_COLUMNS}, NULL FROM entries ORDER BY seq").fetchall():
+        for row in con.execute(f"SELECT {_COLUMNS}, NULL, NULL FROM entries ORDER BY seq").fetchall():
             entry = Entry.from_row(row)
             previous = entry.chained_to(previous)
             hashes[entry.seq] = previous
@@ -524,6 +589,23 @@ def _upgrade_from_1(con: sqlite3.Connection) -> None:
             )
         for statement in _statements(_TRIGGERS):
             con.execute(statement)
+        con.execute("PRAGMA user_version = 2")
+        con.execute("COMMIT")
+    except BaseException:
+        if con.in_transaction:
+            con.execute("ROLLBACK")
+        raise
+
+
+def _upgrade_from_2(con: sqlite3.Connection) -> None:
+    """Give a game of file format 2 the column that keeps each summary's parts. Its entries keep none
+    (they hash as they always did); the entries logged from now on keep theirs."""
+    con.execute("BEGIN IMMEDIATE")
+    try:
+        if con.execute("PRAGMA user_version").fetchone()[0] >= 3:  # another program upgraded it first
+            con.execute("ROLLBACK")
+            return
+        con.execute(_UPGRADE_FROM_2)
         con.execute(f"PRAGMA user_version = {FORMAT}")
         con.execute("COMMIT")
     except BaseException:

@@ -508,6 +508,16 @@ def test_collecting_from_every_player_takes_what_each_can_pay_and_names_who_is_s
     assert t.cash("Ann") == 1570 and t.cash("Cy") == 0
 
 
+def test_paying_every_player_pays_each_the_same_sum_or_nothing_at_all(t):
+    """Ann draws "elected chairman of the board": $50 to each of Bob and Cy. With $60 left she cannot
+    pay both, and nobody is paid part of it."""
+    out = t.do("pay_to_all", player="Ann", amount=50)
+    assert out.summary == "Ann paid $50 to each of Bob, Cy"
+    assert (t.cash("Ann"), t.cash("Bob"), t.cash("Cy")) == (1400, 1550, 1550)
+    t.do("transfer", **{"from": "Ann", "to": "bank", "amount": 1340})  # Ann holds $60
+    assert "$50 to each of 2 players" in t.refused("pay_to_all", player="Ann", amount=50)
+
+
 def hotels_on_dark_blue(t):
     rich(t, "Ann")
     t.give("Ann", "Park Place", "Boardwalk")

@@ -15,7 +15,8 @@ import pytest
 from companion.backups import list_backups
 from companion.cli import main
 from companion.core.errors import GameFileError
-from companion.head_record import read_head
+from companion.chain import content, entry_hash
+from companion.head_record import read_head, write_head
 from companion.service import SNAPSHOT_EVERY, Banker, glance
 from companion.store import FORMAT, Store
 
@@ -58,9 +59,10 @@ def test_each_entry_hashes_the_previous_hash_and_its_canonical_content(game):
     previous = bytes(32)
     con = sqlite3.connect(game)
     rows = con.execute(
-        "SELECT seq, kind, action_id, action, events, summary, target, at, hash FROM entries ORDER BY seq"
+        "SELECT seq, kind, action_id, action, events, summary, target, at, hash, said FROM entries ORDER BY seq"
     )
-    for seq, kind, action_id, action, events, summary, target, at, digest in rows:
+    kept = 0
+    for seq, kind, action_id, action, events, summary, target, at, digest, said in rows:
         fields = {
             "seq": seq,
             "kind": kind,
@@ -71,9 +73,13 @@ def test_each_entry_hashes_the_previous_hash_and_its_canonical_content(game):
             "target": target,
             "at": at,
         }
+        if said is not None:  # the summary's parts, where the entry keeps them
+            fields["said"] = json.loads(said)
+            kept += 1
         text = json.dumps(fields, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
         assert digest == hashlib.sha256(previous + text).hexdigest()
         previous = bytes.fromhex(digest)
+    assert kept == 30  # every payment keeps its sentence's parts ("the bank paid Ann $10")
     # the opening snapshot's head is the empty chain; a backup's head is its last entry's hash
     assert con.execute("SELECT head FROM snapshots WHERE seq = 0").fetchone()[0] == "0" * 64
     newest = list_backups(game)[-1]
@@ -110,6 +116,52 @@ def test_a_changed_digit_after_the_last_snapshot_is_caught_on_opening(game, caps
         assert code == 2 and _out == "", command
         assert err.count("\n") == 1 and "entry 25 differs from what was written" in err, err
         assert "friday-0000030.game" in err and "companion restore friday.game" in err, err
+
+
+def test_a_changed_slot_in_a_kept_sentence_is_caught_like_any_damaged_entry(game, capsys):
+    """Someone turns the slot naming Ann in entry 25's kept sentence into Bob (so Bob's phone would
+    read "The bank paid you $10"): every command refuses, naming the entry and the newest good backup."""
+    tamper(game, 'UPDATE entries SET said = replace(said, \'"who":"Ann"\', \'"who":"Bob"\') WHERE seq = 25')
+    for command in (["show", str(game)], ["check", str(game)], ["log", str(game)], ["undo", str(game)]):
+        code, _out, err = run(*command, capsys=capsys)
+        assert code == 2 and _out == "", command
+        assert err.count("\n") == 1 and "entry 25 differs from what was written" in err, err
+        assert "companion restore friday.game friday-0000030.game" in err, err
+
+
+@pytest.mark.parametrize(
+    "kept",
+    [
+        '[{"who":"Bob"}," paid ",{"who":"Ann"}," $10"]',  # reads otherwise than the entry's summary
+        '[{"who":7}," paid ",{"who":"Ann"}," $10"]',  # a slot with no name
+        '[{"who":"Ann","verb":"pays"}," $10"]',  # a verb without its second person
+        '{"who":"Ann"}',  # not a list of parts
+        '[{"who":',  # not JSON
+    ],
+)
+def test_a_kept_sentence_written_wrongly_cannot_be_read_even_when_its_chain_holds(tmp_path, capsys, kept):
+    """Entry 2's kept sentence is not one (as a faulty writer would make it) although its hash covers
+    it: the game is refused as damaged, naming the entry, and never told from it."""
+    path = tmp_path / "faulty.game"
+    with Banker.create(path, "classic", ["Ann", "Bob"], backup_every=0) as b:
+        pay(b, 1)
+    con = sqlite3.connect(path)
+    row = con.execute("SELECT seq, kind, action_id, action, events, summary, target, at FROM entries WHERE seq = 2")
+    seq, kind, action_id, action, events, summary, target, at = row.fetchone()
+    try:
+        said = json.loads(kept)
+    except ValueError:
+        said = kept
+    previous = con.execute("SELECT hash FROM entries WHERE seq = 1").fetchone()[0]
+    fields = content(seq, kind, action_id, json.loads(action), json.loads(events), summary, target, at, said)
+    digest = entry_hash(previous, fields)
+    con.close()
+    tamper(path, "UPDATE entries SET said = ?, hash = ? WHERE seq = 2", kept, digest)
+    write_head(path, 2, digest)
+    for command in ("show", "check", "log"):
+        code, _out, err = run(command, str(path), capsys=capsys)
+        assert code == 2 and err.count("\n") == 1, (command, err)
+        assert "entry 2 cannot be read" in err, err
 
 
 def test_a_changed_digit_before_the_snapshot_is_caught_by_check_and_log(tmp_path, capsys):
@@ -237,6 +289,32 @@ def test_a_game_of_the_previous_release_opens_and_is_upgraded_losing_nothing(tmp
         b.do({"action": "transfer", "from": "bank", "to": "Ann", "amount": 1})
         with pytest.raises(sqlite3.DatabaseError):
             b.store.con.execute("UPDATE entries SET summary = 'x' WHERE seq = 1")  # still append-only
+    code, _out, err = run("check", str(path), capsys=capsys)
+    assert code == 0, err
+
+
+def test_a_game_of_format_2_opens_keeps_its_chain_and_keeps_the_slots_of_what_is_logged_next(tmp_path, capsys):
+    """tests/fixtures/format2.game was made by the release before sentences kept their slots (file
+    format 2): the bank paid Ann $500, Ann paid Bob $50 (Bob's lunch), Cy went to jail. A look does not
+    change it; opening it for writing adds the column, every hash stays as it was, and the next entry
+    keeps its sentence's parts inside the chain."""
+    path = tmp_path / "old.game"
+    shutil.copy(FIXTURES / "format2.game", path)
+    hashes = sqlite3.connect(path).execute("SELECT seq, hash FROM entries ORDER BY seq").fetchall()
+    assert glance(path).problem is None
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == 2
+    code, _out, err = run("check", str(path), capsys=capsys)
+    assert code == 0, err
+    with Banker.open(path, backup_every=0) as b:
+        assert b.log()[2].summary == "Ann paid Bob $50 (Bob's lunch)"
+        b.do({"action": "transfer", "from": "Bob", "to": "Ann", "amount": 5, "memo": "Ann's change"})
+    con = sqlite3.connect(path)
+    assert con.execute("PRAGMA user_version").fetchone()[0] == FORMAT == 3
+    assert con.execute("SELECT seq, hash FROM entries WHERE seq <= 4 ORDER BY seq").fetchall() == hashes
+    assert con.execute("SELECT count(*) FROM entries WHERE said IS NOT NULL").fetchone()[0] == 1
+    kept = json.loads(con.execute("SELECT said FROM entries WHERE seq = 5").fetchone()[0])
+    assert kept == [{"who": "Bob"}, " paid ", {"who": "Ann"}, " $5", " (", {"typed": "Ann's change"}, ")"]
+    con.close()
     code, _out, err = run("check", str(path), capsys=capsys)
     assert code == 0, err
 

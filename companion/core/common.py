@@ -92,23 +92,29 @@ def transfer(tx: Tx, a: dict[str, Any]) -> str:
     )
 
 
+def _round_the_table(says: str, each: str) -> tuple[c.Field, ...]:
+    """The fields of one sum between a player and each other player (a birthday, a round of drinks):
+    who, the sum each, a memo."""
+    return (c.player(says=says), c.amount(says=each), c.text())
+
+
+def _each_other_player(tx: Tx, a: dict[str, Any], memo: str, refused: str) -> tuple[str, int, str, list[str]]:
+    """The player, the sum each, the memo (``memo`` when none was typed) and every other player still in
+    the game; refused, saying the player has nobody left to ``refused``, when no one else is."""
+    player = a["player"]
+    others = [p for p in active_players(tx.table) if p != player]
+    if not others:
+        raise Refused(f"{player} has no opponents left to {refused}")
+    return player, a["amount"], _memo(a, memo), others
+
+
 @MONEY.action(
-    "collect_from_all",
-    c.player(says="Who collects"),
-    c.amount(says="From each player"),
-    c.text(),
-    label="Collect from all",
-    group="money",
+    "collect_from_all", *_round_the_table("Who collects", "From each player"), label="Collect from all", group="money"
 )
 def collect_from_all(tx: Tx, a: dict[str, Any]) -> str:
     """Every other player pays the player the same sum (a birthday, a card); each pays what they can
     and the log says who fell short (they settle it with the player as the table agrees)."""
-    player = a["player"]
-    amount = a["amount"]
-    memo = _memo(a, "from every player")
-    others = [p for p in active_players(tx.table) if p != player]
-    if not others:
-        raise Refused(f"{player} has no opponents left to collect from")
+    player, amount, memo, others = _each_other_player(tx, a, "from every player", "collect from")
     if not any(cash(tx.table, p) for p in others):
         raise Refused(f"{', '.join(others)} {'has' if len(others) == 1 else 'have'} no cash to pay {player}")
     full, short = [], []
@@ -128,22 +134,10 @@ def collect_from_all(tx: Tx, a: dict[str, Any]) -> str:
     return joined("; ", [head, *short])
 
 
-@MONEY.action(
-    "pay_to_all",
-    c.player(says="Who pays"),
-    c.amount(says="To each player"),
-    c.text(),
-    label="Pay everyone",
-    group="money",
-)
+@MONEY.action("pay_to_all", *_round_the_table("Who pays", "To each player"), label="Pay everyone", group="money")
 def pay_to_all(tx: Tx, a: dict[str, Any]) -> str:
     """The player pays every other player the same sum."""
-    player = a["player"]
-    amount = a["amount"]
-    memo = _memo(a, "to every player")
-    others = [p for p in active_players(tx.table) if p != player]
-    if not others:
-        raise Refused(f"{player} has no opponents left to pay")
+    player, amount, memo, others = _each_other_player(tx, a, "to every player", "pay")
     total = amount * len(others)
     if cash(tx.table, player) < total:
         raise tx.short_of(

@@ -12,15 +12,23 @@ isolated on the phones) without searching the sentence for them.
 
 Parts join with ``+`` (either side may be a plain ``str``) and :func:`joined`; an f-string or a ``str``
 method would flatten the sentence to its text, so rules compose sentences with these.
-Pure: stdlib only.
+
+The game file keeps each sentence with its parts (:meth:`Said.as_log`, read back by
+:meth:`Said.from_log`): a sentence logged by any version is told to its players from what was logged,
+whatever the rules say today. Pure: stdlib only.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Iterable, Union
+from typing import Any, Callable, Iterable, Union
 
 __all__ = ["VERBS", "Said", "Typed", "Who", "does", "joined", "typed", "who", "whose"]
+
+#: A part as the game file keeps it: plain words as a string; a slot as ``{"who": name}`` with ``"verb"``
+#: and ``"you"`` (the verb's form after a player's name and after "you"), ``"whose": true``,
+#: ``"silent": true`` where they apply; what people typed as ``{"typed": text}``.
+LoggedPart = Union[str, dict[str, Any]]
 
 #: Every verb a rule puts right after a player's name whose form changes with the person: the form for
 #: a player ("Ann pays") and for "you" ("you pay"). A verb not listed here is refused when the sentence
@@ -60,10 +68,14 @@ class Who:
     whose: bool = False
     #: Only the verb is said (the name came earlier: "Ann rolled a double and goes to jail").
     silent: bool = False
+    #: The verb's form after "you" ("pay"): :data:`VERBS` gives it, or the logged sentence kept it.
+    you: str = ""
 
     def __post_init__(self) -> None:
-        if self.verb and self.verb not in VERBS:  # pragma: no cover - a rule's sentence bug
-            raise ValueError(f"the verb {self.verb!r} after a name is not in said.VERBS")
+        if self.verb and not self.you:
+            if self.verb not in VERBS:  # a rule's sentence bug, or a damaged logged one
+                raise ValueError(f"the verb {self.verb!r} after a name is not in said.VERBS")
+            object.__setattr__(self, "you", VERBS[self.verb])
 
     def third(self, mark: Callable[[str], str] | None = None) -> str:
         if self.silent:
@@ -74,11 +86,22 @@ class Who:
 
     def second(self, start: bool) -> str:
         if self.silent:
-            return VERBS[self.verb]
+            return self.you
         word = "your" if self.whose else "you"
         if start:
             word = word.capitalize()
-        return f"{word} {VERBS[self.verb]}" if self.verb else word
+        return f"{word} {self.you}" if self.verb else word
+
+    def as_log(self) -> dict[str, Any]:
+        """This slot as the game file keeps it (see :data:`LoggedPart`)."""
+        kept: dict[str, Any] = {"who": self.name}
+        if self.verb:
+            kept["verb"], kept["you"] = self.verb, self.you
+        if self.whose:
+            kept["whose"] = True
+        if self.silent:
+            kept["silent"] = True
+        return kept
 
 
 @dataclass(frozen=True)
@@ -102,18 +125,23 @@ class Said(str):
     the table reads it; :meth:`told` is the same sentence said to one of them."""
 
     parts: tuple[Part, ...]
+    _names: frozenset[str]
 
     def __new__(cls, *parts: Part | "Said") -> "Said":
         flat: list[Part] = []
+        texts: list[str] = []  # the sentence as the table reads it: a Said's own text is its parts' already
         for part in parts:
             if isinstance(part, Said):
                 flat.extend(part.parts)
+                texts.append(str.__str__(part))
             elif isinstance(part, (Who, Typed)):
                 flat.append(part)
+                texts.append(_third(part, _same))
             elif part:
-                flat.append(str(part))
-        text = "".join(_third(p, _same) for p in flat)
-        self = super().__new__(cls, text)
+                text = str(part)
+                flat.append(text)
+                texts.append(text)
+        self = super().__new__(cls, "".join(texts))
         self.parts = tuple(flat)
         return self
 
@@ -126,10 +154,27 @@ class Said(str):
     def __reduce__(self) -> tuple[type["Said"], tuple[Part, ...]]:
         return (Said, self.parts)
 
+    def as_log(self) -> list[LoggedPart]:
+        """The parts as the game file keeps them (JSON: see :data:`LoggedPart`), so the sentence can be
+        told to its players as it was logged whatever the rules say later."""
+        return [_to_log(part) for part in self.parts]
+
+    @classmethod
+    def from_log(cls, kept: object) -> "Said":
+        """The sentence whose parts the game file kept (:meth:`as_log`); ValueError for anything that is
+        not such a list (a damaged entry)."""
+        if not isinstance(kept, list):
+            raise ValueError("a logged sentence is a list of parts")
+        return cls(*(_from_log(part) for part in kept))
+
     @property
     def names(self) -> frozenset[str]:
-        """The players and accounts this sentence names."""
-        return frozenset(p.name for p in self.parts if isinstance(p, Who))
+        """The players and accounts this sentence names (worked out once: a sentence never changes)."""
+        try:
+            return self._names
+        except AttributeError:
+            self._names = frozenset(p.name for p in self.parts if isinstance(p, Who))
+            return self._names
 
     def told(self, me: str, mark: Mark = _same) -> str:
         """This sentence said to ``me``: each slot naming them reads "you" (or "your"), with its verb in
@@ -151,6 +196,38 @@ class Said(str):
         if mark is _same:
             return str(self)
         return "".join(_third(p, mark) for p in self.parts)
+
+
+def _to_log(part: Part) -> LoggedPart:
+    if isinstance(part, Who):
+        return part.as_log()
+    if isinstance(part, Typed):
+        return {"typed": part.text}
+    return part
+
+
+_SLOT_KEYS = {"who", "verb", "you", "whose", "silent"}
+
+
+def _from_log(part: object) -> Part:
+    """One logged part, checked for its shape: a damaged one raises ValueError."""
+    if isinstance(part, str):
+        return part
+    if not isinstance(part, dict):
+        raise ValueError("a logged part is words, a slot or typed words")
+    if set(part) == {"typed"} and isinstance(part["typed"], str):
+        return Typed(part["typed"])
+    name, verb, you = part.get("who"), part.get("verb", ""), part.get("you", "")
+    flags = [part.get(flag, False) for flag in ("whose", "silent")]
+    if (
+        not set(part) <= _SLOT_KEYS
+        or not (isinstance(name, str) and name)
+        or not (isinstance(verb, str) and isinstance(you, str) and bool(verb) == bool(you))
+        or any(flag is not True and flag is not False for flag in flags)
+        or (flags[1] and not verb)
+    ):
+        raise ValueError("a logged slot is a name, with its verb's two forms, whose or silent")
+    return Who(name, verb, whose=flags[0], silent=flags[1], you=you)
 
 
 def _third(part: Part, mark: Mark) -> str:

@@ -85,12 +85,27 @@ def group_deeds(table: Table, group: str) -> list[str]:
     return [name for name, c in table["pack"]["cards"].items() if c["group"] == group]
 
 
+_owners: tuple[Any, dict[str, list[str]]] | None = None  # (the deeds it was worked out from, each owner's)
+
+
 def owned_by(table: Table, player: str, kind: str | None = None) -> list[str]:
-    return [
-        name
-        for name, d in table["deeds"].items()
-        if d.get("owner") == player and (kind is None or card(table, name).get("kind") == kind)
-    ]
+    """The deeds ``player`` owns (of ``kind``), in board order. Who owns what is worked out once per deeds'
+    state: a table is never changed in place and shares its ``deeds`` with the table before it until
+    a deed changes (a player's worth after a payment asks again for every player)."""
+    global _owners
+    deeds = table["deeds"]
+    kept = _owners
+    if kept is None or kept[0] is not deeds:
+        owners: dict[str, list[str]] = {}
+        for name, d in deeds.items():
+            owner = d.get("owner")
+            if owner is not None:
+                owners.setdefault(owner, []).append(name)
+        kept = _owners = (deeds, owners)  # held, so the mapping cannot be freed and its id reused
+    names = kept[1].get(player, ())
+    if kind is None:
+        return list(names)
+    return [name for name in names if card(table, name).get("kind") == kind]
 
 
 def owns_group(table: Table, player: str, group: str) -> bool:

@@ -29,7 +29,7 @@ from .colours import theme
 from .desk import Desk, Result
 from .taps import Taps
 from .games import NewGame, game_file_name
-from .letting_go import KEPT, screens_to_let_go
+from .letting_go import KEPT, MADE_ONCE, screens_to_let_go, screens_to_set_back
 from .kivy_fixes import forget_last_text_box, release_left_screen, stop_what_runs_on
 from .tidy import WHOLE_EVERY, collect_young
 from .type_scale import window_u
@@ -139,6 +139,7 @@ class TableBankerApp(Taps, App):
         self._sight_trigger: ClockEvent | None = None
         self.tidied, self.tidy_ms = 0, 0.0  # tidy-ups done, and how long the last one took
         self._unsettled = False  # whether the settled heap may hold garbage (a game was closed since)
+        self._another_game = False  # a game was opened since the screens were last let go
         self.settle_heap = settle_heap  # this process is the app's alone: see on_start
         self.stopped = False  # shut down: nothing more is drawn
         self.screens = _Screens(None)  # built lazily once the window exists (see build)
@@ -326,13 +327,18 @@ class TableBankerApp(Taps, App):
                 note.close()
 
     def _let_go_of_left_screens(self, *_: object) -> None:
-        """Let go of the screens left behind that are not kept (once off the window), then tidy up."""
+        """Set back the screens done with that are kept made, let go of the others (once off the
+        window), then tidy up."""
         if self.stopped:
             return
         waiting, let_go = False, False
         shown = self.manager.current
         busy = [name for name, screen in self.screens.items() if screen.busy()]
-        for name in screens_to_let_go(self.screens.made(), shown, busy):
+        kept = frozenset() if self._another_game else MADE_ONCE  # the last game's kept screens go with it
+        for name in screens_to_set_back(self.screens.made(), shown, busy, kept):
+            if self.screens[name].set_back_once():
+                let_go = True  # what the visit made (a question's tiles, a card's lines) is garbage now
+        for name in screens_to_let_go(self.screens.made(), shown, busy, kept):
             if self.screens.let_go(name):
                 let_go = True
             else:
@@ -341,6 +347,7 @@ class TableBankerApp(Taps, App):
             if self._let_go_trigger is not None:
                 self._let_go_trigger()
         else:
+            self._another_game = False
             if (forget_last_text_box() or let_go) and self._collect_trigger is not None:
                 self._collect_trigger()  # one collection for a burst of screens, once they are drawn
             self._tidy_later()
@@ -355,6 +362,11 @@ class TableBankerApp(Taps, App):
             self._tidy_trigger.cancel()
             self._tidy_trigger()
 
+    def _steady(self) -> bool:
+        """Whether only what lives all evening is made: the table on show, and the screens kept made
+        (set back by now: the letting go runs before the tidy-up)."""
+        return self.manager.current == KEPT and set(self.screens.made()) <= {KEPT, *MADE_ONCE}
+
     def tidy(self, *_: object) -> None:
         """Hand freed memory back once the screen has been still for a moment."""
         import time
@@ -362,9 +374,9 @@ class TableBankerApp(Taps, App):
         from .tidy import give_back
 
         started = time.perf_counter()
-        # Settle only the steady state (the table alone) where possible: a screen settled stays until a
+        # Settle only the steady state (the table and the kept screens) where possible: a screen settled stays until a
         # whole walk. After a whole walk settle anyway, or every later collection would walk it all.
-        steady = self.manager.current == KEPT and set(self.screens.made()) <= {KEPT}
+        steady = self._steady()
         whole = self._unsettled or self.tidied % WHOLE_EVERY == WHOLE_EVERY - 1
         give_back(settle=steady or whole, whole=whole)
         self._unsettled = False if whole else self._unsettled
@@ -438,6 +450,9 @@ class TableBankerApp(Taps, App):
         self._view_changed()  # another game on the same table screen: nothing on it was seen yet
         remember_last_game(self.folder, desk.banker.path)
         self._unsettled = True  # the last game's part of the settled heap is garbage now: walk it all at the next pause
+        self._another_game = True  # the screens kept made hold the last game's: let go of them too
+        if self._let_go_trigger is not None:
+            self._let_go_trigger()  # even where the table stays on show
         self.desk = desk
         self._unsubscribe = desk.subscribe(self._committed)
         self._watch_game(desk)

@@ -1,6 +1,8 @@
 """Which screens live while the banker looks at another: the table, the one shown, and the screens of
-a flow still under way. Every other screen is let go once off the window and made afresh (from the
-game as it stands) the next time it is shown, so an evening never holds more than a turn needs.
+a flow still under way. Once done with, a screen is let go and made afresh (from the game as it
+stands) the next time it is shown, so an evening never holds more than a turn needs; the few the
+banker comes back to most are kept made instead and set back to as they were made (their widgets
+stay, nothing of the visit does).
 
 Pure: the app asks, then does the letting go (see ``TableBankerApp._let_go_of_left_screens``).
 """
@@ -9,7 +11,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-__all__ = ["FLOW_SCREENS", "KEPT", "screens_to_let_go"]
+__all__ = ["FLOW_SCREENS", "KEPT", "MADE_ONCE", "screens_done_with", "screens_to_let_go", "screens_to_set_back"]
 
 #: The screen every turn starts and ends on: made once, kept for the whole run.
 KEPT = "table"
@@ -20,9 +22,17 @@ KEPT = "table"
 #: card opens a trade), so they stay until the table is back: every flow ends there.
 FLOW_SCREENS = frozenset({"amount", "ask", "form", "auction", "trade", "card", "deeds", "setup"})
 
+#: The screens shown most often in an evening after the table (the menu of every other action, the
+#: keypad of every payment, the chooser of every deed, player and count): made once and, when done
+#: with, set back to as they were made instead of let go. Making a screen's widgets and freeing them
+#: again was most of a visit's work (benchmarks/README.md, "Screens kept between visits"). The deeds
+#: screen can be set back too but is made anew on each visit: its board of tiles was most of what
+#: keeping cost (memory, and the tidy-up at a pause) for little work saved where it is visited.
+MADE_ONCE = frozenset({"amount", "ask", "more"})
 
-def screens_to_let_go(made: Iterable[str], shown: str, busy: Iterable[str] = ()) -> list[str]:
-    """The screens to let go while ``shown`` is on the window: every screen made but the table and the
+
+def screens_done_with(made: Iterable[str], shown: str, busy: Iterable[str] = ()) -> list[str]:
+    """The screens done with while ``shown`` is on the window: every screen made but the table and the
     one shown; a flow's screens only once the table is shown; never one ``busy`` with something still
     running (an auction's countdown)."""
     busy = set(busy)
@@ -31,3 +41,20 @@ def screens_to_let_go(made: Iterable[str], shown: str, busy: Iterable[str] = ())
         for name in made
         if name not in (KEPT, shown) and name not in busy and (name not in FLOW_SCREENS or shown == KEPT)
     )
+
+
+def screens_to_let_go(
+    made: Iterable[str], shown: str, busy: Iterable[str] = (), kept: frozenset[str] = MADE_ONCE
+) -> list[str]:
+    """The screens done with that are not ``kept`` made: let go, made afresh when next shown. Another
+    game opened lets go of the kept ones too (``kept`` empty): what they hold is the last game's (its
+    board of deeds, its menu of actions, its money's keys), and a game's kept screens are made anew
+    for it."""
+    return [name for name in screens_done_with(made, shown, busy) if name not in kept]
+
+
+def screens_to_set_back(
+    made: Iterable[str], shown: str, busy: Iterable[str] = (), kept: frozenset[str] = MADE_ONCE
+) -> list[str]:
+    """The screens done with that are ``kept`` made (:data:`MADE_ONCE`): set back to as they were made."""
+    return [name for name in screens_done_with(made, shown, busy) if name in kept]

@@ -45,6 +45,7 @@ from .intake import read_json
 from .openapi import openapi_document
 from .problems import PROBLEMS_PATH, by_kind
 from .security import DESK, caller, refuse
+from .withdraw import withdraw_own
 
 __all__ = ["routes", "JOIN_URL", "read_json"]
 
@@ -151,15 +152,10 @@ async def ask(request: web.Request) -> web.Response:
 
 @routes.post("/api/v1/requests/{id}/cancel")
 async def cancel(request: web.Request) -> web.Response:
-    holder = caller(request, "player")
-    await read_json(request, allowed=set(), empty_ok=True)
     desk = request.app[DESK]
-    try:
-        done = desk.requests.cancel(request.match_info["id"], holder.player)
-    except LookupError:
-        raise refuse(404, "no such request", kind="no-such-request") from None
-    except PermissionError as e:
-        raise refuse(403, str(e), kind="not-yours") from None
+    done = await withdraw_own(
+        request, desk.requests.cancel, "no such request", unknown_kind="no-such-request", others_kind="not-yours"
+    )
     return _json({"request": done.as_json(desk.banker.currency)})
 
 

@@ -115,6 +115,7 @@ class Chronicle:
         self.worth_json: dict[str, list[str]] = {name: [] for name in table["order"]}  # each point as JSON, once
         self.stories: dict[str, deque] = {name: deque(maxlen=STORY_LINES) for name in table["order"]}
         self.stories_json: dict[str, deque] = {name: deque(maxlen=STORY_LINES) for name in table["order"]}
+        self.told: dict[str, int] = dict.fromkeys(table["order"], 0)  # lines told to each player so far
         self.summaries: deque = deque(maxlen=BANKER_LINES)
         self._thinned: dict[str, tuple] = {}
         self._series_text: dict[str, tuple] = {}
@@ -162,6 +163,7 @@ class Chronicle:
                 line = {**line, "change_text": signed(currency, line["change"]), "turn": turn}
                 self.stories[name].append(line)
                 self.stories_json[name].append(safe_text(line))
+                self.told[name] += 1
         self.summaries.append({"seq": entry.seq, "text": _log_line(entry, sentence), "kind": entry.kind})
 
     def _currency_of(self, pack: dict) -> Currency:
@@ -200,8 +202,9 @@ class Chronicle:
         return list(reversed(lines[-last:]))
 
     def story_json(self, player: str, last: int = STORY_SHOWN) -> str:
-        """:meth:`story_of` as JSON text, joined from lines written once each."""
-        key = (player, self.seq, last)
+        """:meth:`story_of` as JSON text, joined from lines written once each, and once per new line for
+        the player (an entry that tells them nothing leaves it as it was)."""
+        key = (player, self.told.get(player), last)
         cached = self._story_text.get(player)
         if cached is None or cached[0] != key:
             lines = list(self.stories_json.get(player, ()))

@@ -24,33 +24,50 @@ from .jsontext import dumps_safe, safe_text, with_members
 from .limits import Guessing, Limits
 from .plays import Plays
 from .requests import PaymentRequests, requests_allowed
-from .roleview import DEFAULT_PUBLIC, banker_view, player_view
+from .roleview import (
+    DEFAULT_PUBLIC,
+    banker_view,
+    common,
+    currency_of,
+    may_request,
+    payees_of,
+    player_me,
+    player_row,
+    player_view,
+)
 from .sidecar import open_sidecar
 from .sse import Broadcast, sse_message
 from .tokens import WITHDRAWN, JoinTokens, Pass
 
-__all__ = ["PhoneDesk", "dumps_player_page", "dumps_safe"]
-
-#: The parts of a player's page (under ``me``) that the chronicle writes as JSON text once.
-SPLICED = ("worth_series", "story")
+__all__ = ["PhoneDesk", "dumps_safe"]
 
 
-def dumps_player_page(page: dict, series: str, story: str | None = None, plays: str | None = None) -> bytes:
-    """A player's page as :func:`dumps_safe` writes it, with the worth chart (and the story and the
-    part about their own plays, its last member, when given) spliced in as the chronicle and the plays
-    wrote them instead of encoded again."""
-    page = dict(page)
-    me = dict(page.pop("me"))
-    parts = {"worth_series": series, "story": story}
-    for key in SPLICED:
-        if parts[key] is not None:
-            me.pop(key, None)
-    me_text = with_members(safe_text(me), ((k, text) for k in SPLICED if (text := parts[k]) is not None))
-    after = [("me", me_text)]
-    if plays is not None and next(reversed(page), None) == "plays":  # its last member, written as before
-        del page["plays"]
-        after.insert(0, ("plays", plays))
-    return with_members(safe_text(page), after).encode("ascii")
+class _Shared:
+    """What every player's page shares after one change, written once: the common members (the head of
+    every page), and each player's row as the other players see it (the same whoever looks)."""
+
+    __slots__ = ("state", "head", "rows", "public", "currency", "to_play", "mine", "can_request", "deed_fields")
+
+    def __init__(self, state: dict, rules, table: dict) -> None:
+        self.state = state
+        self.head = safe_text(common(state))[:-1]  # without its closing brace: more members follow
+        self.rows: dict[str, str] = {}
+        self.public = frozenset(rules.extras.get("phone_public", DEFAULT_PUBLIC))
+        self.currency = currency_of(state)
+        self.to_play = state["turn"]["player"]
+        self.mine = {p["name"]: p for p in state["players"]}
+        self.can_request = requests_allowed(table)
+        self.deed_fields = rules.extras.get("deed_fields")
+
+    def row(self, p: dict, me: str) -> str:
+        """Player ``p``'s row on ``me``'s page, as JSON text (another's written once for every page)."""
+        name = p["name"]
+        if name == me:
+            return safe_text(player_row(p, me, self.to_play, self.public, self.currency))
+        text = self.rows.get(name)
+        if text is None:
+            text = self.rows[name] = safe_text(player_row(p, me, self.to_play, self.public, self.currency))
+        return text
 
 
 class PhoneDesk:
@@ -79,9 +96,11 @@ class PhoneDesk:
         self._expiry: dict[str, str | None] = {}
         self._standing: tuple | None = None  # what the answers in _expiry depend on
         self._asked: dict[tuple, list] = {}
+        self._asked_text: dict[tuple, str] = {}
         self._asked_at = -1
         self._pages_generation: tuple[int, int | None] = (-1, None)
         self._state: dict | None = None
+        self._shared: _Shared | None = None
         self._unsubscribe: list = []
 
     # -- lifetime ----------------------------------------------------------------------------------
@@ -170,6 +189,7 @@ class PhoneDesk:
             self._messages.clear()
             self._live.clear()
             self._state = None
+            self._shared = None
             self._pages_generation = generation
             table = self.banker.table
             standing = (self.tokens.refresh(), bool(table.get("over")), tuple(table["players"]))
@@ -187,28 +207,57 @@ class PhoneDesk:
         cached = self._pages.get(key)
         if cached is None:
             if holder.role == "player":
-                chronicle, player = self.chronicle, holder.player
-                assert player is not None, "a player's pass names the player"
-                body = dumps_player_page(
-                    self.page_data(holder, whole=False),
-                    chronicle.worth_series_json(player),
-                    chronicle.story_json(player),
-                    self.plays.page_text(player),
-                )
+                assert holder.player is not None, "a player's pass names the player"
+                body = self._player_page(holder.player)
             else:
                 body = dumps_safe(self.page_data(holder))
             cached = (body, self.banker.version)
             self._pages[key] = cached
         return cached
 
+    def _player_page(self, player: str) -> bytes:
+        """A player's page (:func:`~.roleview.player_view` with its plays) as JSON text, put together from
+        parts: the common members and the other players' rows written once for every player's page, the
+        chart and the story as the chronicle wrote them, the plays as :meth:`Plays.page_text` wrote them,
+        the requests once per change of the requests. ``me`` comes last."""
+        shared = self._shared
+        if shared is None:
+            banker = self.banker
+            shared = self._shared = _Shared(self.state(), banker.rules, banker.table)
+        state, chronicle = shared.state, self.chronicle
+        mine = shared.mine[player]
+        me = player_me(state, mine, shared.currency, chronicle.first_worth(player), shared.deed_fields)
+        me_text = with_members(
+            safe_text(me),
+            (("worth_series", chronicle.worth_series_json(player)), ("story", chronicle.story_json(player))),
+        )
+        text = "".join(
+            (
+                shared.head,
+                ',"role":"player","players":[',
+                ",".join([shared.row(p, player) for p in state["players"]]),
+                '],"requests":',
+                self._requests_text("of_player", player, 6),
+                ',"can_request":',
+                "true" if may_request(state, mine, shared.can_request) else "false",
+                ',"payees":',
+                safe_text(payees_of(state, player)),
+                ',"plays":',
+                self.plays.page_text(player),
+                ',"me":',
+                me_text,
+                "}",
+            )
+        )
+        return text.encode("ascii")
+
     def _undo_text(self) -> str | None:
         """What the banker's Undo button says, as on the touchscreen: "Undo: <the action>"."""
         entry = self.banker.next_undo()
         return f"Undo: {entry.summary}" if entry else None
 
-    def page_data(self, holder: Pass, *, whole: bool = True) -> dict:
-        """The holder's page as data. ``whole=False``: a player's page without its chart and story
-        (but the chart's first point), which :meth:`page` splices in as the chronicle wrote them."""
+    def page_data(self, holder: Pass) -> dict:
+        """The holder's page as data (what :meth:`page` sends, made whole)."""
         state = self.state()
         if holder.role == "banker":
             view = banker_view(
@@ -227,8 +276,8 @@ class PhoneDesk:
         view = player_view(
             state,
             player,
-            worth=self.chronicle.worth_of(player) if whole else self.chronicle.first_worth(player),
-            story=self.chronicle.story_of(player) if whole else [],
+            worth=self.chronicle.worth_of(player),
+            story=self.chronicle.story_of(player),
             requests=self._requests("of_player", holder.player, 6),
             can_request=requests_allowed(self.banker.table),
             public=public,
@@ -268,6 +317,7 @@ class PhoneDesk:
         """Payment requests as pages show them, read from the phones file only after they changed."""
         if self._asked_at != self.requests.changes:
             self._asked.clear()
+            self._asked_text.clear()
             self._asked_at = self.requests.changes
         key = (which, *args)
         if key not in self._asked:
@@ -278,6 +328,15 @@ class PhoneDesk:
                 for r in getattr(self.requests, which)(*args)
             ]
         return self._asked[key]
+
+    def _requests_text(self, which: str, *args) -> str:
+        """:meth:`_requests` as JSON text, written once per change of the requests."""
+        key = (which, *args)
+        listed = self._requests(which, *args)  # clears the texts too when the requests changed
+        text = self._asked_text.get(key)
+        if text is None:
+            text = self._asked_text[key] = safe_text(listed)
+        return text
 
     def live_page(self, holder: Pass) -> tuple[bytes | None, str | None]:
         """For a stream: ``(state event, reason)``; a reason means this is the last message (the

@@ -95,7 +95,7 @@ async def read_json(request: web.Request, *, allowed: set[str] | None, empty_ok:
                 raw = await request.read()
         except TimeoutError:
             raise Refusal(408, "the body did not arrive in time", close=True, kind="body-timeout") from None
-    if not raw.strip() and empty_ok:
+    if empty_ok and not raw.strip():
         return {}
     body = decode(raw)
     if not isinstance(body, dict):
@@ -110,7 +110,10 @@ async def read_json(request: web.Request, *, allowed: set[str] | None, empty_ok:
 
 def well_formed(request: web.Request) -> None:
     """The path's parameters and the query string hold only text that can be stored (else a 400)."""
-    for value in (*request.match_info.values(), *request.query.keys(), *request.query.values()):
+    values = list(request.match_info.values())
+    if request.query_string:  # most requests have none: no query parsed for them
+        values += [*request.query.keys(), *request.query.values()]
+    for value in values:
         if check_value(value) is not None:
             raise refuse(400, "the address holds text that is not valid Unicode")
 

@@ -7,13 +7,14 @@ instead of encoding the same values again for every page.
 
 from __future__ import annotations
 
-import json
 from typing import Any, Iterable
+
+from companion.jsoncode import writer
 
 __all__ = ["safe_text", "dumps_safe", "with_members", "array"]
 
 _ESCAPES = {ord("<"): "\\u003c", ord(">"): "\\u003e", ord("&"): "\\u0026"}
-_ENCODE = json.JSONEncoder(ensure_ascii=True, separators=(",", ":")).encode  # made once, not per call
+_ENCODE = writer(ensure_ascii=True)  # made once, not per call (companion.jsoncode)
 
 
 def safe_text(value: Any) -> str:

@@ -8,8 +8,10 @@ address (``--lan-address``, or ``COMPANION_LAN_ADDRESS``) always wins.
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import os
+import re
 import socket
 
 __all__ = ["lan_ipv4", "allowed_hosts", "host_of"]
@@ -63,9 +65,19 @@ def lan_ipv4(override: str | None = None) -> str:
     return _by_route() or _by_interfaces() or "127.0.0.1"
 
 
+_SPACE = re.compile(r"\s")  # what str.isspace calls a space, anywhere
+
+
 def host_of(header: str | None) -> str | None:
     """The host part of a Host header (port dropped, IPv6 brackets kept), lower-cased; None if malformed."""
-    if not header or len(header) > 255 or any(c.isspace() for c in header):
+    if not header or len(header) > 255:
+        return None
+    return _host_of(header)
+
+
+@functools.lru_cache(maxsize=64)  # every request asks; a phone sends the same header every time
+def _host_of(header: str) -> str | None:
+    if _SPACE.search(header):
         return None
     header = header.lower()
     if header.startswith("["):

@@ -419,7 +419,8 @@ class Plays:
         kept = self._lists_text.get(player)
         if kept is None or any(a is not b for a, b in zip(kept[0], lists)):
             kept = self._lists_text[player] = (lists, safe_text({k: page[k] for k in PAGE_LISTS})[1:-1])
-        return '{"why_not":' + safe_text(page["why_not"]) + "," + kept[1] + "}"
+        why = page["why_not"]
+        return '{"why_not":' + ("null" if why is None else safe_text(why)) + "," + kept[1] + "}"
 
     def _lists_of(self, player: str) -> dict[str, list[dict]]:
         """The lists of a player's page: what they may start, their plays, those they approve, the

@@ -26,6 +26,7 @@ from aiohttp import web
 from .desk import dumps_safe
 from .intake import read_json
 from .security import DESK, caller, refuse
+from .withdraw import withdraw_own
 
 __all__ = ["routes"]
 
@@ -116,15 +117,8 @@ async def decline(request: web.Request) -> web.Response:
 
 @routes.post("/api/v1/plays/{id}/cancel")
 async def cancel(request: web.Request) -> web.Response:
-    holder = caller(request, "player")
-    await read_json(request, allowed=set(), empty_ok=True)
     desk = request.app[DESK]
-    try:
-        play = desk.plays.cancel(request.match_info["id"], holder.player)
-    except LookupError:
-        raise refuse(404, "no such action waiting") from None
-    except PermissionError as e:
-        raise refuse(403, str(e)) from None
+    play = await withdraw_own(request, desk.plays.cancel, "no such action waiting")
     return _done(desk, play, None, 200)
 
 

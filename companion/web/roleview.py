@@ -9,12 +9,26 @@ fields "cash", "deeds", "worth"). Pots are public. The banker sees everything.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from typing import Any, Collection, Iterable, Mapping
 
 from companion.core.money import Currency
 from companion.views import deed_marks
 
-__all__ = ["player_view", "banker_view", "DEFAULT_PUBLIC", "deed_line", "loan_line", "signed"]
+__all__ = [
+    "player_view",
+    "player_row",
+    "player_me",
+    "payees_of",
+    "may_request",
+    "ME_LAST",
+    "banker_view",
+    "common",
+    "currency_of",
+    "DEFAULT_PUBLIC",
+    "deed_line",
+    "loan_line",
+    "signed",
+]
 
 DEFAULT_PUBLIC = ("cash", "deeds")
 
@@ -22,7 +36,8 @@ DEFAULT_PUBLIC = ("cash", "deeds")
 _last_currency: tuple[Any, Currency] | None = None
 
 
-def _currency(state: dict) -> Currency:
+def currency_of(state: dict) -> Currency:
+    """The state's currency, made once while the pack's stays the same."""
     global _last_currency
     cur = state.get("currency") or {}
     kept = _last_currency
@@ -115,7 +130,8 @@ def _deeds_of(state: dict, name: str, fields: Mapping[str, dict] | None) -> list
     return [deed_line(owned[n], fields) for n in owned]
 
 
-def _common(state: dict) -> dict[str, Any]:
+def common(state: dict) -> dict[str, Any]:
+    """The first members of every role's page: the same for every phone after one change."""
     return {
         "version": state["version"],
         "title": state["title"],
@@ -130,6 +146,62 @@ def _common(state: dict) -> dict[str, Any]:
     }
 
 
+def player_row(p: dict, me: str, to_play: str | None, public: Collection[str], currency: Currency) -> dict[str, Any]:
+    """Player ``p`` as ``me`` sees them on the list of players: their own row in full, another's as the
+    rules make public. Every other player's row is the same whoever looks."""
+    mine = p["name"] == me
+    row: dict[str, Any] = {
+        "name": p["name"],
+        "colour": p["colour"],
+        "bankrupt": p["bankrupt"],
+        "in_jail": p["in_jail"],
+        "me": mine,
+        "to_play": p["name"] == to_play,
+    }
+    if mine or "cash" in public:
+        row["cash"], row["cash_text"] = p["cash"], p["cash_text"]
+    if mine or "deeds" in public:
+        row["deed_count"] = len(p["deeds"])
+    if mine or "worth" in public:
+        row["worth_text"] = currency.format(p["net_worth"])
+    return row
+
+
+def player_me(
+    state: dict, mine: dict, currency: Currency, worth: list[list[int]], deed_fields: Mapping[str, dict] | None
+) -> dict[str, Any]:
+    """The part of player ``mine``'s page about themselves, but their chart and story (:data:`ME_LAST`)."""
+    return {
+        "name": mine["name"],
+        "colour": mine["colour"],
+        "cash": mine["cash"],
+        "cash_text": mine["cash_text"],
+        "worth": mine["net_worth"],
+        "worth_text": currency.format(mine["net_worth"]),
+        "bankrupt": mine["bankrupt"],
+        "in_jail": mine["in_jail"],
+        "turns_to_miss": mine.get("turns_to_miss", 0),
+        "deeds": _deeds_of(state, mine["name"], deed_fields),
+        "loans": [loan_line(loan, currency, state["turn"]["number"]) for loan in mine.get("loans", [])],
+        "worth_start_text": currency.format(worth[0][1]) if worth else "",
+    }
+
+
+#: The last members of ``me`` on a player's page, in this order: the chart and the story (the phones'
+#: server splices them in as the chronicle wrote them).
+ME_LAST = ("worth_series", "story")
+
+
+def payees_of(state: dict, me: str) -> list[str]:
+    """Whom player ``me`` may ask to pay from their phone: the bank and every other player still in."""
+    return ["bank"] + [p["name"] for p in state["players"] if p["name"] != me and not p["bankrupt"]]
+
+
+def may_request(state: dict, mine: dict, can_request: bool) -> bool:
+    """Whether player ``mine`` may ask from their phone now (the game allows it, ``can_request``)."""
+    return can_request and not mine["bankrupt"] and not state.get("over")
+
+
 def player_view(
     state: dict,
     me: str,
@@ -142,55 +214,25 @@ def player_view(
     deed_fields: Mapping[str, dict] | None = None,
 ) -> dict[str, Any]:
     """The page of player ``me``: their money in full, the others as the rules make public; each deed
-    with the ``deed_fields`` its family declares."""
-    currency = _currency(state)
-    public = set(public)
+    with the ``deed_fields`` its family declares. Its members in order: the common ones, ``role``,
+    ``me`` (:func:`player_me`, then :data:`ME_LAST`), ``players`` (:func:`player_row`), ``requests``,
+    ``can_request``, ``payees`` (the phones' server writes ``me`` last: :class:`~.desk.PhoneDesk`)."""
+    currency = currency_of(state)
+    public = frozenset(public)
     mine = next(p for p in state["players"] if p["name"] == me)
-    others = []
-    for p in state["players"]:
-        row: dict[str, Any] = {
-            "name": p["name"],
-            "colour": p["colour"],
-            "bankrupt": p["bankrupt"],
-            "in_jail": p["in_jail"],
-            "me": p["name"] == me,
-            "to_play": p["name"] == state["turn"]["player"],
-        }
-        if "cash" in public or p["name"] == me:
-            row["cash"], row["cash_text"] = p["cash"], p["cash_text"]
-        if "deeds" in public or p["name"] == me:
-            row["deed_count"] = len(p["deeds"])
-        if "worth" in public or p["name"] == me:
-            row["worth_text"] = currency.format(p["net_worth"])
-        others.append(row)
+    to_play = state["turn"]["player"]
     story = [
         line if "change_text" in line else {**line, "change_text": signed(currency, line.get("change", 0))}
         for line in story
     ]  # the chronicle tells each line's change once, when the line is made
-    payees = ["bank"] + [p["name"] for p in state["players"] if p["name"] != me and not p["bankrupt"]]
     return {
-        **_common(state),
+        **common(state),
         "role": "player",
-        "me": {
-            "name": me,
-            "colour": mine["colour"],
-            "cash": mine["cash"],
-            "cash_text": mine["cash_text"],
-            "worth": mine["net_worth"],
-            "worth_text": currency.format(mine["net_worth"]),
-            "bankrupt": mine["bankrupt"],
-            "in_jail": mine["in_jail"],
-            "turns_to_miss": mine.get("turns_to_miss", 0),
-            "deeds": _deeds_of(state, me, deed_fields),
-            "loans": [loan_line(loan, currency, state["turn"]["number"]) for loan in mine.get("loans", [])],
-            "worth_series": worth,
-            "worth_start_text": currency.format(worth[0][1]) if worth else "",
-            "story": story,
-        },
-        "players": others,
+        "me": {**player_me(state, mine, currency, worth, deed_fields), "worth_series": worth, "story": story},
+        "players": [player_row(p, me, to_play, public, currency) for p in state["players"]],
         "requests": list(requests),
-        "can_request": can_request and not mine["bankrupt"] and not state.get("over"),
-        "payees": payees,
+        "can_request": may_request(state, mine, can_request),
+        "payees": payees_of(state, me),
     }
 
 
@@ -204,7 +246,7 @@ def banker_view(
     undo_text: str | None = None,
 ) -> dict[str, Any]:
     """The banker's page: every player in full, the requests waiting, the latest log lines."""
-    currency = _currency(state)
+    currency = currency_of(state)
     players = []
     for p in state["players"]:
         players.append(
@@ -224,7 +266,7 @@ def banker_view(
             }
         )
     return {
-        **_common(state),
+        **common(state),
         "role": "banker",
         "players": players,
         "pending": list(pending),

@@ -9,8 +9,9 @@ concerns them:
   entry (its summary: "Ann bought Park Place for $350") told in the second person ("You bought Park
   Place for $350"), with what the entry did to their cash. The rule built that sentence with each
   player it names as a slot (:class:`companion.core.said.Said`), so telling it to Ann is the rule's
-  own words with "you" in her slots; an entry read back from the game file is decided again on the
-  table before it, the same pure decision, to get those slots back (:class:`Reading`);
+  own words with "you" in her slots. The game file keeps the sentence with its slots, so an entry read
+  back is told as it was logged whatever the rules say today; one logged before the file kept them
+  is decided again on the table before it, the same pure decision, to get them back (:class:`Reading`);
 * otherwise, each payment that moved their money is a line from their side ("Bob paid you $22 rent for
   Boardwalk", "You paid Cy $10 (birthday)"): a memo that is the value of one of the action's declared
   text fields is people's words, told in brackets; any other memo is the rule's, told after the sum;
@@ -192,10 +193,12 @@ class Reading:
     action by name, or None), and keeps each entry's sentence with the players it names as slots. An
     undo or redo is read as the entry it takes back or does again: feed it the entries in log order.
 
-    An entry committed here carries the rule's :class:`Said` already. One read back from the game file
-    holds only its text: ``retell`` decides its action again on the table before it (``before``, given
-    to :meth:`of`) and its sentence is used when it reads exactly as the logged one (rules that changed
-    since leave the logged text as it is, told as written)."""
+    An entry committed here carries the rule's :class:`Said` already, and one read back from the game
+    file the sentence the file kept with its slots (told as logged, whatever the rules say today). One
+    logged before the file kept them (file format 2 or older) holds only its text: ``retell`` decides
+    its action again on the table before it (``before``, given to :meth:`of`) and its sentence is used
+    when it reads exactly as the logged one (rules that changed since leave the logged text as it is,
+    told as written)."""
 
     spec_of: Callable[[str], ActionSpec | None]
     retell: Retell | None = None
@@ -226,7 +229,7 @@ class Reading:
         return self.said.get(entry.seq)
 
     def _said(self, entry: Any, action: dict, before: dict | None) -> Said | None:
-        if isinstance(entry.summary, Said):
+        if isinstance(entry.summary, Said):  # committed here, or kept by the game file with its slots
             return entry.summary
         known = self.said.get(entry.seq)  # handed over by another reading of the same log
         if known is not None and known == entry.summary:

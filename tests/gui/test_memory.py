@@ -1,6 +1,7 @@
-"""An evening's memory: the table lives all evening; every other screen is let go once the banker
-leaves it (a flow's screens once the table is back), is made afresh from the game when shown again,
-and freed memory is handed back at a pause."""
+"""An evening's memory: the table lives all evening, and the keypad, the chooser, the deeds and More
+once made (set back to as made when done with); every other screen is let go once the banker leaves it (a
+flow's screens once the table is back), is made afresh from the game when shown again, and freed
+memory is handed back at a pause."""
 
 import time
 
@@ -30,14 +31,15 @@ def evening(bank):
     return bank
 
 
-def test_the_banker_glances_at_the_history_and_the_more_menu_then_both_are_let_go(evening):
+def test_the_banker_glances_at_the_history_and_the_more_menu_then_the_history_is_let_go(evening):
     app = evening.app
     app.show("history")
     evening.pump()
     assert "history" in app.screens.made()
-    app.show("more")
+    more = app.show("more")
     app.show("table")
-    assert until(lambda: not {"history", "more"} & app.screens.made())
+    assert until(lambda: "history" not in app.screens.made() and not more.visited)
+    assert app.screens["more"] is more  # kept made, set back
     assert evening.screen == "table"
     assert "table" in app.screens.made()
 
@@ -63,14 +65,18 @@ def test_a_history_shown_again_is_a_fresh_one_with_the_latest_entry(evening):
     app.show("table")
 
 
-def test_ann_starts_paying_bob_backs_out_to_the_table_and_the_amount_screen_is_let_go(evening):
+def test_ann_starts_paying_bob_backs_out_to_the_table_and_the_amount_screen_is_set_back(evening):
     app = evening.app
     evening.tap("transfer")
     assert evening.screen == "amount"
+    keypad = app.screens["amount"]
+    evening.keys("70")
     app.to_table()
-    assert until(lambda: "amount" not in app.screens.made() and evening.screen == "table")
-    evening.tap("transfer")  # a fresh keypad, for the player to play, taps and all
-    assert evening.screen == "amount" and app.screens["amount"].form.values.get("from") == "Ann"
+    assert until(lambda: keypad.form is None and evening.screen == "table")
+    assert "amount" in app.screens.made()  # kept made, its $70 gone
+    evening.tap("transfer")  # a clean keypad, for the player to play, taps and all
+    assert app.screens["amount"] is keypad
+    assert evening.screen == "amount" and keypad.form.values.get("from") == "Ann" and keypad.keypad.value() is None
     evening.tap("to-Bob")
     evening.keys("50")
     evening.tap("confirm")
@@ -90,7 +96,7 @@ def test_the_auction_asks_its_lot_on_the_chooser_and_stays_until_the_table_is_ba
     evening.tap("choice-Baltic Avenue")
     assert until(lambda: evening.screen == "auction" and auction.lot == "Baltic Avenue")
     app.to_table()
-    assert until(lambda: not {"auction", "ask"} & app.screens.made())
+    assert until(lambda: "auction" not in app.screens.made() and app.screens["ask"].form is None)
 
 
 def test_the_games_list_settings_and_loans_are_let_go_once_left(evening):
@@ -98,7 +104,8 @@ def test_the_games_list_settings_and_loans_are_let_go_once_left(evening):
     for name in ("start", "settings", "loans", "requests", "table"):
         app.show(name)
         evening.pump()
-    assert until(lambda: app.screens.made() == {"table"})
+    assert until(lambda: app.screens.made() <= {"table", "amount", "ask", "deeds", "more"})
+    assert not {"start", "settings", "loans", "requests"} & app.screens.made()
 
 
 def test_after_a_pause_the_freed_memory_is_handed_back(evening):

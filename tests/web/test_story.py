@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
+import shutil
+from pathlib import Path
 
 import pytest
 
 from companion.core import engine
 from companion.core.money import Currency
 from companion.core.said import Said, does, typed, who, whose
+from companion.service import Banker
 from companion.store import Entry
 from companion.web.chronicle import Chronicle, story_reading, thin, whole_story
 from companion.web.story import Reading, entry_lines
@@ -16,6 +20,7 @@ from tests.random_actions import GENERATORS, game_name, long_evening, players_fo
 from tests.table import AtTheTable
 
 fmt = Currency().format
+FIXTURES = Path(__file__).parent.parent / "fixtures"
 
 
 def told(t, outcome, me):
@@ -142,29 +147,93 @@ def test_cat_is_told_of_her_own_turns_in_the_second_person():
         who("Cat", "jumps")
 
 
-def test_a_reading_from_the_file_is_the_rules_own_sentence_and_a_changed_rule_leaves_the_text_as_logged(new_game):
+def _read_back(banker, retell=None):
+    """Each entry of the game file with the sentence the story reads for it (``retell``: the rules as
+    they are today, or reworded since)."""
+    reading = story_reading(banker) if retell is None else Reading(banker.rules.registry.specs.get, retell)
+    table = banker.opening_table()
+    read = []
+    for entry in banker.log():
+        read.append((entry, reading.of(entry, table), reading))
+        table = engine.fold(table, entry.events)
+    return read
+
+
+def _told_from_file(banker, seq, me, retell=None):
+    for entry, read, reading in _read_back(banker, retell):
+        if entry.seq == seq:
+            return [line["text"] for line in entry_lines(entry, me, fmt, read, reading.sentence(entry))]
+    raise AssertionError("no such entry")
+
+
+def test_a_sentence_reworded_since_it_was_logged_is_still_told_to_ann_as_her_own(new_game):
+    """Ann paid Bob $50 for Bob's lunch. Since then the rule's sentence was reworded ("handed"): the
+    game file kept the sentence with its slots, so Ann's phone still reads "You paid Bob $50", and the
+    "Bob" she typed in the memo stays her words on Bob's phone."""
     t = new_game("classic", "Ann", "Bob")
-    jail = t.do("jail", player="Bob")
-    reading = story_reading(t.banker)
-    table = t.banker.opening_table()
-    for entry in t.banker.log():
-        reading.of(entry, table)
-        table = engine.fold(table, entry.events)
-    assert reading.sentence(jail.entry).told("Bob") == "You went to jail"
+    lunch = t.do("transfer", **{"from": "Ann", "to": "Bob", "amount": 50, "memo": "Bob's lunch"})
+    asked = []
 
-    def another_rule(table, action):
-        return who(action["player"]) + " was sent to jail"
+    def reworded(table, action):
+        asked.append(action)
+        return who(action["from"]) + " handed " + who(action["to"]) + " $50"
 
-    stale = Reading(t.banker.rules.registry.specs.get, another_rule)
-    table = t.banker.opening_table()
-    for entry in t.banker.log():
-        stale.of(entry, table)
-        table = engine.fold(table, entry.events)
-    assert stale.sentence(jail.entry) is None
-    logged = next(e for e in t.banker.log() if e.seq == jail.entry.seq)
-    assert entry_lines(logged, "Bob", fmt, stale.seen[logged.seq]) == [
-        {"seq": logged.seq, "text": "Bob went to jail", "change": 0}
-    ]
+    seq = lunch.entry.seq
+    assert _told_from_file(t.banker, seq, "Ann", reworded) == ["You paid Bob $50 (Bob's lunch)"]
+    assert _told_from_file(t.banker, seq, "Bob", reworded) == ["Ann paid you $50 (Bob's lunch)"]
+    assert asked == []  # what was logged is told as logged: the rules are not asked again
+    kept = t.banker.log()[-1].summary
+    assert isinstance(kept, Said) and kept.names == {"Ann", "Bob"}  # "Bob" in the memo is no slot
+
+
+def test_a_game_logged_by_an_older_version_tells_its_own_sentence_in_the_second_person(new_game, monkeypatch, capsys):
+    """An older version said "Ann gave Bob $50" where today's rule says "paid": the game it logged is
+    told on Ann's phone as "You gave Bob $50", and `companion check` proves the file."""
+    from companion.cli import main
+
+    t = new_game("classic", "Ann", "Bob", "Cy")
+    today = engine.decide_full
+
+    def older_version(table, action, rules):
+        decided = today(table, action, rules)
+        if action.get("action") != "transfer":
+            return decided
+        older = who(action["from"]) + " gave " + who(action["to"]) + f" {fmt(action['amount'])}"
+        return dataclasses.replace(decided, summary=older)
+
+    monkeypatch.setattr(engine, "decide_full", older_version)
+    gift = t.do("transfer", **{"from": "Ann", "to": "Bob", "amount": 50})
+    monkeypatch.undo()
+    path = t.banker.store.path
+    t.close()
+    reopened = AtTheTable(Banker.open(path, backup_every=0))
+    try:
+        assert _told_from_file(reopened.banker, gift.entry.seq, "Ann") == ["You gave Bob $50"]
+        assert _told_from_file(reopened.banker, gift.entry.seq, "Bob") == ["Ann gave you $50"]
+        assert _told_from_file(reopened.banker, gift.entry.seq, "Cy") == []
+        assert Chronicle(reopened.banker).story_of("Ann")[0]["text"] == "You gave Bob $50"
+    finally:
+        reopened.close()
+    assert main(["check", str(path)]) == 0, capsys.readouterr().err
+
+
+def test_an_entry_logged_before_sentences_kept_their_slots_is_decided_again_and_told_if_it_reads_the_same(tmp_path):
+    """tests/fixtures/format2.game was logged before the file kept each sentence's slots (file format
+    2): the bank paid Ann $500, Ann paid Bob $50 (Bob's lunch), Cy went to jail. Its entries are decided
+    again on the table before them; where the rule reads as logged, Ann is told in the second person,
+    and where it was reworded since, the logged text is shown as written."""
+    path = tmp_path / "old.game"
+    shutil.copy(FIXTURES / "format2.game", path)
+    with Banker.open(path, backup_every=0) as banker:
+        assert _told_from_file(banker, 3, "Ann") == ["You paid Bob $50 (Bob's lunch)"]
+        assert _told_from_file(banker, 4, "Cy") == ["You went to jail"]
+
+        def reworded(table, action):
+            return who(action["player"]) + " was sent to jail"
+
+        assert _told_from_file(banker, 4, "Cy", reworded) == ["Cy went to jail"]
+        later = banker.do({"action": "jail", "player": "Ann"})  # logged now: its slots are kept
+        assert _told_from_file(banker, later.entry.seq, "Ann", reworded) == ["You went to jail"]
 
 
 def test_a_trade_names_every_deed_and_sum_on_both_phones(new_game):

@@ -23,8 +23,27 @@ class BankScreen(Screen):
     def desk(self):
         return self.app.desk
 
+    #: Shown since it was made or last set back (a screen kept made is set back once per visit).
+    visited = False
+
     def on_pre_enter(self, *args):
+        self.visited = True
         self.refresh()
+
+    def set_back(self) -> None:
+        """Back to as it was made, keeping its widgets: for a screen kept made between visits
+        (``companion.ui.letting_go.MADE_ONCE``), once the banker is done with it. Nothing of the visit
+        may show on the next one (an amount, a payer, a question's answers, a scroll position, a
+        focused box), and what only that visit needed is let go."""
+        raise NotImplementedError(f"{type(self).__name__} is not kept made between visits")
+
+    def set_back_once(self) -> bool:
+        """Set back once after a visit; True if it was (False: not shown since it was last)."""
+        if not self.visited:
+            return False
+        self.set_back()
+        self.visited = False
+        return True
 
     def refresh(self) -> None:
         """Show the current state; called on entering and after every committed entry."""

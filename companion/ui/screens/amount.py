@@ -16,6 +16,8 @@ __all__ = ["AmountScreen"]
 
 class AmountScreen(BankScreen):
     sides_shown: set = set()
+    _keys_for: tuple | None = None  # what the keys and quick amounts were made for
+    _sides_for: list[dict] | None = None  # what the rows of sides were made for
     form = ObjectProperty(None, allownone=True)
     keypad = ObjectProperty(None, allownone=True)
     title = StringProperty("")
@@ -36,8 +38,6 @@ class AmountScreen(BankScreen):
         if field and form.values.get(field):
             self.keypad = self.keypad.set(int(form.values[field]))
             self.form = form.clear(field)
-        self._keys_for: tuple[tuple[str, ...], tuple[int, ...]] | None = None
-        self._sides_for: list[dict] | None = None
 
     def refresh(self) -> None:
         if self.form is None or self.desk is None:
@@ -55,9 +55,19 @@ class AmountScreen(BankScreen):
         self.has_sides = bool(view["sides"])
         self.side_rows = len(view["sides"])
 
+    def set_back(self) -> None:
+        """Done with (the table is back): no form, no amount, no sentence, no rows of who pays and who
+        is paid (the next payment's are its own); the keys stay made."""
+        self.form, self.keypad, self.promise = None, None, None
+        self.title = self.figure = self.problem = self.sentence = ""
+        self.ready = self.warning = False
+        self._sides_for = None
+        self.ids.sides.clear_widgets()
+
     def _show_keys(self, keys: list[str], quick: list[dict]) -> None:
-        signature = (tuple(keys), tuple(q["amount"] for q in quick))
-        if getattr(self, "_keys_for", None) == signature:
+        # the keys' size is set here, not in kv: a window resized meanwhile makes them again
+        signature = (tuple(keys), tuple((q["amount"], q["label"]) for q in quick), self.app.u)
+        if self._keys_for == signature:
             return
         self._keys_for = signature
         pad = self.ids.keygrid
@@ -84,7 +94,7 @@ class AmountScreen(BankScreen):
     def _show_sides(self, sides: list[dict]) -> None:
         """The rows of who pays and who is paid, made anew only when what they show changed (a key
         pressed changes the figure, not the sides: the tiles under the finger stay as they are)."""
-        if getattr(self, "_sides_for", None) == sides:
+        if self._sides_for == sides:
             return
         self._sides_for = sides
         self.sides_shown = {side["field"] for side in sides}

@@ -54,6 +54,19 @@ class AskScreen(BankScreen):
         self.ids.choices.shape = None
         self.ids.scroll.scroll_y = 1
 
+    def set_back(self) -> None:
+        """Done with (the table is back): no question, no answers, nothing typed or focused; the
+        screen's own widgets stay made for the next question."""
+        self._stop_making()
+        self.form, self._pending, self._rows = None, None, []
+        self.title = self.so_far = self.help = self.hidden = ""
+        self.ids.spinner.hide()
+        self.ids.entry.focus, self.ids.entry.text = False, ""
+        for box in (self.ids.choices, self.ids.who, self.ids.shown):
+            box.shape = None
+            box.clear_widgets()
+        self.ids.scroll.scroll_y = 1
+
     def refresh(self) -> None:
         if self.form is None or self.desk is None:
             return

@@ -24,6 +24,15 @@ class DeedsScreen(BankScreen):
         if self.desk is not None:
             self.deed = deed_to_show(self.desk.table, player or None, self.deed)
 
+    def set_back(self) -> None:
+        """Done with (the table is back): no deed open, everyone's deeds, the board and the card scrolled
+        to the top; the board's tiles stay made (they show what each deed holds when next shown)."""
+        self.deed, self.whose, self.card = "", "", {}
+        self.ids.lines.clear_widgets()
+        self.ids.actions.clear_widgets()
+        self.ids.board_scroll.scroll_y = 1
+        self.ids.card_scroll.scroll_y = 1
+
     def open_deed(self, name: str) -> None:
         self.deed = name
         self.refresh()
@@ -47,7 +56,9 @@ class DeedsScreen(BankScreen):
     def _show_players(self, state: dict) -> None:
         box = self.ids.players
         names = ["", *(p["name"] for p in state["players"] if not p["bankrupt"])]
-        if [w.value for w in reversed(box.children)] != names:
+        shape = (names, self.app.u)  # their size is set here, not in kv: a window resized makes them again
+        if getattr(box, "shape", None) != shape:
+            box.shape = shape
             box.clear_widgets()
             for name in names:
                 tap = Factory.Tap(

@@ -50,7 +50,8 @@ class MoreScreen(BankScreen):
         undo = taking_back(desk, "undo")
         self.undo_text, self.undo_promise = undo["text"], undo["promise"]
         actions = self.ids.actions
-        shape = [(g["title"], *(a["name"] for a in g["actions"])) for g in view["groups"]]
+        # the buttons' size is set here, not in kv: a window resized makes them again
+        shape = [self.app.u, *((g["title"], *(a["name"] for a in g["actions"])) for g in view["groups"])]
         if getattr(actions, "shape", None) == shape:
             self._show_money(actions)
             return
@@ -81,8 +82,10 @@ class MoreScreen(BankScreen):
 
     def _show_places(self, places: list[dict]) -> None:
         box = self.ids.places
-        if [w.value for w in reversed(box.children)] == [p["name"] for p in places]:
+        shape = (self.app.u, [p["name"] for p in places])  # their size is set here, as the actions'
+        if getattr(box, "shape", None) == shape:
             return
+        box.shape = shape
         box.clear_widgets()
         for place in places:
             if place["name"] not in self.app.screens:
@@ -121,8 +124,12 @@ class MoreScreen(BankScreen):
             w.height = height  # a Tap keeps its own height in a grid's row
 
     def on_pre_enter(self, *args):
-        self.refresh()
+        super().on_pre_enter(*args)
         self.ids.scroll.scroll_y = 1  # each visit starts at the top
+
+    def set_back(self) -> None:
+        """Done with: the buttons stay made (each visit shows what each moves and allows then), and the
+        list goes back to its top as the next visit starts."""
 
     def go(self, tap) -> None:
         self.app.show(tap.value)
