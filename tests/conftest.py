@@ -158,14 +158,7 @@ def pytest_xdist_make_scheduler(config, log):
 
 #: Tests that fail on main today, each with what is known of why. Listed in one place so the list is short-lived:
 #: a test leaves it when it passes again (they run, and a pass shows as XPASS).
-KNOWN_FAILURES: dict[str, str] = {
-    "tests/gui/test_law.py::test_every_action_shows_its_money_before_the_tap_that_moves_it[monopoly-city]": (
-        "a district tile on the Build chooser sometimes does not take the walk's touch: the tile is made anew "
-        "between the finger going down and the list handing the touch on ('no longer on the window'). One way "
-        "this happened is fixed (the districts made twice at the spin's stop, test_city_spin_stops.py); after "
-        "it, 1 run in 7 still failed so (beside two CPU-bound processes): what else remakes the grid is not found"
-    ),
-}
+KNOWN_FAILURES: dict[str, str] = {}
 
 
 def _known_failure(nodeid: str) -> str | None:

@@ -30,7 +30,7 @@ from .desk import Desk, Result
 from .taps import Taps
 from .games import NewGame, game_file_name
 from .letting_go import KEPT, MADE_ONCE, screens_to_let_go, screens_to_set_back
-from .kivy_fixes import forget_last_text_box, release_left_screen
+from .kivy_fixes import forget_last_text_box, release_left_screen, stop_what_runs_on
 from .tidy import WHOLE_EVERY, collect_young
 from .type_scale import window_u
 from .widgets import Sight
@@ -717,6 +717,7 @@ class _Screens(dict):
         del self[name]
         self.manager.remove_widget(screen)
         release_left_screen(self.manager, screen)  # the finished transition would hold it all evening
+        stop_what_runs_on(screen)  # a scroll bar still fading would hold it past the collection that frees it
         return True
 
     def __contains__(self, name) -> bool:

@@ -7,7 +7,8 @@ any other it does nothing and says so once in the log. After upgrading Kivy, run
 tests/gui/test_kivy_fixes.py: it shows each behaviour still there (or gone), and then the version is
 added to :data:`VERIFIED` (or the workaround removed).
 
-Both workarounds here keep a screen let go from living all evening (docs/architecture.md, "memory").
+Each workaround here keeps a screen let go from living past the collection that should free it
+(docs/architecture.md, "memory").
 """
 
 from __future__ import annotations
@@ -23,9 +24,11 @@ __all__ = [
     "WORKAROUNDS",
     "Workaround",
     "applies",
+    "SCROLL_BAR_FADE_KEEPS_LIST",
     "forget_last_text_box",
     "kivy_version",
     "release_left_screen",
+    "stop_what_runs_on",
 ]
 
 log = logging.getLogger(__name__)
@@ -62,7 +65,18 @@ TRANSITION_KEEPS_SCREEN = Workaround(
     None,  # searched kivy/kivy's issues and pull requests: none reports this reference (#949 is another cause)
 )
 
-WORKAROUNDS = (TEXT_BOX_KEPT, TRANSITION_KEEPS_SCREEN)
+SCROLL_BAR_FADE_KEEPS_LIST = Workaround(
+    "scroll bar fade keeps a list that left",
+    "ScrollView fades its scroll bar after every scroll update (laying out a list counts): a Clock trigger "
+    "half a second later (ScrollView._bind_inactive_bar_color_ev, which holds the list while it is due), "
+    "then a half-second Animation, kept in Animation._instances, a set of the class (made at start-up, "
+    "so frozen out of the cycle collector's sight with start-up's heap); a list flung still has its "
+    "effects' velocity trigger due every frame until it stops. A screen left within a second of its list "
+    "moving outlives the collection that should free it, and nothing collects it until the next pause",
+    None,  # searched kivy/kivy's issues and pull requests: none reports it
+)
+
+WORKAROUNDS = (TEXT_BOX_KEPT, TRANSITION_KEEPS_SCREEN, SCROLL_BAR_FADE_KEEPS_LIST)
 
 _warned: set[str] = set()
 
@@ -121,3 +135,31 @@ def release_left_screen(manager: Any, screen: Any) -> bool:
         return False
     transition.screen_out = transition.screen_in
     return True
+
+
+def stop_what_runs_on(screen: Any) -> int:
+    """Stop what Kivy still runs on the widgets of a screen let go, so the collection that follows
+    frees it: every animation on them (Kivy's own API), and each list's scroll bar fade and fling
+    (:data:`SCROLL_BAR_FADE_KEEPS_LIST`); how many were running."""
+    from kivy.animation import Animation
+    from kivy.uix.scrollview import ScrollView
+
+    fixes = applies(SCROLL_BAR_FADE_KEEPS_LIST)
+    animations = getattr(Animation, "_instances", set())  # only to count them: cancel_all is the API
+    running = len(animations)
+    stopped = 0
+    for widget in screen.walk(restrict=True):
+        Animation.cancel_all(widget)
+        if not fixes or not isinstance(widget, ScrollView):
+            continue
+        fade = getattr(widget, "_bind_inactive_bar_color_ev", None)
+        if fade is not None and fade.is_triggered:
+            fade.cancel()
+            stopped += 1
+        for effect in (widget.effect_x, widget.effect_y):
+            trigger = getattr(effect, "trigger_velocity_update", None)
+            if trigger is not None and trigger.is_triggered:
+                trigger.cancel()
+                effect.velocity = 0
+                stopped += 1
+    return stopped + running - len(animations)

@@ -118,7 +118,26 @@ class Aimed:
         """When this widget last came into sight where it is now (monotonic seconds)."""
         return max(self._put_at, Sight.changed_at)
 
+    #: When its words last changed under a finger its owner asks first for (:meth:`changes_asking_first`),
+    #: and when it had come into sight before that.
+    _changed_at = 0.0
+    _in_sight_before = 0.0
+
+    def changes_asking_first(self) -> None:
+        """Its words change now (the build spinner stopped, and a district says what the spin allows),
+        and its owner asks first, with the sentence, for a finger that went down before: such a touch is
+        judged by what was in sight when it went down, not swallowed as one on something new."""
+        self._in_sight_before = self.appeared_at()
+        self._changed_at = time.monotonic()
+
+    def went_down_before_it_changed(self, down_at: float) -> bool:
+        """Whether a finger that went down at ``down_at`` met it before its words changed (its owner
+        then asks first: what it moves now was not on it under the finger)."""
+        return down_at < self._changed_at
+
     def too_new(self, down_at: float) -> bool:
+        if self.went_down_before_it_changed(down_at):
+            return down_at - max(self._in_sight_before, Sight.changed_at) < Aimed.seen_seconds
         return down_at - self.appeared_at() < Aimed.seen_seconds
 
     def on_touch_down(self, touch):

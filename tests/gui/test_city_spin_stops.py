@@ -58,3 +58,58 @@ def test_the_redraw_after_the_spin_shows_what_it_allows_not_the_districts_before
     assert {id(t) for t in ask.ids.choices.children} == made, "the districts were made again after the stop"
     bank.tap("cancel")
     bank.until("the table", lambda: bank.screen == "table")
+
+
+def test_ann_taps_mill_lane_as_the_spinner_stops_and_is_asked_with_the_sentence_not_lost(bank, tmp_path):
+    """The banker's finger comes down on Mill Lane while the spinner turns, and the spinner stops while
+    the list still holds the touch (it hands a still finger on to the tile a moment later). The tile
+    stays the one under the finger, and since what the spin allows was not on it when the finger went
+    down, the build asks first with its sentence: the tap is neither lost nor a silent build."""
+    from dataclasses import replace
+
+    from kivy.tests.common import UnitTestTouch
+
+    from companion.ui.city_build import start_build
+    from companion.ui.widgets import SEEN_SECONDS, Aimed, ConfirmBox
+
+    with Banker.create(tmp_path / "city.game", "monopoly-city", ["Ann", "Bob", "Cy"], {}) as b:
+        b.do({"action": "buy", "player": "Ann", "deed": "Mill Lane"})
+    app = bank.app
+    assert app.open_game(tmp_path / "city.game") is None
+    bank.pump(3)
+    link, desk = app.unit_link, app.desk
+    # it stops on one block, which costs money (a railroad would cost nothing, and be built at once)
+    link.unit.settings = replace(link.unit.settings, spinner_weights=(1.0, 0.0, 0.0, 0.0))
+    later = [0.0]
+    link.clock = lambda: time.monotonic() + later[0]  # the test's hand on the unit's time
+    start_build(app)
+    ask = app.screens["ask"]
+    strip, scroll = ask.ids.spinner, ask.ids.scroll
+    bank.until("Mill Lane on the chooser while the spinner turns", lambda: bank.screen == "ask" and bank.has("choice-Mill Lane"))
+    tile = bank.find("choice-Mill Lane")
+    Aimed.seen_seconds = SEEN_SECONDS  # the tap guard as at the table
+    bank.until("Mill Lane in sight a moment", lambda: not tile.too_new(time.monotonic()))
+    assert strip.spinning
+    version = desk.version
+
+    finger = UnitTestTouch(*tile.to_window(*tile.center))
+    finger.touch_down()
+    assert scroll._touch is finger  # the list holds a still finger a moment before handing it on
+    later[0] += 60  # the spinner stops under the finger ...
+    app.poll()
+    app._refresh_now()  # ... and the chooser shows what the spin allows
+    assert strip.state == "stopped" and desk.version == version + 1  # the spin, on the ledger
+    bank.until("the list to hand the finger on", lambda: scroll._touch is not finger)
+    assert tile.get_root_window() is not None and tile in ask.ids.choices.children, "the tile was made anew"
+    finger.touch_up()
+    bank.pump(3)
+
+    boxes = [c for c in app.root_window.children if isinstance(c, ConfirmBox)]
+    assert boxes, f"the tap was lost (said: {bank.bubble()!r})"
+    assert desk.table["turn"]["spin"]["result"] == 1
+    assert "Mill Lane" in boxes[0].question and desk.version == version + 1  # asked, nothing built yet
+    bank.tap("confirm-yes")
+    bank.until("the build on the ledger", lambda: desk.version == version + 2)
+    last = desk.banker.log()[-1].action
+    assert last["action"] == "build" and last["deed"] == "Mill Lane"
+    assert desk.banker.verify() == []

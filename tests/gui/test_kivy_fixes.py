@@ -77,6 +77,36 @@ def test_a_screen_that_left_is_kept_by_the_finished_transition_and_let_go_by_the
         window.remove_widget(manager)
 
 
+def test_a_list_that_left_while_its_scroll_bar_fades_is_kept_by_kivy_and_let_go_by_the_fix(
+    verified_kivy, window, frame
+):
+    """The banker swipes the history and goes back at once: the list's scroll bar is still due to fade."""
+    from kivy.animation import Animation
+    from kivy.uix.boxlayout import BoxLayout
+    from kivy.uix.label import Label
+    from kivy.uix.scrollview import ScrollView
+
+    screen = BoxLayout()
+    rows = ScrollView()
+    rows.add_widget(Label(text="Ann collected $200 salary\n" * 40, size_hint_y=None, height=2000))
+    screen.add_widget(rows)
+    blinking = Label(text="Undo")
+    screen.add_widget(blinking)
+    window.add_widget(screen)
+    frame()
+    rows.scroll_y = 0  # the swipe: the bar shows, and is due to fade half a second later
+    frame()
+    Animation(opacity=0.5, d=60).start(blinking)  # and something of the screen's own still animating
+    window.remove_widget(screen)
+    gone = weakref.ref(screen)
+    gc.collect()
+    assert gone() is not None  # the behaviour worked around: Kivy's clock and animations hold it
+    assert kivy_fixes.stop_what_runs_on(screen) >= 2  # the fade due, and the animation
+    del screen, rows, blinking
+    gc.collect()
+    assert gone() is None
+
+
 def test_on_a_kivy_not_verified_nothing_is_patched_and_it_says_so_once(monkeypatch, caplog):
     monkeypatch.setattr(kivy_fixes, "kivy_version", lambda: "9.0.0")
     monkeypatch.setattr(kivy_fixes, "_warned", set())
@@ -91,6 +121,10 @@ def test_on_a_kivy_not_verified_nothing_is_patched_and_it_says_so_once(monkeypat
 
         assert kivy_fixes.release_left_screen(Manager, "form") is False
         assert Manager.transition.screen_out == "form"  # untouched
+        from kivy.uix.scrollview import ScrollView
+
+        assert kivy_fixes.stop_what_runs_on(ScrollView()) == 0  # animations are Kivy's API: stopped all the same
+        assert kivy_fixes.stop_what_runs_on(ScrollView()) == 0
     warnings = [r.getMessage() for r in caplog.records]
-    assert len(warnings) == 2  # once for each workaround, however often it is asked
+    assert len(warnings) == 3  # once for each workaround, however often it is asked
     assert all("Kivy 9.0.0" in w and "not applied" in w for w in warnings)

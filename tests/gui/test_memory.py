@@ -120,13 +120,16 @@ def test_after_a_pause_the_freed_memory_is_handed_back(evening):
 def test_a_screen_let_go_is_freed_soon_after_not_at_the_next_pause(evening):
     """Its widgets hold each other in cycles: the app collects them a moment after the next screen is
     drawn, so a few screens' garbage never piles up between two pauses."""
+    import gc
     import weakref
 
     app = evening.app
     # Hold the pause off for this walk: on a busy machine a frame can take longer than the wait for a
-    # pause, and then the pause's tidy-up, not the quick collection, would be what freed the screen.
+    # pause, and then the pause's tidy-up, not the quick collection, would be what freed the screen;
+    # and the collector's own pace too.
     trigger = app._tidy_trigger
     waited, trigger.timeout = trigger.timeout, 3600.0
+    gc.disable()
     try:
         pauses = app.tidied
         history = weakref.ref(app.show("history"))
@@ -135,5 +138,53 @@ def test_a_screen_let_go_is_freed_soon_after_not_at_the_next_pause(evening):
         assert until(lambda: history() is None, seconds=60)
         assert app.tidied == pauses  # freed by the quick collection, not by a pause
     finally:
+        gc.enable()
         trigger.timeout = waited
         app._tidy_later()
+
+
+def test_a_history_left_while_its_list_still_moves_is_freed_soon_after_all_the_same(evening):
+    """The banker swipes the history and goes straight back while its list still glides and its scroll
+    bar is due to fade: Kivy's clock and its running animations hold the list (from a set the collector
+    cannot see into) until they end. The screen is freed by the quick collection all the same."""
+    import gc
+
+    app = evening.app
+    trigger = app._tidy_trigger
+    waited, trigger.timeout = trigger.timeout, 3600.0  # no pause's tidy-up: only the quick collection
+    gc.disable()  # nor the collector's own pace: only the app's collections count here
+    try:
+        pauses = app.tidied
+        history = _history_swiped(evening)
+        app.show("table")
+        assert until(lambda: history() is None, seconds=30)
+        assert app.tidied == pauses
+    finally:
+        gc.enable()
+        trigger.timeout = waited
+        app._tidy_later()
+
+
+def _history_swiped(evening):
+    """The history on show, its list swiped and still moving; a weak reference to it."""
+    import weakref
+
+    from kivy.animation import Animation
+    from kivy.uix.scrollview import ScrollView
+
+    shown = evening.app.show("history")
+    evening.pump()
+    rows = next(w for w in shown.walk(restrict=True) if isinstance(w, ScrollView))  # itself, not kv's weak proxy
+    rows.scroll_y = 0
+    evening.until("the scroll bar to be due to fade", lambda: _fading(rows), 10)
+    Animation(scroll_y=1, d=600).start(rows)  # still gliding (as a list's scroll_to glides), for as long as the test looks
+    return weakref.ref(shown)
+
+
+def _fading(rows) -> bool:
+    from kivy.animation import Animation
+
+    due = rows._bind_inactive_bar_color_ev
+    return (due is not None and due.is_triggered) or any(
+        rows.uid in a._widgets for a in list(Animation._instances)
+    )

@@ -10,10 +10,21 @@ from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, St
 from .. import flows
 from ..ask_view import ask_view, on_show
 from ..spinner import SpinnerStrip  # noqa: F401  (the kv rule's class)
-from ..widgets import side_row
+from ..widgets import Aimed, side_row, touched_at
 from . import BankScreen
 
-__all__ = ["AskScreen"]
+__all__ = ["AskScreen", "kept_places"]
+
+
+def kept_places(was: list | None, now: list) -> int:
+    """How many answers from the top keep their places from one list of answers to the next (each
+    answer's value, label and chips)."""
+    kept = 0
+    for before, after in zip(was or [], now):
+        if before != after:
+            break
+        kept += 1
+    return kept
 
 
 class AskScreen(BankScreen):
@@ -95,13 +106,21 @@ class AskScreen(BankScreen):
             (r["value"], r["label"], *((c["player"] for c in r["others"]) if "others" in r else ())) for r in shown
         ]
         self._rows = shown  # the answers still to make are made with what they mean now
-        if shape == getattr(grid, "shape", None):
+        was = getattr(grid, "shape", None)
+        if shape == was:
             # the same answers: the tiles stay where the finger may be heading, with what they mean now
             for answer, row in zip(reversed(grid.children), shown):
                 self._mean_now(answer, row)
             return
+        # Other answers: the tiles of those that keep their places stay (a finger held on one keeps it:
+        # the spinner's stop may add a district after it), the rest are made anew.
+        kept = kept_places(was, shape)
         grid.shape = shape
-        grid.clear_widgets()
+        made = list(reversed(grid.children))
+        for tile in made[kept:]:
+            grid.remove_widget(tile)
+        for answer, row in zip(made[:kept], shown):
+            self._mean_now(answer, row)
         self._stop_making()
         self.reserved = 0
         if any(r.get("others") for r in shown):
@@ -314,6 +333,9 @@ class AskScreen(BankScreen):
         self.form = flows.with_spin(self.form, spin, spec)
         pending, self._pending = self._pending, None
         self.shown_floor = self.ids.shown.height  # the districts stay where they were while it turned
+        for tile in self.ids.choices.walk(restrict=True):
+            if isinstance(tile, Aimed):  # a finger already on a district is asked with the sentence
+                tile.changes_asking_first()
         if pending is not None and self.app.manager.current == self.name:
             self.app.run_flow(self.form.fill(self.field, pending))
             return
@@ -338,6 +360,12 @@ class AskScreen(BankScreen):
             return
         if tile.refused:
             self.app.refuse(tile.refused, tile)
+            return
+        touch = tile.last_touch
+        if touch is not None and tile.went_down_before_it_changed(touched_at(touch)):
+            # the finger went down while the spinner turned and the list handed it on after the stop:
+            # what the spin allows was not on the tile under the finger, so the build asks first
+            self.app.run_flow(self.form.fill(self.field, tile.value))
             return
         if self.both_ways:  # one candidate in or out of the list; Done goes on
             value, inside = tile.value
