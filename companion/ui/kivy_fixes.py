@@ -145,7 +145,7 @@ def stop_what_runs_on(screen: Any) -> int:
     from kivy.uix.scrollview import ScrollView
 
     fixes = applies(SCROLL_BAR_FADE_KEEPS_LIST)
-    animations = getattr(Animation, "_instances", set())  # only to count them: cancel_all is the API
+    animations: set[Any] = getattr(Animation, "_instances", set())  # only to count them: cancel_all is the API
     running = len(animations)
     stopped = 0
     for widget in screen.walk(restrict=True):

@@ -85,7 +85,10 @@ def test_ann_taps_mill_lane_as_the_spinner_stops_and_is_asked_with_the_sentence_
     start_build(app)
     ask = app.screens["ask"]
     strip, scroll = ask.ids.spinner, ask.ids.scroll
-    bank.until("Mill Lane on the chooser while the spinner turns", lambda: bank.screen == "ask" and bank.has("choice-Mill Lane"))
+    bank.until(
+        "Mill Lane on the chooser while the spinner turns",
+        lambda: bank.screen == "ask" and bank.has("choice-Mill Lane"),
+    )
     tile = bank.find("choice-Mill Lane")
     Aimed.seen_seconds = SEEN_SECONDS  # the tap guard as at the table
     bank.until("Mill Lane in sight a moment", lambda: not tile.too_new(time.monotonic()))

@@ -177,7 +177,9 @@ def _history_swiped(evening):
     rows = next(w for w in shown.walk(restrict=True) if isinstance(w, ScrollView))  # itself, not kv's weak proxy
     rows.scroll_y = 0
     evening.until("the scroll bar to be due to fade", lambda: _fading(rows), 10)
-    Animation(scroll_y=1, d=600).start(rows)  # still gliding (as a list's scroll_to glides), for as long as the test looks
+    Animation(scroll_y=1, d=600).start(
+        rows
+    )  # still gliding (as a list's scroll_to glides), for as long as the test looks
     return weakref.ref(shown)
 
 
@@ -185,6 +187,4 @@ def _fading(rows) -> bool:
     from kivy.animation import Animation
 
     due = rows._bind_inactive_bar_color_ev
-    return (due is not None and due.is_triggered) or any(
-        rows.uid in a._widgets for a in list(Animation._instances)
-    )
+    return (due is not None and due.is_triggered) or any(rows.uid in a._widgets for a in list(Animation._instances))
