@@ -23,17 +23,23 @@ pytestmark = [
 ]
 
 
-def test_the_redraw_after_the_spin_shows_what_it_allows_not_the_districts_before_it(bank, tmp_path):
-    from companion.ui.city_build import start_build
-
+def ann_owns_mill_lane(bank, tmp_path):
+    """A Monopoly City game open on the screen where Ann owns Mill Lane, the unit's time in the test's
+    hand: ``later[0] += 60`` is a minute gone for the trading unit (the spinner long stopped)."""
     with Banker.create(tmp_path / "city.game", "monopoly-city", ["Ann", "Bob", "Cy"], {}) as b:
         b.do({"action": "buy", "player": "Ann", "deed": "Mill Lane"})
     app = bank.app
     assert app.open_game(tmp_path / "city.game") is None
     bank.pump(3)
-    link, desk = app.unit_link, app.desk
     later = [0.0]
-    link.clock = lambda: time.monotonic() + later[0]  # the test's hand on the unit's time
+    app.unit_link.clock = lambda: time.monotonic() + later[0]
+    return app, app.desk, later
+
+
+def test_the_redraw_after_the_spin_shows_what_it_allows_not_the_districts_before_it(bank, tmp_path):
+    from companion.ui.city_build import start_build
+
+    app, desk, later = ann_owns_mill_lane(bank, tmp_path)
     start_build(app)
     ask = app.screens["ask"]
     strip = ask.ids.spinner
@@ -72,16 +78,9 @@ def test_ann_taps_mill_lane_as_the_spinner_stops_and_is_asked_with_the_sentence_
     from companion.ui.city_build import start_build
     from companion.ui.widgets import SEEN_SECONDS, Aimed, ConfirmBox
 
-    with Banker.create(tmp_path / "city.game", "monopoly-city", ["Ann", "Bob", "Cy"], {}) as b:
-        b.do({"action": "buy", "player": "Ann", "deed": "Mill Lane"})
-    app = bank.app
-    assert app.open_game(tmp_path / "city.game") is None
-    bank.pump(3)
-    link, desk = app.unit_link, app.desk
+    app, desk, later = ann_owns_mill_lane(bank, tmp_path)
     # it stops on one block, which costs money (a railroad would cost nothing, and be built at once)
-    link.unit.settings = replace(link.unit.settings, spinner_weights=(1.0, 0.0, 0.0, 0.0))
-    later = [0.0]
-    link.clock = lambda: time.monotonic() + later[0]  # the test's hand on the unit's time
+    app.unit_link.unit.settings = replace(app.unit_link.unit.settings, spinner_weights=(1.0, 0.0, 0.0, 0.0))
     start_build(app)
     ask = app.screens["ask"]
     strip, scroll = ask.ids.spinner, ask.ids.scroll
