@@ -136,7 +136,6 @@ class TableBankerApp(Taps, App):
         self._let_go_trigger: ClockEvent | None = None
         self._tidy_trigger: ClockEvent | None = None
         self._collect_trigger: ClockEvent | None = None
-        self._sight_trigger: ClockEvent | None = None
         self.tidied, self.tidy_ms = 0, 0.0  # tidy-ups done, and how long the last one took
         self._unsettled = False  # whether the settled heap may hold garbage (a game was closed since)
         self._another_game = False  # a game was opened since the screens were last let go
@@ -173,8 +172,8 @@ class TableBankerApp(Taps, App):
         self._tidy_trigger = Clock.create_trigger(self.tidy, TIDY_AFTER_SECONDS)
         self._collect_trigger = Clock.create_trigger(self._collect_let_go, COLLECT_AFTER_SECONDS)
         # What is under the finger changes with the screen shown and with a box opened or closed: taps
-        # wait until it has been in sight a moment (widgets.Aimed), from the frame that first draws it.
-        self._sight_trigger = Clock.create_trigger(Sight.changed, 0)
+        # wait until it has been in sight a moment (widgets.Aimed), from the frame that first draws it
+        # (widgets.on_the_glass).
         self._unit_wake = Clock.create_trigger(self._pace_unit, 0)
         root.ids.screens.bind(current=self._view_changed)
         Window.bind(children=self._view_changed)
@@ -201,8 +200,6 @@ class TableBankerApp(Taps, App):
 
     def _view_changed(self, *_: object) -> None:
         Sight.changed()
-        if self._sight_trigger is not None:
-            self._sight_trigger()
 
     def on_start(self):
         if self.settle_heap:
@@ -235,7 +232,6 @@ class TableBankerApp(Taps, App):
             self._let_go_trigger,
             self._tidy_trigger,
             self._collect_trigger,
-            self._sight_trigger,
             self._unit_wake,
         ):
             if trigger is not None:

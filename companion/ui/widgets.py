@@ -7,6 +7,7 @@ the app supports.
 
 from __future__ import annotations
 
+import math
 import time
 import weakref
 
@@ -51,13 +52,44 @@ SEEN_SECONDS = 0.25
 
 class Sight:
     """When the whole view last changed under the finger: a screen shown, a box opened or closed.
-    Each guarded widget also knows when it was put on the window, moved or made visible."""
+    Each guarded widget also knows when it was put on the window, moved or made visible.
+
+    Both count from the frame that first draws the change (:func:`on_the_glass`), not from the code
+    that made it: the work after a change (letting the last screen go, setting back a kept one) can
+    hold the loop for a while under load, and a finger that comes meanwhile is dispatched before that
+    frame is drawn, when nothing new was yet to be seen."""
 
     changed_at = 0.0
+    _pending = False
 
     @classmethod
     def changed(cls, *_: object) -> None:
         cls.changed_at = time.monotonic()
+        cls._pending = True
+        _watch_the_glass()
+
+
+def on_the_glass(*_: object) -> None:
+    """A frame was drawn (the window's ``on_flip``): what changed since is in sight from now."""
+    now = time.monotonic()
+    if Sight._pending:
+        Sight.changed_at = now
+        Sight._pending = False
+    if Aimed._fresh:
+        for widget in list(Aimed._fresh):
+            widget._put_at = now
+        Aimed._fresh.clear()
+
+
+_watching: list[bool] = []
+
+
+def _watch_the_glass() -> None:
+    """Stamp at the next frame drawn, and make sure one is (a change that moves no pixel draws none)."""
+    if not _watching:
+        Window.bind(on_flip=on_the_glass)
+        _watching.append(True)
+    Window.canvas.ask_update()
 
 
 def touched_at(touch) -> float:
@@ -76,22 +108,12 @@ class Aimed:
 
     seen_seconds = SEEN_SECONDS  # tests of single screens tap faster than a person: they set it to 0
     _put_at = 0.0
-    _fresh: "weakref.WeakSet[Aimed]" = weakref.WeakSet()  # put, moved or shown since the last frame
-    _drawn = None  # the trigger that stamps them again on the next frame, once they are on the glass
+    _fresh: "weakref.WeakSet[Aimed]" = weakref.WeakSet()  # put, moved or shown since the last frame drawn
 
     def _stamp(self) -> None:
         self._put_at = time.monotonic()
-        Aimed._fresh.add(self)
-        if Aimed._drawn is None:
-            Aimed._drawn = Clock.create_trigger(Aimed._stamp_drawn, 0)
-        Aimed._drawn()
-
-    @staticmethod
-    def _stamp_drawn(*_: object) -> None:
-        now = time.monotonic()
-        for widget in list(Aimed._fresh):
-            widget._put_at = now
-        Aimed._fresh.clear()
+        Aimed._fresh.add(self)  # stamped again by the frame that draws it (on_the_glass)
+        _watch_the_glass()
 
     def on_parent(self, _widget, parent) -> None:
         if parent is not None:
@@ -115,7 +137,10 @@ class Aimed:
             self._stamp()
 
     def appeared_at(self) -> float:
-        """When this widget last came into sight where it is now (monotonic seconds)."""
+        """When this widget last came into sight where it is now (monotonic seconds); not yet (infinity)
+        while the frame that draws its change is still to come."""
+        if Aimed.seen_seconds > 0 and (Sight._pending or self in Aimed._fresh):
+            return math.inf
         return max(self._put_at, Sight.changed_at)
 
     #: When its words last changed under a finger its owner asks first for (:meth:`changes_asking_first`),
