@@ -93,12 +93,19 @@ def _watch_the_glass() -> None:
 
 
 def touched_at(touch) -> float:
-    """When the finger went down, on the monotonic clock (a list hands a touch on a moment later)."""
+    """When the finger went down, on the monotonic clock (a list hands a touch on a moment later).
+
+    Kivy stamps a touch when it reads it, and it reads the fingers once per turn of its loop, after
+    the turn's scheduled work: a finger that came while that work held the loop (letting a screen go
+    after a change) is read late. With the guard on, a touch counts from no later than the start of
+    the turn that read it (the clock's last tick): it may have come any time since."""
     started = getattr(touch, "time_start", None)
     now = time.monotonic()
-    if not isinstance(started, (int, float)):
-        return now
-    return now - min(max(0.0, time.time() - started), 5.0)
+    down = now if not isinstance(started, (int, float)) else now - min(max(0.0, time.time() - started), 5.0)
+    if Aimed.seen_seconds <= 0:
+        return down
+    turn_began = now - max(0.0, Clock.time() - Clock.get_time())
+    return min(down, turn_began)
 
 
 class Aimed:
