@@ -26,8 +26,8 @@ FLOW_SCREENS = frozenset({"amount", "ask", "form", "auction", "trade", "card", "
 #: keypad of every payment, the chooser of every deed, player and count): made once and, when done
 #: with, set back to as they were made instead of let go. Making a screen's widgets and freeing them
 #: again was most of a visit's work (benchmarks/README.md, "Screens kept between visits"). The deeds
-#: screen can be set back too but is made anew on each visit: its board of tiles was most of what
-#: keeping cost (memory, and the tidy-up at a pause) for little work saved where it is visited.
+#: screen is made anew on each visit: its board of tiles was most of what keeping it cost (memory,
+#: and the tidy-up at a pause) for little work saved where it is visited.
 MADE_ONCE = frozenset({"amount", "ask", "more"})
 
 

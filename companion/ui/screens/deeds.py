@@ -24,15 +24,6 @@ class DeedsScreen(BankScreen):
         if self.desk is not None:
             self.deed = deed_to_show(self.desk.table, player or None, self.deed)
 
-    def set_back(self) -> None:
-        """Done with (the table is back): no deed open, everyone's deeds, the board and the card scrolled
-        to the top; the board's tiles stay made (they show what each deed holds when next shown)."""
-        self.deed, self.whose, self.card = "", "", {}
-        self.ids.lines.clear_widgets()
-        self.ids.actions.clear_widgets()
-        self.ids.board_scroll.scroll_y = 1
-        self.ids.card_scroll.scroll_y = 1
-
     def open_deed(self, name: str) -> None:
         self.deed = name
         self.refresh()
