@@ -67,9 +67,12 @@ def in_sight(w) -> tuple[float, float, float, float] | None:
     return (left, bottom, right, top) if right - left > 2 * EDGE and top - bottom > 2 * EDGE else None
 
 
-def reachable(witness) -> list:
+def reachable(witness, order: list | None = None) -> list:
     """The tappable widgets a finger can reach now, each with the part of it in sight: some of it shows
-    on the glass, and it is the topmost widget at that part's centre."""
+    on the glass, and it is the topmost widget at that part's centre. ``order``: the witness's
+    :meth:`~tests.gui.witness.Witness.touch_order` of the screen as it stands (taken here if not given)."""
+    if order is None:
+        order = witness.touch_order()
     out = []
     for w in witness._tappable():
         name = str(getattr(w, "name", "") or "")
@@ -81,19 +84,21 @@ def reachable(witness) -> list:
         if seen is None:
             continue
         left, bottom, right, top = seen
-        if witness.under((left + right) / 2, (bottom + top) / 2) is w:
+        if witness.under((left + right) / 2, (bottom + top) / 2, order) is w:
             out.append((w, seen))
     return out
 
 
-def aim(rnd: random.Random, witness, w, seen: tuple[float, float, float, float]) -> tuple[float, float]:
+def aim(
+    rnd: random.Random, witness, w, seen: tuple[float, float, float, float], order: list | None = None
+) -> tuple[float, float]:
     """Where the finger lands: a point in the part of ``w`` in sight, not always its very centre (a
     finger is not precise), and on ``w`` itself (not on a widget lying over a corner of it); the centre
     of what shows when the jittered point is not."""
     left, bottom, right, top = seen
     x = (left + right) / 2 + rnd.uniform(-0.3, 0.3) * (right - left)
     y = (bottom + top) / 2 + rnd.uniform(-0.3, 0.3) * (top - bottom)
-    if witness.under(x, y) is w:
+    if witness.under(x, y, order) is w:
         return x, y
     return (left + right) / 2, (bottom + top) / 2
 
@@ -105,12 +110,14 @@ def run(hands, seed: int, taps: int, referee, witness) -> list[str]:
     last = 0.0
     for step in range(taps):
         hands.turn()
-        choices = reachable(witness)
+        order = witness.touch_order()
+        choices = reachable(witness, order)
         if not choices:
             hands.until("something to tap", lambda: bool(reachable(witness)), 10)
-            choices = reachable(witness)
+            order = witness.touch_order()
+            choices = reachable(witness, order)
         w, in_view = rnd.choice(choices)
-        x, y = aim(rnd, witness, w, in_view)
+        x, y = aim(rnd, witness, w, in_view, order)
         gap = rnd.triangular(*PACE)
         hands.until("the monkey's pace", lambda last=last, gap=gap: time.monotonic() - last >= gap, gap + 5)
         seen = len(witness.sightings)

@@ -51,59 +51,120 @@ def _visible(w) -> bool:
     return True
 
 
+def _shown_in_order(root):
+    """Every widget under ``root`` (itself included) in the order of ``root.walk(restrict=True)``, each
+    with whether it is shown (:func:`_visible`) and the ancestors that move what they hold (the lists,
+    the screens: a ``to_parent`` of their own), the nearest first: one pass over the tree instead of a
+    walk up to the window for each widget."""
+    out: list[tuple[Any, bool, tuple]] = []
+
+    def visit(w, shown: bool, movers: tuple) -> None:
+        shown = shown and getattr(w, "opacity", 1) != 0
+        out.append((w, shown, movers))
+        inner = (w, *movers) if _moves(w) else movers
+        for child in reversed(w.children):
+            visit(child, shown, inner)
+
+    parent = root.parent
+    visit(root, parent is None or parent is root or _visible(parent), _movers(root))
+    return out
+
+
+def _moves(w) -> bool:
+    """Whether ``w``'s ``to_parent`` moves a point (a list, a screen: not Kivy's plain widget's, which
+    gives it back unchanged). ``w`` may be a weak proxy (kv's ids), so the method is asked, not the type."""
+    from kivy.uix.widget import Widget
+
+    return getattr(w.to_parent, "__func__", None) is not Widget.to_parent
+
+
+def _movers(w) -> tuple:
+    """The ancestors of ``w`` that move a point (:func:`_moves`), nearest first: the only steps of
+    ``w.to_window`` that change a coordinate."""
+    from kivy.uix.widget import Widget
+
+    found = []
+    parent = w.parent
+    while isinstance(parent, Widget) and parent.parent is not parent:
+        if _moves(parent):
+            found.append(parent)
+        parent = parent.parent
+    return tuple(found)
+
+
 def _texts(w) -> list[str]:
     out = []
-    for x in w.walk(restrict=True):
+    for x, shown, _ in _shown_in_order(w):
         text = getattr(x, "text", None)
-        if isinstance(text, str) and text.strip() and _visible(x) and x.width > 1 and x.height > 1:
+        if isinstance(text, str) and text.strip() and shown and x.width > 1 and x.height > 1:
             out.append(text)
     return out
 
 
-def _rect(w) -> tuple:
+def _rect(w, movers: tuple | None = None) -> tuple:
     """Where a widget is, and what it promises (the money it shows, the entry an Undo names): a
-    widget moved, grown or saying something else is new to the eye."""
-    x0, y0 = w.to_window(w.x, w.y)
-    x1, y1 = w.to_window(w.right, w.top)
+    widget moved, grown or saying something else is new to the eye. ``movers``: the ancestors that
+    move a point (:func:`_movers`), when already known; the same figures as ``w.to_window``, which
+    takes the same steps (every other ancestor's ``to_parent`` gives the point back unchanged)."""
+    x0, y0, x1, y1 = w.x, w.y, w.right, w.top
+    for parent in _movers(w) if movers is None else movers:
+        x0, y0 = parent.to_parent(x0, y0)
+        x1, y1 = parent.to_parent(x1, y1)
     return (round(x0), round(y0), round(x1), round(y1), getattr(w, "promise", None))
 
 
 class Witness:
-    """Watches the app's window: what is in sight each frame, and each touch-down's sighting."""
+    """Watches the app's window: what is in sight each frame drawn, and each touch-down's sighting.
 
-    def __init__(self, app) -> None:
-        from kivy.clock import Clock
+    ``watch``: note what is in sight frame by frame (the time each tappable widget has been in sight,
+    for the tap guard's check); without it only the touch-downs are written down (the law's walk,
+    whose simulated touches leave the tap guard out)."""
+
+    def __init__(self, app, *, watch: bool = True) -> None:
         from kivy.core.window import Window
 
         self.app = app
         self.sightings: list[Sighting] = []
         self._seen: dict[int, tuple[Any, tuple, float]] = {}  # id -> (weakref, rect, since)
+        self.watch = watch
         Window.bind(on_touch_down=self._down)
-        self._frame = Clock.schedule_interval(self.look, 0)
-        self.look()
+        if watch:
+            # What is in sight changes only with a frame drawn (the app asks for one when a tappable
+            # widget moves, grows, shows or says something else: widgets._watch_the_glass), so the
+            # witness looks as each frame is put on the glass, as the app's tap guard stamps it
+            Window.bind(on_flip=self.look)
+            self.look()
 
     def close(self) -> None:
         from kivy.core.window import Window
 
         Window.unbind(on_touch_down=self._down)
-        self._frame.cancel()
+        if self.watch:
+            Window.unbind(on_flip=self.look)
 
-    # -- every frame: what is in sight, since when ---------------------------------------------------
-    def _tappable(self):
+    # -- every frame drawn: what is in sight, since when ---------------------------------------------
+    def _in_sight_now(self) -> list[tuple[Any, tuple]]:
+        """Every tappable widget on the window (a ``ButtonBehavior`` drawn, not hidden) with its
+        :func:`_rect`, in the order of the window's walk."""
         from kivy.core.window import Window
         from kivy.uix.behaviors import ButtonBehavior
 
+        found = []
         for root in Window.children:
-            for w in root.walk(restrict=True):
-                if isinstance(w, ButtonBehavior) and w.width > 1 and w.height > 1 and _visible(w):
-                    yield w
+            for w, shown, movers in _shown_in_order(root):
+                if shown and isinstance(w, ButtonBehavior) and w.width > 1 and w.height > 1:
+                    found.append((w, _rect(w, movers)))
+        return found
+
+    def _tappable(self):
+        for w, _ in self._in_sight_now():
+            yield w
 
     def look(self, *_: object) -> None:
         now = time.monotonic()
         seen = {}
-        for w in self._tappable():
+        for w, rect in self._in_sight_now():
             key = id(w)
-            rect = _rect(w)
             old = self._seen.get(key)
             since = old[2] if old is not None and old[0]() is w and old[1] == rect else now
             seen[key] = (weakref.ref(w), rect, since)
@@ -116,30 +177,43 @@ class Witness:
         return now - old[2]
 
     # -- each touch-down -----------------------------------------------------------------------------
-    def under(self, x: float, y: float):
-        """The tappable widget a touch at (x, y) comes down on: the topmost, in Kivy's order (a box
-        on top takes every touch)."""
+    def touch_order(self) -> list:
+        """The tappable widgets in the order Kivy offers a touch to them (the topmost first: the
+        window's last child first, each widget's children before itself, nothing under a hidden
+        widget), each with its :func:`_rect`; a box on top takes every touch, so the list ends at the
+        first box with a None. :meth:`under` reads it: one pass over the tree for many points."""
         from kivy.core.window import Window
         from kivy.uix.behaviors import ButtonBehavior
         from kivy.uix.modalview import ModalView
 
-        def search(w):
+        order: list = []
+
+        def search(w, movers: tuple) -> None:
             if getattr(w, "opacity", 1) == 0:
-                return None
+                return
+            inner = (w, *movers) if _moves(w) else movers
             for child in w.children:
-                found = search(child)
-                if found is not None:
-                    return found
+                search(child, inner)
             if isinstance(w, ButtonBehavior) and w.width > 1 and w.height > 1:
-                x0, y0, x1, y1, _ = _rect(w)
-                if x0 <= x <= x1 and y0 <= y <= y1:
-                    return w
-            return None
+                order.append((w, _rect(w, movers)))
 
         for root in Window.children:
-            found = search(root)
-            if found is not None or isinstance(root, ModalView):
-                return found
+            search(root, _movers(root))
+            if isinstance(root, ModalView):
+                order.append(None)
+                break
+        return order
+
+    def under(self, x: float, y: float, order: list | None = None):
+        """The tappable widget a touch at (x, y) comes down on: the topmost, in Kivy's order (a box
+        on top takes every touch). ``order``: :meth:`touch_order` already taken, for the screen as
+        it still stands."""
+        for entry in self.touch_order() if order is None else order:
+            if entry is None:
+                return None
+            w, (x0, y0, x1, y1, _) = entry
+            if x0 <= x <= x1 and y0 <= y <= y1:
+                return w
         return None
 
     def screen_texts(self) -> list[str]:
