@@ -53,6 +53,9 @@ SCREENS = [
 #: A person's pace between two taps, in seconds.
 HUMAN_PACE = (0.15, 0.6)
 
+#: Frames a second while a test waits on the app's state (the display's pace, as Kivy runs it).
+WAITING_FPS = 60
+
 
 class NotOnScreen(AssertionError):
     "The widget the test wants to tap is not visible on the current screen."
@@ -82,12 +85,28 @@ class Hands:
             self.turn()
 
     def until(self, what: str, ready, seconds: float = 20.0) -> None:
-        """Keep the app running until ``ready()`` is true; if it never is, say what was awaited."""
+        """Keep the app running until ``ready()`` is true; if it never is, say what was awaited.
+
+        While it waits the loop turns at the display's pace even where a test runs its frames as fast
+        as they come (the law's walk): what is awaited is mostly a timer (a list's quarter second
+        before it hands a still touch on, a box fading), and a loop turning without pause would only
+        spin a core until it runs out."""
+        if ready():
+            return
+        from kivy.clock import Clock
+
         end = time.monotonic() + seconds
-        while not ready():
-            if time.monotonic() > end:
-                raise TapLost(f"waited {seconds:.0f} s for {what} (screen: {self.screen}, said: {self.bubble()!r})")
-            self.turn()
+        fps = Clock._max_fps
+        Clock._max_fps = fps or WAITING_FPS
+        try:
+            while not ready():
+                if time.monotonic() > end:
+                    raise TapLost(
+                        f"waited {seconds:.0f} s for {what} (screen: {self.screen}, said: {self.bubble()!r})"
+                    )
+                self.turn()
+        finally:
+            Clock._max_fps = fps
 
     def wait(self, seconds: float) -> None:
         """Let real time pass with the loop running (a timer a test means to see run out)."""

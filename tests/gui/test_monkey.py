@@ -87,6 +87,7 @@ def walk(hands, folder, pack: str, options: dict, seed: int, taps: int) -> None:
     try:
         assert hands.app.open_game(evening_under_way(folder, pack, options, seed=seed)) is None
         hands.pump(3)
+        hands.app.tidy()  # the banker's pause once the game is open (the app's own, after a moment at the table)
         referee = Referee(hands.app.desk, witness)
         trail = monkey.run(hands, seed, taps, referee, witness)
     finally:
