@@ -70,12 +70,23 @@ def _shown_in_order(root):
     return out
 
 
+_MOVES: dict[type, bool] = {}
+
+
 def _moves(w) -> bool:
     """Whether ``w``'s ``to_parent`` moves a point (a list, a screen: not Kivy's plain widget's, which
-    gives it back unchanged). ``w`` may be a weak proxy (kv's ids), so the method is asked, not the type."""
-    from kivy.uix.widget import Widget
+    gives it back unchanged), known once per class. ``w`` may be a weak proxy (kv's ids): its method
+    is asked, as the proxy's type says nothing of the widget's."""
+    kind = type(w)
+    known = _MOVES.get(kind)
+    if known is None:
+        from kivy.uix.widget import Widget
+        from kivy.weakproxy import WeakProxy
 
-    return getattr(w.to_parent, "__func__", None) is not Widget.to_parent
+        known = getattr(w.to_parent, "__func__", None) is not Widget.to_parent
+        if kind is not WeakProxy:
+            _MOVES[kind] = known
+    return known
 
 
 def _movers(w) -> tuple:
