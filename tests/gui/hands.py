@@ -499,12 +499,13 @@ class PointerHands(Hands):
     def _seen(self, w) -> None:
         """A person taps what they have seen: wait until the widget has been in sight, where it is, for
         the app's tap guard (companion.ui.widgets.Aimed); the monkey does not wait, and checks."""
-        from companion.ui.widgets import SEEN_SECONDS, Aimed
+        from companion.ui.widgets import FINGER_CLOCK, SEEN_SECONDS, Aimed
 
         Aimed.seen_seconds = SEEN_SECONDS
         if self.blind or not hasattr(w, "too_new"):
             return
-        self.until("the widget to have been in sight a moment", lambda: not w.too_new(time.monotonic()), 10.0)
+        # a finger counts from no later than the loop's last look for fingers (widgets.FingerClock)
+        self.until("the widget to have been in sight a moment", lambda: not w.too_new(FINGER_CLOCK.counts_from()), 10.0)
 
     #: Tap without waiting for the widget to have been seen (the monkey, the double taps).
     blind = False

@@ -45,6 +45,7 @@ def table(tmp_path_factory):
 
 def double_tap(hands, name: str) -> list:
     """Double-tap the widget ``name`` (150 ms between the fingers) and wait until the app has seen both."""
+    from companion.ui.widgets import FINGER_CLOCK
     from tests.gui.pointer import double_at
     from tests.gui.witness import Witness
 
@@ -55,7 +56,7 @@ def double_tap(hands, name: str) -> list:
         x, y = hands._settled(w)
         hands._seen(w)
         hands.pump(10)
-        if hands._settled(w) == (x, y) and not w.too_new(time.monotonic()) and not hands.app.layer.children:
+        if hands._settled(w) == (x, y) and not w.too_new(FINGER_CLOCK.counts_from()) and not hands.app.layer.children:
             break
     witness = Witness(hands.app)
     try:
@@ -190,6 +191,62 @@ def test_a_finger_that_comes_while_the_loop_is_held_after_back_is_swallowed(tabl
     finger.touch_up()
     hands._still()
     assert desk.version == version, "a finger read late, in a held turn, reached Undo"
+    hands.tap("undo")  # a person's tap, once the table has been in sight
+    hands.until("the undo", lambda: desk.version == version + 1)
+    hands.tap("redo")
+    hands.until("the redo", lambda: desk.version == version + 2)
+
+
+def test_a_second_finger_the_window_reads_only_after_a_held_turn_is_swallowed(table):
+    """Ann taps Cancel on the keypad twice. The table is drawn at once, and then the work after the
+    change (setting the keypad back, letting go what the visit made) holds the loop past the guard;
+    her second finger comes meanwhile, through the X server, and the window reads it only when the
+    loop turns again, a quarter second after the table was drawn. It came while the table's Undo had
+    hardly been in sight, and is swallowed. (Kivy stamps a touch when the window reads it, not when
+    the finger went down: the guard counts it from no later than the loop's look for fingers before.)"""
+    from kivy.clock import Clock
+    from kivy.core.window import Window
+
+    from companion.ui.widgets import SEEN_SECONDS, Tap
+    from tests.gui.pointer import FINGER
+    from tests.gui.witness import Witness
+
+    hands = table
+    app, desk = hands.app, table.app.desk
+    version = desk.version
+    opened(hands, "pay", screen="amount")
+    hands._still()
+    cancel = hands.find("cancel")
+    x, y = hands._settled(cancel)
+    hands._seen(cancel)
+    pointer = hands.pointer
+    held: list[float] = []
+
+    def hold(_dt: float) -> None:
+        # the change's own work, held long (the scenario, not a wait): the second finger comes meanwhile
+        Tap.forget_last()  # not the same button twice: the guard under test is the sight's
+        subprocess.run([pointer.xdotool, *pointer.over(x, y), *FINGER], check=True)
+        time.sleep(SEEN_SECONDS + 0.1)
+        held.append(time.monotonic())
+
+    def drawn(*_: object) -> None:
+        if app.manager.current == "table":
+            Window.unbind(on_flip=drawn)
+            Clock.schedule_once(hold, 0)  # the next turn's work, after the table's first frame
+
+    witness = Witness(app)
+    Window.bind(on_flip=drawn)
+    try:
+        pointer.press_at(x, y)  # the first finger: Cancel, and the table is back
+        hands.until("the turn held", lambda: bool(held))
+        hands.until("the second finger to reach the window", lambda: len(witness.sightings) >= 2, 10)
+        hands._still()
+        seen = [(s.screen, s.name, round(s.in_sight or 0, 3)) for s in witness.sightings]
+    finally:
+        Window.unbind(on_flip=drawn)
+        witness.close()
+    assert hands.screen == "table", seen
+    assert desk.version == version, f"a finger read late reached Undo: {desk.banker.log(version)[-1].summary} ({seen})"
     hands.tap("undo")  # a person's tap, once the table has been in sight
     hands.until("the undo", lambda: desk.version == version + 1)
     hands.tap("redo")
