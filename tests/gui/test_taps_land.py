@@ -171,7 +171,7 @@ def test_a_finger_that_comes_while_the_loop_is_held_after_back_is_swallowed(tabl
     from kivy.clock import Clock
     from kivy.tests.common import UnitTestTouch
 
-    from companion.ui.widgets import SEEN_SECONDS, Tap
+    from companion.ui.widgets import SEEN_SECONDS, Sight, Tap
 
     hands = table
     app, desk = hands.app, table.app.desk
@@ -180,8 +180,8 @@ def test_a_finger_that_comes_while_the_loop_is_held_after_back_is_swallowed(tabl
     x, y = undo.to_window(*undo.center)
     opened(hands, "more", screen="more")
     app.to_table()  # Back: the table's Undo under the finger from the next frame drawn
-    if drawn:
-        hands.pump(3)  # the table drawn, its widgets on the glass
+    if drawn:  # the table's first frame drawn, and no more: the hold comes right after it
+        hands.until("the table's first frame", lambda: not Sight._pending)
     Clock.tick()  # the loop turns once: the change's own work runs (letting More go) ...
     time.sleep(SEEN_SECONDS + 0.1)  # ... and holds it (the scenario itself, not a wait): no frame drawn
     Tap.forget_last()  # not the same button tapped twice: the guard under test is the sight's
