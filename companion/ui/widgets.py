@@ -227,9 +227,10 @@ Factory.register("Aimed", cls=Aimed)  # for kv's own tappable classes (a saved g
 class Tap(Aimed, ButtonBehavior, Label):
     """A big flat button; ``kind`` picks its colour (button, accent, danger).
 
-    The double-tap guard (``guard``): a second tap on the very button released last, within
-    :attr:`GUARD_SECONDS`, is the other half of a double tap and is ignored, so a one-tap action is
-    not done twice. It is one record for the whole window, not one per button: a tap on any other
+    The double-tap guard (``guard``): a second tap on the very button released last, its finger
+    down within :attr:`GUARD_SECONDS` of the release (counted from when it came, :func:`touched_at`,
+    not from when a held loop handed it on), is the other half of a double tap and is ignored, so a
+    one-tap action is not done twice. It is one record for the whole window, not one per button: a tap on any other
     button in between ends it, so quick taps on different buttons (Undo, then Salary) all count.
     A tap on a button that came into sight too recently is swallowed (:class:`Aimed`).
 
@@ -251,8 +252,8 @@ class Tap(Aimed, ButtonBehavior, Label):
     def on_touch_down(self, touch):
         if unseen(self):
             return False
-        if self.guard and self.collide_point(*touch.pos) and self.is_second_tap(time.monotonic()):
-            return True  # swallowed: the second tap of a double tap on this same button
+        if self.guard and self.collide_point(*touch.pos) and self.is_second_tap(touched_at(touch)):
+            return True  # swallowed: the second tap of a double tap on this same button (from when it came)
         return super().on_touch_down(touch)
 
     def is_second_tap(self, now: float) -> bool:

@@ -291,3 +291,52 @@ def test_a_box_answers_once(table):
     box.yes()
     box.no()
     assert answers == ["yes"]
+
+
+def test_a_double_tap_on_salary_read_only_after_a_held_turn_collects_once(table):
+    """Ann taps Salary twice. Her first tap's entry is written and drawn, and then the turn's work holds
+    the loop past the double-tap guard's 0.4 s; her second finger comes meanwhile and is read only
+    after. It was the second half of a double tap all the same: she collects $200 once."""
+    from kivy.clock import Clock
+    from kivy.core.window import Window
+
+    from companion.ui.widgets import Tap
+    from tests.gui.pointer import FINGER
+    from tests.gui.witness import Witness
+
+    hands = table
+    app, desk = hands.app, table.app.desk
+    version = desk.version
+    hands._still()
+    salary = hands.find("salary")
+    x, y = hands._settled(salary)
+    hands._seen(salary)
+    pointer = hands.pointer
+    held: list[float] = []
+
+    def hold(_dt: float) -> None:
+        # the turn's work, held long (the scenario, not a wait): the second finger comes meanwhile
+        subprocess.run([pointer.xdotool, *pointer.over(x, y), *FINGER], check=True)
+        time.sleep(Tap.GUARD_SECONDS + 0.1)
+        held.append(time.monotonic())
+
+    def drawn(*_: object) -> None:
+        if desk.version > version:
+            Window.unbind(on_flip=drawn)
+            Clock.schedule_once(hold, 0)  # the next turn's work, after the entry's first frame
+
+    witness = Witness(app)
+    Window.bind(on_flip=drawn)
+    try:
+        pointer.press_at(x, y)
+        hands.until("the turn held", lambda: bool(held))
+        hands.until("the second finger to reach the window", lambda: len(witness.sightings) >= 2, 10)
+        hands._still()
+        seen = [(s.screen, s.name, round(s.in_sight or 0, 3)) for s in witness.sightings]
+    finally:
+        Window.unbind(on_flip=drawn)
+        witness.close()
+    summaries = [e.summary for e in desk.banker.log(version)]
+    assert summaries == ["Ann collected $200 salary"], f"{summaries} ({seen})"
+    hands.tap("undo")
+    hands.until("the undo", lambda: desk.version == version + 2)
