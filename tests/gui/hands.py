@@ -473,9 +473,11 @@ class PointerHands(Hands):
         self.until("the banker's pace", lambda: time.monotonic() - self._last >= gap, seconds=gap + 5)
         w = self._aim(w)
         if getattr(w, "guard", False):  # the same button again: a person's second tap, not a double tap
+            from companion.ui.widgets import FINGER_CLOCK  # a finger counts from the loop's last look before it
+
             self.until(
                 "the double-tap window of the last tap to close",
-                lambda: not w.is_second_tap(time.monotonic()),
+                lambda: not w.is_second_tap(FINGER_CLOCK.counts_from()),
                 seconds=5,
             )
         self._scroll_into_view(w)
