@@ -129,6 +129,13 @@ class Broadcast:
         for waiter in waiters:
             _settle(waiter, changed)
 
+    def flush(self) -> None:
+        """Send the pages of this turn's changes now rather than at the loop's next turn (a handler
+        that changed the game calls it before it answers: the phones first, then the one that acted)."""
+        if self._fanning is not None:
+            self._fanning.cancel()
+            self._fan_out()
+
     def _fan_out(self) -> None:
         """Each waiting stream's page for the latest change, sent at once where nothing needs waiting
         for; the other streams' tasks wake to send theirs."""

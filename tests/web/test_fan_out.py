@@ -91,6 +91,21 @@ async def test_three_changes_in_one_turn_send_one_page():
 
 
 @ASYNC
+async def test_the_handler_that_acted_sends_the_phones_their_pages_before_it_answers():
+    hub = Broadcast()
+    ann, screen = feed_of(lambda: (b"Ann's page", None))
+    task = await waiting(hub, ann)
+    hub.bump()  # the banker's action committed
+    hub.flush()  # its handler, before it answers: no turn of the loop in between
+    assert screen.sent == [b"Ann's page"] and ann.seen == hub.generation
+    hub.flush()  # nothing left: nothing sent twice
+    await one_turn()
+    assert screen.sent == [b"Ann's page"] and not task.done()
+    hub.close()
+    await task
+
+
+@ASYNC
 async def test_a_phone_still_taking_its_last_page_wakes_its_own_stream_and_holds_no_one():
     hub = Broadcast()
     slow, slow_screen = feed_of(lambda: (b"Cy's page", None), Line(waiting=40_000))
