@@ -164,8 +164,8 @@ class Broadcast:
     async def wait(self, seen: int | None, timeout: float, feed: Feed | None = None) -> bool:
         """Wait until the generation moves past ``seen`` (True) or at most ``timeout`` seconds pass (False).
 
-        Each stream waits on a future of its own: a change costs one wake-up per stream and nothing
-        more, and a stream that goes away takes only its own future with it. The quiet timer is shared:
+        Each stream waits on a future of its own: a change costs at most one wake-up per stream, and a
+        stream that goes away takes only its own future with it. The quiet timer is shared:
         it wakes every waiting stream at once, so a stream may hear it early (a spare ping), never late.
         With a ``feed``, changes the broadcast could send at once (:meth:`Feed.serve`) do not end the
         wait: it ends (True) at the first change the stream's task must send itself."""
