@@ -95,6 +95,9 @@ def show(bank: Hands, name: str, pack: str = "classic") -> None:
     """Show a screen as the banker reaches it (a deed's card, a lot, a trade of Ann's, a card to
     correct, this pack's new-game tab), and look at it."""
     app, desk = bank.app, bank.app.desk
+    if bank.screen != "table":  # back to the table first, as the banker comes back to it: the last screen is let go
+        app.show("table")
+        look(bank)
     first_deed = next(iter(desk.table["deeds"]), "")
     if name == "deeds" and first_deed:
         app.screens["deeds"].deed = first_deed

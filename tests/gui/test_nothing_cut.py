@@ -21,7 +21,7 @@ import pytest
 from companion.core.errors import BankerError
 from companion.service import Banker
 from tests.gui.hands import SHOTS, start_app, stop_app
-from tests.gui.survey import SCREENS, action_screens, pause, show
+from tests.gui.survey import SCREENS, action_screens, show
 from tests.random_actions import GENERATORS, game_name, variants
 
 pytestmark = [pytest.mark.gui, pytest.mark.groups(3)]  # a process for each size
@@ -137,7 +137,6 @@ def test_no_sum_name_or_preview_is_cut_on_any_screen_of_any_family(bank, size):
         for number, (pack, options) in enumerate(variants()):
             family = game_name(pack, options)
             assert bank.app.open_game(bank.folder / f"{family}.game") is None
-            pause(bank)
             problems += walk(bank, family, every_action=size == SIZES[0], first=number == 0)
     finally:
         bank.size(800, 480)
