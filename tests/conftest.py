@@ -81,6 +81,8 @@ def pytest_addoption(parser):
 def pytest_configure(config):
     """Under pytest-xdist every worker gets its own screen; a single process without DISPLAY gets one too."""
     distributing = bool(config.getoption("numprocesses", default=None))  # the controller runs no test
+    if config.option.collectonly:
+        return  # no test runs (the Makefile's collection ahead of the processes)
     if os.environ.get("PYTEST_XDIST_WORKER") or not (os.environ.get("DISPLAY") or distributing):
         config._own_screen = own_screen()
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from kivy.app import App
+from kivy.base import EventLoop
 from kivy.clock import Clock, ClockEvent
 from kivy.core.window import Window
 from kivy.factory import Factory
@@ -33,7 +34,7 @@ from .letting_go import KEPT, MADE_ONCE, screens_to_let_go, screens_to_set_back
 from .kivy_fixes import forget_last_text_box, release_left_screen, stop_what_runs_on
 from .tidy import WHOLE_EVERY, collect_young
 from .type_scale import window_u
-from .widgets import Sight
+from .widgets import FINGER_CLOCK, Sight
 from .phones import Phones, entry_text
 from .sounds import Sounds, outcome_sound
 from companion.settings import UiSettings
@@ -177,6 +178,7 @@ class TableBankerApp(Taps, App):
         self._unit_wake = Clock.create_trigger(self._pace_unit, 0)
         root.ids.screens.bind(current=self._view_changed)
         Window.bind(children=self._view_changed)
+        EventLoop.add_postproc_module(FINGER_CLOCK)  # when each finger can have come, at the earliest
         Window.bind(on_flip=self._draw_the_first_frame_again)
         return root
 
@@ -223,6 +225,7 @@ class TableBankerApp(Taps, App):
         self.close_game()
         Window.unbind(size=self._rescale)
         Window.unbind(children=self._view_changed)
+        EventLoop.remove_postproc_module(FINGER_CLOCK)
         Window.unbind(on_flip=self._draw_the_first_frame_again)
         # A redraw, a letting go or a tidy-up still due (closing the game asks for one) would run on
         # screens whose app has stopped (Ctrl-C right after a game opens): none is wanted any more.

@@ -30,6 +30,8 @@ __all__ = [
     "Sight",
     "Aimed",
     "touched_at",
+    "FingerClock",
+    "FINGER_CLOCK",
     "Tap",
     "PlayerTile",
     "AccountTile",
@@ -92,18 +94,57 @@ def _watch_the_glass() -> None:
     Window.canvas.ask_update()
 
 
+class FingerClock:
+    """When a finger can have gone down at the earliest: an input post-processing module of Kivy's
+    loop (``EventLoop.add_postproc_module``), which sees every turn's fingers just before they are
+    handed to the widgets.
+
+    Kivy stamps a touch when the window reads it from the display (SDL's poll, once a turn, after the
+    frame), not when the finger went down: a finger that came while the turn's work held the loop
+    (letting a screen go, under load) is read only once the loop turns again, and looks as if it came
+    then. A finger handed on in this turn was read by the look after the last turn's frame, so it came
+    after the look before that one, which was after the turn before last began: it counts from then.
+    So the guard errs towards a finger that came early, never late: a tap on something that had not
+    been in sight a moment before the loop was held is swallowed, never taken."""
+
+    KEY = "companion.earliest"  # in the touch's user data
+
+    def __init__(self) -> None:
+        self._turns = [0.0, 0.0]  # when the turn before last and the last turn handed on their fingers
+
+    def process(self, events: list) -> list:
+        now = time.monotonic()
+        earliest = self._turns[0]
+        for kind, touch in events:
+            if kind == "begin" and self.KEY not in touch.ud:
+                touch.ud[self.KEY] = earliest
+        self._turns = [self._turns[1], now]
+        return events
+
+    def counts_from(self) -> float:
+        """When a finger that goes down now, between two turns of the loop, counts from at the earliest:
+        a person's tap on a widget waits until it has been in sight for the guard since then."""
+        return self._turns[1]
+
+
+#: The app's loop has one (:meth:`TableBankerApp.build` adds it, and takes it out on stop).
+FINGER_CLOCK = FingerClock()
+
+
 def touched_at(touch) -> float:
     """When the finger went down, on the monotonic clock (a list hands a touch on a moment later).
 
-    Kivy stamps a touch when it reads it, and it reads the fingers once per turn of its loop, after
-    the turn's scheduled work: a finger that came while that work held the loop (letting a screen go
-    after a change) is read late. With the guard on, a touch counts from no later than the start of
-    the turn that read it (the clock's last tick): it may have come any time since."""
+    With the guard on, no later than :class:`FingerClock` says it can have come. A touch handed to a
+    widget outside the loop's reading of fingers (a test's synthetic one) counts from no later than
+    the start of the loop's turn that handles it."""
     started = getattr(touch, "time_start", None)
     now = time.monotonic()
     down = now if not isinstance(started, (int, float)) else now - min(max(0.0, time.time() - started), 5.0)
     if Aimed.seen_seconds <= 0:
         return down
+    earliest = touch.ud.get(FingerClock.KEY) if isinstance(getattr(touch, "ud", None), dict) else None
+    if isinstance(earliest, float):
+        return min(down, earliest)
     turn_began = now - max(0.0, Clock.time() - Clock.get_time())
     return min(down, turn_began)
 
@@ -186,9 +227,10 @@ Factory.register("Aimed", cls=Aimed)  # for kv's own tappable classes (a saved g
 class Tap(Aimed, ButtonBehavior, Label):
     """A big flat button; ``kind`` picks its colour (button, accent, danger).
 
-    The double-tap guard (``guard``): a second tap on the very button released last, within
-    :attr:`GUARD_SECONDS`, is the other half of a double tap and is ignored, so a one-tap action is
-    not done twice. It is one record for the whole window, not one per button: a tap on any other
+    The double-tap guard (``guard``): a second tap on the very button released last, its finger
+    down within :attr:`GUARD_SECONDS` of the release (counted from when it came, :func:`touched_at`,
+    not from when a held loop handed it on), is the other half of a double tap and is ignored, so a
+    one-tap action is not done twice. It is one record for the whole window, not one per button: a tap on any other
     button in between ends it, so quick taps on different buttons (Undo, then Salary) all count.
     A tap on a button that came into sight too recently is swallowed (:class:`Aimed`).
 
@@ -210,8 +252,8 @@ class Tap(Aimed, ButtonBehavior, Label):
     def on_touch_down(self, touch):
         if unseen(self):
             return False
-        if self.guard and self.collide_point(*touch.pos) and self.is_second_tap(time.monotonic()):
-            return True  # swallowed: the second tap of a double tap on this same button
+        if self.guard and self.collide_point(*touch.pos) and self.is_second_tap(touched_at(touch)):
+            return True  # swallowed: the second tap of a double tap on this same button (from when it came)
         return super().on_touch_down(touch)
 
     def is_second_tap(self, now: float) -> bool:

@@ -473,9 +473,11 @@ class PointerHands(Hands):
         self.until("the banker's pace", lambda: time.monotonic() - self._last >= gap, seconds=gap + 5)
         w = self._aim(w)
         if getattr(w, "guard", False):  # the same button again: a person's second tap, not a double tap
+            from companion.ui.widgets import FINGER_CLOCK  # a finger counts from the loop's last look before it
+
             self.until(
                 "the double-tap window of the last tap to close",
-                lambda: not w.is_second_tap(time.monotonic()),
+                lambda: not w.is_second_tap(FINGER_CLOCK.counts_from()),
                 seconds=5,
             )
         self._scroll_into_view(w)
@@ -499,12 +501,13 @@ class PointerHands(Hands):
     def _seen(self, w) -> None:
         """A person taps what they have seen: wait until the widget has been in sight, where it is, for
         the app's tap guard (companion.ui.widgets.Aimed); the monkey does not wait, and checks."""
-        from companion.ui.widgets import SEEN_SECONDS, Aimed
+        from companion.ui.widgets import FINGER_CLOCK, SEEN_SECONDS, Aimed
 
         Aimed.seen_seconds = SEEN_SECONDS
         if self.blind or not hasattr(w, "too_new"):
             return
-        self.until("the widget to have been in sight a moment", lambda: not w.too_new(time.monotonic()), 10.0)
+        # a finger counts from no later than the loop's last look for fingers (widgets.FingerClock)
+        self.until("the widget to have been in sight a moment", lambda: not w.too_new(FINGER_CLOCK.counts_from()), 10.0)
 
     #: Tap without waiting for the widget to have been seen (the monkey, the double taps).
     blind = False

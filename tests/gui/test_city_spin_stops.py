@@ -76,7 +76,7 @@ def test_ann_taps_mill_lane_as_the_spinner_stops_and_is_asked_with_the_sentence_
     from kivy.tests.common import UnitTestTouch
 
     from companion.ui.city_build import start_build
-    from companion.ui.widgets import SEEN_SECONDS, Aimed, ConfirmBox
+    from companion.ui.widgets import FINGER_CLOCK, SEEN_SECONDS, Aimed, ConfirmBox
 
     app, desk, later = ann_owns_mill_lane(bank, tmp_path)
     # it stops on one block, which costs money (a railroad would cost nothing, and be built at once)
@@ -90,7 +90,7 @@ def test_ann_taps_mill_lane_as_the_spinner_stops_and_is_asked_with_the_sentence_
     )
     tile = bank.find("choice-Mill Lane")
     Aimed.seen_seconds = SEEN_SECONDS  # the tap guard as at the table
-    bank.until("Mill Lane in sight a moment", lambda: not tile.too_new(time.monotonic()))
+    bank.until("Mill Lane in sight a moment", lambda: not tile.too_new(FINGER_CLOCK.counts_from()))
     assert strip.spinning
     version = desk.version
 

@@ -45,6 +45,7 @@ def table(tmp_path_factory):
 
 def double_tap(hands, name: str) -> list:
     """Double-tap the widget ``name`` (150 ms between the fingers) and wait until the app has seen both."""
+    from companion.ui.widgets import FINGER_CLOCK
     from tests.gui.pointer import double_at
     from tests.gui.witness import Witness
 
@@ -55,7 +56,7 @@ def double_tap(hands, name: str) -> list:
         x, y = hands._settled(w)
         hands._seen(w)
         hands.pump(10)
-        if hands._settled(w) == (x, y) and not w.too_new(time.monotonic()) and not hands.app.layer.children:
+        if hands._settled(w) == (x, y) and not w.too_new(FINGER_CLOCK.counts_from()) and not hands.app.layer.children:
             break
     witness = Witness(hands.app)
     try:
@@ -170,7 +171,7 @@ def test_a_finger_that_comes_while_the_loop_is_held_after_back_is_swallowed(tabl
     from kivy.clock import Clock
     from kivy.tests.common import UnitTestTouch
 
-    from companion.ui.widgets import SEEN_SECONDS, Tap
+    from companion.ui.widgets import SEEN_SECONDS, Sight, Tap
 
     hands = table
     app, desk = hands.app, table.app.desk
@@ -179,8 +180,8 @@ def test_a_finger_that_comes_while_the_loop_is_held_after_back_is_swallowed(tabl
     x, y = undo.to_window(*undo.center)
     opened(hands, "more", screen="more")
     app.to_table()  # Back: the table's Undo under the finger from the next frame drawn
-    if drawn:
-        hands.pump(3)  # the table drawn, its widgets on the glass
+    if drawn:  # the table's first frame drawn, and no more: the hold comes right after it
+        hands.until("the table's first frame", lambda: not Sight._pending)
     Clock.tick()  # the loop turns once: the change's own work runs (letting More go) ...
     time.sleep(SEEN_SECONDS + 0.1)  # ... and holds it (the scenario itself, not a wait): no frame drawn
     Tap.forget_last()  # not the same button tapped twice: the guard under test is the sight's
@@ -190,6 +191,62 @@ def test_a_finger_that_comes_while_the_loop_is_held_after_back_is_swallowed(tabl
     finger.touch_up()
     hands._still()
     assert desk.version == version, "a finger read late, in a held turn, reached Undo"
+    hands.tap("undo")  # a person's tap, once the table has been in sight
+    hands.until("the undo", lambda: desk.version == version + 1)
+    hands.tap("redo")
+    hands.until("the redo", lambda: desk.version == version + 2)
+
+
+def test_a_second_finger_the_window_reads_only_after_a_held_turn_is_swallowed(table):
+    """Ann taps Cancel on the keypad twice. The table is drawn at once, and then the work after the
+    change (setting the keypad back, letting go what the visit made) holds the loop past the guard;
+    her second finger comes meanwhile, through the X server, and the window reads it only when the
+    loop turns again, a quarter second after the table was drawn. It came while the table's Undo had
+    hardly been in sight, and is swallowed. (Kivy stamps a touch when the window reads it, not when
+    the finger went down: the guard counts it from no later than the loop's look for fingers before.)"""
+    from kivy.clock import Clock
+    from kivy.core.window import Window
+
+    from companion.ui.widgets import SEEN_SECONDS, Tap
+    from tests.gui.pointer import FINGER
+    from tests.gui.witness import Witness
+
+    hands = table
+    app, desk = hands.app, table.app.desk
+    version = desk.version
+    opened(hands, "pay", screen="amount")
+    hands._still()
+    cancel = hands.find("cancel")
+    x, y = hands._settled(cancel)
+    hands._seen(cancel)
+    pointer = hands.pointer
+    held: list[float] = []
+
+    def hold(_dt: float) -> None:
+        # the change's own work, held long (the scenario, not a wait): the second finger comes meanwhile
+        Tap.forget_last()  # not the same button twice: the guard under test is the sight's
+        subprocess.run([pointer.xdotool, *pointer.over(x, y), *FINGER], check=True)
+        time.sleep(SEEN_SECONDS + 0.1)
+        held.append(time.monotonic())
+
+    def drawn(*_: object) -> None:
+        if app.manager.current == "table":
+            Window.unbind(on_flip=drawn)
+            Clock.schedule_once(hold, 0)  # the next turn's work, after the table's first frame
+
+    witness = Witness(app)
+    Window.bind(on_flip=drawn)
+    try:
+        pointer.press_at(x, y)  # the first finger: Cancel, and the table is back
+        hands.until("the turn held", lambda: bool(held))
+        hands.until("the second finger to reach the window", lambda: len(witness.sightings) >= 2, 10)
+        hands._still()
+        seen = [(s.screen, s.name, round(s.in_sight or 0, 3)) for s in witness.sightings]
+    finally:
+        Window.unbind(on_flip=drawn)
+        witness.close()
+    assert hands.screen == "table", seen
+    assert desk.version == version, f"a finger read late reached Undo: {desk.banker.log(version)[-1].summary} ({seen})"
     hands.tap("undo")  # a person's tap, once the table has been in sight
     hands.until("the undo", lambda: desk.version == version + 1)
     hands.tap("redo")
@@ -234,3 +291,52 @@ def test_a_box_answers_once(table):
     box.yes()
     box.no()
     assert answers == ["yes"]
+
+
+def test_a_double_tap_on_salary_read_only_after_a_held_turn_collects_once(table):
+    """Ann taps Salary twice. Her first tap's entry is written and drawn, and then the turn's work holds
+    the loop past the double-tap guard's 0.4 s; her second finger comes meanwhile and is read only
+    after. It was the second half of a double tap all the same: she collects $200 once."""
+    from kivy.clock import Clock
+    from kivy.core.window import Window
+
+    from companion.ui.widgets import Tap
+    from tests.gui.pointer import FINGER
+    from tests.gui.witness import Witness
+
+    hands = table
+    app, desk = hands.app, table.app.desk
+    version = desk.version
+    hands._still()
+    salary = hands.find("salary")
+    x, y = hands._settled(salary)
+    hands._seen(salary)
+    pointer = hands.pointer
+    held: list[float] = []
+
+    def hold(_dt: float) -> None:
+        # the turn's work, held long (the scenario, not a wait): the second finger comes meanwhile
+        subprocess.run([pointer.xdotool, *pointer.over(x, y), *FINGER], check=True)
+        time.sleep(Tap.GUARD_SECONDS + 0.1)
+        held.append(time.monotonic())
+
+    def drawn(*_: object) -> None:
+        if desk.version > version:
+            Window.unbind(on_flip=drawn)
+            Clock.schedule_once(hold, 0)  # the next turn's work, after the entry's first frame
+
+    witness = Witness(app)
+    Window.bind(on_flip=drawn)
+    try:
+        pointer.press_at(x, y)
+        hands.until("the turn held", lambda: bool(held))
+        hands.until("the second finger to reach the window", lambda: len(witness.sightings) >= 2, 10)
+        hands._still()
+        seen = [(s.screen, s.name, round(s.in_sight or 0, 3)) for s in witness.sightings]
+    finally:
+        Window.unbind(on_flip=drawn)
+        witness.close()
+    summaries = [e.summary for e in desk.banker.log(version)]
+    assert summaries == ["Ann collected $200 salary"], f"{summaries} ({seen})"
+    hands.tap("undo")
+    hands.until("the undo", lambda: desk.version == version + 2)
