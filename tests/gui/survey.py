@@ -8,8 +8,10 @@ turns the loop without drawing (:func:`glance`) until the screen stops changing 
 frame is drawn at a person's pace, only for a screenshot. Tests about taps use the hands' real turns
 (:mod:`tests.gui.hands`).
 
-A survey goes back to the table between actions, as the banker does: the screens a flow passed
-through are set back or let go there, as they are after a real action.
+A survey reaches every screen and every action from the table, as the banker does: the screen it
+leaves is set back or let go there, as after a real visit (going from screen to screen instead kept
+the screens a flow passes through made until the table came back, and every collection after a
+screen let go walked them again).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from typing import Any
 
 from tests.gui.hands import SCREENS as EVERY_SCREEN, Hands
 
-__all__ = ["SCREENS", "action_screens", "close_boxes", "glance", "look", "pause", "show"]
+__all__ = ["SCREENS", "action_screens", "close_boxes", "glance", "look", "show"]
 
 #: Every screen that can be shown without an action under way (the keypad and the chooser are the
 #: first screens of actions: :func:`action_screens`).
@@ -80,15 +82,6 @@ def look(bank: Hands) -> None:
         if still == 2:
             return
         last = now
-
-
-def pause(bank: Hands) -> None:
-    """The banker stops a moment at the table: what the app does after a few still seconds, now (its
-    tidy-up: the garbage collected, and the table and the screens kept made settled out of the
-    collector's way, so the collection after each screen let go walks only what was made since)."""
-    bank.app.show("table")
-    look(bank)
-    bank.app.tidy()
 
 
 def show(bank: Hands, name: str, pack: str = "classic") -> None:
