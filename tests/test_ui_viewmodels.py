@@ -225,7 +225,6 @@ def test_a_utility_rent_asks_for_the_dice_it_needs(desk):
     assert seven["preview"] == "Bob paid Ann $28 rent for Electric Company" and seven["detail"] == "Bob pays Ann $28"
 
 
-
 def test_each_field_is_asked_on_the_screen_made_for_its_kind(desk):
     def asked_on(button, **filled):
         form = flows.start_flow(button, desk.specs, player="Ann")
@@ -242,6 +241,7 @@ def test_each_field_is_asked_on_the_screen_made_for_its_kind(desk):
     assert asked_on("trade") == "trade"
     assert asked_on("correct_card") == "ask"  # which deed's card first
     assert asked_on("correct_card", deed="Boardwalk") == "card"
+
 
 # -- the chooser -------------------------------------------------------------------------------------
 def test_buying_lists_the_banks_deeds_with_their_prices(desk):
