@@ -172,6 +172,7 @@ async def approve(request: web.Request) -> web.Response:
         if isinstance(e, UnknownName):
             raise
         raise refuse(404, "no such request", kind="no-such-request") from None
+    desk.hub.flush()  # the phones see the payment first, then the banker's phone has its answer
     approved = desk.requests.get(request_id)
     assert approved is not None, "an approved request stays on record"
     return _json({"request": approved.as_json(desk.banker.currency), "outcome": outcome.as_json()})
@@ -197,6 +198,7 @@ async def do_action(request: web.Request) -> web.Response:
     body = await read_json(request, allowed=None)
     desk = request.app[DESK]
     outcome = desk.banker.do(body)  # an id already in the log answers its first outcome (repeated)
+    desk.hub.flush()  # the phones see it first: the banker's phone has its answer a moment later
     return _json(outcome.as_json(), status=200 if outcome.repeated else 201)
 
 

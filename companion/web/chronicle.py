@@ -116,7 +116,8 @@ class Chronicle:
         self.stories: dict[str, deque] = {name: deque(maxlen=STORY_LINES) for name in table["order"]}
         self.stories_json: dict[str, deque] = {name: deque(maxlen=STORY_LINES) for name in table["order"]}
         self.told: dict[str, int] = dict.fromkeys(table["order"], 0)  # lines told to each player so far
-        self.summaries: deque = deque(maxlen=BANKER_LINES)
+        self.summaries: deque = deque(maxlen=BANKER_LINES)  # (entry, sentence): read out when asked
+        self._log_text: dict[int, str] = {}  # each line's text once it was asked for, by its entry's seq
         self._thinned: dict[str, tuple] = {}
         self._series_text: dict[str, tuple] = {}
         self._story_text: dict[str, tuple] = {}
@@ -164,7 +165,7 @@ class Chronicle:
                 self.stories[name].append(line)
                 self.stories_json[name].append(safe_text(line))
                 self.told[name] += 1
-        self.summaries.append({"seq": entry.seq, "text": _log_line(entry, sentence), "kind": entry.kind})
+        self.summaries.append((entry, sentence))  # written only when a banker's page asks for it
 
     def _currency_of(self, pack: dict) -> Currency:
         if pack is not self._pack or self._currency is None:  # the pack changes only when the banker corrects it
@@ -212,5 +213,16 @@ class Chronicle:
         return cached[1]
 
     def log_lines(self, last: int = 20) -> list[dict]:
-        """The latest log summaries, newest first (the banker's view)."""
-        return list(reversed(list(self.summaries)[-last:]))
+        """The latest log summaries, newest first (the banker's view). Each line is written when a
+        banker's page first asks for it, not after every entry: most evenings no phone is the banker's."""
+        texts = self._log_text
+        if len(texts) > 2 * BANKER_LINES:  # the lines that scrolled off go
+            standing = {entry.seq for entry, _ in self.summaries}
+            self._log_text = texts = {seq: text for seq, text in texts.items() if seq in standing}
+        lines = []
+        for entry, sentence in list(self.summaries)[-last:]:
+            text = texts.get(entry.seq)
+            if text is None:
+                text = texts[entry.seq] = _log_line(entry, sentence)
+            lines.append({"seq": entry.seq, "text": text, "kind": entry.kind})
+        return list(reversed(lines))

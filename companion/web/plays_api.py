@@ -38,6 +38,7 @@ def _json(data, status: int = 200) -> web.Response:
 
 
 def _done(desk, play, outcome, status: int) -> web.Response:
+    desk.hub.flush()  # the phones see the change first, then the phone that acted has its answer
     body = {"play": play.as_json(desk.plays.clock(), desk.plays.expires)}
     if outcome is not None:
         body["seq"], body["summary"], body["repeated"] = outcome.entry.seq, outcome.summary, outcome.repeated

@@ -9,8 +9,10 @@ changes of a burst become one jump to the latest page when the interval is over.
 (the token was revoked, the game is over) so the page stops reconnecting. When the server itself
 stops, streams just end: the pages say the connection is lost and reconnect when it is back.
 
-:class:`Broadcast` is the only shared piece: a generation counter that wakes every waiting stream
-(each waits on a future of its own), and one timer for the pings. Loop-only, no locks.
+:class:`Broadcast` is the only shared piece: a generation counter, and one timer for the pings. After
+a change it hands every waiting stream its page itself, in one turn of the loop (each stream's
+:class:`Feed`), and wakes a stream's own task only for what needs waiting: a burst's interval, a
+phone still taking the last page, the last message, a ping, the server stopping. Loop-only, no locks.
 """
 
 from __future__ import annotations
@@ -21,22 +23,82 @@ from typing import Callable
 
 from aiohttp import web
 
-__all__ = ["Broadcast", "stream", "PING_SECONDS", "COALESCE_SECONDS", "sse_message"]
+__all__ = ["Broadcast", "Feed", "stream", "PING_SECONDS", "COALESCE_SECONDS", "sse_message"]
 
 PING_SECONDS = 15.0
 COALESCE_SECONDS = 0.1
 RETRY_MS = 2000
 
+Page = Callable[[], "tuple[bytes | None, str | None]"]
+
+
+class Feed:
+    """One phone's live stream as the broadcast sees it while the stream waits: what it last sent
+    (the generation and when), and how to send its page now without waking its task.
+
+    After a change, the broadcast hands each waiting stream its page itself, in one turn of the loop
+    for every stream (:meth:`Broadcast._fan_out`), instead of waking twelve tasks that each do the
+    same: a stream's own task wakes only for what needs waiting (a burst's interval, a phone slow to
+    take what it was sent, the last message, a ping, the server stopping)."""
+
+    __slots__ = ("response", "page", "transport", "coalesce", "seen", "sent_at")
+
+    def __init__(self, response: web.StreamResponse, page: Page, transport, coalesce: float) -> None:
+        self.response = response
+        self.page = page
+        self.transport = transport
+        self.coalesce = coalesce
+        self.seen: int | None = None
+        self.sent_at = float("-inf")
+
+    def serve(self, generation: int, now: float) -> bool:
+        """Send the page of ``generation`` at once if nothing needs waiting for; False: the stream's
+        own task must (a burst's interval not over, bytes still on their way to the phone, a last
+        message or no page to send, the connection gone)."""
+        if self.seen == generation:
+            return True
+        if now - self.sent_at < self.coalesce:
+            return False
+        transport = self.transport
+        if transport is None or transport.is_closing() or transport.get_write_buffer_size():
+            return False  # a phone still taking the last page: its task waits for it
+        message, reason = self.page()
+        if message is None or reason is not None or len(message) >= transport.get_write_buffer_limits()[1]:
+            return False
+        if not _write_at_once(self.response, message):
+            return False
+        self.seen, self.sent_at = generation, now
+        return True
+
+
+def _write_at_once(response: web.StreamResponse, message: bytes) -> bool:
+    """Write ``message`` to a stream whose transport has nothing waiting, without a task: the write
+    hands the bytes to the transport and returns, since it waits only for a phone that has not taken
+    more than the transport's limit (and ``message`` is smaller). False if it would have waited or
+    failed (the stream's task then sends the page itself)."""
+    write = response.write(message)
+    try:
+        write.send(None)
+    except StopIteration:
+        return True
+    except Exception:  # the connection went: the stream's task meets the same and ends
+        return False
+    write.close()  # it would wait: the task sends the page again and waits as it should
+    return False
+
 
 class Broadcast:
     """Wakes every waiting stream when something changed, and when the line has been quiet for a
-    ping's interval (one timer for every stream, not one per stream and wake-up)."""
+    ping's interval (one timer for every stream, not one per stream and wake-up). A stream waiting
+    with its :class:`Feed` is handed its page by the broadcast itself, once per turn of the loop for
+    every stream, and wakes only when that cannot be done at once."""
 
     def __init__(self) -> None:
         self.generation = 0
         self.closed = False
-        self._waiters: set[asyncio.Future] = set()
+        self._waiters: dict[asyncio.Future, Feed | None] = {}
         self._quiet: asyncio.TimerHandle | None = None
+        self._fanning: asyncio.Handle | None = None
 
     def bump(self) -> None:
         """Something changed: every stream should send its page again."""
@@ -52,25 +114,66 @@ class Broadcast:
         self.bump()
 
     def _wake(self, changed: bool) -> None:
-        waiters, self._waiters = self._waiters, set()
+        if changed and not self.closed:
+            fed = None
+            for waiter, feed in list(self._waiters.items()):
+                if feed is None:
+                    del self._waiters[waiter]
+                    _settle(waiter, True)
+                else:
+                    fed = waiter
+            if fed is not None and self._fanning is None:  # every change of this turn in one fan-out
+                self._fanning = fed.get_loop().call_soon(self._fan_out)
+            return
+        waiters, self._waiters = self._waiters, {}
         for waiter in waiters:
             _settle(waiter, changed)
+
+    def flush(self) -> None:
+        """Send the pages of this turn's changes now rather than at the loop's next turn (a handler
+        that changed the game calls it before it answers: the phones first, then the one that acted)."""
+        if self._fanning is not None:
+            self._fanning.cancel()
+            self._fan_out()
+
+    def _fan_out(self) -> None:
+        """Each waiting stream's page for the latest change, sent at once where nothing needs waiting
+        for; the other streams' tasks wake to send theirs."""
+        self._fanning = None
+        if self.closed:
+            return
+        generation = self.generation
+        now = None
+        for waiter, feed in list(self._waiters.items()):
+            if feed is None or waiter.done():
+                continue
+            if now is None:
+                now = waiter.get_loop().time()
+            try:
+                served = feed.serve(generation, now)
+            except Exception:  # the stream's task meets the same when it makes its page, and says so
+                served = False
+            if not served:
+                del self._waiters[waiter]
+                _settle(waiter, True)
 
     def _quiet_spell(self) -> None:
         self._quiet = None
         self._wake(False)
 
-    async def wait(self, seen: int, timeout: float) -> bool:
+    async def wait(self, seen: int | None, timeout: float, feed: Feed | None = None) -> bool:
         """Wait until the generation moves past ``seen`` (True) or at most ``timeout`` seconds pass (False).
 
-        Each stream waits on a future of its own: a change costs one wake-up per stream and nothing
-        more, and a stream that goes away takes only its own future with it. The quiet timer is shared:
-        it wakes every waiting stream at once, so a stream may hear it early (a spare ping), never late."""
+        Each stream waits on a future of its own: a change costs at most one wake-up per stream, and a
+        stream that goes away takes only its own future with it. The quiet timer is shared:
+        it wakes every waiting stream at once, so a stream may hear it early (a spare ping), never late.
+        With a ``feed``, changes the broadcast could send at once (:meth:`Feed.serve`) do not end the
+        wait: it ends (True) at the first change the stream's task must send itself."""
         if self.generation != seen or self.closed:
             return True
         loop = asyncio.get_running_loop()
         waiter = loop.create_future()
-        self._waiters.add(waiter)
+        self._waiters[waiter] = feed
         deadline = loop.time() + timeout
         if self._quiet is None or self._quiet.when() > deadline:
             if self._quiet is not None:
@@ -79,7 +182,7 @@ class Broadcast:
         try:
             return await waiter
         finally:
-            self._waiters.discard(waiter)
+            self._waiters.pop(waiter, None)
 
 
 def _settle(waiter: asyncio.Future, changed: bool) -> None:
@@ -91,9 +194,6 @@ def sse_message(event: str, data: bytes, id_: int | None = None) -> bytes:
     """One event in the text/event-stream format (``data`` is one line of JSON)."""
     head = f"id: {id_}\n" if id_ is not None else ""
     return f"{head}event: {event}\n".encode() + b"data: " + data + b"\n\n"
-
-
-Page = Callable[[], "tuple[bytes | None, str | None]"]
 
 
 async def stream(
@@ -114,30 +214,29 @@ async def stream(
     )
     await response.prepare(request)
     await response.write(f"retry: {RETRY_MS}\n\n".encode())
-    seen = None
+    feed = Feed(response, page, request.transport, coalesce)
     loop = asyncio.get_running_loop()
-    sent_at = float("-inf")
     try:
         while True:
             generation = hub.generation
-            if generation != seen:
-                early = sent_at + coalesce - loop.time()
+            if generation != feed.seen:
+                early = feed.sent_at + coalesce - loop.time()
                 if early > 0 and not hub.closed:
                     await asyncio.sleep(early)  # a burst: wait, then send only the latest page
                     continue
                 message, reason = page()
                 if message is not None:
                     await response.write(message)
-                    sent_at = loop.time()
+                    feed.sent_at = loop.time()
                 if reason is not None:
                     await response.write(sse_message("closed", json.dumps({"reason": reason}).encode()))
                     break
-                seen = generation
+                feed.seen = generation
             else:
                 await response.write(b"event: ping\ndata: {}\n\n")
             if hub.closed:
                 break  # the server is stopping: the page shows "connection lost" and comes back later
-            await hub.wait(seen, ping)
+            await hub.wait(feed.seen, ping, feed)
     except ConnectionResetError:
         pass  # the phone went away; it reconnects on its own and gets the latest page
     return response

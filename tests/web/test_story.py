@@ -293,6 +293,23 @@ def test_worth_follows_the_game_from_the_first_entry(table):
     assert c.log_lines()[0]["text"] == "Bob paid Ann $50 rent for Boardwalk"
 
 
+def test_the_bankers_log_lines_are_written_only_when_a_bankers_page_asks(table, monkeypatch):
+    import companion.web.chronicle as chronicle
+
+    c = Chronicle(table.banker)
+    written = []
+    monkeypatch.setattr(chronicle, "_log_line", lambda entry, sentence: written.append(entry.seq) or entry.summary)
+    for _ in range(40):  # an evening with no banker's phone: no log line is written
+        table.do("salary", player="Ann")
+        c.see(table.banker.log()[-1])
+    assert written == []
+    lines = c.log_lines()
+    assert len(lines) == 20 and lines[0]["seq"] == 41 and lines[0]["text"] == "Ann collected $200 salary"
+    assert written == list(range(22, 42))
+    c.log_lines()
+    assert len(written) == 20  # each line once
+
+
 def test_a_missed_entry_makes_the_chronicle_read_the_log_again(table):
     c = Chronicle(table.banker)
     table.do("salary", player="Cy")
