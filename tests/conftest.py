@@ -160,14 +160,7 @@ def pytest_xdist_make_scheduler(config, log):
 
 #: Tests that fail on main today, each with what is known of why. Listed in one place so the list is short-lived:
 #: a test leaves it when it passes again (they run, and a pass shows as XPASS).
-KNOWN_FAILURES: dict[str, str] = {
-    "tests/gui/test_law.py::test_every_action_shows_its_money_before_the_tap_that_moves_it[monopoly-city]": (
-        "once in a fresh clone's whole run on five processes, after the fix of the spin's stop under a held "
-        "finger: 'the list handed the touch on, and choice-Brick Row did not take it: the tap guard saw it come "
-        "into sight 0.211 s after the finger' (something stamped the tile again while the finger was held; "
-        "what is not found)"
-    ),
-}
+KNOWN_FAILURES: dict[str, str] = {}
 
 
 def _known_failure(nodeid: str) -> str | None:

@@ -225,6 +225,24 @@ def test_a_utility_rent_asks_for_the_dice_it_needs(desk):
     assert seven["preview"] == "Bob paid Ann $28 rent for Electric Company" and seven["detail"] == "Bob pays Ann $28"
 
 
+def test_each_field_is_asked_on_the_screen_made_for_its_kind(desk):
+    def asked_on(button, **filled):
+        form = flows.start_flow(button, desk.specs, player="Ann")
+        for name, value in filled.items():
+            form = form.fill(name, value)
+        return flows.asking_screen(form, desk.specs[form.action], desk.next_field(form.action, form.values))
+
+    assert asked_on("salary") is None  # nothing to ask: one tap does it
+    assert asked_on("pay") == "amount"  # Ann pays the bank: how much
+    assert asked_on("transfer") == "amount"  # who pays whom, with the money still to come: the keypad
+    assert asked_on("buy") == "ask"  # which deed: the chooser
+    assert asked_on("auction") == "ask"  # the lot first, on the chooser
+    assert asked_on("auction", deed="Boardwalk") == "auction"  # then the one auction screen
+    assert asked_on("trade") == "trade"
+    assert asked_on("correct_card") == "ask"  # which deed's card first
+    assert asked_on("correct_card", deed="Boardwalk") == "card"
+
+
 # -- the chooser -------------------------------------------------------------------------------------
 def test_buying_lists_the_banks_deeds_with_their_prices(desk):
     do(desk, "buy", player="Ann", deed="Boardwalk")

@@ -29,6 +29,7 @@ __all__ = [
     "fields_of_kind",
     "acting_field",
     "acts",
+    "asking_screen",
     "acting_role",
     "new_id",
     "more_menu",
@@ -150,6 +151,26 @@ def acting_role(spec) -> str:
 def acts(field) -> bool:
     """Whether a field says who acts (its declared role), so a flow prefills it rather than asks it."""
     return field is not None and field.role in contract.OWN_ROLES
+
+
+def asking_screen(form: ActionForm, spec, field) -> str | None:
+    """The screen a flow asks ``field`` (the one the Banker names next) on, or None when nothing is
+    left to ask and the action is done: an auction with its deed chosen is the auction screen (one
+    auction, wherever it starts); a trade whose trader is known, the trade's own screen; a structured
+    field, its form (a card to correct, the card's); an amount, or a payer or payee with the money
+    still to come, the keypad; any other field, the chooser."""
+    if field is None:
+        return None
+    if form.action == "auction" and filled_of_kind(form, spec, "deed"):
+        return "auction"
+    if form.action == "trade" and not acts(field):
+        return "trade"
+    if field.kind == "structured":
+        return "card" if form.action == "correct_card" else "form"
+    money_later = any(f.kind == "amount" and f.required and f.name not in form.values for f in spec.fields)
+    if field.kind == "amount" or (field.kind == "account" and money_later):
+        return "amount"
+    return "ask"
 
 
 def start_flow(button: str, specs: dict, *, player: str | None, back: str = "table") -> ActionForm | None:

@@ -146,30 +146,24 @@ class Taps:
         nothing is left to ask (asking first only when it cannot be taken back)."""
         spec = self.desk.specs[form.action]
         field = self.desk.next_field(form.action, form.values)
-        deed = flows.filled_of_kind(form, spec, "deed")
-        if form.action == "auction" and deed and field is not None:
-            self.open_auction(deed)  # one auction screen, wherever it starts
+        screen = flows.asking_screen(form, spec, field)
+        if screen is None:
+            return self.commit(form, near)
+        if screen == "auction":
+            self.open_auction(flows.filled_of_kind(form, spec, "deed"))  # one auction screen, wherever it starts
             return None
-        if form.action == "trade" and field is not None and not flows.acts(field):
+        if screen == "trade":
             self.screens["trade"].start(form.values.get(form.actor) or self.player_to_play() or "")
-            self.show("trade")
-            return None
-        if field is not None:
-            money_later = any(f.kind == "amount" and f.required and f.name not in form.values for f in spec.fields)
-            if field.kind == "structured" and form.action == "correct_card":
-                self.screens["card"].deed = deed or ""
-                self.show("card")
-            elif field.kind == "structured":
-                self.screens["form"].ask(form, field.name)  # tiles read from its schema, or "Type it"
-                self.show("form")
-            elif field.kind == "amount" or (field.kind == "account" and money_later):
-                self.screens["amount"].ask(form)
-                self.show("amount")
-            else:
-                self.screens["ask"].ask(form, field.name)
-                self.show("ask")
-            return None
-        return self.commit(form, near)
+        elif screen == "card":
+            self.screens["card"].deed = flows.filled_of_kind(form, spec, "deed") or ""
+        elif screen == "form":
+            self.screens["form"].ask(form, field.name)  # tiles read from its schema, or "Type it"
+        elif screen == "amount":
+            self.screens["amount"].ask(form)
+        else:
+            self.screens["ask"].ask(form, field.name)
+        self.show(screen)
+        return None
 
     def commit(self, form: flows.ActionForm, near=None) -> Result | None:
         """Do a complete action, under the law of the banker's screen: money moves on this tap only

@@ -11,6 +11,7 @@ touch on). The unit's time is the test's here: it stops the spinner when the tes
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 
 import pytest
 
@@ -25,7 +26,8 @@ pytestmark = [
 
 def ann_owns_mill_lane(bank, tmp_path):
     """A Monopoly City game open on the screen where Ann owns Mill Lane, the unit's time in the test's
-    hand: ``later[0] += 60`` is a minute gone for the trading unit (the spinner long stopped)."""
+    hand: the spinner turns for half a minute of the unit's time (a busy machine takes seconds to show
+    the chooser), and ``later[0] += 60`` is a minute gone for the unit (the spinner long stopped)."""
     with Banker.create(tmp_path / "city.game", "monopoly-city", ["Ann", "Bob", "Cy"], {}) as b:
         b.do({"action": "buy", "player": "Ann", "deed": "Mill Lane"})
     app = bank.app
@@ -33,6 +35,7 @@ def ann_owns_mill_lane(bank, tmp_path):
     bank.pump(3)
     later = [0.0]
     app.unit_link.clock = lambda: time.monotonic() + later[0]
+    app.unit_link.unit.settings = replace(app.unit_link.unit.settings, spin_seconds=30.0)
     return app, app.desk, later
 
 
@@ -71,8 +74,6 @@ def test_ann_taps_mill_lane_as_the_spinner_stops_and_is_asked_with_the_sentence_
     the list still holds the touch (it hands a still finger on to the tile a moment later). The tile
     stays the one under the finger, and since what the spin allows was not on it when the finger went
     down, the build asks first with its sentence: the tap is neither lost nor a silent build."""
-    from dataclasses import replace
-
     from kivy.tests.common import UnitTestTouch
 
     from companion.ui.city_build import start_build

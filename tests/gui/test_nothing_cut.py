@@ -21,7 +21,7 @@ import pytest
 from companion.core.errors import BankerError
 from companion.service import Banker
 from tests.gui.hands import SHOTS, start_app, stop_app
-from tests.gui.test_words import SCREENS, action_screens, show
+from tests.gui.survey import SCREENS, action_screens, show
 from tests.random_actions import GENERATORS, game_name, variants
 
 pytestmark = [pytest.mark.gui, pytest.mark.groups(3)]  # a process for each size
@@ -99,6 +99,7 @@ def _shot(bank, family: str, name: str) -> None:
 
     if (Window.width, Window.height) != (800, 480):
         return
+    bank.turn()  # the survey looks without drawing: the screen is drawn once, for its picture
     folder = SHOTS / "layout" / family
     folder.mkdir(parents=True, exist_ok=True)
     made = Window.screenshot(str(folder / f".shot-{os.getpid()}.png"))  # Kivy numbers the name it is given
@@ -121,10 +122,9 @@ def walk(bank, family: str, *, every_action: bool, first: bool) -> list[str]:
         problems += cut_labels(bank, f"{family} {name}")
         _shot(bank, family, name)
     opened: set[str] = set()
-    for button in action_screens(bank, frames=3):
-        if every_action or bank.screen not in opened:
-            problems += cut_labels(bank, f"{family} {button} ({bank.screen})")
-            _shot(bank, family, f"action-{button}")
+    for button in action_screens(bank, lambda screen: every_action or screen not in opened):
+        problems += cut_labels(bank, f"{family} {button} ({bank.screen})")
+        _shot(bank, family, f"action-{button}")
         opened.add(bank.screen)
     return problems
 

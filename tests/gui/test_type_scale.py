@@ -10,11 +10,13 @@ from companion.rules import pack_names
 from companion.service import Banker
 from companion.ui.type_scale import SIZES, SMALLEST, STEPS, at_most, shrunk
 from tests.gui.hands import start_app, stop_app
-from tests.gui.test_words import SCREENS, action_screens, close_boxes, show
+from tests.gui.survey import SCREENS, action_screens, close_boxes, show
 
-pytestmark = [pytest.mark.gui, pytest.mark.groups(2)]  # two processes may share the families
+# One process for the module: the evening's count of fonts is over every family's walk, and a family
+# walked in another process would be walked here again.
+pytestmark = pytest.mark.gui
 
-#: The screens each family's walk shows: test_words' list, the keypad and chooser come with the actions.
+#: The screens each family's walk shows: the survey's list; the keypad and chooser come with the actions.
 WALK = SCREENS + ["unit"]
 #: The screens to look at, saved under artifacts/screenshots/ as type-<screen>-<size>.png.
 LOOK_AT = ["table", "more", "deeds", "amount", "auction", "unit", "settings"]

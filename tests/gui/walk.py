@@ -107,6 +107,13 @@ def _step(hands) -> str | None:
     if screen in RESTING:
         return "ended"
     if screen == "ask":
+        strip = hands.current.ids.spinner
+        if strip.spinning and any(w.selected for w in named(hands, "choice-")):
+            # a district tapped while the build spinner turns shows as chosen: it is asked when the
+            # spinner stops, and the banker waits for that rather than tapping it again (a second
+            # finger held by the list over the stop is rightly swallowed: the box came under it)
+            hands.until("the spinner to stop", lambda: hands.screen != "ask" or not strip.spinning, 30)
+            return None
         live = [w for w in named(hands, "choice-") if not getattr(w, "refused", "")]
         if not live:
             return "impossible"

@@ -261,7 +261,7 @@ class AskScreen(BankScreen):
         tile.colour = list(row["colour"])
         tile.refused = row["refused"] or ""
         tile.promise = row.get("promise")
-        tile.selected = bool(row.get("selected"))
+        tile.selected = self._chosen(row)
         chips = getattr(answer, "chips", None)
         if chips is None:
             return
@@ -271,6 +271,16 @@ class AskScreen(BankScreen):
             chip.refused = other["refused"] or ""
             chip.promise = other.get("promise")
             chip.opacity = 0.45 if other["refused"] else 1
+
+    def _chosen(self, row: dict) -> bool:
+        """Whether an answer shows as chosen: the flow's own choice, or the district tapped while the
+        build spinner turns (it is asked, with the sentence, when the spinner stops)."""
+        return bool(row.get("selected")) or (self._pending is not None and row["value"] == self._pending)
+
+    def _show_pending(self) -> None:
+        """Every made answer shows whether it is the one waiting for the spinner's stop."""
+        for answer, row in zip(reversed(self.ids.choices.children), self._rows):
+            getattr(answer, "tile", answer).selected = self._chosen(row)
 
     def _even_rows(self, grid) -> None:
         """Every answer in a row of the grid as tall as the tallest (the one with most chips)."""
@@ -332,6 +342,7 @@ class AskScreen(BankScreen):
         spin = self.desk.build_spin(self.form.values.get(self.form.actor), building, this_roll=False)
         self.form = flows.with_spin(self.form, spin, spec)
         pending, self._pending = self._pending, None
+        self._show_pending()  # asked now: no longer waiting
         self.shown_floor = self.ids.shown.height  # the districts stay where they were while it turned
         for tile in self.ids.choices.walk(restrict=True):
             if isinstance(tile, Aimed):  # a finger already on a district is asked with the sentence
@@ -356,7 +367,10 @@ class AskScreen(BankScreen):
 
     def choose(self, tile) -> None:
         if self.ids.spinner.spinning:
-            self._pending = tile.value  # built on the moment the spinner stops
+            # built on (asked, with the sentence) the moment the spinner stops; it shows as chosen
+            # meanwhile, so the banker sees the tap was taken and waits rather than taps again
+            self._pending = tile.value
+            self._show_pending()
             return
         if tile.refused:
             self.app.refuse(tile.refused, tile)

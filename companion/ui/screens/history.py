@@ -38,6 +38,7 @@ class HistoryScreen(BankScreen):
         self.undo_promise = taking_back(desk, "undo")["promise"]
         self.redo_promise = taking_back(desk, "redo")["promise"]
         self.count_text = view["count_text"]
+        self._rows_for = (Window.width, self.app.u)
         self.ids.rows.data = [
             {
                 "number": r["number"],
@@ -57,9 +58,13 @@ class HistoryScreen(BankScreen):
         lines = lines_needed(row["text"], u * 20, room)
         return max(u * 44, lines * u * 24 + u * 10)
 
+    #: The window's width and scale the rows were made for (their heights follow the sentences' lines).
+    _rows_for: tuple[float, float] | None = None
+
     def on_size(self, *_):
-        if self.desk is not None and self.ids.rows.data:
-            self.refresh()  # another window size: the rows wrap anew
+        # another window size: the rows wrap anew (not the screen's first layout, just after it was filled)
+        if self.desk is not None and self.ids.rows.data and self._rows_for != (Window.width, self.app.u):
+            self.refresh()
 
     def undo(self, tap) -> None:
         self.app.undo(tap)
