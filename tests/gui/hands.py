@@ -101,9 +101,7 @@ class Hands:
         try:
             while not ready():
                 if time.monotonic() > end:
-                    raise TapLost(
-                        f"waited {seconds:.0f} s for {what} (screen: {self.screen}, said: {self.bubble()!r})"
-                    )
+                    raise TapLost(f"waited {seconds:.0f} s for {what} (screen: {self.screen}, said: {self.bubble()!r})")
                 self.turn()
         finally:
             Clock._max_fps = fps
