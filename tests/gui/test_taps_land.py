@@ -72,6 +72,51 @@ def double_tap(hands, name: str) -> list:
     return seen
 
 
+def second_finger_in_a_held_turn(hands, name: str, changed, seconds: float, *, same_button: bool) -> list:
+    """Tap the widget ``name`` with the real pointer; at the first frame drawn once ``changed()`` holds,
+    the next turn's work holds the loop ``seconds`` (the scenario, not a wait) and a second finger
+    comes meanwhile on the same spot, through the X server, read only when the loop turns again.
+    ``same_button``: the guard of a second tap on the button tapped last is the one under test; else it
+    is set aside and the guard under test is the sight's. Returns what the witness saw under each finger."""
+    from kivy.clock import Clock
+    from kivy.core.window import Window
+
+    from companion.ui.widgets import Tap
+    from tests.gui.pointer import FINGER
+    from tests.gui.witness import Witness
+
+    hands._still()
+    w = hands.find(name)
+    x, y = hands._settled(w)
+    hands._seen(w)
+    pointer = hands.pointer
+    held: list[float] = []
+
+    def hold(_dt: float) -> None:
+        if not same_button:
+            Tap.forget_last()
+        subprocess.run([pointer.xdotool, *pointer.over(x, y), *FINGER], check=True)
+        time.sleep(seconds)
+        held.append(time.monotonic())
+
+    def drawn(*_: object) -> None:
+        if changed():
+            Window.unbind(on_flip=drawn)
+            Clock.schedule_once(hold, 0)  # the next turn's work, after the change's first frame
+
+    witness = Witness(hands.app)
+    Window.bind(on_flip=drawn)
+    try:
+        pointer.press_at(x, y)
+        hands.until("the turn held", lambda: bool(held))
+        hands.until("the second finger to reach the window", lambda: len(witness.sightings) >= 2, 10)
+        hands._still()
+        return [(s.screen, s.name, round(s.in_sight or 0, 3)) for s in witness.sightings]
+    finally:
+        Window.unbind(on_flip=drawn)
+        witness.close()
+
+
 def opened(hands, *names: str, screen: str) -> None:
     for name in names:
         hands.tap(name)
@@ -225,47 +270,15 @@ def test_a_second_finger_the_window_reads_only_after_a_held_turn_is_swallowed(ta
     loop turns again, a quarter second after the table was drawn. It came while the table's Undo had
     hardly been in sight, and is swallowed. (Kivy stamps a touch when the window reads it, not when
     the finger went down: the guard counts it from no later than the loop's look for fingers before.)"""
-    from kivy.clock import Clock
-    from kivy.core.window import Window
-
-    from companion.ui.widgets import SEEN_SECONDS, Tap
-    from tests.gui.pointer import FINGER
-    from tests.gui.witness import Witness
+    from companion.ui.widgets import SEEN_SECONDS
 
     hands = table
     app, desk = hands.app, table.app.desk
     version = desk.version
     opened(hands, "pay", screen="amount")
-    hands._still()
-    cancel = hands.find("cancel")
-    x, y = hands._settled(cancel)
-    hands._seen(cancel)
-    pointer = hands.pointer
-    held: list[float] = []
-
-    def hold(_dt: float) -> None:
-        # the change's own work, held long (the scenario, not a wait): the second finger comes meanwhile
-        Tap.forget_last()  # not the same button twice: the guard under test is the sight's
-        subprocess.run([pointer.xdotool, *pointer.over(x, y), *FINGER], check=True)
-        time.sleep(SEEN_SECONDS + 0.1)
-        held.append(time.monotonic())
-
-    def drawn(*_: object) -> None:
-        if app.manager.current == "table":
-            Window.unbind(on_flip=drawn)
-            Clock.schedule_once(hold, 0)  # the next turn's work, after the table's first frame
-
-    witness = Witness(app)
-    Window.bind(on_flip=drawn)
-    try:
-        pointer.press_at(x, y)  # the first finger: Cancel, and the table is back
-        hands.until("the turn held", lambda: bool(held))
-        hands.until("the second finger to reach the window", lambda: len(witness.sightings) >= 2, 10)
-        hands._still()
-        seen = [(s.screen, s.name, round(s.in_sight or 0, 3)) for s in witness.sightings]
-    finally:
-        Window.unbind(on_flip=drawn)
-        witness.close()
+    seen = second_finger_in_a_held_turn(
+        hands, "cancel", lambda: app.manager.current == "table", SEEN_SECONDS + 0.1, same_button=False
+    )
     assert hands.screen == "table", seen
     assert desk.version == version, f"a finger read late reached Undo: {desk.banker.log(version)[-1].summary} ({seen})"
     hands.tap("undo")  # a person's tap, once the table has been in sight
@@ -318,47 +331,16 @@ def test_a_double_tap_on_salary_read_only_after_a_held_turn_collects_once(table)
     """The banker taps Salary twice. The first tap's entry is written and drawn, and then the turn's work
     holds the loop past the double-tap guard's 0.4 s; the second finger comes meanwhile and is read
     only after. It was the second half of a double tap all the same: the player collects $200 once."""
-    from kivy.clock import Clock
-    from kivy.core.window import Window
-
     from companion.ui.widgets import Tap
-    from tests.gui.pointer import FINGER
-    from tests.gui.witness import Witness
 
     hands = table
     app, desk = hands.app, table.app.desk
     app.to_table()  # where the last test left the banker does not matter
     hands.until("the table", lambda: hands.screen == "table")
     version, player = desk.version, desk.state()["turn"]["player"]
-    hands._still()
-    salary = hands.find("salary")
-    x, y = hands._settled(salary)
-    hands._seen(salary)
-    pointer = hands.pointer
-    held: list[float] = []
-
-    def hold(_dt: float) -> None:
-        # the turn's work, held long (the scenario, not a wait): the second finger comes meanwhile
-        subprocess.run([pointer.xdotool, *pointer.over(x, y), *FINGER], check=True)
-        time.sleep(Tap.GUARD_SECONDS + 0.1)
-        held.append(time.monotonic())
-
-    def drawn(*_: object) -> None:
-        if desk.version > version:
-            Window.unbind(on_flip=drawn)
-            Clock.schedule_once(hold, 0)  # the next turn's work, after the entry's first frame
-
-    witness = Witness(app)
-    Window.bind(on_flip=drawn)
-    try:
-        pointer.press_at(x, y)
-        hands.until("the turn held", lambda: bool(held))
-        hands.until("the second finger to reach the window", lambda: len(witness.sightings) >= 2, 10)
-        hands._still()
-        seen = [(s.screen, s.name, round(s.in_sight or 0, 3)) for s in witness.sightings]
-    finally:
-        Window.unbind(on_flip=drawn)
-        witness.close()
+    seen = second_finger_in_a_held_turn(
+        hands, "salary", lambda: desk.version > version, Tap.GUARD_SECONDS + 0.1, same_button=True
+    )
     summaries = [e.summary for e in desk.banker.log(version)]
     assert summaries == [f"{player} collected $200 salary"], f"{summaries} ({seen})"
     hands.tap("undo")
