@@ -13,14 +13,11 @@ test's: the spinner turns until the test stops it. Nothing waits on a sleep.
 
 from __future__ import annotations
 
-import time
-from dataclasses import replace
-
 import pytest
 
 from companion.rules import pack_names
-from companion.service import Banker
 from tests.gui.hands import start_app, stop_app
+from tests.gui.test_city_spin_stops import ann_owns_mill_lane
 from tests.gui.walk import box_open, named
 
 pytestmark = [
@@ -42,15 +39,7 @@ def hands(tmp_path_factory):
 def ann_builds(hands, tmp_path):
     """A Monopoly City game where Ann owns Mill Lane, Build tapped: the chooser with the spinner turning.
     Returns the desk, the chooser and ``stop()``, which stops the spinner (on one block, which costs money)."""
-    with Banker.create(tmp_path / "city.game", "monopoly-city", ["Ann", "Bob", "Cy"], {}) as b:
-        b.do({"action": "buy", "player": "Ann", "deed": "Mill Lane"})
-    app = hands.app
-    assert app.open_game(tmp_path / "city.game") is None
-    hands.pump(3)
-    later = [0.0]
-    link = app.unit_link
-    link.clock = lambda: time.monotonic() + later[0]
-    link.unit.settings = replace(link.unit.settings, spinner_weights=(1.0, 0.0, 0.0, 0.0), spin_seconds=TURNS)
+    app, desk, later = ann_owns_mill_lane(hands, tmp_path, spinner_weights=(1.0, 0.0, 0.0, 0.0), spin_seconds=TURNS)
     hands.tap("build")
     ask = app.screens["ask"]
     hands.until("the chooser with the spinner turning", lambda: hands.screen == "ask" and ask.ids.spinner.spinning)
@@ -58,7 +47,7 @@ def ann_builds(hands, tmp_path):
     def stop() -> None:
         later[0] += 2 * TURNS
 
-    return app.desk, ask, stop
+    return desk, ask, stop
 
 
 def test_ann_taps_mill_lane_while_the_spinner_turns_and_sees_it_chosen_until_the_build_asks(hands, tmp_path):

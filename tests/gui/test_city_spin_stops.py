@@ -24,10 +24,12 @@ pytestmark = [
 ]
 
 
-def ann_owns_mill_lane(bank, tmp_path):
+def ann_owns_mill_lane(bank, tmp_path, **unit_settings):
     """A Monopoly City game open on the screen where Ann owns Mill Lane, the unit's time in the test's
     hand: the spinner turns for half a minute of the unit's time (a busy machine takes seconds to show
-    the chooser), and ``later[0] += 60`` is a minute gone for the unit (the spinner long stopped)."""
+    the chooser), and ``later[0] += 60`` is a minute gone for the unit (the spinner long stopped).
+    ``unit_settings``: the trading unit's settings the test sets otherwise (its spin's length, its
+    weights)."""
     with Banker.create(tmp_path / "city.game", "monopoly-city", ["Ann", "Bob", "Cy"], {}) as b:
         b.do({"action": "buy", "player": "Ann", "deed": "Mill Lane"})
     app = bank.app
@@ -35,7 +37,7 @@ def ann_owns_mill_lane(bank, tmp_path):
     bank.pump(3)
     later = [0.0]
     app.unit_link.clock = lambda: time.monotonic() + later[0]
-    app.unit_link.unit.settings = replace(app.unit_link.unit.settings, spin_seconds=30.0)
+    app.unit_link.unit.settings = replace(app.unit_link.unit.settings, **{"spin_seconds": 30.0, **unit_settings})
     return app, app.desk, later
 
 
