@@ -110,21 +110,20 @@ class FingerClock:
     KEY = "companion.earliest"  # in the touch's user data
 
     def __init__(self) -> None:
-        self._turns = [0.0, 0.0]  # when the turn before last and the last turn handed on their fingers
+        self._before_last = 0.0  # when the turn before last handed on its fingers
+        self._last = 0.0  # and the last turn
 
     def process(self, events: list) -> list:
-        now = time.monotonic()
-        earliest = self._turns[0]
         for kind, touch in events:
             if kind == "begin" and self.KEY not in touch.ud:
-                touch.ud[self.KEY] = earliest
-        self._turns = [self._turns[1], now]
+                touch.ud[self.KEY] = self._before_last
+        self._before_last, self._last = self._last, time.monotonic()
         return events
 
     def counts_from(self) -> float:
         """When a finger that goes down now, between two turns of the loop, counts from at the earliest:
         a person's tap on a widget waits until it has been in sight for the guard since then."""
-        return self._turns[1]
+        return self._last
 
 
 #: The app's loop has one (:meth:`TableBankerApp.build` adds it, and takes it out on stop).
