@@ -15,6 +15,7 @@ import datetime as _dt
 import functools
 import itertools
 import json
+import logging
 import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -58,6 +59,8 @@ SNAPSHOT_EVERY = 200
 WATCH_SECONDS = 0.05
 
 Clock = Callable[[], str]
+
+log = logging.getLogger(__name__)
 
 
 def _now() -> str:
@@ -126,6 +129,22 @@ class _History:
             self.origin[seq] = self.first(target)
             self.undone.discard(self.origin[seq])
 
+    def saved(self, kind: str) -> tuple:
+        """What :meth:`see` of an entry of ``kind`` is about to change, for :meth:`restore` (a new
+        action only adds to the undo stack and empties the redo stack, usually empty already)."""
+        if kind == "do":
+            return ("do", list(self.redo))
+        return ("all", (list(self.undo), list(self.redo), dict(self.origin), set(self.undone)))
+
+    def restore(self, saved: tuple) -> None:
+        """Take back the :meth:`see` that followed :meth:`saved`."""
+        how, what = saved
+        if how == "do":
+            self.undo.pop()
+            self.redo = what
+        else:
+            self.undo, self.redo, self.origin, self.undone = what
+
 
 class Banker:
     """An open game. Use :meth:`create` or :meth:`open`; always :meth:`close` (or use ``with``)."""
@@ -142,6 +161,7 @@ class Banker:
         self.store = store
         self.clock = clock
         self._subscribers: list[Callable[[Outcome], None]] = []
+        self._stagers: list[tuple[Callable[[Entry], None], Callable[[Entry], None]]] = []
         # What screens asked of this very table (choices, previews): decided once per table version.
         self._decided_on: dict | None = None
         self._decided: dict[tuple, Any] = {}
@@ -253,6 +273,42 @@ class Banker:
         else:
             self._subscribers.append(callback)
         return lambda: self._subscribers.remove(callback) if callback in self._subscribers else None
+
+    def stage(self, prepare: Callable[[Entry], None], abandon: Callable[[Entry], None]) -> Callable[[], None]:
+        """Call ``prepare(entry)`` inside the write transaction once this Banker's entry is appended and
+        before its COMMIT (the fsync), with the Banker already showing the table after it (``table``,
+        ``version``, the undo history): work for the entry can be done while the caches are warm from
+        deciding it, not after the thread slept through the fsync. Nothing ``prepare`` makes may reach
+        anyone before the entry's outcome is published to the subscribers, which happens only once it
+        is durable. If the COMMIT fails, the Banker goes back to the table before the entry and calls
+        ``abandon(entry)``. An error in ``prepare`` is logged and does not stop the commit."""
+        pair = (prepare, abandon)
+        self._stagers.append(pair)
+        return lambda: self._stagers.remove(pair) if pair in self._stagers else None
+
+    def _stage(self, entry: Entry, table: dict) -> tuple | None:
+        """Show the table after ``entry`` before its COMMIT and tell the stagers; what it was, to go back."""
+        if not self._stagers:
+            return None
+        before = (self.table, self.version, self._history.saved(entry.kind))
+        self.table, self.version = table, entry.seq
+        self._history.see(entry.seq, entry.kind, entry.target)
+        for prepare, _ in list(self._stagers):
+            try:
+                prepare(entry)
+            except Exception:  # work done early; the subscribers do it after the commit instead
+                log.exception("preparing for entry %s failed", entry.seq)
+        return before
+
+    def _unstage(self, entry: Entry, before: tuple) -> None:
+        """The COMMIT of a staged entry failed: back to the table before it, and the stagers are told."""
+        self.table, self.version, saved = before
+        self._history.restore(saved)
+        for _, abandon in list(self._stagers):
+            try:
+                abandon(entry)
+            except Exception:
+                log.exception("abandoning entry %s failed", entry.seq)
 
     def _publish(self, outcome: Outcome) -> None:
         for callback in list(self._subscribers):
@@ -380,6 +436,7 @@ class Banker:
         (a writer that slipped in means: catch up and decide again). Entries caught up on are told to
         subscribers once the transaction is over, before this action's own outcome."""
         caught: list[Outcome] = []
+        staged: tuple | None = None
         try:
             with self.store.writing():
                 for _ in range(100):
@@ -396,10 +453,15 @@ class Banker:
                         continue
                 else:  # pragma: no cover - would need another writer winning a hundred races in a row
                     raise GameBusy("another program keeps writing to this game; try again in a moment")
+                staged = self._stage(entry, table)  # the stagers' work, before the COMMIT's fsync
+        except BaseException:
+            if staged is not None:  # the COMMIT failed: nothing of the entry stands
+                self._unstage(entry, staged)
+            raise
         finally:
             for outcome in caught:
                 self._publish(outcome)
-        return self._committed(entry, table)
+        return self._committed(entry, table, staged=staged is not None)
 
     def _repeat(self, action_id: str, action: dict) -> Outcome | None:
         seen = self.store.entry_by_id(action_id)
@@ -419,10 +481,11 @@ class Banker:
         )
         return Entry(seq, kind, action_id, action, events, summary, target, at)
 
-    def _committed(self, entry: Entry, table: dict) -> Outcome:
-        self.table = table
-        self.version = entry.seq
-        self._history.see(entry.seq, entry.kind, entry.target)
+    def _committed(self, entry: Entry, table: dict, *, staged: bool = False) -> Outcome:
+        if not staged:  # a staged entry's table and history were shown before its COMMIT already
+            self.table = table
+            self.version = entry.seq
+            self._history.see(entry.seq, entry.kind, entry.target)
         self.lull.touch()
         self.lull.submit("head", functools.partial(record_head_of, self.store.path), rank=2)
         if entry.seq % SNAPSHOT_EVERY == 0:

@@ -167,6 +167,12 @@ class Chronicle:
                 self.told[name] += 1
         self.summaries.append((entry, sentence))  # written only when a banker's page asks for it
 
+    def forget(self, entry) -> None:
+        """``entry`` was taken in before its COMMIT, which failed: it never happened. Built again from the
+        log, without the sentence read for it (another entry will take its number)."""
+        self.reading.said.pop(entry.seq, None)
+        self.rebuild()
+
     def _currency_of(self, pack: dict) -> Currency:
         if pack is not self._pack or self._currency is None:  # the pack changes only when the banker corrects it
             self._pack, self._currency = pack, Currency.from_pack(pack)

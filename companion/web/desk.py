@@ -88,6 +88,8 @@ class PhoneDesk:
         self._whole: tuple | None = None
         self.hub = Broadcast()
         self.streams: Counter[str] = Counter()
+        self.watching: dict[str, Pass] = {}  # the pass of every open live stream, by its key
+        self._staged: int | None = None  # the entry whose pages were made before its COMMIT
         digest = hashlib.sha256(str(banker.path.resolve()).encode()).hexdigest()[:10]
         self.cookie_name = f"tb_{digest}"
         self._pages: dict[tuple[str, str | None], tuple[bytes, int]] = {}
@@ -110,7 +112,9 @@ class PhoneDesk:
             return
         if self.chronicle.seq != self.banker.version:
             self.chronicle.rebuild()  # reopened after a while: catch up with the log
+        self.requests.prune()  # its look at the start, so that the first entry's pages are made early too
         self._unsubscribe = [
+            self.banker.stage(self._on_stage, self._on_abandon),
             self.banker.subscribe(self._on_outcome),
             self.requests.subscribe(self._on_request),
             self.plays.subscribe(self._on_request),
@@ -129,8 +133,35 @@ class PhoneDesk:
         self.close()
         self._con.close()
 
+    def _on_stage(self, entry) -> None:
+        """The Banker's entry is appended and its COMMIT (the fsync) comes next: the chronicle takes it in
+        and every open stream's page is made now, on caches still warm from deciding it, so that after
+        the fsync only the writes are left. Nothing made here is sent before the entry is durable: the
+        streams are woken by :meth:`_on_outcome`, which the Banker calls only after the COMMIT, and a
+        failed COMMIT throws it all away (:meth:`_on_abandon`)."""
+        self.chronicle.see(entry)
+        if self.requests.prunes_next:  # the prune after the commit changes what pages show: make them then
+            return
+        self.hub.advance()
+        self._staged = entry.seq
+        for holder in list(self.watching.values()):
+            self.live_page(holder)
+
+    def _on_abandon(self, entry) -> None:
+        """The COMMIT of a staged entry failed: its pages and its place in the chronicle go."""
+        self._staged = None
+        self._pages_generation = (-1, None)  # no page made for the entry is ever sent
+        self.chronicle.forget(entry)
+        self.hub.bump()
+
     def _on_outcome(self, outcome) -> None:
-        self.chronicle.see(outcome.entry)
+        entry = outcome.entry
+        if self._staged is not None and self._staged == entry.seq and not outcome.elsewhere:
+            self._staged = None
+            self.hub.announce()  # its pages were made before the COMMIT (_on_stage)
+            return
+        self._staged = None
+        self.chronicle.see(entry)
         self.requests.prune()  # the game moved on: old answers go, the banker's last 50 stay
         self.hub.bump()
 

@@ -281,6 +281,11 @@ class PaymentRequests:
             )
         )
 
+    @property
+    def prunes_next(self) -> bool:
+        """Whether the next :meth:`prune` forgets anything (something was answered since the last)."""
+        return bool(self._answered)
+
     def prune(self, keep: int = KEEP_ANSWERED) -> int:
         """Forget answered and cancelled requests but the latest ``keep``; how many went.
 

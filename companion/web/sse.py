@@ -105,6 +105,15 @@ class Broadcast:
         self.generation += 1
         self._wake(True)
 
+    def advance(self) -> None:
+        """A change is coming whose pages are made before it may be shown (an entry before its COMMIT):
+        the generation moves, nobody is woken; :meth:`announce` wakes them once it may be shown."""
+        self.generation += 1
+
+    def announce(self) -> None:
+        """The change of :meth:`advance` may be shown now: every stream sends its page again."""
+        self._wake(True)
+
     def close(self) -> None:
         """The server is stopping: wake every stream so it can finish."""
         self.closed = True
