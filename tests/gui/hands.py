@@ -319,7 +319,7 @@ class Hands:
             f"the view changed {Sight.changed_at - down:.3f} s after it (the window's children: "
             f"{[type(c).__name__ for c in w.get_root_window().children] if w.get_root_window() else []})"
             if Sight.changed_at > down
-            else f"it was put, moved or shown {w._put_at - down:.3f} s after it"
+            else f"it was put, moved or shown {max(w._put_at, w._shifted_at) - down:.3f} s after it"
         )
         return f": the tap guard saw it come into sight {w.appeared_at() - down:.3f} s after the finger: {why}"
 
