@@ -77,14 +77,12 @@ async def get_events(request: web.Request) -> web.StreamResponse:
     if desk.streams[key] >= desk.limits.streams_per_pass:
         raise refuse(429, "too many live pages open for this link; close one", kind="too-many-live-pages")
     desk.streams[key] += 1
-    desk.watching[key] = holder  # its page is made before an entry's COMMIT (PhoneDesk._on_stage)
     try:
         return await sse.stream(request, desk.hub, lambda: desk.live_page(holder))
     finally:
         desk.streams[key] -= 1
         if desk.streams[key] <= 0:
             del desk.streams[key]
-            desk.watching.pop(key, None)
 
 
 @routes.get("/api/v1/requests")

@@ -88,7 +88,6 @@ class PhoneDesk:
         self._whole: tuple | None = None
         self.hub = Broadcast()
         self.streams: Counter[str] = Counter()
-        self.watching: dict[str, Pass] = {}  # the pass of every open live stream, by its key
         self._staged: int | None = None  # the entry whose pages were made before its COMMIT
         digest = hashlib.sha256(str(banker.path.resolve()).encode()).hexdigest()[:10]
         self.cookie_name = f"tb_{digest}"
@@ -144,8 +143,7 @@ class PhoneDesk:
             return
         self.hub.advance()
         self._staged = entry.seq
-        for holder in list(self.watching.values()):
-            self.live_page(holder)
+        self.hub.prepare()  # the pages of the streams that will send at once (none in a burst's interval)
 
     def _on_abandon(self, entry) -> None:
         """The COMMIT of a staged entry failed: its pages and its place in the chronicle go."""

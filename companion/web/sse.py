@@ -51,19 +51,24 @@ class Feed:
         self.seen: int | None = None
         self.sent_at = float("-inf")
 
+    def ready(self, now: float) -> bool:
+        """Whether a page could go out at once: the burst's interval is over and the phone has taken
+        what it was sent (else its task waits for it)."""
+        if now - self.sent_at < self.coalesce:
+            return False
+        transport = self.transport
+        return not (transport is None or transport.is_closing() or transport.get_write_buffer_size())
+
     def serve(self, generation: int, now: float) -> bool:
         """Send the page of ``generation`` at once if nothing needs waiting for; False: the stream's
         own task must (a burst's interval not over, bytes still on their way to the phone, a last
         message or no page to send, the connection gone)."""
         if self.seen == generation:
             return True
-        if now - self.sent_at < self.coalesce:
+        if not self.ready(now):
             return False
-        transport = self.transport
-        if transport is None or transport.is_closing() or transport.get_write_buffer_size():
-            return False  # a phone still taking the last page: its task waits for it
         message, reason = self.page()
-        if message is None or reason is not None or len(message) >= transport.get_write_buffer_limits()[1]:
+        if message is None or reason is not None or len(message) >= self.transport.get_write_buffer_limits()[1]:
             return False
         if not _write_at_once(self.response, message):
             return False
@@ -109,6 +114,22 @@ class Broadcast:
         """A change is coming whose pages are made before it may be shown (an entry before its COMMIT):
         the generation moves, nobody is woken; :meth:`announce` wakes them once it may be shown."""
         self.generation += 1
+
+    def prepare(self) -> None:
+        """Make, without sending them, the pages the next fan-out would send at once: those of the
+        waiting streams that need not wait (:meth:`Feed.ready`). In a burst nobody's page is made for a
+        change no stream will send."""
+        now = None
+        for waiter, feed in list(self._waiters.items()):
+            if feed is None or waiter.done():
+                continue
+            if now is None:
+                now = waiter.get_loop().time()
+            if feed.ready(now):
+                try:
+                    feed.page()
+                except Exception:  # the fan-out meets the same and lets the stream's task say so
+                    pass
 
     def announce(self) -> None:
         """The change of :meth:`advance` may be shown now: every stream sends its page again."""

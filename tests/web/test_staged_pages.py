@@ -48,7 +48,6 @@ def table(tmp_path):
     desk = PhoneDesk(banker)
     desk.open()
     ann = desk.authorise(desk.tokens.for_player("Ann"))
-    desk.watching[ann.key] = ann  # Ann's phone has its live page open
     yield banker, desk, ann
     desk.close_file()
     banker.close()
@@ -125,3 +124,24 @@ async def test_ann_undoes_her_payment_and_redo_brings_it_back_on_her_staged_page
     assert banker.can_undo and not banker.can_redo
     desk.hub.close()
     await stream
+
+
+@ASYNC
+async def test_in_a_burst_no_page_is_made_before_the_commit_for_a_phone_that_must_wait(table):
+    banker, desk, ann = table
+    feed, screen = feed_of(lambda: desk.live_page(ann), coalesce=30)  # one page per 30 s at most
+    stream = await waiting(desk.hub, feed)
+    made = []
+    made_for_ann = lambda: json.loads(desk._pages[("player", "Ann")][0])["me"]["cash"]  # noqa: E731
+    banker.store.con = Disk(banker.store.con, lambda: made.append(made_for_ann()))
+
+    banker.do({"action": "transfer", "from": "Ann", "to": "Bob", "amount": 50})
+    desk.hub.flush()
+    banker.do({"action": "transfer", "from": "Ann", "to": "Bob", "amount": 25})  # within Ann's 30 s
+    desk.hub.flush()
+
+    assert made == [1450, 1450]  # the second page would only wait: it is made when it can be sent
+    assert [cash_on(page) for page in screen.sent] == [1450]
+    await asyncio.sleep(0)
+    assert stream.done()  # woken: the stream's own task sends the latest page once its interval is over
+    desk.hub.close()
