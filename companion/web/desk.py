@@ -134,10 +134,11 @@ class PhoneDesk:
 
     def _on_stage(self, entry) -> None:
         """The Banker's entry is appended and its COMMIT (the fsync) comes next: the chronicle takes it in
-        and every open stream's page is made now, on caches still warm from deciding it, so that after
-        the fsync only the writes are left. Nothing made here is sent before the entry is durable: the
-        streams are woken by :meth:`_on_outcome`, which the Banker calls only after the COMMIT, and a
-        failed COMMIT throws it all away (:meth:`_on_abandon`)."""
+        and the page of every stream that will send at once is made now (:meth:`Broadcast.prepare`), on
+        caches still warm from deciding it, so that after the fsync only the writes are left. Nothing
+        made here is sent before the entry is durable: the streams are woken by :meth:`_on_outcome`,
+        which the Banker calls only after the COMMIT, and a failed COMMIT throws it all away
+        (:meth:`_on_abandon`)."""
         self.chronicle.see(entry)
         if self.requests.prunes_next:  # the prune after the commit changes what pages show: make them then
             return
