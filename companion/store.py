@@ -14,7 +14,7 @@ import json
 import os
 import sqlite3
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -147,7 +147,19 @@ class Entry:
         sentence = Said.from_log(self.said)
         if sentence != self.summary:
             raise ValueError(f"the sentence kept for entry {self.seq} does not read as its summary")
-        return replace(self, summary=sentence)
+        # The fields as they are but the summary (what dataclasses.replace does, at a fifth of its cost).
+        return Entry(
+            self.seq,
+            self.kind,
+            self.action_id,
+            self.action,
+            self.events,
+            sentence,
+            self.target,
+            self.at,
+            self.hash,
+            self.said,
+        )
 
     def as_json(self) -> dict:
         return {
