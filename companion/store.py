@@ -442,9 +442,10 @@ class Store:
         seq, _, state = self._snapshot(row)
         return seq, state
 
-    def snapshots(self) -> Iterator[tuple[int, int, dict]]:
+    def snapshots(self, after: int = -1) -> Iterator[tuple[int, int, dict]]:
+        """The snapshots taken after entry ``after`` (all of them by default), each checked against the chain."""
         cols = "seq, schema, state, head, digest" if self.chained else "seq, schema, state, NULL, NULL"
-        for row in self.con.execute(f"SELECT {cols} FROM snapshots ORDER BY seq"):
+        for row in self.con.execute(f"SELECT {cols} FROM snapshots WHERE seq > ? ORDER BY seq", (after,)):
             yield self._snapshot(row)
 
     def _snapshot(self, row: tuple) -> tuple[int, int, dict]:
