@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import functools
 import json
 import re
 import sqlite3
@@ -436,7 +437,10 @@ def _json_flag(s, what: str = "print JSON, for programs") -> None:
 GAME_HELP = "the game file (relative to --data when that is given)"
 
 
+@functools.cache
 def build_parser() -> argparse.ArgumentParser:
+    """The command line's parser, made once in a process (a program that calls :func:`main` again, such as
+    the tests, reads every later command with the same one: parsing changes nothing in it)."""
     p = _Parser(
         prog="companion",
         description="Table Banker: the bank of a board game",
