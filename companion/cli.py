@@ -605,11 +605,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _optional_commands(sub) -> None:
     """Subcommands whose adapters may be absent from a trimmed install."""
-    try:
-        from . import hw_check  # noqa: F401 - only whether it can be imported
-    except ImportError:
-        pass
-    else:
+    from importlib.util import find_spec
+
+    if find_spec(f"{__package__}.hw_check") is not None:  # only whether it is there: imported when run
         # listed for --help; main() hands everything after "hw-check" to hw_check.main untouched
         sub.add_parser("hw-check", add_help=False, help="walk through every button, the LED and the buzzer")
     sub.add_parser("usb-backup", add_help=False, help="copy every game to a USB stick, or bring games back from one")
