@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import select
 import signal
 import socket
 import subprocess
@@ -25,6 +26,7 @@ from companion.service import Banker, Verified
 from tests.random_actions import variants
 
 KILLS = int(os.environ.get("CRASH_KILLS", "100"))
+READY_SECONDS = 120  # a busy machine may take a while to open a long game
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -77,13 +79,15 @@ class Children:
 def _run_and_kill(children: Children, game: Path, pack: str, options: dict, seed: int, rnd: random.Random) -> int:
     pid, read = children.start(game, pack, seed, options)
     with os.fdopen(read, "r") as lines:
-        ready = lines.readline()
-        assert ready.startswith("READY"), children.errors.read_text()
-        acked = int(ready.split()[1])
-        deadline = time.monotonic() + rnd.uniform(0.005, 0.25)
-        os.set_blocking(read, False)
         buffer = ""
         try:
+            # a child that never says it is ready fails the test at once, with what it wrote on stderr
+            assert select.select([read], [], [], READY_SECONDS)[0], f"no READY: {children.errors.read_text()}"
+            ready = lines.readline()
+            assert ready.startswith("READY"), children.errors.read_text()
+            acked = int(ready.split()[1])
+            deadline = time.monotonic() + rnd.uniform(0.005, 0.25)
+            os.set_blocking(read, False)
             while time.monotonic() < deadline:
                 try:
                     chunk = lines.read()
@@ -93,8 +97,9 @@ def _run_and_kill(children: Children, game: Path, pack: str, options: dict, seed
                     buffer += chunk
                 time.sleep(0.001)
         finally:
-            os.kill(pid, signal.SIGKILL)
-            assert children.reaped(pid)["signal"] == signal.SIGKILL
+            os.kill(pid, signal.SIGKILL)  # never reaped before this: its parent waits for it to end
+            ended = children.reaped(pid)
+        assert ended["signal"] == signal.SIGKILL, children.errors.read_text()  # it was playing till then
         try:
             rest = lines.read()
         except (BlockingIOError, TypeError):
