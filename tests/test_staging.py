@@ -66,7 +66,14 @@ def test_a_failed_commit_leaves_the_banker_as_it_was(banker, steps):
         banker.do(attempt)
 
     assert told == ["staged", "abandoned"]
-    assert (banker.version, banker.table, banker.can_undo, banker.can_redo, banker.next_undo(), banker.next_redo()) == before
+    assert (
+        banker.version,
+        banker.table,
+        banker.can_undo,
+        banker.can_redo,
+        banker.next_undo(),
+        banker.next_redo(),
+    ) == before
     assert banker.do(attempt).version == banker.version == before[0] + 1  # the disk is back: it goes through
     assert told[-2:] == ["staged", "committed"]
     assert banker.verify() == []

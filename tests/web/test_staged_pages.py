@@ -64,7 +64,7 @@ async def test_ann_pays_bob_her_page_is_made_before_the_commit_and_sent_after_it
     banker.do({"action": "transfer", "from": "Ann", "to": "Bob", "amount": 50})
     desk.hub.flush()
 
-    (sent_then, pages_then), = seen_at_commit
+    ((sent_then, pages_then),) = seen_at_commit
     assert sent_then == []  # nothing reached the phone before the entry was durable
     assert json.loads(pages_then[("player", "Ann")][0])["me"]["cash"] == 1450  # made before the fsync
     assert [cash_on(page) for page in screen.sent] == [1450]  # sent once it was committed
