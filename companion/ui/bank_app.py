@@ -349,8 +349,8 @@ class TableBankerApp(Taps, App):
                 self._let_go_trigger()
         else:
             self._another_game = False
-            dropped = forget_last_text_box()
-            if worth_collecting(self._screens_let_go, self._widgets_let_go, dropped) and self._collect_trigger is not None:
+            worth = worth_collecting(self._screens_let_go, self._widgets_let_go, forget_last_text_box())
+            if worth and self._collect_trigger is not None:
                 self._collect_trigger()  # one collection for a burst of screens, once they are drawn
             self._tidy_later()
 
