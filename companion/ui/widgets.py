@@ -77,9 +77,16 @@ def on_the_glass(*_: object) -> None:
     if Sight._pending:
         Sight.changed_at = now
         Sight._pending = False
+    if Aimed._shifted:
+        for widget in list(Aimed._shifted):
+            if widget not in Aimed._fresh:
+                where = widget.on_the_window()
+                if where != widget._drawn_at:  # moved on the glass, not only in its parent's reckoning
+                    widget._put_at, widget._drawn_at = now, where
+        Aimed._shifted.clear()
     if Aimed._fresh:
         for widget in list(Aimed._fresh):
-            widget._put_at = now
+            widget._put_at, widget._drawn_at = now, widget.on_the_window()
         Aimed._fresh.clear()
 
 
@@ -155,22 +162,45 @@ class Aimed:
 
     seen_seconds = SEEN_SECONDS  # tests of single screens tap faster than a person: they set it to 0
     _put_at = 0.0
-    _fresh: "weakref.WeakSet[Aimed]" = weakref.WeakSet()  # put, moved or shown since the last frame drawn
+    _fresh: "weakref.WeakSet[Aimed]" = weakref.WeakSet()  # put, shown or reworded since the last frame drawn
+    #: Moved or resized in its parent's coordinates since the last frame drawn. That is new to the eye
+    #: only if it moved on the window: a list that grows below (the chooser making its answers a few
+    #: rows a frame) moves every answer in the list's own coordinates and scrolls them all back by as
+    #: much, so the answer the banker is looking at stays where it was, in sight all along.
+    _shifted: "weakref.WeakSet[Aimed]" = weakref.WeakSet()
+    _shifted_at = 0.0
+    _drawn_at: tuple | None = None  # where on the window the frame that last stamped it showed it
 
     def _stamp(self) -> None:
         self._put_at = time.monotonic()
         Aimed._fresh.add(self)  # stamped again by the frame that draws it (on_the_glass)
         _watch_the_glass()
 
+    def _shift(self) -> None:
+        self._shifted_at = time.monotonic()
+        Aimed._shifted.add(self)  # judged by the frame that draws it: moved on the window, or not
+        _watch_the_glass()
+
+    def on_the_window(self) -> tuple | None:
+        """Where it is on the window, and how large (None while it is on none)."""
+        if self.get_root_window() is None:  # type: ignore[attr-defined]  # the Kivy widget after this mixin has it
+            return None
+        x, y = self.to_window(self.x, self.y)  # type: ignore[attr-defined]
+        return (x, y, self.width, self.height)  # type: ignore[attr-defined]
+
+    def _moved_unseen(self) -> bool:
+        """Moved on the window since the last frame drawn, and not yet drawn where it is now."""
+        return self in Aimed._shifted and self.on_the_window() != self._drawn_at
+
     def on_parent(self, _widget, parent) -> None:
         if parent is not None:
             self._stamp()
 
     def on_pos(self, *_: object) -> None:
-        self._stamp()
+        self._shift()
 
     def on_size(self, *_: object) -> None:
-        self._stamp()  # grown under the finger (the Undo bar, once Redo gives back its half)
+        self._shift()  # grown under the finger (the Undo bar, once Redo gives back its half)
 
     def on_opacity(self, widget, opacity) -> None:
         super().on_opacity(widget, opacity)  # type: ignore[misc]  # the Kivy widget after this mixin has it: the canvas's opacity
@@ -186,8 +216,10 @@ class Aimed:
     def appeared_at(self) -> float:
         """When this widget last came into sight where it is now (monotonic seconds); not yet (infinity)
         while the frame that draws its change is still to come."""
-        if Aimed.seen_seconds > 0 and (Sight._pending or self in Aimed._fresh):
+        if Aimed.seen_seconds > 0 and (Sight._pending or self in Aimed._fresh or self._moved_unseen()):
             return math.inf
+        if self._moved_unseen():
+            return max(self._put_at, self._shifted_at, Sight.changed_at)
         return max(self._put_at, Sight.changed_at)
 
     #: When its words last changed under a finger its owner asks first for (:meth:`changes_asking_first`),

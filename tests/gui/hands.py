@@ -312,7 +312,16 @@ class Hands:
 
         if not hasattr(w, "too_new") or not w.too_new(touched_at(touch)):
             return ""
-        return f": the tap guard saw it come into sight {w.appeared_at() - touched_at(touch):.3f} s after the finger"
+        from companion.ui.widgets import Sight
+
+        down = touched_at(touch)
+        why = (
+            f"the view changed {Sight.changed_at - down:.3f} s after it (the window's children: "
+            f"{[type(c).__name__ for c in w.get_root_window().children] if w.get_root_window() else []})"
+            if Sight.changed_at > down
+            else f"it was put, moved or shown {max(w._put_at, w._shifted_at) - down:.3f} s after it"
+        )
+        return f": the tap guard saw it come into sight {w.appeared_at() - down:.3f} s after the finger: {why}"
 
     @staticmethod
     def _what_changed(w, aimed_at: tuple, took: list) -> str:
