@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import functools
 import json
 import re
 import sqlite3
@@ -436,7 +437,10 @@ def _json_flag(s, what: str = "print JSON, for programs") -> None:
 GAME_HELP = "the game file (relative to --data when that is given)"
 
 
+@functools.cache
 def build_parser() -> argparse.ArgumentParser:
+    """The command line's parser, made once in a process (a program that calls :func:`main` again, such as
+    the tests, reads every later command with the same one: parsing changes nothing in it)."""
     p = _Parser(
         prog="companion",
         description="Table Banker: the bank of a board game",
@@ -601,11 +605,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _optional_commands(sub) -> None:
     """Subcommands whose adapters may be absent from a trimmed install."""
-    try:
-        from . import hw_check  # noqa: F401 - only whether it can be imported
-    except ImportError:
-        pass
-    else:
+    from importlib.util import find_spec
+
+    if find_spec(f"{__package__}.hw_check") is not None:  # only whether it is there: imported when run
         # listed for --help; main() hands everything after "hw-check" to hw_check.main untouched
         sub.add_parser("hw-check", add_help=False, help="walk through every button, the LED and the buzzer")
     sub.add_parser("usb-backup", add_help=False, help="copy every game to a USB stick, or bring games back from one")

@@ -37,6 +37,7 @@ from .store import Entry, Store, canonical, save_snapshot
 __all__ = [
     "Banker",
     "Outcome",
+    "Verified",
     "GlanceAtGame",
     "glance",
     "installed_packs",
@@ -93,6 +94,16 @@ class Outcome:
             "repeated": self.repeated,
             "undone": self.undone,
         }
+
+
+@dataclass(frozen=True)
+class Verified:
+    """How far a check of a game's log went (:meth:`Banker.verified`): to entry ``seq``, where the
+    chain's stored head was ``head`` and the log folded to ``table``."""
+
+    seq: int
+    head: str | None
+    table: dict
 
 
 @dataclass
@@ -448,28 +459,46 @@ class Banker:
             raise GameFileError("the game has no opening snapshot")
         return engine.fold(first[1]["table"], (e for entry in self.store.entries(0) for e in entry.events))
 
-    def verify(self) -> list[str]:
+    def verify(self, since: Verified | None = None) -> list[str]:
         """Every problem found by a full check: integrity, the whole hash chain, every snapshot against
         the chain and the replay, the ledger, and every backup against the game's chain. Each problem is
-        one line; a damaged game's lines name the entry that differs and the newest good backup."""
+        one line; a damaged game's lines name the entry that differs and the newest good backup.
+
+        ``since``: what an earlier check of this game proved (:meth:`verified`, taken when it found no
+        problem). The log is then read on from there instead of from its first entry: the chain's stored
+        head there must be the one checked, each later entry must link to it, and the table it held then,
+        folded with the later entries, must be the open table and every later snapshot. Everything else
+        is checked as in a full check."""
         try:
             problems = [p for p in self.store.integrity_check() if p != "ok"]
             if problems:
                 return [str(self.store.damage(problems[0]))]
-            return self._verify_log() or self._verify_backups()
+            return self._verify_log(since) or self._verify_backups()
         except GameFileError as e:
             return [str(e)]
         except Exception as e:  # anything a damaged file holds: one line naming the backup
             return [str(self.store.damage(_problem(e)))]
 
-    def _verify_log(self) -> list[str]:
-        first = self.store.latest_snapshot(SCHEMA, upto=0)
-        if first is None:
-            return [str(self.store.damage("no opening snapshot"))]
-        table = first[1]["table"]
-        snaps = {seq: state["table"] for seq, schema, state in self.store.snapshots() if schema == SCHEMA and seq > 0}
+    def verified(self) -> Verified:
+        """The game as it is open now, for a later ``verify(since=...)``: worth keeping only once
+        :meth:`verify` has found no problem (the open table is then the whole log's replay)."""
+        return Verified(self.version, self.store.stored_hash(self.version), self.table)
+
+    def _verify_log(self, since: Verified | None = None) -> list[str]:
+        if since is None:
+            first = self.store.latest_snapshot(SCHEMA, upto=0)
+            if first is None:
+                return [str(self.store.damage("no opening snapshot"))]
+            after, table = 0, first[1]["table"]
+        else:
+            if self.store.stored_hash(since.seq) != since.head:
+                return [str(self.store.damage(f"entry {since.seq} differs from what was checked before"))]
+            after, table = since.seq, since.table
+        snaps = {
+            seq: state["table"] for seq, schema, state in self.store.snapshots(after) if schema == SCHEMA and seq > 0
+        }
         problems = []
-        for entry in self.store.entries(0):  # raises at the first entry that differs from what was written
+        for entry in self.store.entries(after):  # raises at the first entry that differs from what was written
             try:
                 table = engine.fold(table, entry.events)
             except ev.ReplayMismatch as e:

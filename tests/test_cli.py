@@ -166,6 +166,24 @@ def test_an_edited_pack_file_is_house_rules_as_data(tmp_path):
     assert state["players"][0]["cash"] == 1900
 
 
+def test_a_pack_file_edited_again_is_read_again_and_each_game_gets_its_own_copy(tmp_path):
+    """The house raises the salary to 400, starts a game, then to 500 (the same length of file) for the
+    next: each game takes the file as it was when it began, and a change to one game's pack is its own."""
+    import os
+
+    from companion.rules.pack import PACK_DIR, load_pack
+
+    pack = tmp_path / "our-house.toml"
+    pack.write_text((PACK_DIR / "classic.toml").read_text().replace("salary = 200", "salary = 400"))
+    first = load_pack(str(pack))
+    first["salary"] = 1
+    assert load_pack(str(pack))["salary"] == 400 and load_pack("classic")["salary"] == 200
+    written = pack.stat().st_mtime_ns
+    pack.write_text((PACK_DIR / "classic.toml").read_text().replace("salary = 200", "salary = 500"))
+    os.utime(pack, ns=(written + 1_000_000, written + 1_000_000))  # a clock that barely moved
+    assert load_pack(str(pack))["salary"] == 500
+
+
 def test_deeds_lists_and_corrects_a_card(game):
     rc, out, _ = companion("deeds", game)
     assert rc == 0 and "Boardwalk" in out

@@ -1,6 +1,7 @@
 """The core is pure: importing it loads no GUI, GPIO, web or discovery module."""
 
 import ast
+import functools
 import subprocess
 import sys
 from pathlib import Path
@@ -33,8 +34,14 @@ def _modules(module: str) -> list[Path]:
     return sorted(target.rglob("*.py")) if target.is_dir() else [target.with_suffix(".py")]
 
 
+@functools.cache
+def _tree(path: Path) -> ast.Module:
+    """A module of the package as parsed once for all the checks here (they only read the tree)."""
+    return ast.parse(path.read_text(encoding="utf-8"))
+
+
 def _imports(path: Path) -> set[str]:
-    return _imports_of(ast.parse(path.read_text(encoding="utf-8")), path)
+    return _imports_of(_tree(path), path)
 
 
 def _imports_of(tree: ast.AST, path: Path) -> set[str]:
@@ -91,7 +98,7 @@ def test_no_adapter_reaches_into_the_bankers_game_file():
     problems = []
     for modules in ADAPTERS.values():
         for path in (p for m in modules for p in _modules(m)):
-            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            for node in ast.walk(_tree(path)):
                 if (
                     isinstance(node, ast.Attribute)
                     and node.attr == "store"
@@ -140,7 +147,7 @@ def test_nothing_outside_the_rules_learns_from_an_error_s_words():
         rel = path.relative_to(PACKAGE)
         if rel.parts[0] in ("core", "rules"):
             continue
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(_tree(path)):
             if isinstance(node, ast.ExceptHandler):
                 problems += [f"{rel}:{line}" for line in _reads_error_words(node)]
     assert not problems, f"declare what an adapter needs instead of reading error text: {problems}"
@@ -221,7 +228,7 @@ def test_no_code_outside_the_rules_guesses_a_role_from_a_field_s_name():
         rel = path.relative_to(PACKAGE)
         if rel.parts[0] == "rules":
             continue
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+        tree = _tree(path)
         problems += [f"{rel}:{line}" for line in sorted(_guesses(tree, names))]
     assert not problems, f"read the field's declared role (contract.ROLES) instead of its name: {problems}"
 
@@ -308,7 +315,7 @@ def test_no_adapter_picks_a_field_out_by_its_name():
         rel = path.relative_to(PACKAGE)
         if rel.parts[0] in ("rules", "core"):
             continue
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+        tree = _tree(path)
         problems += [f"{rel}:{line}" for line in sorted(set(_named_reads(tree, names)))]
     assert not problems, f"find the field by its declared kind or role instead of its name: {problems}"
 

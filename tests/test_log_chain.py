@@ -181,6 +181,25 @@ def test_a_changed_digit_before_the_snapshot_is_caught_by_check_and_log(tmp_path
     assert code == 2 and "entry 7 differs" in err
 
 
+def test_a_check_from_where_the_last_one_ended_reads_on_from_there_and_catches_what_changed_since(game):
+    """Ann's game was checked after entry 31; ten more payments later a check from that point reads the
+    ten and their link to it, and sees a change at the point itself; a change before it is the whole
+    check's to find."""
+    with Banker.open(game, backup_every=0) as b:
+        assert b.verify() == []
+        mark = b.verified()
+        pay(b, 10)
+        assert mark.seq == 31 and b.verify(since=mark) == []
+        later = b.verified()
+        tamper(game, "UPDATE entries SET events = replace(events, '\"amount\":10', '\"amount\":13') WHERE seq = 7")
+        assert "entry 7 differs from what was written" in b.verify()[0]
+        assert later.seq == 41 and b.verify(since=later) == []
+        tamper(game, "UPDATE entries SET events = replace(events, '\"amount\":10', '\"amount\":12') WHERE seq = 36")
+        assert ["entry 36 differs from what was written" in p for p in b.verify(since=mark)] == [True]
+        tamper(game, "UPDATE entries SET hash = ? WHERE seq = 31", "0" * 64)
+        assert ["entry 31 differs from what was checked before" in p for p in b.verify(since=mark)] == [True]
+
+
 def test_a_changed_snapshot_is_caught_on_opening(game, capsys, tmp_path):
     path = tmp_path / "snap.game"
     with Banker.create(path, "classic", ["Ann", "Bob"], backup_every=0) as b:

@@ -165,7 +165,21 @@ class Said(str):
         not such a list (a damaged entry)."""
         if not isinstance(kept, list):
             raise ValueError("a logged sentence is a list of parts")
-        return cls(*(_from_log(part) for part in kept))
+        # What ``cls(*parts)`` makes, in one pass: every entry read from a game file comes through here.
+        flat: list[Part] = []
+        texts: list[str] = []
+        for kept_part in kept:
+            part = _from_log(kept_part)
+            if isinstance(part, str):
+                if part:
+                    flat.append(part)
+                    texts.append(part)
+            else:
+                flat.append(part)
+                texts.append(_third(part, _same))
+        self = str.__new__(cls, "".join(texts))
+        self.parts = tuple(flat)
+        return self
 
     @property
     def names(self) -> frozenset[str]:

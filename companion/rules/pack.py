@@ -7,6 +7,7 @@ it, and load it with ``--rules path/to/pack.toml``: house rules and cards that d
 
 from __future__ import annotations
 
+import pickle
 import tomllib
 from pathlib import Path
 from typing import Any, Callable
@@ -36,6 +37,11 @@ def pack_names() -> list[str]:
     return sorted(p.stem for p in PACK_DIR.glob("*.toml"))
 
 
+#: Each pack file read so far, by its path and version (modification time and size): the pack it made,
+#: pickled, so every caller gets a copy of its own (a game's start parsed the TOML each time: 1-3 ms).
+_READ: dict[tuple[str, int, int], bytes] = {}
+
+
 def load_pack(name_or_path: str) -> dict[str, Any]:
     """A pack by name ("classic") or by path to a TOML file; refused clearly if missing or malformed."""
     path = Path(name_or_path)
@@ -43,6 +49,22 @@ def load_pack(name_or_path: str) -> dict[str, Any]:
         path = PACK_DIR / f"{name_or_path}.toml"
         if not path.exists():
             raise BadAction(f"unknown rules {name_or_path!r}; choose one of {', '.join(pack_names())} or a .toml file")
+    try:
+        seen = path.stat()
+        version: tuple[str, int, int] | None = (str(path.absolute()), seen.st_mtime_ns, seen.st_size)
+    except OSError:
+        version = None  # refused below, as it is read
+    kept = _READ.get(version) if version is not None else None
+    if kept is not None:
+        copy: dict[str, Any] = pickle.loads(kept)
+        return copy
+    pack = _read_pack(path)
+    if version is not None:
+        _READ[version] = pickle.dumps(pack)
+    return pack
+
+
+def _read_pack(path: Path) -> dict[str, Any]:
     try:
         with open(path, "rb") as f:
             raw = tomllib.load(f)

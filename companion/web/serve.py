@@ -13,10 +13,13 @@ command's options override them for one run.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import contextlib
 import signal
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # asyncio only once it serves: every `companion` command builds serve's options
+    import asyncio
 
 __all__ = ["add_parser", "serve"]
 
@@ -73,6 +76,8 @@ async def serve(
     """Serve until ``stop`` is set (or SIGINT/SIGTERM). ``settle_heap``: this process is the server's
     alone, so once it listens, what start-up built is frozen out of the collector's way
     (:mod:`companion.heap`)."""
+    import asyncio
+
     from companion.qr import qr_terminal
     from companion.service import Banker
 
@@ -123,6 +128,8 @@ async def serve(
 
 
 def run(args: argparse.Namespace) -> int:
+    import asyncio
+
     try:
         return asyncio.run(serve(args, settle_heap=True))
     except KeyboardInterrupt:
