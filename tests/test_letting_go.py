@@ -1,6 +1,13 @@
 """Which screens live while the banker looks at another (pure: no window)."""
 
-from companion.ui.letting_go import MADE_ONCE, screens_done_with, screens_to_let_go, screens_to_set_back
+from companion.ui.letting_go import (
+    COLLECT_AFTER_WIDGETS,
+    MADE_ONCE,
+    screens_done_with,
+    screens_to_let_go,
+    screens_to_set_back,
+    worth_collecting,
+)
 
 
 def test_back_at_the_table_after_paying_rent_the_keypad_chooser_and_menu_are_set_back_the_rest_let_go():
@@ -56,3 +63,20 @@ def test_another_game_opened_lets_go_of_the_last_games_kept_screens():
     made = {"table", "ask", "amount", "deeds", "more", "history"}
     assert screens_to_let_go(made, "table", kept=frozenset()) == ["amount", "ask", "deeds", "history", "more"]
     assert screens_to_set_back(made, "table", kept=frozenset()) == []
+
+
+def test_ann_glances_at_more_and_back_at_the_table_and_nothing_is_collected():
+    assert not worth_collecting(screens_let_go=0, widgets_let_go=0)  # More set back: nothing let go
+
+
+def test_a_history_let_go_is_collected_at_once():
+    assert worth_collecting(screens_let_go=1, widgets_let_go=0)
+
+
+def test_one_payments_rows_wait_but_a_screens_worth_of_them_is_collected():
+    assert not worth_collecting(0, 14)  # the keypad's two rows of payers and payees
+    assert worth_collecting(0, COLLECT_AFTER_WIDGETS)  # a few payments, or a chooser of deeds, later
+
+
+def test_the_text_box_kivy_kept_is_collected_at_once():
+    assert worth_collecting(0, 0, text_box_dropped=True)

@@ -30,7 +30,7 @@ from .colours import theme
 from .desk import Desk, Result
 from .taps import Taps
 from .games import NewGame, game_file_name
-from .letting_go import KEPT, MADE_ONCE, screens_to_let_go, screens_to_set_back
+from .letting_go import KEPT, MADE_ONCE, screens_to_let_go, screens_to_set_back, worth_collecting
 from .kivy_fixes import forget_last_text_box, release_left_screen, stop_what_runs_on
 from .tidy import WHOLE_EVERY, collect_young
 from .type_scale import window_u
@@ -140,6 +140,8 @@ class TableBankerApp(Taps, App):
         self.tidied, self.tidy_ms = 0, 0.0  # tidy-ups done, and how long the last one took
         self._unsettled = False  # whether the settled heap may hold garbage (a game was closed since)
         self._another_game = False  # a game was opened since the screens were last let go
+        #: Screens and kept screens' widgets let go since the cycle collector last ran (letting_go.worth_collecting).
+        self._screens_let_go = self._widgets_let_go = 0
         self.settle_heap = settle_heap  # this process is the app's alone: see on_start
         self.stopped = False  # shut down: nothing more is drawn
         self.screens = _Screens(None)  # built lazily once the window exists (see build)
@@ -330,16 +332,16 @@ class TableBankerApp(Taps, App):
         window), then tidy up."""
         if self.stopped:
             return
-        waiting, let_go = False, False
+        waiting = False
         shown = self.manager.current
         busy = [name for name, screen in self.screens.items() if screen.busy()]
         kept = frozenset() if self._another_game else MADE_ONCE  # the last game's kept screens go with it
         for name in screens_to_set_back(self.screens.made(), shown, busy, kept):
-            if self.screens[name].set_back_once():
-                let_go = True  # what the visit made (a question's tiles, a card's lines) is garbage now
+            # what the visit made (a question's tiles, a payment's rows) is garbage now
+            self._widgets_let_go += self.screens[name].set_back_once()
         for name in screens_to_let_go(self.screens.made(), shown, busy, kept):
             if self.screens.let_go(name):
-                let_go = True
+                self._screens_let_go += 1
             else:
                 waiting = True  # still leaving the window: try again next frame
         if waiting:
@@ -347,12 +349,14 @@ class TableBankerApp(Taps, App):
                 self._let_go_trigger()
         else:
             self._another_game = False
-            if (forget_last_text_box() or let_go) and self._collect_trigger is not None:
+            worth = worth_collecting(self._screens_let_go, self._widgets_let_go, forget_last_text_box())
+            if worth and self._collect_trigger is not None:
                 self._collect_trigger()  # one collection for a burst of screens, once they are drawn
             self._tidy_later()
 
     def _collect_let_go(self, *_: object) -> None:
         if not self.stopped:
+            self._screens_let_go = self._widgets_let_go = 0
             collect_young()
 
     def _tidy_later(self) -> None:
@@ -377,6 +381,7 @@ class TableBankerApp(Taps, App):
         # whole walk. After a whole walk settle anyway, or every later collection would walk it all.
         steady = self._steady()
         whole = self._unsettled or self.tidied % WHOLE_EVERY == WHOLE_EVERY - 1
+        self._screens_let_go = self._widgets_let_go = 0
         give_back(settle=steady or whole, whole=whole)
         self._unsettled = False if whole else self._unsettled
         self.tidy_ms = (time.perf_counter() - started) * 1000

@@ -11,7 +11,16 @@ from __future__ import annotations
 
 from typing import Iterable
 
-__all__ = ["FLOW_SCREENS", "KEPT", "MADE_ONCE", "screens_done_with", "screens_to_let_go", "screens_to_set_back"]
+__all__ = [
+    "FLOW_SCREENS",
+    "KEPT",
+    "MADE_ONCE",
+    "COLLECT_AFTER_WIDGETS",
+    "screens_done_with",
+    "screens_to_let_go",
+    "screens_to_set_back",
+    "worth_collecting",
+]
 
 #: The screen every turn starts and ends on: made once, kept for the whole run.
 KEPT = "table"
@@ -58,3 +67,17 @@ def screens_to_set_back(
 ) -> list[str]:
     """The screens done with that are ``kept`` made (:data:`MADE_ONCE`): set back to as they were made."""
     return [name for name in screens_done_with(made, shown, busy) if name in kept]
+
+
+#: Widgets the kept screens' setting back may let go before the cycle collector is run for them: about
+#: a small screen's worth (a chooser of two dozen deeds, a few payments' rows of payers and payees).
+COLLECT_AFTER_WIDGETS = 100
+
+
+def worth_collecting(screens_let_go: int, widgets_let_go: int, text_box_dropped: bool = False) -> bool:
+    """Whether the cycle collector runs now for what was let go since it last ran: a whole screen let
+    go (or the text box Kivy kept, which holds its screen), or the kept screens' setting back once
+    their widgets let go add up to :data:`COLLECT_AFTER_WIDGETS`. A collection walks everything made
+    since the heap last settled however little is garbage, so More shown and left (nothing let go)
+    or one payment's rows of payers run none: they wait for the next one, or the tidy-up at a pause."""
+    return screens_let_go > 0 or text_box_dropped or widgets_let_go >= COLLECT_AFTER_WIDGETS

@@ -218,3 +218,55 @@ def test_more_scrolled_down_then_shown_again_starts_at_the_top_and_says_what_eac
     assert again == buttons  # the very buttons: made once
     assert "Ann collected $200 salary" in more.undo_text
     set_back(evening, "more")
+
+
+def test_more_shown_and_left_lets_nothing_go_and_runs_no_collection(evening, monkeypatch):
+    """A collection walks everything made since the heap last settled, however little is garbage:
+    More set back lets nothing go, so it runs none (it ran one on every visit)."""
+    import companion.ui.bank_app as bank_app
+
+    app = evening.app
+    evening.until("any collection still due to have run", lambda: not app._collect_trigger.is_triggered)
+    collections: list[int] = []
+    monkeypatch.setattr(bank_app, "collect_young", lambda: collections.append(1) or 0)
+    app.show("more")
+    evening.pump()
+    set_back(evening, "more")
+    assert (app._screens_let_go, app._widgets_let_go) == (0, 0)
+    assert not app._collect_trigger.is_triggered and collections == []
+
+
+def test_bob_looks_from_boardwalk_to_baltic_and_the_card_keeps_its_rows_with_baltics_lines(evening):
+    app = evening.app
+    app.look_at("Bob")
+    evening.pump()
+    deeds = app.screens["deeds"]
+    evening.tap("deed-Boardwalk")
+    rows = list(reversed(deeds.ids.lines.children))
+    mortgage = evening.find("do-mortgage")
+    evening.tap("deed-Baltic Avenue")
+    assert deeds.card["name"] == "Baltic Avenue"
+    again = list(reversed(deeds.ids.lines.children))
+    assert again[: len(rows)] == rows[: len(again)]  # the very rows, saying Baltic's lines
+    assert [(row.label, row.text) for row in again] == [tuple(line) for line in deeds.card["lines"]]
+    assert evening.find("do-mortgage") is not mortgage  # another deed's buttons are made anew
+    let_go(evening, "deeds")
+
+
+def test_ann_looks_from_bobs_deeds_to_everyones_and_the_tiles_put_back_count_as_new(evening):
+    """The board's tiles made for Bob's deeds are put back for everyone's: each says its deed now and
+    counts as a tile just put there for the tap guard."""
+    app = evening.app
+    app.look_at("Bob")
+    evening.pump()
+    deeds = app.screens["deeds"]
+    bobs = list(reversed(deeds.ids.board.children))
+    before = time.monotonic()
+    evening.tap("whose-all")
+    evening.pump()
+    tiles = list(reversed(deeds.ids.board.children))
+    assert tiles[: len(bobs)] == bobs and len(tiles) > len(bobs)
+    assert [t.name for t in tiles] == [f"deed-{t.text}" for t in tiles] == [f"deed-{t.value}" for t in tiles]
+    assert "deed-Mediterranean Avenue" in [t.name for t in tiles] and "deed-Park Place" in [t.name for t in tiles]
+    assert all(t._put_at >= before for t in tiles)
+    let_go(evening, "deeds")

@@ -9,7 +9,14 @@ from __future__ import annotations
 from kivy.app import App
 from kivy.uix.screenmanager import Screen
 
-__all__ = ["BankScreen"]
+__all__ = ["BankScreen", "let_go_of_children"]
+
+
+def let_go_of_children(box) -> int:
+    """Take every widget off ``box``; how many widgets that let go, theirs included."""
+    count = sum(1 for child in box.children for _ in child.walk(restrict=True))
+    box.clear_widgets()
+    return count
 
 
 class BankScreen(Screen):
@@ -30,20 +37,21 @@ class BankScreen(Screen):
         self.visited = True
         self.refresh()
 
-    def set_back(self) -> None:
+    def set_back(self) -> int:
         """Back to as it was made, keeping its widgets: for a screen kept made between visits
         (``companion.ui.letting_go.MADE_ONCE``), once the banker is done with it. Nothing of the visit
         may show on the next one (an amount, a payer, a question's answers, a scroll position, a
-        focused box), and what only that visit needed is let go."""
+        focused box), and what only that visit needed is let go. Returns how many widgets it let go
+        (a question's tiles, a payment's rows: garbage for the collector now), 0 if none."""
         raise NotImplementedError(f"{type(self).__name__} is not kept made between visits")
 
-    def set_back_once(self) -> bool:
-        """Set back once after a visit; True if it was (False: not shown since it was last)."""
+    def set_back_once(self) -> int:
+        """Set back once after a visit; the widgets that let go (0 when it was not shown since it
+        was last set back)."""
         if not self.visited:
-            return False
-        self.set_back()
+            return 0
         self.visited = False
-        return True
+        return self.set_back()
 
     def refresh(self) -> None:
         """Show the current state; called on entering and after every committed entry."""

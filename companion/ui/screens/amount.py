@@ -9,7 +9,7 @@ from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, St
 from ..amount_view import amount_field, amount_view
 from ..keypad import Keypad
 from ..widgets import side_row
-from . import BankScreen
+from . import BankScreen, let_go_of_children
 
 __all__ = ["AmountScreen"]
 
@@ -55,14 +55,14 @@ class AmountScreen(BankScreen):
         self.has_sides = bool(view["sides"])
         self.side_rows = len(view["sides"])
 
-    def set_back(self) -> None:
+    def set_back(self) -> int:
         """Done with (the table is back): no form, no amount, no sentence, no rows of who pays and who
         is paid (the next payment's are its own); the keys stay made."""
         self.form, self.keypad, self.promise = None, None, None
         self.title = self.figure = self.problem = self.sentence = ""
         self.ready = self.warning = False
         self._sides_for = None
-        self.ids.sides.clear_widgets()
+        return let_go_of_children(self.ids.sides)
 
     def _show_keys(self, keys: list[str], quick: list[dict]) -> None:
         # the keys' size is set here, not in kv: a window resized meanwhile makes them again
@@ -96,9 +96,17 @@ class AmountScreen(BankScreen):
         pressed changes the figure, not the sides: the tiles under the finger stay as they are)."""
         if self._sides_for == sides:
             return
+        rows = self.ids.sides
+        if self._sides_for is not None and _without_choosing(self._sides_for) == _without_choosing(sides):
+            # the same players on the same rows, another one chosen (a side picked): the tiles stay
+            # where the finger is and only show which is chosen now
+            for row, side in zip(reversed(rows.children), sides):
+                for tile, choice in zip(reversed(row.ids.tiles.children), side["choices"]):
+                    tile.selected = choice["selected"]
+            self._sides_for = sides
+            return
         self._sides_for = sides
         self.sides_shown = {side["field"] for side in sides}
-        rows = self.ids.sides
         rows.clear_widgets()
         for side in sides:
             rows.add_widget(side_row(side, self.pick_side))
@@ -141,3 +149,11 @@ class AmountScreen(BankScreen):
     def cancel(self) -> None:
         self.form = None
         self.app.to_table()
+
+
+def _without_choosing(sides: list[dict]) -> list:
+    """The rows of sides as they are made, without which tile is chosen on each."""
+    return [
+        (side["field"], side["label"], [{k: v for k, v in c.items() if k != "selected"} for c in side["choices"]])
+        for side in sides
+    ]

@@ -11,7 +11,7 @@ from .. import flows
 from ..ask_view import ask_view, on_show
 from ..spinner import SpinnerStrip  # noqa: F401  (the kv rule's class)
 from ..widgets import Aimed, side_row, touched_at
-from . import BankScreen
+from . import BankScreen, let_go_of_children
 
 __all__ = ["AskScreen", "kept_places"]
 
@@ -54,7 +54,7 @@ class AskScreen(BankScreen):
         self.ids.choices.shape = None
         self.ids.scroll.scroll_y = 1
 
-    def set_back(self) -> None:
+    def set_back(self) -> int:
         """Done with (the table is back): no question, no answers, nothing typed or focused; the
         screen's own widgets stay made for the next question."""
         self._stop_making()
@@ -62,10 +62,12 @@ class AskScreen(BankScreen):
         self.title = self.so_far = self.help = self.hidden = ""
         self.ids.spinner.hide()
         self.ids.entry.focus, self.ids.entry.text = False, ""
+        let_go = 0
         for box in (self.ids.choices, self.ids.who, self.ids.shown):
             box.shape = None
-            box.clear_widgets()
+            let_go += let_go_of_children(box)
         self.ids.scroll.scroll_y = 1
+        return let_go
 
     def refresh(self) -> None:
         if self.form is None or self.desk is None:

@@ -76,17 +76,24 @@ class DeedsScreen(BankScreen):
                 self._fill_tile(tile, group, deed)
             return
         grid.shape = names
+        # Other deeds (the banker looks at another player's): the tiles already made are put back on the
+        # board for the deeds now shown, each counting as a tile just put there (the tap guard's time
+        # runs from when it is drawn again), and only the tiles missing are made.
+        made = list(reversed(grid.children))
         grid.clear_widgets()
         # a name with a word too long for a third of the board (Prinzessinnengarten) gets half of it
         longest = max((len(word) for name in names for word in name.split()), default=0)
         grid.cols = 2 if longest > 13 else 3
-        for group, deed in shown:
-            tile = Factory.DeedTile()
+        for i, (group, deed) in enumerate(shown):
+            if i < len(made):
+                tile = made[i]
+            else:
+                tile = Factory.DeedTile()
+                tile.bind(on_release=self.pick)
             tile.text = deed["name"]
             tile.name = f"deed-{deed['name']}"
             tile.value = deed["name"]
             self._fill_tile(tile, group, deed)
-            tile.bind(on_release=self.pick)
             grid.add_widget(tile)
 
     @staticmethod
@@ -100,30 +107,63 @@ class DeedsScreen(BankScreen):
 
     def _show_card(self, card: dict) -> None:
         self.card = card
-        lines = self.ids.lines
-        lines.clear_widgets()
-        for label, text in card.get("lines", []):
-            row = Factory.CardLine()
-            row.label, row.text = label, text
-            lines.add_widget(row)
+        self._show_lines(card.get("lines", []))
         box = self.ids.actions
+        acts = card.get("actions", [])
+        trade = bool(card and "trade" in self.desk.specs and card.get("owner"))
+        # the buttons' size is set here, not in kv: a window resized makes them again
+        shape = (
+            card.get("name"),
+            card.get("owner"),
+            self.app.u,
+            [(a["action"], a["label"], a["who"], a["refused"] is None) for a in acts],
+            trade,
+        )
+        if getattr(box, "shape", None) == shape:
+            # the same deed's same actions, each still possible or still refused (an entry, another
+            # player looked at): each button stays and says what it moves now; one whose money
+            # changed counts as new, as a button just put there does (its promise)
+            for tap, act in zip(reversed(box.children), acts):
+                self._say(tap, act)
+            return
+        box.shape = shape
         box.clear_widgets()
-        for act in card.get("actions", []):
-            tap = Factory.Tap(
-                text=act["text"], name=f"do-{act['action']}", kind="button" if act["refused"] else "accent"
-            )
+        for act in acts:
+            tap = Factory.Tap(name=f"do-{act['action']}")
             tap.font_size = self.app.u * 18  # after the kv rule, which sets its own: long names fit two lines
-            tap.opacity = 0.5 if act["refused"] else 1
             tap.bind(texture_size=self._grow)  # a long preview takes a third line: the button grows to it
-            tap.value = act
-            tap.promise = act.get("promise")
             tap.bind(on_release=self.do)
+            self._say(tap, act)
             box.add_widget(tap)
-        if card and "trade" in self.desk.specs and card.get("owner"):
+        if trade:
             tap = Factory.Tap(text=f"Trade ({card['owner']})", name="do-trade")
             tap.font_size = self.app.u * 20  # after the kv rule, which sets its own
             tap.bind(on_release=self.trade)
             box.add_widget(tap)
+
+    @staticmethod
+    def _say(tap, act: dict) -> None:
+        """What an action's button on the card says and does now."""
+        tap.text = act["text"]
+        tap.kind = "button" if act["refused"] else "accent"
+        tap.opacity = 0.5 if act["refused"] else 1
+        tap.value = act
+        tap.promise = act.get("promise")
+
+    def _show_lines(self, lines: list) -> None:
+        """The card's lines (owner, rent now, buildings, ...): the rows already made show the new
+        lines (plain words, nothing to tap), and only rows missing are made."""
+        box = self.ids.lines
+        rows = list(reversed(box.children))
+        for row in rows[len(lines) :]:
+            box.remove_widget(row)
+        for i, (label, text) in enumerate(lines):
+            if i < len(rows):
+                row = rows[i]
+            else:
+                row = Factory.CardLine()
+                box.add_widget(row)
+            row.label, row.text = label, text
 
     def _grow(self, tap, size) -> None:
         tap.height = max(self.app.u * 56, size[1] + self.app.u * 8)

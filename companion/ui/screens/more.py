@@ -127,9 +127,10 @@ class MoreScreen(BankScreen):
         super().on_pre_enter(*args)
         self.ids.scroll.scroll_y = 1  # each visit starts at the top
 
-    def set_back(self) -> None:
+    def set_back(self) -> int:
         """Done with: the buttons stay made (each visit shows what each moves and allows then), and the
-        list goes back to its top as the next visit starts."""
+        list goes back to its top as the next visit starts. Nothing is let go."""
+        return 0
 
     def go(self, tap) -> None:
         self.app.show(tap.value)
