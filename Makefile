@@ -21,10 +21,11 @@ GAME   ?=
 TEST_DEBS := xvfb xauth xdotool chromium libgl1 libgl1-mesa-dri libegl1 libmtdev1 fonts-dejavu-core shellcheck systemd util-linux git
 PYTEST_ARGS ?=
 # Test processes (pytest-xdist), each with a virtual screen of its own. The screen tests wait at a
-# person's pace between taps: on two cores, now that the screen tests cost half the CPU they did, seven
-# processes finish a minute before five and eight no sooner (measured in benchmarks/README.md, "The
-# suite's time"); about 370 MB of memory each, Xvfb included.
-JOBS ?= 7
+# person's pace between taps, so the two cores stay busy only with more processes than cores: once
+# the tests' CPU fell to about 530 s, a fresh clone's tests took 5 min 39 s on seven processes, 5 min
+# 22 s on nine and 5 min 7 s on eleven (benchmarks/README.md, "The suite's time"); about 370 MB of
+# memory each, Xvfb included.
+JOBS ?= 11
 # The tests keep their bytecode, in $(VENV)/pycache, even where PYTHONDONTWRITEBYTECODE is set (as in many
 # containers): else every test process, and every program a test starts, compiles the package, the tests
 # and the plugins pytest rewrites all over again (5 of the 7 CPU seconds a process spends collecting).
