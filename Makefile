@@ -57,10 +57,12 @@ $(VENV)/.app: pyproject.toml | $(PY)
 	$(PY) -m pip install -q --disable-pip-version-check -e .
 	touch $@
 
-# --no-compile: the tests keep their bytecode in $(VENV)/pycache (PYTEST_ENV below), where Python then
-# looks for it, so what pip would compile into site-packages is never read by them (5 s of CPU).
+# pip compiles what it installs: the tests keep their own bytecode in $(VENV)/pycache (PYTEST_ENV
+# below), but the programs they start as the units do (PYTHONDONTWRITEBYTECODE=1, an environment of
+# their own) read the compiled files beside the sources, as on the Pi; without them each such start
+# compiled Kivy and the app again and, beside other work, the kiosk's first screen took over a minute.
 $(VENV)/.test: pyproject.toml | $(PY)
-	$(PY) -m pip install -q --disable-pip-version-check --no-compile -e '.[test]'
+	$(PY) -m pip install -q --disable-pip-version-check -e '.[test]'
 	touch $(VENV)/.app $@
 
 run: $(VENV)/.app
