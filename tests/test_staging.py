@@ -4,33 +4,13 @@ the version and the undo history it had, whatever the entry was (an action, an u
 
 from __future__ import annotations
 
-import sqlite3
-
 import pytest
 
 from companion.core.errors import GameFileError
 from companion.service import Banker
+from tests.disk import Disk
 
 ANN_PAYS_BOB = {"action": "transfer", "from": "Ann", "to": "Bob", "amount": 50}
-
-
-class FailingCommit:
-    """The game file's connection on a disk that fails the next COMMIT."""
-
-    def __init__(self, con: sqlite3.Connection) -> None:
-        self._con = con
-        self.fail = True
-
-    def execute(self, sql: str, *args):
-        if sql == "COMMIT" and self.fail:
-            self.fail = False
-            error = sqlite3.OperationalError("disk I/O error")
-            error.sqlite_errorcode = sqlite3.SQLITE_IOERR  # as SQLite's own error carries it
-            raise error
-        return self._con.execute(sql, *args)
-
-    def __getattr__(self, name: str):
-        return getattr(self._con, name)
 
 
 @pytest.fixture
@@ -58,7 +38,7 @@ def test_a_failed_commit_leaves_the_banker_as_it_was(banker, steps):
     banker.stage(lambda entry: told.append("staged"), lambda entry: told.append("abandoned"))
     banker.subscribe(lambda outcome: told.append("committed"))
     before = (banker.version, banker.table, banker.can_undo, banker.can_redo, banker.next_undo(), banker.next_redo())
-    banker.store.con = FailingCommit(banker.store.con)
+    banker.store.con = disk = Disk(banker.store.con, fail=True)
     # the next action of each state: a payment, an undo of it, a redo of that undo
     attempt = [ANN_PAYS_BOB, {"action": "undo"}, {"action": "redo"}][len(steps)]
 
@@ -74,6 +54,7 @@ def test_a_failed_commit_leaves_the_banker_as_it_was(banker, steps):
         banker.next_undo(),
         banker.next_redo(),
     ) == before
+    disk.fail = False
     assert banker.do(attempt).version == banker.version == before[0] + 1  # the disk is back: it goes through
     assert told[-2:] == ["staged", "committed"]
     assert banker.verify() == []

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Iterator
 from typing import Callable
 
 from aiohttp import web
@@ -119,12 +120,7 @@ class Broadcast:
         """Make, without sending them, the pages the next fan-out would send at once: those of the
         waiting streams that need not wait (:meth:`Feed.ready`). In a burst nobody's page is made for a
         change no stream will send."""
-        now = None
-        for waiter, feed in list(self._waiters.items()):
-            if feed is None or waiter.done():
-                continue
-            if now is None:
-                now = waiter.get_loop().time()
+        for _waiter, feed, now in self._fed():
             if feed.ready(now):
                 try:
                     feed.page()
@@ -173,12 +169,7 @@ class Broadcast:
         if self.closed:
             return
         generation = self.generation
-        now = None
-        for waiter, feed in list(self._waiters.items()):
-            if feed is None or waiter.done():
-                continue
-            if now is None:
-                now = waiter.get_loop().time()
+        for waiter, feed, now in self._fed():
             try:
                 served = feed.serve(generation, now)
             except Exception:  # the stream's task meets the same when it makes its page, and says so
@@ -186,6 +177,17 @@ class Broadcast:
             if not served:
                 del self._waiters[waiter]
                 _settle(waiter, True)
+
+    def _fed(self) -> Iterator[tuple[asyncio.Future, Feed, float]]:
+        """The streams waiting with a feed the broadcast can hand a page to, and the loop's time,
+        read once (a copy of the waiters: the caller may take one out)."""
+        now = None
+        for waiter, feed in list(self._waiters.items()):
+            if feed is None or waiter.done():
+                continue
+            if now is None:
+                now = waiter.get_loop().time()
+            yield waiter, feed, now
 
     def _quiet_spell(self) -> None:
         self._quiet = None

@@ -5,37 +5,16 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sqlite3
 
 import pytest
 
 from companion.core.errors import GameFileError
 from companion.service import Banker
 from companion.web.desk import PhoneDesk
+from tests.disk import Disk
 from tests.web.test_fan_out import feed_of, waiting
 
 ASYNC = pytest.mark.asyncio
-
-
-class Disk:
-    """The game file's connection, with a look at the moment of the COMMIT (and a disk that can fail it)."""
-
-    def __init__(self, con: sqlite3.Connection, at_commit) -> None:
-        self._con = con
-        self.at_commit = at_commit
-        self.fail = False
-
-    def execute(self, sql: str, *args):
-        if sql == "COMMIT":
-            self.at_commit()
-            if self.fail:
-                error = sqlite3.OperationalError("disk I/O error")
-                error.sqlite_errorcode = sqlite3.SQLITE_IOERR  # as SQLite's own error carries it
-                raise error
-        return self._con.execute(sql, *args)
-
-    def __getattr__(self, name: str):
-        return getattr(self._con, name)
 
 
 def cash_on(page: bytes) -> int:
