@@ -216,11 +216,10 @@ class Aimed:
     def appeared_at(self) -> float:
         """When this widget last came into sight where it is now (monotonic seconds); not yet (infinity)
         while the frame that draws its change is still to come."""
-        if Aimed.seen_seconds > 0 and (Sight._pending or self in Aimed._fresh or self._moved_unseen()):
+        moved = self._moved_unseen()
+        if Aimed.seen_seconds > 0 and (Sight._pending or self in Aimed._fresh or moved):
             return math.inf
-        if self._moved_unseen():
-            return max(self._put_at, self._shifted_at, Sight.changed_at)
-        return max(self._put_at, Sight.changed_at)
+        return max(self._put_at, self._shifted_at if moved else 0.0, Sight.changed_at)
 
     #: When its words last changed under a finger its owner asks first for (:meth:`changes_asking_first`),
     #: and when it had come into sight before that.
