@@ -78,7 +78,7 @@ async def get_events(request: web.Request) -> web.StreamResponse:
         raise refuse(429, "too many live pages open for this link; close one", kind="too-many-live-pages")
     desk.streams[key] += 1
     try:
-        return await sse.stream(request, desk.hub, lambda: desk.live_page(holder))
+        return await sse.stream(request, desk.hub, lambda: desk.live_page(holder), key=holder.token)
     finally:
         desk.streams[key] -= 1
         if desk.streams[key] <= 0:

@@ -20,7 +20,7 @@ from collections import Counter
 from companion.views import public_state
 
 from .chronicle import Chronicle, whole_story
-from .jsontext import dumps_safe, safe_text, with_members
+from .jsontext import dumps_safe, safe_text
 from .limits import Guessing, Limits
 from .plays import Plays
 from .requests import PaymentRequests, requests_allowed
@@ -46,12 +46,12 @@ class _Shared:
     """What every player's page shares after one change, written once: the common members (the head of
     every page), and each player's row as the other players see it (the same whoever looks)."""
 
-    __slots__ = ("state", "head", "rows", "public", "currency", "to_play", "mine", "can_request", "deed_fields")
+    __slots__ = ("state", "head", "others", "public", "currency", "to_play", "mine", "can_request", "deed_fields")
 
     def __init__(self, state: dict, rules, table: dict) -> None:
         self.state = state
         self.head = safe_text(common(state))[:-1]  # without its closing brace: more members follow
-        self.rows: dict[str, str] = {}
+        self.others: dict[str, str] | None = None
         self.public = frozenset(rules.extras.get("phone_public", DEFAULT_PUBLIC))
         self.currency = currency_of(state)
         self.to_play = state["turn"]["player"]
@@ -59,15 +59,17 @@ class _Shared:
         self.can_request = requests_allowed(table)
         self.deed_fields = rules.extras.get("deed_fields")
 
-    def row(self, p: dict, me: str) -> str:
-        """Player ``p``'s row on ``me``'s page, as JSON text (another's written once for every page)."""
-        name = p["name"]
-        if name == me:
-            return safe_text(player_row(p, me, self.to_play, self.public, self.currency))
-        text = self.rows.get(name)
-        if text is None:
-            text = self.rows[name] = safe_text(player_row(p, me, self.to_play, self.public, self.currency))
-        return text
+    def rows(self, me: str) -> str:
+        """The list of players on ``me``'s page, as JSON text: their own row, and every other player's
+        as the others see it (written once for every page)."""
+        to_play, public, currency = self.to_play, self.public, self.currency
+        others = self.others
+        if others is None:
+            others = self.others = {
+                p["name"]: safe_text(player_row(p, None, to_play, public, currency)) for p in self.state["players"]
+            }
+        own = safe_text(player_row(self.mine[me], me, to_play, public, currency))
+        return ",".join([own if name == me else text for name, text in others.items()])
 
 
 class PhoneDesk:
@@ -102,6 +104,7 @@ class PhoneDesk:
         self._pages_generation: tuple[int, int | None] = (-1, None)
         self._state: dict | None = None
         self._shared: _Shared | None = None
+        self._payees: tuple[list | None, dict[str, str]] = (None, {})
         self._unsubscribe: list = []
 
     # -- lifetime ----------------------------------------------------------------------------------
@@ -257,29 +260,40 @@ class PhoneDesk:
         state, chronicle = shared.state, self.chronicle
         mine = shared.mine[player]
         me = player_me(state, mine, shared.currency, chronicle.first_worth(player), shared.deed_fields)
-        me_text = with_members(
-            safe_text(me),
-            (("worth_series", chronicle.worth_series_json(player)), ("story", chronicle.story_json(player))),
-        )
         text = "".join(
             (
                 shared.head,
                 ',"role":"player","players":[',
-                ",".join([shared.row(p, player) for p in state["players"]]),
+                shared.rows(player),
                 '],"requests":',
                 self._requests_text("of_player", player, 6),
                 ',"can_request":',
                 "true" if may_request(state, mine, shared.can_request) else "false",
                 ',"payees":',
-                safe_text(payees_of(state, player)),
+                self._payees_text(state, player),
                 ',"plays":',
                 self.plays.page_text(player),
                 ',"me":',
-                me_text,
-                "}",
+                safe_text(me)[:-1],  # then ME_LAST, as the chronicle wrote them
+                ',"worth_series":',
+                chronicle.worth_series_json(player),
+                ',"story":',
+                chronicle.story_json(player),
+                "}}",
             )
         )
         return text.encode("ascii")
+
+    def _payees_text(self, state: dict, player: str) -> str:
+        """:func:`~.roleview.payees_of` as JSON text, written once while the players still in stay the
+        same (whom a player may pay is the bank and every other player still in)."""
+        active = state["active"]
+        if self._payees[0] != active:
+            self._payees = (active, {})
+        text = self._payees[1].get(player)
+        if text is None:
+            text = self._payees[1][player] = safe_text(payees_of(state, player))
+        return text
 
     def _undo_text(self) -> str | None:
         """What the banker's Undo button says, as on the touchscreen: "Undo: <the action>"."""
@@ -362,10 +376,12 @@ class PhoneDesk:
     def _requests_text(self, which: str, *args) -> str:
         """:meth:`_requests` as JSON text, written once per change of the requests."""
         key = (which, *args)
+        if self._asked_at == self.requests.changes:
+            text = self._asked_text.get(key)
+            if text is not None:
+                return text
         listed = self._requests(which, *args)  # clears the texts too when the requests changed
-        text = self._asked_text.get(key)
-        if text is None:
-            text = self._asked_text[key] = safe_text(listed)
+        text = self._asked_text[key] = safe_text(listed)
         return text
 
     def live_page(self, holder: Pass) -> tuple[bytes | None, str | None]:

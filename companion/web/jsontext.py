@@ -11,7 +11,7 @@ from typing import Any, Iterable
 
 from companion.jsoncode import writer
 
-__all__ = ["safe_text", "dumps_safe", "with_members", "array"]
+__all__ = ["safe_text", "dumps_safe", "array"]
 
 _ESCAPES = {ord("<"): "\\u003c", ord(">"): "\\u003e", ord("&"): "\\u0026"}
 _ENCODE = writer(ensure_ascii=True)  # made once, not per call (companion.jsoncode)
@@ -28,15 +28,6 @@ def safe_text(value: Any) -> str:
 def dumps_safe(value: Any) -> bytes:
     """:func:`safe_text` as bytes, ready to send."""
     return safe_text(value).encode("ascii")
-
-
-def with_members(text: str, members: Iterable[tuple[str, str]]) -> str:
-    """A JSON object's text with more members whose values are already JSON text (written by
-    :func:`safe_text`, or digits and brackets only). Keys are plain ASCII names."""
-    extra = ",".join(f'"{key}":{raw}' for key, raw in members)
-    if not extra:
-        return text
-    return ("{" if text == "{}" else text[:-1] + ",") + extra + "}"
 
 
 def array(items: Iterable[str]) -> str:

@@ -47,7 +47,6 @@ __all__ = ["EXPIRES_SECONDS", "MAX_WAITING", "Play", "Plays", "approvers", "own_
 
 EXPIRES_SECONDS = 180  # a play not approved within three minutes expires
 FRESH_SECONDS = 2  # a page with a waiting play's seconds left is made again for a new reader after this
-PAGE_LISTS = ("offered", "mine", "to_approve", "answered_for_me")  # a player's page, after its "why_not"
 MAX_WAITING = 3  # plays one player may have waiting at once
 KEEP_ANSWERED = 50
 
@@ -198,11 +197,13 @@ class Plays:
         self._rows_key = -1  # the plays' rows each page shows, read once per change of the plays
         self._rows_of: dict[str, tuple[list[Play], list[Play], list[Play]]] = {}
         self._answered: tuple[int, list[Play]] | None = None
-        self._pages: dict[str, dict[str, Any]] = {}
+        self._pages: dict[str, tuple[str | None, dict[str, list[dict]]]] = {}
         self._pages_key: tuple = ()
         self._lists: dict[str, dict[str, list[dict]]] = {}
         self._lists_key: tuple = ()
-        self._lists_text: dict[str, tuple[tuple, str]] = {}  # held lists (so their ids stay theirs), their text
+        self._lists_text: dict[str, tuple[dict, str]] = {}  # held lists (so their ids stay theirs), their text
+        self._texts: dict[str, str] = {}  # each player's page_text while _texts_key holds
+        self._texts_key: tuple = ()
 
     # -- subscribers -------------------------------------------------------------------------------
     def subscribe(self, callback: Callable[[Play | None], None]) -> Callable[[], None]:
@@ -401,26 +402,49 @@ class Plays:
     def page(self, player: str) -> dict[str, Any]:
         """The part of a player's page about their own actions (made once per change of the game or of
         the plays, whatever the number of phones)."""
+        why, lists = self._page_parts(player)
+        return {"why_not": why, **lists}
+
+    def _page_parts(self, player: str) -> tuple[str | None, dict[str, list[dict]]]:
+        """:meth:`page` in its two parts: why the player may not act (worked out once per change of the
+        game or of the plays), and their lists (:meth:`_lists_of`, the same object while they stay)."""
         self.sweep()
         key = (self.changes, self.banker.version, self.paused, self.freshness())
         if key != self._pages_key:
             self._pages, self._pages_key = {}, key
         made = self._pages.get(player)
         if made is None:
-            made = self._pages[player] = {"why_not": self.why_not(player), **self._lists_of(player)}
+            made = self._pages[player] = (self.why_not(player), self._lists_of(player))
         return made
 
     def page_text(self, player: str) -> str:
-        """:meth:`page` as JSON text (as :func:`~companion.web.jsontext.safe_text` writes it), its lists
-        written once while they stay the same lists (the biggest part of a player's page to encode,
-        and the same after most actions); only ``why_not`` is written at each page."""
-        page = self.page(player)
-        lists = tuple(page[k] for k in PAGE_LISTS)
-        kept = self._lists_text.get(player)
-        if kept is None or any(a is not b for a, b in zip(kept[0], lists)):
-            kept = self._lists_text[player] = (lists, safe_text({k: page[k] for k in PAGE_LISTS})[1:-1])
-        why = page["why_not"]
-        return '{"why_not":' + ("null" if why is None else safe_text(why)) + "," + kept[1] + "}"
+        """:meth:`page` as JSON text (as :func:`~companion.web.jsontext.safe_text` writes it), written once
+        while what it is made of stays: the plays, the pause, what is offered, and what ``why_not`` reads
+        of the table (its options, whether it is over, the players' records); while a play waits, once
+        per game version and :meth:`freshness` as :meth:`page` is. Its lists are written once while they
+        stay the same lists (the biggest part of a player's page to encode)."""
+        fresh = self.freshness()  # marks the plays not approved in time first
+        table = self.banker.table
+        key = (
+            self.changes,
+            self.paused,
+            fresh,
+            None if fresh is None else self.banker.version,
+            self.offered(),
+            table.get("options"),
+            table.get("over"),
+            table["players"],
+        )
+        if key != self._texts_key:
+            self._texts, self._texts_key = {}, key
+        text = self._texts.get(player)
+        if text is None:
+            why, lists = self._page_parts(player)
+            kept = self._lists_text.get(player)
+            if kept is None or kept[0] is not lists:  # held, so its id stays its own while kept
+                kept = self._lists_text[player] = (lists, safe_text(lists)[1:-1])
+            text = self._texts[player] = '{"why_not":' + ("null" if why is None else safe_text(why)) + "," + kept[1] + "}"
+        return text
 
     def _lists_of(self, player: str) -> dict[str, list[dict]]:
         """The lists of a player's page: what they may start, their plays, those they approve, the

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Iterator
+from collections.abc import Hashable
 from typing import Callable
 
 from aiohttp import web
@@ -40,17 +40,26 @@ class Feed:
     After a change, the broadcast hands each waiting stream its page itself, in one turn of the loop
     for every stream (:meth:`Broadcast._fan_out`), instead of waking twelve tasks that each do the
     same: a stream's own task wakes only for what needs waiting (a burst's interval, a phone slow to
-    take what it was sent, the last message, a ping, the server stopping)."""
+    take what it was sent, the last message, a ping, the server stopping).
 
-    __slots__ = ("response", "page", "transport", "coalesce", "seen", "sent_at")
+    ``key``: streams with the same key are sent the same page (their ``page()`` answers alike after
+    a change: the four phones of one link), so a fan-out asks one of them; None: a page of its own."""
 
-    def __init__(self, response: web.StreamResponse, page: Page, transport, coalesce: float) -> None:
+    __slots__ = ("response", "page", "transport", "coalesce", "seen", "sent_at", "key", "most")
+
+    def __init__(
+        self, response: web.StreamResponse, page: Page, transport, coalesce: float, key: Hashable | None = None
+    ) -> None:
         self.response = response
         self.page = page
         self.transport = transport
         self.coalesce = coalesce
         self.seen: int | None = None
         self.sent_at = float("-inf")
+        self.key = key
+        # the most a write hands over without waiting for the phone: the transport's high-water mark,
+        # set when it is made (nothing here or in aiohttp sets it again)
+        self.most = transport.get_write_buffer_limits()[1] if transport is not None else 0
 
     def ready(self, now: float) -> bool:
         """Whether a page could go out at once: the burst's interval is over and the phone has taken
@@ -60,16 +69,27 @@ class Feed:
         transport = self.transport
         return not (transport is None or transport.is_closing() or transport.get_write_buffer_size())
 
-    def serve(self, generation: int, now: float) -> bool:
+    def serve(self, generation: int, now: float, answers: dict | None = None) -> bool:
         """Send the page of ``generation`` at once if nothing needs waiting for; False: the stream's
         own task must (a burst's interval not over, bytes still on their way to the phone, a last
-        message or no page to send, the connection gone)."""
+        message or no page to send, the connection gone). ``answers``: the pages asked so far in this
+        fan-out, by key: a stream whose key is there is sent the same page without asking again."""
         if self.seen == generation:
             return True
-        if not self.ready(now):
+        transport = self.transport  # as ready(), written out: once per stream and change
+        if now - self.sent_at < self.coalesce or transport is None:
             return False
-        message, reason = self.page()
-        if message is None or reason is not None or len(message) >= self.transport.get_write_buffer_limits()[1]:
+        if transport.is_closing() or transport.get_write_buffer_size():
+            return False
+        key = self.key
+        if key is None or answers is None:
+            message, reason = self.page()
+        else:
+            answer = answers.get(key)
+            if answer is None:
+                answer = answers[key] = self.page()
+            message, reason = answer
+        if message is None or reason is not None or len(message) >= self.most:
             return False
         if not _write_at_once(self.response, message):
             return False
@@ -118,14 +138,20 @@ class Broadcast:
 
     def prepare(self) -> None:
         """Make, without sending them, the pages the next fan-out would send at once: those of the
-        waiting streams that need not wait (:meth:`Feed.ready`). In a burst nobody's page is made for a
-        change no stream will send."""
-        for _waiter, feed, now in self._fed():
-            if feed.ready(now):
-                try:
-                    feed.page()
-                except Exception:  # the fan-out meets the same and lets the stream's task say so
-                    pass
+        waiting streams that need not wait (:meth:`Feed.ready`), one per key. In a burst nobody's page
+        is made for a change no stream will send."""
+        made: set = set()
+        fed, now = self._fed()
+        for _waiter, feed in fed:
+            key = feed.key
+            if key in made or not feed.ready(now):
+                continue
+            if key is not None:
+                made.add(key)
+            try:
+                feed.page()
+            except Exception:  # the fan-out meets the same and lets the stream's task say so
+                pass
 
     def announce(self) -> None:
         """The change of :meth:`advance` may be shown now: every stream sends its page again."""
@@ -141,15 +167,12 @@ class Broadcast:
 
     def _wake(self, changed: bool) -> None:
         if changed and not self.closed:
-            fed = None
-            for waiter, feed in list(self._waiters.items()):
-                if feed is None:
-                    del self._waiters[waiter]
-                    _settle(waiter, True)
-                else:
-                    fed = waiter
-            if fed is not None and self._fanning is None:  # every change of this turn in one fan-out
-                self._fanning = fed.get_loop().call_soon(self._fan_out)
+            waiters = self._waiters
+            for waiter in [waiter for waiter, feed in waiters.items() if feed is None]:  # no feed: it sends its own
+                del waiters[waiter]
+                _settle(waiter, True)
+            if waiters and self._fanning is None:  # every change of this turn in one fan-out
+                self._fanning = next(iter(waiters)).get_loop().call_soon(self._fan_out)
             return
         waiters, self._waiters = self._waiters, {}
         for waiter in waiters:
@@ -169,25 +192,22 @@ class Broadcast:
         if self.closed:
             return
         generation = self.generation
-        for waiter, feed, now in self._fed():
+        answers: dict = {}  # each key's page, asked once
+        fed, now = self._fed()
+        for waiter, feed in fed:
             try:
-                served = feed.serve(generation, now)
+                served = feed.serve(generation, now, answers)
             except Exception:  # the stream's task meets the same when it makes its page, and says so
                 served = False
             if not served:
                 del self._waiters[waiter]
                 _settle(waiter, True)
 
-    def _fed(self) -> Iterator[tuple[asyncio.Future, Feed, float]]:
-        """The streams waiting with a feed the broadcast can hand a page to, and the loop's time,
-        read once (a copy of the waiters: the caller may take one out)."""
-        now = None
-        for waiter, feed in list(self._waiters.items()):
-            if feed is None or waiter.done():
-                continue
-            if now is None:
-                now = waiter.get_loop().time()
-            yield waiter, feed, now
+    def _fed(self) -> tuple[list[tuple[asyncio.Future, Feed]], float]:
+        """The streams waiting with a feed the broadcast can hand a page to (a copy: the caller may take
+        one out), and the loop's time, read once."""
+        fed = [(waiter, feed) for waiter, feed in self._waiters.items() if feed is not None and not waiter.done()]
+        return fed, fed[0][0].get_loop().time() if fed else 0.0
 
     def _quiet_spell(self) -> None:
         self._quiet = None
@@ -229,13 +249,21 @@ def sse_message(event: str, data: bytes, id_: int | None = None) -> bytes:
 
 
 async def stream(
-    request: web.Request, hub: Broadcast, page: Page, *, ping: float = PING_SECONDS, coalesce: float = COALESCE_SECONDS
+    request: web.Request,
+    hub: Broadcast,
+    page: Page,
+    *,
+    ping: float = PING_SECONDS,
+    coalesce: float = COALESCE_SECONDS,
+    key: Hashable | None = None,
 ) -> web.StreamResponse:
     """Run one phone's stream until it disconnects, its pass expires, or the server stops.
 
     ``page()`` returns ``(message, reason)``: the caller's current page as a whole ``state`` event
     (:func:`sse_message`, shared by every stream of the same role; None if they may not see it any
-    more) and, when this is the last message, a one-line reason.
+    more) and, when this is the last message, a one-line reason. ``key``: every stream opened with
+    the same key gets the same answer from its ``page()`` after a change (the phones of one link), so
+    the broadcast asks one of them (:class:`Feed`); None: none is known to share it.
     """
     response = web.StreamResponse(
         headers={
@@ -246,7 +274,7 @@ async def stream(
     )
     await response.prepare(request)
     await response.write(f"retry: {RETRY_MS}\n\n".encode())
-    feed = Feed(response, page, request.transport, coalesce)
+    feed = Feed(response, page, request.transport, coalesce, key)
     loop = asyncio.get_running_loop()
     try:
         while True:
