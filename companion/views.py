@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .core.engine import Rules
-from .core.model import BANK, active_players, cash, current_player, pot_account, pot_enabled
+from .core.model import BANK, active_players, current_player, pot_account, pot_enabled
 from .core.money import Currency
 
 __all__ = ["deed_marks", "public_state", "state_json", "state_text", "worth"]
@@ -91,10 +91,11 @@ def _state(table: dict, rules: Rules, version: int, *, every_card: bool) -> dict
         c = cards[name]
         card = c if every_card else {k: c[k] for k in DEED_CARD_KEYS if k in c}
         deeds.append({"name": name, **card, **table_deeds[name], "marks": rules.marks(table, name)})
+    accounts = table["accounts"]  # each account's cash (core.model.cash), read here for every row
     players = []
     for name in order:
         record = table["players"][name]
-        money = cash(table, name)
+        money = accounts.get(name, 0)
         row = {
             "name": name,
             "colour": record.get("colour", ""),
@@ -112,16 +113,13 @@ def _state(table: dict, rules: Rules, version: int, *, every_card: bool) -> dict
         if player_extra:
             row.update(player_extra(table, name))
         players.append(row)
-    pots = [
-        {
-            "name": pot,
-            "label": rec.get("label", pot),
-            "amount": cash(table, pot_account(pot)),
-            "amount_text": currency.format(cash(table, pot_account(pot))),
-        }
-        for pot, rec in table["pots"].items()
-        if pot_enabled(table, pot)
-    ]
+    pots = []
+    for pot, rec in table["pots"].items():
+        if pot_enabled(table, pot):
+            amount = accounts.get(pot_account(pot), 0)
+            pots.append(
+                {"name": pot, "label": rec.get("label", pot), "amount": amount, "amount_text": currency.format(amount)}
+            )
     return {
         "rules": pack["name"],
         "title": pack.get("title", pack["name"]),
@@ -133,7 +131,7 @@ def _state(table: dict, rules: Rules, version: int, *, every_card: bool) -> dict
         "players": players,
         "active": active_players(table),
         "pots": pots,
-        "bank": {"issued": -cash(table, BANK)},
+        "bank": {"issued": -accounts.get(BANK, 0)},
         "stock": table["stock"],
         "deeds": deeds,
         "over": table.get("over"),

@@ -119,7 +119,7 @@ class Chronicle:
         self.summaries: deque = deque(maxlen=BANKER_LINES)  # (entry, sentence): read out when asked
         self._log_text: dict[int, str] = {}  # each line's text once it was asked for, by its entry's seq
         self._thinned: dict[str, tuple] = {}
-        self._series_text: dict[str, tuple] = {}
+        self._series_text: dict[str, tuple[int, str]] = {}  # each player's chart as JSON, at seq
         self._story_text: dict[str, tuple] = {}
         self._pack: dict | None = None
         self._currency: Currency | None = None
@@ -192,10 +192,14 @@ class Chronicle:
     def worth_series_json(self, player: str) -> str:
         """:meth:`worth_of` as JSON text, joined from points written once each (the chart is the
         biggest part of a player's page to encode, and only its last point is new)."""
-        key = (player, self.seq)
         cached = self._series_text.get(player)
-        if cached is None or cached[0] != key:
-            cached = self._series_text[player] = (key, array(thin(self.worth_json.get(player, []))))
+        if cached is None or cached[0] != self.seq:
+            points = self.worth_json.get(player, [])
+            if len(points) > CHART_POINTS:  # thin(), straight into the text
+                text = "[" + ",".join(map(points.__getitem__, _spread(len(points), CHART_POINTS))) + "]"
+            else:
+                text = "[" + ",".join(points) + "]"
+            cached = self._series_text[player] = (self.seq, text)
         return cached[1]
 
     def first_worth(self, player: str) -> list[list[int]]:
