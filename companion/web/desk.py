@@ -42,34 +42,86 @@ from .tokens import WITHDRAWN, JoinTokens, Pass
 __all__ = ["PhoneDesk", "dumps_safe"]
 
 
+class _Written:
+    """One player's parts of the players' pages as JSON text, kept from one change to the next while
+    what they are made of reads the same (compared by value): their row as the others see it, their own
+    row, and their ``me`` without the chart and the story. An action changes one or two players' money:
+    the others' parts are not written again."""
+
+    __slots__ = ("row_key", "others", "own", "me_key", "me")
+
+    def __init__(self, row_key: tuple, others: str) -> None:
+        self.row_key = row_key  # (the player's public row, whether they are to play, what is public, the currency)
+        self.others = others
+        self.own: str | None = None
+        self.me_key: tuple | None = None
+        self.me = ""
+
+
 class _Shared:
     """What every player's page shares after one change, written once: the common members (the head of
     every page), and each player's row as the other players see it (the same whoever looks)."""
 
-    __slots__ = ("state", "head", "others", "public", "currency", "to_play", "mine", "can_request", "deed_fields")
+    __slots__ = (
+        "state",
+        "head",
+        "public",
+        "currency",
+        "to_play",
+        "mine",
+        "can_request",
+        "deed_fields",
+        "written",
+        "rows_of",
+    )
 
-    def __init__(self, state: dict, rules, table: dict) -> None:
+    def __init__(self, state: dict, rules, table: dict, written: dict[str, _Written]) -> None:
         self.state = state
         self.head = safe_text(common(state))[:-1]  # without its closing brace: more members follow
-        self.others: dict[str, str] | None = None
         self.public = frozenset(rules.extras.get("phone_public", DEFAULT_PUBLIC))
         self.currency = currency_of(state)
         self.to_play = state["turn"]["player"]
         self.mine = {p["name"]: p for p in state["players"]}
         self.can_request = requests_allowed(table)
         self.deed_fields = rules.extras.get("deed_fields")
+        self.written = written  # the desk's, from the changes before: each player's parts by name
+        self.rows_of: dict[str, _Written] | None = None  # every player's, checked against this change
+
+    def parts(self) -> dict[str, _Written]:
+        """Every player's :class:`_Written`, their row as the others see it written again only if the
+        row's parts changed (their public row, whether they are to play, what is public, the currency)."""
+        rows_of = self.rows_of
+        if rows_of is None:
+            rows_of = self.rows_of = {}
+            written, to_play, public, currency = self.written, self.to_play, self.public, self.currency
+            for p in self.state["players"]:
+                name = p["name"]
+                key = (p, name == to_play, public, currency)
+                kept = written.get(name)
+                if kept is None or kept.row_key != key:
+                    kept = written[name] = _Written(key, safe_text(player_row(p, None, to_play, public, currency)))
+                rows_of[name] = kept
+        return rows_of
 
     def rows(self, me: str) -> str:
         """The list of players on ``me``'s page, as JSON text: their own row, and every other player's
-        as the others see it (written once for every page)."""
-        to_play, public, currency = self.to_play, self.public, self.currency
-        others = self.others
-        if others is None:
-            others = self.others = {
-                p["name"]: safe_text(player_row(p, None, to_play, public, currency)) for p in self.state["players"]
-            }
-        own = safe_text(player_row(self.mine[me], me, to_play, public, currency))
-        return ",".join([own if name == me else text for name, text in others.items()])
+        as the others see it."""
+        rows_of = self.parts()
+        mine = rows_of[me]
+        if mine.own is None:
+            mine.own = safe_text(player_row(self.mine[me], me, self.to_play, self.public, self.currency))
+        return ",".join([mine.own if name == me else w.others for name, w in rows_of.items()])
+
+    def me(self, player: str, first_worth: list) -> str:
+        """Player's ``me`` (:func:`~.roleview.player_me`) as JSON text without its closing brace (the
+        chart and the story follow), written again only when what it is made of changed: their public
+        row, the deeds' lines, the turn's number (a loan's due date), where their chart starts."""
+        state, mine, written = self.state, self.mine[player], self.parts()[player]
+        key = (mine, state["deeds"], state["turn"]["number"], first_worth, self.currency, self.deed_fields)
+        if written.me_key != key:
+            written.me = safe_text(player_me(state, mine, self.currency, first_worth, self.deed_fields))[:-1]
+            written.me_key = key
+        return written.me
 
 
 class PhoneDesk:
@@ -105,6 +157,7 @@ class PhoneDesk:
         self._state: dict | None = None
         self._shared: _Shared | None = None
         self._payees: tuple[list | None, dict[str, str]] = (None, {})
+        self._written: dict[str, _Written] = {}  # each player's parts of the pages, kept while they read the same
         self._unsubscribe: list = []
 
     # -- lifetime ----------------------------------------------------------------------------------
@@ -256,10 +309,9 @@ class PhoneDesk:
         shared = self._shared
         if shared is None:
             banker = self.banker
-            shared = self._shared = _Shared(self.state(), banker.rules, banker.table)
+            shared = self._shared = _Shared(self.state(), banker.rules, banker.table, self._written)
         state, chronicle = shared.state, self.chronicle
         mine = shared.mine[player]
-        me = player_me(state, mine, shared.currency, chronicle.first_worth(player), shared.deed_fields)
         text = "".join(
             (
                 shared.head,
@@ -274,7 +326,7 @@ class PhoneDesk:
                 ',"plays":',
                 self.plays.page_text(player),
                 ',"me":',
-                safe_text(me)[:-1],  # then ME_LAST, as the chronicle wrote them
+                shared.me(player, chronicle.first_worth(player)),  # then ME_LAST, as the chronicle wrote them
                 ',"worth_series":',
                 chronicle.worth_series_json(player),
                 ',"story":',
