@@ -140,7 +140,7 @@ class PhoneDesk:
         self.play_budget = self.limits.plays()  # a player's phone cannot flood the table
         self.chronicle = Chronicle(banker)
         self._whole: tuple | None = None
-        self.hub = Broadcast()
+        self.hub = Broadcast(self.plays.freshness)  # the pages stand while the generation and this stay
         self.streams: Counter[str] = Counter()
         self._staged: int | None = None  # the entry whose pages were made before its COMMIT
         digest = hashlib.sha256(str(banker.path.resolve()).encode()).hexdigest()[:10]

@@ -119,12 +119,17 @@ class Broadcast:
     with its :class:`Feed` is handed its page by the broadcast itself, once per turn of the loop for
     every stream, and wakes only when that cannot be done at once."""
 
-    def __init__(self) -> None:
+    def __init__(self, stamp: Callable[[], Hashable] | None = None) -> None:
         self.generation = 0
         self.closed = False
         self._waiters: dict[asyncio.Future, Feed | None] = {}
         self._quiet: asyncio.TimerHandle | None = None
         self._fanning: asyncio.Handle | None = None
+        #: What the pages depend on besides the generation (a waiting play's seconds left count with the
+        #: clock): the pages :meth:`prepare` asked are handed out by the fan-out while it reads the same.
+        #: None: every fan-out asks again.
+        self.stamp = stamp
+        self._prepared: tuple[int, Hashable, dict] | None = None  # (generation, stamp, answers by key)
 
     def bump(self) -> None:
         """Something changed: every stream should send its page again."""
@@ -139,19 +144,30 @@ class Broadcast:
     def prepare(self) -> None:
         """Make, without sending them, the pages the next fan-out would send at once: those of the
         waiting streams that need not wait (:meth:`Feed.ready`), one per key. In a burst nobody's page
-        is made for a change no stream will send."""
-        made: set = set()
+        is made for a change no stream will send. The fan-out hands out what was asked here, as long as
+        the generation and the :attr:`stamp` read the same then."""
+        made: dict = {}  # each key's answer
         fed, now = self._fed()
         for _waiter, feed in fed:
             key = feed.key
             if key in made or not feed.ready(now):
                 continue
-            if key is not None:
-                made.add(key)
             try:
-                feed.page()
+                answer = feed.page()
             except Exception:  # the fan-out meets the same and lets the stream's task say so
-                pass
+                continue
+            if key is not None:
+                made[key] = answer
+        self._prepared = self._stamped(made)
+
+    def _stamped(self, answers: dict) -> tuple[int, Hashable, dict] | None:
+        """``answers`` with the generation and the stamp they were asked at (None without a stamp)."""
+        if self.stamp is None:
+            return None
+        try:
+            return self.generation, self.stamp(), answers
+        except Exception:  # the pages are asked again and say what went wrong
+            return None
 
     def announce(self) -> None:
         """The change of :meth:`advance` may be shown now: every stream sends its page again."""
@@ -193,6 +209,11 @@ class Broadcast:
             return
         generation = self.generation
         answers: dict = {}  # each key's page, asked once
+        prepared, self._prepared = self._prepared, None
+        if prepared is not None and prepared[0] == generation:
+            now = self._stamped(answers)
+            if now is not None and now[1] == prepared[1]:  # the pages prepare() asked still stand
+                answers = prepared[2]
         fed, now = self._fed()
         for waiter, feed in fed:
             try:
@@ -244,8 +265,8 @@ def _settle(waiter: asyncio.Future, changed: bool) -> None:
 
 def sse_message(event: str, data: bytes, id_: int | None = None) -> bytes:
     """One event in the text/event-stream format (``data`` is one line of JSON)."""
-    head = f"id: {id_}\n" if id_ is not None else ""
-    return f"{head}event: {event}\n".encode() + b"data: " + data + b"\n\n"
+    head = f"id: {id_}\nevent: {event}\ndata: " if id_ is not None else f"event: {event}\ndata: "
+    return b"".join((head.encode(), data, b"\n\n"))  # the page copied once
 
 
 async def stream(

@@ -206,8 +206,11 @@ class Reading:
     #: Each entry's sentence with its slots (an undo's or redo's: the sentence of the action it takes back).
     said: dict[int, Said] = field(default_factory=dict)
     #: One copy of each reading (most entries read alike: the same few players, no memo), so a long
-    #: game's ``seen`` holds a reference per entry, not a reading per entry.
-    _alike: dict[Told, Told] = field(default_factory=dict)
+    #: game's ``seen`` holds a reference per entry, not a reading per entry; by its three parts.
+    _alike: dict[tuple, Told] = field(default_factory=dict)
+    #: What each action's declaration says the story reads of it, by the action's name: whether it is a
+    #: trade, its player and account fields, its text fields (the family's declarations stay all game).
+    _fields: dict[str, tuple[bool, tuple[str, ...], tuple[str, ...]]] = field(default_factory=dict)
 
     def of(self, entry: Any, before: dict | None = None) -> Told:
         if entry.kind in ("undo", "redo"):
@@ -216,7 +219,6 @@ class Reading:
         else:
             action = entry.action if isinstance(entry.action, dict) else {}
             told = self._read(action)
-            told = self._alike.setdefault(told, told)
             said = self._said(entry, action, before) if entry.kind == "do" else None
         self.seen[entry.seq] = told
         if said is not None:
@@ -244,20 +246,25 @@ class Reading:
 
     def _read(self, action: dict) -> Told:
         name = action.get("action")
-        spec = self.spec_of(name) if isinstance(name, str) else None
-        if spec is None:
+        if not isinstance(name, str):
             return Told()
-        named = frozenset(
-            value
-            for f in spec.fields
-            if f.kind in ("player", "account") and isinstance(value := action.get(f.name), str)
-        )
-        words = frozenset(
-            " ".join(value.split())
-            for f in spec.fields
-            if f.kind == "text" and isinstance(value := action.get(f.name), str)
-        )
-        return Told(is_trade(spec), named, words)
+        fields = self._fields.get(name)
+        if fields is None:
+            spec = self.spec_of(name)
+            if spec is None:
+                return Told()
+            fields = self._fields[name] = (
+                is_trade(spec),
+                tuple(f.name for f in spec.fields if f.kind in ("player", "account")),
+                tuple(f.name for f in spec.fields if f.kind == "text"),
+            )
+        trade, named_fields, text_fields = fields
+        named = frozenset([value for f in named_fields if isinstance(value := action.get(f), str)])
+        words = frozenset([" ".join(value.split()) for f in text_fields if isinstance(value := action.get(f), str)])
+        told = self._alike.get((trade, named, words))
+        if told is None:
+            told = self._alike[trade, named, words] = Told(trade, named, words)
+        return told
 
 
 def entry_lines(entry: Any, me: str, fmt: Fmt, told: Told = Told(), sentence: Said | None = None) -> list[dict]:
