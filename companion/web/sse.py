@@ -211,8 +211,8 @@ class Broadcast:
         answers: dict = {}  # each key's page, asked once
         prepared, self._prepared = self._prepared, None
         if prepared is not None and prepared[0] == generation:
-            now = self._stamped(answers)
-            if now is not None and now[1] == prepared[1]:  # the pages prepare() asked still stand
+            stamped = self._stamped(answers)
+            if stamped is not None and stamped[1] == prepared[1]:  # the pages prepare() asked still stand
                 answers = prepared[2]
         fed, now = self._fed()
         for waiter, feed in fed:

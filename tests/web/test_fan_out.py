@@ -41,9 +41,9 @@ class Screen:
         self.sent.append(data)
 
 
-def feed_of(page, line: Line | None = None, coalesce: float = 0.1) -> tuple[Feed, Screen]:
+def feed_of(page, line: Line | None = None, coalesce: float = 0.1, key: str | None = None) -> tuple[Feed, Screen]:
     screen = Screen()
-    return Feed(screen, page, line or Line(), coalesce), screen  # type: ignore[arg-type]
+    return Feed(screen, page, line or Line(), coalesce, key), screen  # type: ignore[arg-type]
 
 
 async def waiting(hub: Broadcast, feed: Feed) -> asyncio.Task:
