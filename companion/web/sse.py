@@ -91,26 +91,19 @@ class Feed:
             message, reason = answer
         if message is None or reason is not None or len(message) >= self.most:
             return False
-        if not _write_at_once(self.response, message):
+        # Written without a task: to a transport with nothing waiting, the write hands the bytes over
+        # and returns, since it waits only for a phone that has not taken more than the transport's
+        # limit (and the message is smaller).
+        write = self.response.write(message)
+        try:
+            write.send(None)
+        except StopIteration:
+            self.seen, self.sent_at = generation, now
+            return True
+        except Exception:  # the connection went: the stream's task meets the same and ends
             return False
-        self.seen, self.sent_at = generation, now
-        return True
-
-
-def _write_at_once(response: web.StreamResponse, message: bytes) -> bool:
-    """Write ``message`` to a stream whose transport has nothing waiting, without a task: the write
-    hands the bytes to the transport and returns, since it waits only for a phone that has not taken
-    more than the transport's limit (and ``message`` is smaller). False if it would have waited or
-    failed (the stream's task then sends the page itself)."""
-    write = response.write(message)
-    try:
-        write.send(None)
-    except StopIteration:
-        return True
-    except Exception:  # the connection went: the stream's task meets the same and ends
+        write.close()  # it would wait: the task sends the page again and waits as it should
         return False
-    write.close()  # it would wait: the task sends the page again and waits as it should
-    return False
 
 
 class Broadcast:
