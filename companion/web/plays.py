@@ -443,7 +443,9 @@ class Plays:
             kept = self._lists_text.get(player)
             if kept is None or kept[0] is not lists:  # held, so its id stays its own while kept
                 kept = self._lists_text[player] = (lists, safe_text(lists)[1:-1])
-            text = self._texts[player] = '{"why_not":' + ("null" if why is None else safe_text(why)) + "," + kept[1] + "}"
+            text = self._texts[player] = (
+                '{"why_not":' + ("null" if why is None else safe_text(why)) + "," + kept[1] + "}"
+            )
         return text
 
     def _lists_of(self, player: str) -> dict[str, list[dict]]:

@@ -146,7 +146,9 @@ def common(state: dict) -> dict[str, Any]:
     }
 
 
-def player_row(p: dict, me: str | None, to_play: str | None, public: Collection[str], currency: Currency) -> dict[str, Any]:
+def player_row(
+    p: dict, me: str | None, to_play: str | None, public: Collection[str], currency: Currency
+) -> dict[str, Any]:
     """Player ``p`` as ``me`` sees them on the list of players: their own row in full, another's as the
     rules make public. Every other player's row is the same whoever looks."""
     mine = p["name"] == me
