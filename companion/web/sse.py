@@ -23,6 +23,7 @@ from collections.abc import Hashable
 from typing import Callable
 
 from aiohttp import web
+from aiohttp.http_writer import StreamWriter
 
 __all__ = ["Broadcast", "Feed", "stream", "PING_SECONDS", "COALESCE_SECONDS", "sse_message"]
 
@@ -45,7 +46,7 @@ class Feed:
     ``key``: streams with the same key are sent the same page (their ``page()`` answers alike after
     a change: the four phones of one link), so a fan-out asks one of them; None: a page of its own."""
 
-    __slots__ = ("response", "page", "transport", "coalesce", "seen", "sent_at", "key", "most")
+    __slots__ = ("response", "page", "transport", "coalesce", "seen", "sent_at", "key", "most", "writer")
 
     def __init__(
         self, response: web.StreamResponse, page: Page, transport, coalesce: float, key: Hashable | None = None
@@ -60,6 +61,7 @@ class Feed:
         # the most a write hands over without waiting for the phone: the transport's high-water mark,
         # set when it is made (nothing here or in aiohttp sets it again)
         self.most = transport.get_write_buffer_limits()[1] if transport is not None else 0
+        self.writer = _plain_chunks(response)
 
     def ready(self, now: float) -> bool:
         """Whether a page could go out at once: the burst's interval is over and the phone has taken
@@ -69,11 +71,13 @@ class Feed:
         transport = self.transport
         return not (transport is None or transport.is_closing() or transport.get_write_buffer_size())
 
-    def serve(self, generation: int, now: float, answers: dict | None = None) -> bool:
+    def serve(self, generation: int, now: float, answers: dict | None = None, chunks: dict | None = None) -> bool:
         """Send the page of ``generation`` at once if nothing needs waiting for; False: the stream's
         own task must (a burst's interval not over, bytes still on their way to the phone, a last
         message or no page to send, the connection gone). ``answers``: the pages asked so far in this
-        fan-out, by key: a stream whose key is there is sent the same page without asking again."""
+        fan-out, by key: a stream whose key is there is sent the same page without asking again.
+        ``chunks``: the pages framed so far in this fan-out (by the message's id, with the message): a
+        page is framed once for all its streams."""
         if self.seen == generation:
             return True
         transport = self.transport  # as ready(), written out: once per stream and change
@@ -91,6 +95,26 @@ class Feed:
             message, reason = answer
         if message is None or reason is not None or len(message) >= self.most:
             return False
+        writer = self.writer
+        if writer is not None and not writer._eof:
+            # The page as one chunk of the response's body, framed once for every stream it goes to,
+            # handed to the transport as aiohttp's writer would, its counts kept as it keeps them.
+            chunk = chunks.get(id(message)) if chunks is not None else None
+            if chunk is None or chunk[0] is not message:
+                chunk = (message, b"%x\r\n%b\r\n" % (len(message), message))
+                if chunks is not None:
+                    chunks[id(message)] = chunk
+            framed = chunk[1]
+            size = len(framed)
+            if size >= self.most:
+                return False
+            writer.output_size += size
+            writer.buffer_size += size
+            if writer.buffer_size > _DRAIN_PAST:
+                writer.buffer_size = 0  # aiohttp's own count before it drains: nothing waits (checked above)
+            transport.write(framed)
+            self.seen, self.sent_at = generation, now
+            return True
         # Written without a task: to a transport with nothing waiting, the write hands the bytes over
         # and returns, since it waits only for a phone that has not taken more than the transport's
         # limit (and the message is smaller).
@@ -208,9 +232,10 @@ class Broadcast:
             if stamped is not None and stamped[1] == prepared[1]:  # the pages prepare() asked still stand
                 answers = prepared[2]
         fed, now = self._fed()
+        chunks: dict = {}
         for waiter, feed in fed:
             try:
-                served = feed.serve(generation, now, answers)
+                served = feed.serve(generation, now, answers, chunks)
             except Exception:  # the stream's task meets the same when it makes its page, and says so
                 served = False
             if not served:
@@ -249,6 +274,30 @@ class Broadcast:
             return await waiter
         finally:
             self._waiters.pop(waiter, None)
+
+
+#: aiohttp's writer drains once its count of what it handed over passes this (its default ``LIMIT``)
+_DRAIN_PAST = 0x10000
+
+
+def _plain_chunks(response: web.StreamResponse) -> StreamWriter | None:
+    """The response's writer when a page can be handed to its transport directly, as one chunk of a
+    chunked body, the writer's counts kept as it keeps them: aiohttp's own writer, its headers sent, no
+    compression, no declared length, nobody told of each chunk. None: every write goes through
+    ``response.write`` (another writer, or a response this does not know)."""
+    writer = getattr(response, "_payload_writer", None)
+    if type(writer) is not StreamWriter:
+        return None
+    plain = (
+        writer.chunked
+        and writer.length is None
+        and getattr(writer, "_compress", True) is None
+        and getattr(writer, "_headers_written", False)
+        and getattr(writer, "_on_chunk_sent", True) is None
+        and writer.on_body_write is None
+        and not getattr(writer, "_eof", True)
+    )
+    return writer if plain else None
 
 
 def _settle(waiter: asyncio.Future, changed: bool) -> None:
