@@ -196,9 +196,9 @@ class Chronicle:
         if cached is None or cached[0] != self.seq:
             points = self.worth_json.get(player, [])
             if len(points) > CHART_POINTS:  # thin(), straight into the text
-                text = "[" + ",".join(map(points.__getitem__, _spread(len(points), CHART_POINTS))) + "]"
+                text = "[%s]" % ",".join(map(points.__getitem__, _spread(len(points), CHART_POINTS)))
             else:
-                text = "[" + ",".join(points) + "]"
+                text = "[%s]" % ",".join(points)  # the points copied once
             cached = self._series_text[player] = (self.seq, text)
         return cached[1]
 

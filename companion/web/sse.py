@@ -307,8 +307,9 @@ def _settle(waiter: asyncio.Future, changed: bool) -> None:
 
 def sse_message(event: str, data: bytes, id_: int | None = None) -> bytes:
     """One event in the text/event-stream format (``data`` is one line of JSON)."""
-    head = f"id: {id_}\nevent: {event}\ndata: " if id_ is not None else f"event: {event}\ndata: "
-    return b"".join((head.encode(), data, b"\n\n"))  # the page copied once
+    if id_ is None:
+        return b"event: %s\ndata: %s\n\n" % (event.encode(), data)
+    return b"id: %d\nevent: %s\ndata: %s\n\n" % (id_, event.encode(), data)  # the page copied once
 
 
 async def stream(
