@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Union
 
-__all__ = ["VERBS", "Said", "Typed", "Who", "does", "joined", "typed", "who", "whose"]
+__all__ = ["VERBS", "Said", "Typed", "Who", "does", "joined", "named", "typed", "who", "whose"]
 
 #: A part as the game file keeps it: plain words as a string; a slot as ``{"who": name}`` with ``"verb"``
 #: and ``"you"`` (the verb's form after a player's name and after "you"), ``"whose": true``,
@@ -255,7 +255,21 @@ def _third(part: Part, mark: Mark) -> str:
 def who(name: str, verb: str = "") -> Said:
     """A sentence naming ``name``, followed by ``verb`` in the form its person needs ("Ann pays",
     "you pay"): ``who(player, "is") + " in jail"``."""
-    return Said(Who(name, verb))
+    return Said(named(name) if not verb else Who(name, verb))
+
+
+_NAMED: dict[str, Who] = {}
+
+
+def named(name: str) -> Who:
+    """The slot of ``name`` with no verb after it, made once per name (a slot never changes): a table
+    names the same few players and accounts in every sentence."""
+    found = _NAMED.get(name)
+    if found is None:
+        found = Who(name)
+        if len(_NAMED) < 1024:
+            _NAMED[name] = found
+    return found
 
 
 def does(name: str, verb: str) -> Said:
