@@ -13,6 +13,7 @@ Pure functions only: :mod:`companion.store` stores and checks, :mod:`companion.s
 from __future__ import annotations
 
 import hashlib
+import importlib
 from typing import Any, Callable
 
 from .jsoncode import writer
@@ -27,14 +28,13 @@ def _sha256_of_python() -> Callable[[bytes], Any]:
     action comes after a quiet spell, on cold caches, where OpenSSL's call (its provider dispatch and
     locks) costs about twice what the interpreter's small hash does; hashlib's where the interpreter
     has none of its own. A snapshot's long text goes to OpenSSL, which hashes more bytes a second."""
-    try:
-        from _sha256 import sha256  # type: ignore[import-not-found]  # CPython 3.11
-    except ImportError:
+    for module in ("_sha256", "_sha2"):  # CPython 3.11; 3.12 and later
         try:
-            from _sha2 import sha256  # type: ignore[import-not-found,no-redef]  # CPython 3.12 and later
-        except ImportError:
-            from hashlib import sha256  # type: ignore[assignment]
-    return sha256  # type: ignore[no-any-return]
+            found: Callable[[bytes], Any] = importlib.import_module(module).sha256
+        except (ImportError, AttributeError):
+            continue
+        return found
+    return hashlib.sha256
 
 
 _sha256 = _sha256_of_python()

@@ -104,7 +104,8 @@ class Outcome:
         """This Banker's own new entry's outcome: what ``Outcome(entry, entry.seq)`` makes, its fields
         set in one step (one per action)."""
         outcome = _new(cls)
-        _set(outcome, "__dict__", {"entry": entry, "version": entry.seq, "repeated": False, "undone": False, "elsewhere": False})
+        fields = {"entry": entry, "version": entry.seq, "repeated": False, "undone": False, "elsewhere": False}
+        _set(outcome, "__dict__", fields)
         return outcome
 
     def as_json(self) -> dict[str, Any]:

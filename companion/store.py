@@ -513,7 +513,7 @@ class Store:
     def changed_elsewhere(self) -> bool:
         """True when another connection committed since we last looked (cheap: no table read). Exact
         inside a write transaction: no other connection can commit while it is open."""
-        version = self._read_data_version()
+        version = self.con.execute("PRAGMA data_version").fetchone()[0]
         if version != self._data_version:
             self._data_version = version
             return True
@@ -585,7 +585,8 @@ class Store:
         slots (:class:`Said`) is kept with its parts, so it is told to each player it names as logged."""
         if seq is None:
             seq = self.last_seq() + 1
-        previous = self.stored_hash(seq - 1)
+        head = self._head  # the chain's head after this connection's last commit, as a rule
+        previous = head[1] if head is not None and head[0] == seq - 1 else self.stored_hash(seq - 1)
         if previous is None:  # the entry before is gone, or the file was never upgraded: never chain onto nothing
             raise self.damage(f"entry {seq - 1} is missing from the log")
         said = summary.as_log() if isinstance(summary, Said) else None
@@ -593,7 +594,18 @@ class Store:
         cur = self.con.execute(
             "INSERT INTO entries (seq, kind, action_id, action, events, summary, target, at, hash, said)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (seq, kind, action_id, dumps(action), dumps(events), summary, target, at, digest, _dumps_or_null(said)),
+            (
+                seq,
+                kind,
+                action_id,
+                _DUMPS(action),
+                _DUMPS(events),
+                summary,
+                target,
+                at,
+                digest,
+                None if said is None else _DUMPS(said),
+            ),
         )
         self._appended = (seq, digest)
         return cur.lastrowid or seq or 0  # always set: the row was inserted
@@ -624,10 +636,6 @@ class _Writing:
             self.store._abandon(error)
             return  # the block's own error goes on
         self.store._commit()
-
-
-def _dumps_or_null(value: Any) -> str | None:
-    return None if value is None else dumps(value)
 
 
 def save_snapshot(path: Path, seq: int, schema: int, state: dict) -> None:
