@@ -249,6 +249,11 @@ class ActionSpec:
         return frozenset((*(f.name for f in self.fields), *META))
 
     @cached_property
+    def in_game_fields(self) -> tuple[str, ...]:
+        """The names of its player and account fields whose player must still play, in declared order."""
+        return tuple(f.name for f in self.fields if f.in_game and f.kind in ("player", "account"))
+
+    @cached_property
     def required(self) -> tuple[str, ...]:
         """The names of its required fields, in declared order."""
         return tuple(f.name for f in self.fields if f.required)
@@ -645,11 +650,10 @@ def check_in_game(spec: ActionSpec, table: Table, typed: dict[str, Any]) -> None
     """Refuse a typed action that names a player who is out of the game where its field says the player
     must still play (every player and account field unless declared otherwise), in declared order."""
     players = table["players"]
-    for f in spec.fields:
-        if f.in_game and f.kind in ("player", "account"):
-            who = typed.get(f.name)
-            if who is not None and who in players and players[who]["bankrupt"]:
-                raise Refused(f"{who} is bankrupt and out of the game")
+    for name in spec.in_game_fields:
+        who = typed.get(name)
+        if who is not None and who in players and players[who]["bankrupt"]:
+            raise Refused(f"{who} is bankrupt and out of the game")
 
 
 def parse_partial(spec: ActionSpec, table: Table, partial: dict[str, Any]) -> dict[str, Any]:

@@ -21,6 +21,7 @@ whatever the rules say today. Pure: stdlib only.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, Callable, Iterable, Union
 
 __all__ = ["VERBS", "Said", "Typed", "Who", "does", "joined", "named", "typed", "who", "whose"]
@@ -77,6 +78,11 @@ class Who:
                 raise ValueError(f"the verb {self.verb!r} after a name is not in said.VERBS")
             object.__setattr__(self, "you", VERBS[self.verb])
 
+    @cached_property
+    def plain(self) -> str:
+        """The slot as the table reads it, no name set apart (``third()``), worked out once."""
+        return self.third()
+
     def third(self, mark: Callable[[str], str] | None = None) -> str:
         if self.silent:
             return self.verb
@@ -131,7 +137,14 @@ class Said(str):
         flat: list[Part] = []
         texts: list[str] = []  # the sentence as the table reads it: a Said's own text is its parts' already
         for part in parts:
-            if isinstance(part, Said):
+            if type(part) is str:  # words: the commonest part, told as they are
+                if part:
+                    flat.append(part)
+                    texts.append(part)
+            elif type(part) is Who:
+                flat.append(part)
+                texts.append(part.plain)
+            elif isinstance(part, Said):
                 flat.extend(part.parts)
                 texts.append(str.__str__(part))
             elif isinstance(part, (Who, Typed)):
@@ -157,7 +170,7 @@ class Said(str):
     def as_log(self) -> list[LoggedPart]:
         """The parts as the game file keeps them (JSON: see :data:`LoggedPart`), so the sentence can be
         told to its players as it was logged whatever the rules say later."""
-        return [_to_log(part) for part in self.parts]
+        return [part if type(part) is str else _to_log(part) for part in self.parts]
 
     @classmethod
     def from_log(cls, kept: object) -> "Said":
