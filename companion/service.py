@@ -482,26 +482,32 @@ class Banker:
     def _write(self, action: dict, action_id: str | None, decide: Callable[[], tuple]) -> Outcome:
         """Decide and append under the write lock, on the newest committed table.
 
-        Inside ``BEGIN IMMEDIATE`` no other program can commit, so the entries they committed before it
-        are folded in first and the decision is made on the table as it truly stands now, whether the
-        answer is yes or no. The entry takes the next number; the unique ``seq`` stays the backstop
-        (a writer that slipped in means: catch up and decide again). Entries caught up on are told to
-        subscribers once the transaction is over, before this action's own outcome."""
+        Inside ``BEGIN IMMEDIATE`` no other program can commit, so whatever they committed before it
+        is known, and the decision that stands is made on the table as it truly stands now, whether the
+        answer is yes or no. Whether another connection committed since this Banker last looked is
+        asked only where the answer could differ: before an action id is looked up, and before a
+        refusal is given (the file's data version, exact under the lock: their entries are then read
+        and the action decided again). An action accepted on a table someone has since added to is
+        never appended: its entry's number is taken (the unique ``seq``), so their entries are read
+        and it is decided again. Entries caught up on are told to subscribers once the transaction
+        is over, before this action's own outcome."""
         caught: list[Outcome] = []
         staged: tuple | None = None
         try:
             with self.store.writing():
                 for attempt in range(100):
-                    # Under the write lock the file's data version says exactly whether another
-                    # connection committed since this one last looked: read their entries only then (a
-                    # retry always reads, since a writer slipped in).
-                    if attempt or self.store.changed_elsewhere():
-                        caught += self._catch_up()
+                    if attempt or (action_id is not None and self.store.changed_elsewhere()):
+                        caught += self._catch_up()  # a writer slipped in, or may have: read what it wrote
                     if action_id is not None:  # a retry of an applied action returns its first outcome
                         seen = self._repeat(action_id, action)
                         if seen:
                             return seen
-                    kind, events, summary, target, table = decide()  # the table after the events: folded once
+                    try:
+                        kind, events, summary, target, table = decide()  # the table after the events
+                    except Exception:
+                        if not attempt and self.store.changed_elsewhere():
+                            continue  # refused on a table that is no longer the file's: read, decide again
+                        raise
                     try:
                         entry = self._append(kind, action, events, summary, action_id, target)
                         break

@@ -49,6 +49,18 @@ def test_ann_is_refused_on_the_table_as_it_stands_when_the_terminal_took_her_mon
         assert table.version == 2 and table.table["accounts"]["Ann"] == 100
 
 
+def test_ann_pays_bob_at_the_table_just_after_the_terminal_paid_her_and_both_payments_stand(game):
+    told: list[tuple[int, bool]] = []
+    with Banker.open(game) as table, Banker.open(game) as terminal:
+        table.subscribe(lambda outcome: told.append((outcome.version, outcome.elsewhere)))
+        terminal.do(pay("Bob", "Ann", 500))  # entry 2, which the table has not read yet
+        outcome = table.do(pay("Ann", "Bob", 10))  # yes on either table: its number tells it to read first
+        assert outcome.entry.seq == 3 and table.version == 3
+        assert table.table["accounts"] == table.replay()["accounts"]
+        assert table.table["accounts"]["Ann"] == 1500 + 500 - 10
+    assert told == [(2, True), (3, False)]  # the terminal's entry is told first, as another program's
+
+
 def test_a_catch_up_cut_short_is_read_again_before_the_next_decision(game, monkeypatch):
     with Banker.open(game) as table, Banker.open(game) as terminal:
         terminal.do(pay("Bob", "Ann", 500))
