@@ -110,11 +110,12 @@ class Outcome:
 
     def as_json(self) -> dict[str, Any]:
         """The outcome as the command line prints it and the phones' API answers it."""
+        entry = self.entry
         return {
-            "seq": self.entry.seq,
-            "kind": self.entry.kind,
-            "summary": self.summary,
-            "events": self.events,
+            "seq": entry.seq,
+            "kind": entry.kind,
+            "summary": f"{entry.summary} (since undone)" if self.undone else entry.summary,  # as .summary
+            "events": entry.events,
             "version": self.version,
             "repeated": self.repeated,
             "undone": self.undone,
