@@ -94,6 +94,7 @@ class JoinTokens:
         seconds (no inotify, or a file in WAL mode, whose writes go to another file first)."""
         if self._writes is not None:
             return True
+        loop = asyncio.get_running_loop()
         mode = self.con.execute("PRAGMA journal_mode").fetchone()[0]
         if str(mode).lower() == "wal":
             return False
@@ -102,9 +103,8 @@ class JoinTokens:
         except OSError as error:
             log.info("no file notifications for %s (%s): asking it every %s s", path, error, self.RECHECK)
             return False
-        self._loop = asyncio.get_running_loop()
-        self._loop.add_reader(writes.fd, self._heard)
-        self._writes = writes
+        loop.add_reader(writes.fd, self._heard)
+        self._loop, self._writes = loop, writes
         self._stale = True  # a write before the watch began is looked for once
         return True
 
