@@ -17,6 +17,7 @@ import itertools
 import json
 import logging
 import sqlite3
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -61,11 +62,23 @@ WATCH_SECONDS = 0.05
 
 Clock = Callable[[], str]
 
+_new = object.__new__
+_set = object.__setattr__
+
 log = logging.getLogger(__name__)
 
 
+#: The second :func:`_now` last wrote, and how it reads: the actions of one second share the text.
+_SECOND: tuple[int, str] = (-1, "")
+
+
 def _now() -> str:
-    return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
+    """The time now in UTC, to the second ("2026-11-27T14:05:25+00:00"), written once per second."""
+    global _SECOND
+    second = int(time.time())  # what datetime.now() reads, floored to the second as timespec="seconds" is
+    if second != _SECOND[0]:
+        _SECOND = (second, _dt.datetime.fromtimestamp(second, _dt.timezone.utc).isoformat())
+    return _SECOND[1]
 
 
 @dataclass(frozen=True)
@@ -86,13 +99,23 @@ class Outcome:
     def summary(self) -> str:
         return f"{self.entry.summary} (since undone)" if self.undone else self.entry.summary
 
+    @classmethod
+    def of(cls, entry: Entry) -> "Outcome":
+        """This Banker's own new entry's outcome: what ``Outcome(entry, entry.seq)`` makes, its fields
+        set in one step (one per action)."""
+        outcome = _new(cls)
+        fields = {"entry": entry, "version": entry.seq, "repeated": False, "undone": False, "elsewhere": False}
+        _set(outcome, "__dict__", fields)
+        return outcome
+
     def as_json(self) -> dict[str, Any]:
         """The outcome as the command line prints it and the phones' API answers it."""
+        entry = self.entry
         return {
-            "seq": self.entry.seq,
-            "kind": self.entry.kind,
-            "summary": self.summary,
-            "events": self.events,
+            "seq": entry.seq,
+            "kind": entry.kind,
+            "summary": f"{entry.summary} (since undone)" if self.undone else entry.summary,  # as .summary
+            "events": entry.events,
             "version": self.version,
             "repeated": self.repeated,
             "undone": self.undone,
@@ -171,8 +194,9 @@ class Banker:
     ) -> None:
         self.store = store
         self.clock = clock
-        self._subscribers: list[Callable[[Outcome], None]] = []
-        self._stagers: list[tuple[Callable[[Entry], None], Callable[[Entry], None]]] = []
+        # Tuples, made again when one is added or removed: telling them needs no copy first.
+        self._subscribers: tuple[Callable[[Outcome], None], ...] = ()
+        self._stagers: tuple[tuple[Callable[[Entry], None], Callable[[Entry], None]], ...] = ()
         # What screens asked of this very table (choices, previews): decided once per table version.
         self._decided_on: dict | None = None
         self._decided: dict[tuple, Any] = {}
@@ -187,6 +211,8 @@ class Banker:
             store.close()
             raise store.damage(_problem(e)) from None
         self.lull = Lull(quiet=backup_quiet)  # backups and snapshots wait for a pause in the taps
+        # after every commit, in the next lull: the chain's head recorded beside the game
+        self.lull.keep("head", functools.partial(record_head_of, store.path), rank=2)
         self.backups = Backups(store.path, every=backup_every, keep=backup_keep, lull=self.lull)
         if self.version - self._snapshot_seq >= SNAPSHOT_EVERY:  # one was lost (a pulled plug): make it again
             self._snapshot_later(self.version, self.table)
@@ -280,10 +306,15 @@ class Banker:
         before every callback subscribed so far (a watch of the game file reads its notifications of
         the commit at once: :meth:`companion.watch.GameWatch.own_commit`)."""
         if first:
-            self._subscribers.insert(0, callback)
+            self._subscribers = (callback, *self._subscribers)
         else:
-            self._subscribers.append(callback)
-        return lambda: self._subscribers.remove(callback) if callback in self._subscribers else None
+            self._subscribers = (*self._subscribers, callback)
+        return functools.partial(self._unsubscribe, callback)
+
+    def _unsubscribe(self, callback: Callable[[Outcome], None]) -> None:
+        if callback in self._subscribers:
+            at = self._subscribers.index(callback)
+            self._subscribers = self._subscribers[:at] + self._subscribers[at + 1 :]
 
     def stage(self, prepare: Callable[[Entry], None], abandon: Callable[[Entry], None]) -> Callable[[], None]:
         """Call ``prepare(entry)`` inside the write transaction once this Banker's entry is appended and
@@ -294,8 +325,13 @@ class Banker:
         is durable. If the COMMIT fails, the Banker goes back to the table before the entry and calls
         ``abandon(entry)``. An error in ``prepare`` is logged and does not stop the commit."""
         pair = (prepare, abandon)
-        self._stagers.append(pair)
-        return lambda: self._stagers.remove(pair) if pair in self._stagers else None
+        self._stagers = (*self._stagers, pair)
+        return functools.partial(self._unstager, pair)
+
+    def _unstager(self, pair: tuple[Callable[[Entry], None], Callable[[Entry], None]]) -> None:
+        if pair in self._stagers:
+            at = self._stagers.index(pair)
+            self._stagers = self._stagers[:at] + self._stagers[at + 1 :]
 
     def _stage(self, entry: Entry, table: dict) -> tuple | None:
         """Show the table after ``entry`` before its COMMIT and tell the stagers; what it was, to go back."""
@@ -304,7 +340,7 @@ class Banker:
         before = (self.table, self.version, self._history.saved(entry.kind))
         self.table, self.version = table, entry.seq
         self._history.see(entry.seq, entry.kind, entry.target)
-        for prepare, _ in list(self._stagers):
+        for prepare, _ in self._stagers:
             try:
                 prepare(entry)
             except Exception:  # work done early; the subscribers do it after the commit instead
@@ -315,14 +351,14 @@ class Banker:
         """The COMMIT of a staged entry failed: back to the table before it, and the stagers are told."""
         self.table, self.version, saved = before
         self._history.restore(saved)
-        for _, abandon in list(self._stagers):
+        for _, abandon in self._stagers:
             try:
                 abandon(entry)
             except Exception:
                 log.exception("abandoning entry %s failed", entry.seq)
 
     def _publish(self, outcome: Outcome) -> None:
-        for callback in list(self._subscribers):
+        for callback in self._subscribers:
             callback(outcome)
 
     # -- reading -----------------------------------------------------------------------------------
@@ -379,11 +415,15 @@ class Banker:
     def _catch_up(self) -> list[Outcome]:
         """Fold in every entry committed after ours; the caller publishes them."""
         outcomes = []
-        for entry in self.store.entries(self.version):
-            self.table = engine.fold(self.table, entry.events)
-            self._history.see(entry.seq, entry.kind, entry.target)
-            self.version = entry.seq
-            outcomes.append(Outcome(entry, entry.seq, elsewhere=True))
+        try:
+            for entry in self.store.entries(self.version):
+                self.table = engine.fold(self.table, entry.events)
+                self._history.see(entry.seq, entry.kind, entry.target)
+                self.version = entry.seq
+                outcomes.append(Outcome(entry, entry.seq, elsewhere=True))
+        except BaseException:
+            self.store.look_again()  # what was left unread is read at the next look, not taken as seen
+            raise
         return outcomes
 
     def do(self, action: dict | str) -> Outcome:
@@ -403,7 +443,9 @@ class Banker:
         def decide() -> tuple[str, list, str, int | None, dict]:
             # A tap confirming its preview on the table as it still stands was decided already (the
             # decision is a pure function of the table and the action); any other is decided now.
-            decided = self._recalled(("preview",), action) or engine.decide_full(self.table, action, self.rules)
+            decided = (self._decided_on is self.table and self._recalled(("preview",), action)) or engine.decide_full(
+                self.table, action, self.rules
+            )
             return "do", list(decided.events), decided.summary, None, decided.table
 
         return self._write(action, action_id, decide)
@@ -441,22 +483,32 @@ class Banker:
     def _write(self, action: dict, action_id: str | None, decide: Callable[[], tuple]) -> Outcome:
         """Decide and append under the write lock, on the newest committed table.
 
-        Inside ``BEGIN IMMEDIATE`` no other program can commit, so the entries they committed before it
-        are folded in first and the decision is made on the table as it truly stands now, whether the
-        answer is yes or no. The entry takes the next number; the unique ``seq`` stays the backstop
-        (a writer that slipped in means: catch up and decide again). Entries caught up on are told to
-        subscribers once the transaction is over, before this action's own outcome."""
+        Inside ``BEGIN IMMEDIATE`` no other program can commit, so whatever they committed before it
+        is known, and the decision that stands is made on the table as it truly stands now, whether the
+        answer is yes or no. Whether another connection committed since this Banker last looked is
+        asked only where the answer could differ: before an action id is looked up, and before a
+        refusal is given (the file's data version, exact under the lock: their entries are then read
+        and the action decided again). An action accepted on a table someone has since added to is
+        never appended: its entry's number is taken (the unique ``seq``), so their entries are read
+        and it is decided again. Entries caught up on are told to subscribers once the transaction
+        is over, before this action's own outcome."""
         caught: list[Outcome] = []
         staged: tuple | None = None
         try:
             with self.store.writing():
-                for _ in range(100):
-                    caught += self._catch_up()
+                for attempt in range(100):
+                    if attempt or (action_id is not None and self.store.changed_elsewhere()):
+                        caught += self._catch_up()  # a writer slipped in, or may have: read what it wrote
                     if action_id is not None:  # a retry of an applied action returns its first outcome
                         seen = self._repeat(action_id, action)
                         if seen:
                             return seen
-                    kind, events, summary, target, table = decide()  # the table after the events: folded once
+                    try:
+                        kind, events, summary, target, table = decide()  # the table after the events
+                    except Exception:
+                        if not attempt and self.store.changed_elsewhere():
+                            continue  # refused on a table that is no longer the file's: read, decide again
+                        raise
                     try:
                         entry = self._append(kind, action, events, summary, action_id, target)
                         break
@@ -490,19 +542,18 @@ class Banker:
         self.store.append(
             seq=seq, kind=kind, action=action, events=events, summary=summary, at=at, action_id=action_id, target=target
         )
-        return Entry(seq, kind, action_id, action, events, summary, target, at)
+        return Entry.appended(seq, kind, action_id, action, events, summary, target, at)
 
     def _committed(self, entry: Entry, table: dict, *, staged: bool = False) -> Outcome:
         if not staged:  # a staged entry's table and history were shown before its COMMIT already
             self.table = table
             self.version = entry.seq
             self._history.see(entry.seq, entry.kind, entry.target)
-        self.lull.touch()
-        self.lull.submit("head", functools.partial(record_head_of, self.store.path), rank=2)
+        self.lull.touch()  # and the chain's head is recorded in the next lull (Lull.keep)
         if entry.seq % SNAPSHOT_EVERY == 0:
             self._snapshot_later(entry.seq, table)
         self.backups.after_commit(entry.seq)
-        outcome = Outcome(entry, entry.seq)
+        outcome = Outcome.of(entry)
         self._publish(outcome)
         return outcome
 

@@ -14,7 +14,6 @@ import functools
 import json
 import os
 import sqlite3
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
@@ -107,6 +106,40 @@ class Entry:
     kept: str | None = field(default=None, compare=False, repr=False)
 
     @classmethod
+    def appended(
+        cls,
+        seq: int,
+        kind: str,
+        action_id: str | None,
+        action: dict,
+        events: list,
+        summary: str,
+        target: int | None,
+        at: str,
+    ) -> "Entry":
+        """The entry just appended (no hash or kept parts attached): what ``Entry(...)`` makes, with its
+        fields set in one step rather than one frozen ``__setattr__`` each (one per action)."""
+        entry = _new(cls)
+        _set(
+            entry,
+            "__dict__",
+            {
+                "seq": seq,
+                "kind": kind,
+                "action_id": action_id,
+                "action": action,
+                "events": events,
+                "summary": summary,
+                "target": target,
+                "at": at,
+                "hash": None,
+                "said": None,
+                "kept": None,
+            },
+        )
+        return entry
+
+    @classmethod
     def from_row(cls, row: tuple) -> "Entry":
         """The entry as stored (its summary still plain text: see :meth:`spoken`); ValueError when a
         column that holds JSON does not."""
@@ -177,6 +210,10 @@ class Entry:
             "target": self.target,
             "at": self.at,
         }
+
+
+_new = object.__new__
+_set = object.__setattr__
 
 
 @functools.lru_cache(maxsize=4096)
@@ -474,20 +511,29 @@ class Store:
         return seq, schema, state
 
     def changed_elsewhere(self) -> bool:
-        """True when another connection committed since we last looked (cheap: no table read)."""
-        version = self._read_data_version()
+        """True when another connection committed since we last looked (cheap: no table read). Exact
+        inside a write transaction: no other connection can commit while it is open."""
+        version = self.con.execute("PRAGMA data_version").fetchone()[0]
         if version != self._data_version:
             self._data_version = version
             return True
         return False
 
+    def look_again(self) -> None:
+        """Make the next :meth:`changed_elsewhere` say True (a catch-up that stopped short: its reader
+        must look again whatever the file's version says)."""
+        self._data_version = -1
+
     def _read_data_version(self) -> int:
         return self.con.execute("PRAGMA data_version").fetchone()[0]
 
     # -- writing -----------------------------------------------------------------------------------
-    @contextmanager
-    def writing(self) -> Iterator["Store"]:
-        """One write transaction (BEGIN IMMEDIATE ... COMMIT). Durable when the block exits."""
+    def writing(self) -> "_Writing":
+        """One write transaction (BEGIN IMMEDIATE ... COMMIT), as a ``with`` block. Durable when the
+        block exits."""
+        return _Writing(self)
+
+    def _begin(self) -> None:
         self._appended = None
         try:
             self.con.execute("BEGIN IMMEDIATE")
@@ -495,23 +541,21 @@ class Store:
             if e.sqlite_errorcode & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
                 raise GameBusy("another program is writing to this game right now; try again in a moment") from None
             raise GameFileError(f"cannot write to {self.path}: {e}") from None
-        try:
-            yield self
-        except sqlite3.OperationalError as e:
-            if self.con.in_transaction:
-                self.con.execute("ROLLBACK")
-            if e.sqlite_errorcode & 0xFF == sqlite3.SQLITE_READONLY:
+
+    def _abandon(self, error: BaseException) -> None:
+        """The block raised ``error``: nothing of it stands; a file that cannot be written says why."""
+        if self.con.in_transaction:  # SQLite may have rolled back already (a full disk, an I/O error)
+            self.con.execute("ROLLBACK")
+        if isinstance(error, sqlite3.OperationalError):
+            if error.sqlite_errorcode & 0xFF == sqlite3.SQLITE_READONLY:
                 raise GameFileError(
                     f"the game cannot be written (the file is read-only or locked against changes); "
                     f"nothing was changed: {self.path.name}"
                 ) from None
-            if e.sqlite_errorcode & 0xFF == sqlite3.SQLITE_FULL:
+            if error.sqlite_errorcode & 0xFF == sqlite3.SQLITE_FULL:
                 raise GameFileError(f"the disk is full; nothing was changed: {self.path.name}") from None
-            raise
-        except BaseException:
-            if self.con.in_transaction:  # SQLite may have rolled back already (a full disk, an I/O error)
-                self.con.execute("ROLLBACK")
-            raise
+
+    def _commit(self) -> None:
         try:
             self.con.execute("COMMIT")
         except sqlite3.Error as e:
@@ -541,7 +585,8 @@ class Store:
         slots (:class:`Said`) is kept with its parts, so it is told to each player it names as logged."""
         if seq is None:
             seq = self.last_seq() + 1
-        previous = self.stored_hash(seq - 1)
+        head = self._head  # the chain's head after this connection's last commit, as a rule
+        previous = head[1] if head is not None and head[0] == seq - 1 else self.stored_hash(seq - 1)
         if previous is None:  # the entry before is gone, or the file was never upgraded: never chain onto nothing
             raise self.damage(f"entry {seq - 1} is missing from the log")
         said = summary.as_log() if isinstance(summary, Said) else None
@@ -549,7 +594,18 @@ class Store:
         cur = self.con.execute(
             "INSERT INTO entries (seq, kind, action_id, action, events, summary, target, at, hash, said)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (seq, kind, action_id, dumps(action), dumps(events), summary, target, at, digest, _dumps_or_null(said)),
+            (
+                seq,
+                kind,
+                action_id,
+                _DUMPS(action),
+                _DUMPS(events),
+                summary,
+                target,
+                at,
+                digest,
+                None if said is None else _DUMPS(said),
+            ),
         )
         self._appended = (seq, digest)
         return cur.lastrowid or seq or 0  # always set: the row was inserted
@@ -562,8 +618,24 @@ class Store:
         return [r[0] for r in self.con.execute("PRAGMA integrity_check").fetchall()]
 
 
-def _dumps_or_null(value: Any) -> str | None:
-    return None if value is None else dumps(value)
+class _Writing:
+    """:meth:`Store.writing`'s ``with`` block: BEGIN IMMEDIATE on the way in; COMMIT on the way out, or
+    ROLLBACK when the block raised (the error goes on, a file that cannot be written said in one line)."""
+
+    __slots__ = ("store",)
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    def __enter__(self) -> Store:
+        self.store._begin()
+        return self.store
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, trace: Any) -> None:
+        if error is not None:
+            self.store._abandon(error)
+            return  # the block's own error goes on
+        self.store._commit()
 
 
 def save_snapshot(path: Path, seq: int, schema: int, state: dict) -> None:

@@ -88,26 +88,35 @@ class Inotify:
             os.close(fd)
             raise OSError(error, f"cannot watch {folder}")
         self.fd = fd
+        self._buffer = bytearray(_READ)
+        self._names: dict[bytes, str] = {}
 
     def names(self) -> list[str | None]:
         names: list[str | None] = []
+        data = self._buffer  # read into one buffer made once (a game's commit queues an event or two)
         while True:
             try:
-                data = os.read(self.fd, _READ)
+                size = os.readv(self.fd, (data,))
             except BlockingIOError:
                 return names
-            if not data:
+            if not size:
                 return names
             at = 0
-            while at + _EVENT.size <= len(data):
+            while at + _EVENT.size <= size:
                 _, mask, _, length = _EVENT.unpack_from(data, at)
                 at += _EVENT.size
                 if mask & IN_Q_OVERFLOW:
                     names.append(None)
                 else:
-                    names.append(os.fsdecode(data[at : at + length].rstrip(b"\0")))
+                    raw = bytes(data[at : at + length])  # the name, padded with NULs by the kernel
+                    name = self._names.get(raw)
+                    if name is None:
+                        name = os.fsdecode(raw.rstrip(b"\0"))
+                        if len(self._names) < 64:  # a folder's few names, decoded once each
+                            self._names[raw] = name
+                    names.append(name)
                 at += length
-            if len(data) <= _READ - _LARGEST:  # the next event would have fitted: the queue was empty
+            if size <= _READ - _LARGEST:  # the next event would have fitted: the queue was empty
                 return names
 
     def close(self) -> None:
@@ -201,9 +210,11 @@ class GameWatch:
             self._own = True
             return
         names = self._inotify.names()
+        if not names:
+            return
         if None in names:
             self._heard_write()
-        elif any(name in self._files for name in names):
+        elif not self._files.isdisjoint(names):
             self.own_writes += 1
 
     def nudge(self) -> None:

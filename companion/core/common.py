@@ -7,7 +7,7 @@ from typing import Any
 from . import contract as c
 from .engine import Registry, Tx, may_be_empty, ranking
 from .errors import BadAction, Refused
-from .said import does, joined, typed, who, whose
+from .said import Said, Typed, does, joined, named, typed, who, whose
 from .model import (
     BANK,
     account_name,
@@ -83,13 +83,11 @@ def transfer(tx: Tx, a: dict[str, Any]) -> str:
     if payer != BANK and cash(tx.table, payer) < amount:
         raise tx.short_of(payer, amount)
     tx.pay(payer, payee, amount, memo)
-    return (
-        who(account_name(payer))
-        + " paid "
-        + who(account_name(payee))
-        + f" {tx.fmt(amount)}"
-        + (" (" + typed(memo) + ")" if memo else "")
-    )
+    # who(payer) + " paid " + who(payee) + " $1" (+ " (" + typed(memo) + ")"), made in one step
+    paid = f" {tx.fmt(amount)}"
+    if memo:
+        return Said(named(account_name(payer)), " paid ", named(account_name(payee)), paid, " (", Typed(memo), ")")
+    return Said(named(account_name(payer)), " paid ", named(account_name(payee)), paid)
 
 
 def _round_the_table(says: str, each: str) -> tuple[c.Field, ...]:

@@ -18,6 +18,7 @@ Pure: stdlib only.
 from __future__ import annotations
 
 import json
+from functools import cached_property
 from dataclasses import dataclass, field as _dc_field, replace
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
@@ -242,8 +243,19 @@ class ActionSpec:
     def offered_in(self, table: dict[str, Any]) -> bool:
         return self.offered is None or bool(self.offered(table))
 
-    @property
+    @cached_property
+    def takes(self) -> frozenset[str]:
+        """The keys an action of this kind may carry: its fields' names and :data:`META`."""
+        return frozenset((*(f.name for f in self.fields), *META))
+
+    @cached_property
+    def in_game_fields(self) -> tuple[str, ...]:
+        """The names of its player and account fields whose player must still play, in declared order."""
+        return tuple(f.name for f in self.fields if f.in_game and f.kind in ("player", "account"))
+
+    @cached_property
     def required(self) -> tuple[str, ...]:
+        """The names of its required fields, in declared order."""
         return tuple(f.name for f in self.fields if f.required)
 
     @property
@@ -308,8 +320,15 @@ class Preview:
     action: dict[str, Any]
     summary: str
     events: tuple[Any, ...]
-    postings: tuple[Posting, ...]
     table: dict[str, Any] = _dc_field(repr=False, compare=False)
+
+    @cached_property
+    def postings(self) -> tuple[Posting, ...]:
+        """The money its events move, in order (read from the events when asked: an action that is
+        done rather than previewed never asks)."""
+        return tuple(
+            Posting(e["from"], e["to"], e["amount"], e.get("memo", "")) for e in self.events if e["type"] == "Paid"
+        )
 
     def moved(self, account: str) -> int:
         """The net change of ``account``'s balance (negative when it pays)."""
@@ -607,9 +626,8 @@ def parse(spec: ActionSpec, table: Table, raw: dict[str, Any]) -> dict[str, Any]
     Unknown fields and missing required ones are refused by name; absent optional fields stay absent so the
     rule applies its own default.
     """
-    known = {f.name for f in spec.fields}
-    unknown = sorted(k for k in raw if k not in known and k not in META)
-    if unknown:
+    if not spec.takes.issuperset(raw):
+        unknown = sorted(k for k in raw if k not in spec.takes)
         takes = ", ".join(f.name for f in spec.fields) or "nothing"
         raise BadAction(f"{spec.name} does not take {', '.join(shown(k) for k in unknown[:5])} (it takes {takes})")
     out: dict[str, Any] = {"action": spec.name}
@@ -617,14 +635,14 @@ def parse(spec: ActionSpec, table: Table, raw: dict[str, Any]) -> dict[str, Any]
         out["id"] = raw["id"]
     if "by" in raw:  # the player whose phone started it: kept in the log, shown on the touchscreen
         out["by"] = find_player(table, raw["by"], active=False)
-    missing = [f.name for f in spec.fields if f.required and raw.get(f.name) is None]
-    if missing:
-        raise BadAction(f"{spec.name} needs {', '.join(missing)}")
+    for name in spec.required:
+        if raw.get(name) is None:
+            missing = [n for n in spec.required if raw.get(n) is None]
+            raise BadAction(f"{spec.name} needs {', '.join(missing)}")
     for f in spec.fields:
         value = raw.get(f.name)
-        if value is None:
-            continue
-        out[f.name] = parse_value(f, table, value, out)
+        if value is not None:
+            out[f.name] = parse_value(f, table, value, out)
     return out
 
 
@@ -632,11 +650,10 @@ def check_in_game(spec: ActionSpec, table: Table, typed: dict[str, Any]) -> None
     """Refuse a typed action that names a player who is out of the game where its field says the player
     must still play (every player and account field unless declared otherwise), in declared order."""
     players = table["players"]
-    for f in spec.fields:
-        if f.in_game and f.kind in ("player", "account"):
-            who = typed.get(f.name)
-            if who is not None and who in players and players[who]["bankrupt"]:
-                raise Refused(f"{who} is bankrupt and out of the game")
+    for name in spec.in_game_fields:
+        who = typed.get(name)
+        if who is not None and who in players and players[who]["bankrupt"]:
+            raise Refused(f"{who} is bankrupt and out of the game")
 
 
 def parse_partial(spec: ActionSpec, table: Table, partial: dict[str, Any]) -> dict[str, Any]:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator
 
 from . import events as ev
-from .contract import ActionSpec, Field, Posting, Preview, check_in_game, parse
+from .contract import ActionSpec, Field, Preview, check_in_game, parse
 from .errors import BadAction, NotEnoughMoney, Refused
 from .model import BANK, Table, active_players, cash, current_player, pot_seed
 from .money import Currency
@@ -232,10 +232,7 @@ def decide_typed(table: Table, spec: ActionSpec, typed: dict[str, Any], rules: R
     if not tx.events and not getattr(spec.handler, "may_be_empty", False):
         raise Refused(f"{spec.name} would change nothing")
     check_conservation(tx.table)
-    postings = tuple(
-        Posting(e["from"], e["to"], e["amount"], e.get("memo", "")) for e in tx.events if e["type"] == "Paid"
-    )
-    return Preview(typed, text, tuple(tx.events), postings, tx.table)
+    return Preview(typed, text, tuple(tx.events), tx.table)
 
 
 def require_own_turn(table: Table, spec: ActionSpec, typed: dict[str, Any]) -> None:

@@ -203,8 +203,10 @@ def _match(name: object, candidates: Collection[str], what: str, *, unique: bool
 
 def find_player(table: Table, name: object, *, active: bool = True) -> str:
     """The player's exact name; refuses unknown and (by default) bankrupt players."""
-    found = _match(name, table["order"], "player", unique=True)  # twins are refused at the start
-    if active and table["players"][found]["bankrupt"]:
+    players = table["players"]
+    # a name written exactly as a player's is that player (twins are refused at the start)
+    found = name if type(name) is str and name in players else _match(name, table["order"], "player", unique=True)
+    if active and players[found]["bankrupt"]:
         from .errors import Refused
 
         raise Refused(f"{found} is bankrupt and out of the game")
@@ -227,10 +229,12 @@ def find_pot(table: Table, name: object) -> str:
 
 def find_account(table: Table, name: object) -> str:
     """An account named in an action: "bank", "pot:NAME" or a player's name."""
-    if isinstance(name, str) and name_key(name) == BANK:
-        return BANK
-    if isinstance(name, str) and name_key(name).startswith("pot:"):
-        return pot_account(find_pot(table, name.strip()[4:]))
+    if isinstance(name, str):
+        key = name_key(name)
+        if key == BANK:
+            return BANK
+        if key.startswith("pot:"):
+            return pot_account(find_pot(table, name.strip()[4:]))
     return find_player(table, name)
 
 
@@ -244,7 +248,8 @@ def account_name(account: str) -> str:
 
 
 def cash(table: Table, account: str) -> int:
-    return cast("int", table["accounts"].get(account, 0))
+    balance: int = table["accounts"].get(account, 0)
+    return balance
 
 
 def card(table: Table, deed: str) -> dict[str, Any]:

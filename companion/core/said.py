@@ -21,9 +21,10 @@ whatever the rules say today. Pure: stdlib only.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, Callable, Iterable, Union
 
-__all__ = ["VERBS", "Said", "Typed", "Who", "does", "joined", "typed", "who", "whose"]
+__all__ = ["VERBS", "Said", "Typed", "Who", "does", "joined", "named", "typed", "who", "whose"]
 
 #: A part as the game file keeps it: plain words as a string; a slot as ``{"who": name}`` with ``"verb"``
 #: and ``"you"`` (the verb's form after a player's name and after "you"), ``"whose": true``,
@@ -76,6 +77,11 @@ class Who:
             if self.verb not in VERBS:  # a rule's sentence bug, or a damaged logged one
                 raise ValueError(f"the verb {self.verb!r} after a name is not in said.VERBS")
             object.__setattr__(self, "you", VERBS[self.verb])
+
+    @cached_property
+    def plain(self) -> str:
+        """The slot as the table reads it, no name set apart (``third()``), worked out once."""
+        return self.third()
 
     def third(self, mark: Callable[[str], str] | None = None) -> str:
         if self.silent:
@@ -131,7 +137,14 @@ class Said(str):
         flat: list[Part] = []
         texts: list[str] = []  # the sentence as the table reads it: a Said's own text is its parts' already
         for part in parts:
-            if isinstance(part, Said):
+            if type(part) is str:  # words: the commonest part, told as they are
+                if part:
+                    flat.append(part)
+                    texts.append(part)
+            elif type(part) is Who:
+                flat.append(part)
+                texts.append(part.plain)
+            elif isinstance(part, Said):
                 flat.extend(part.parts)
                 texts.append(str.__str__(part))
             elif isinstance(part, (Who, Typed)):
@@ -157,7 +170,7 @@ class Said(str):
     def as_log(self) -> list[LoggedPart]:
         """The parts as the game file keeps them (JSON: see :data:`LoggedPart`), so the sentence can be
         told to its players as it was logged whatever the rules say later."""
-        return [_to_log(part) for part in self.parts]
+        return [part if type(part) is str else _to_log(part) for part in self.parts]
 
     @classmethod
     def from_log(cls, kept: object) -> "Said":
@@ -255,7 +268,21 @@ def _third(part: Part, mark: Mark) -> str:
 def who(name: str, verb: str = "") -> Said:
     """A sentence naming ``name``, followed by ``verb`` in the form its person needs ("Ann pays",
     "you pay"): ``who(player, "is") + " in jail"``."""
-    return Said(Who(name, verb))
+    return Said(named(name) if not verb else Who(name, verb))
+
+
+_NAMED: dict[str, Who] = {}
+
+
+def named(name: str) -> Who:
+    """The slot of ``name`` with no verb after it, made once per name (a slot never changes): a table
+    names the same few players and accounts in every sentence."""
+    found = _NAMED.get(name)
+    if found is None:
+        found = Who(name)
+        if len(_NAMED) < 1024:
+            _NAMED[name] = found
+    return found
 
 
 def does(name: str, verb: str) -> Said:

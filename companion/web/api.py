@@ -32,6 +32,7 @@ game file is busy.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 from aiohttp import web
 
@@ -44,7 +45,7 @@ from .desk import dumps_safe
 from .intake import read_json
 from .openapi import openapi_document
 from .problems import PROBLEMS_PATH, by_kind
-from .security import DESK, caller, refuse
+from .security import DESK, caller, json_headers, refuse
 from .withdraw import withdraw_own
 
 __all__ = ["routes", "JOIN_URL", "read_json"]
@@ -55,8 +56,12 @@ routes = web.RouteTableDef()
 JOIN_URL = web.AppKey[Callable[[str], str]]("join_url")
 
 
+#: Every JSON answer's headers, the security headers among them (copied into each answer in one go).
+_JSON = json_headers()
+
+
 def _json(data, status: int = 200) -> web.Response:
-    return web.Response(body=dumps_safe(data), status=status, content_type="application/json")
+    return web.Response(body=dumps_safe(data), status=status, headers=_JSON)
 
 
 # -- every role ------------------------------------------------------------------------------------
@@ -64,7 +69,7 @@ def _json(data, status: int = 200) -> web.Response:
 async def get_state(request: web.Request) -> web.Response:
     holder = caller(request)
     body, _ = request.app[DESK].page(holder)
-    return web.Response(body=body, content_type="application/json")
+    return web.Response(body=body, headers=_JSON)
 
 
 @routes.get("/api/v1/events")
@@ -78,7 +83,7 @@ async def get_events(request: web.Request) -> web.StreamResponse:
         raise refuse(429, "too many live pages open for this link; close one", kind="too-many-live-pages")
     desk.streams[key] += 1
     try:
-        return await sse.stream(request, desk.hub, lambda: desk.live_page(holder), key=holder.token)
+        return await sse.stream(request, desk.hub, partial(desk.live_page, holder), key=holder.token)
     finally:
         desk.streams[key] -= 1
         if desk.streams[key] <= 0:

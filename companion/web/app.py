@@ -23,8 +23,9 @@ from . import api, plays_api
 from .desk import PhoneDesk
 from .door import DOOR, Door
 from .intake import BODY_TIMEOUT
-from .security import DESK, HOSTS, MIDDLEWARES, refuse, security_headers
+from .security import DESK, HOSTS, guard_for, refuse, security_headers
 from .shelf import Shelf
+from .sidecar import sidecar_path
 
 __all__ = ["COOKIE_DAYS", "DOOR", "STATIC", "build_app"]
 
@@ -100,7 +101,7 @@ def build_app(desk: PhoneDesk, *, hosts: frozenset[str], join_url: Callable[[str
     """
     door = Door(desk.limits)
     app = web.Application(
-        client_max_size=desk.limits.request_bytes, middlewares=MIDDLEWARES
+        client_max_size=desk.limits.request_bytes, middlewares=(guard_for(desk, hosts, door),)
     )  # one layer for every request: the guard tells the door, checks, then squeezes the answer
     app[DOOR] = door
     app[DESK] = desk
@@ -123,6 +124,7 @@ def build_app(desk: PhoneDesk, *, hosts: frozenset[str], join_url: Callable[[str
 
     async def on_startup(app: web.Application) -> None:
         desk.open()
+        desk.tokens.watch(sidecar_path(desk.banker.path))  # another program's links, heard from the kernel
         app[EXPIRY_TASK] = asyncio.get_running_loop().create_task(expire_plays())
 
     async def on_shutdown(app: web.Application) -> None:
@@ -131,6 +133,7 @@ def build_app(desk: PhoneDesk, *, hosts: frozenset[str], join_url: Callable[[str
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+        desk.tokens.unwatch()
         desk.close()  # wakes every live stream so it ends now, not at shutdown_timeout
 
     app.on_startup.append(on_startup)

@@ -228,11 +228,10 @@ class PhoneDesk:
         """The pass behind a token if it is valid now: known, not revoked, and (for players) the game
         is still on and they are in it."""
         found = self.tokens.check(token)
-        if found is None:
-            return None
-        if found.role == "player" and self.expired(found):
-            return None
-        return found
+        if found is None or found.role != "player":
+            return found  # the banker's pass works while the game is on and after it
+        self._refresh_cache()
+        return None if self._expired(found) else found
 
     def expired(self, holder: Pass) -> str | None:
         """Why a pass stopped working (one line), or None while it works."""

@@ -124,6 +124,8 @@ class Door:
 
     def arrived(self, request: web.Request) -> None:
         """A whole request head arrived on this connection: the head timer has done its work."""
+        if not self._timers:  # every connection sent its first head already (the phones' usual case)
+            return
         timer = self._timers.pop(request.protocol, None)
         if timer is not None:
             timer.cancel()

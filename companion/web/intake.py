@@ -87,8 +87,12 @@ async def read_json(request: web.Request, *, allowed: set[str] | None, empty_ok:
     A body larger than the app's ``client_max_size`` is **413**; one not fully sent within the app's
     :data:`BODY_TIMEOUT` seconds is **408** and the connection is closed.
     """
-    if request.content.is_eof():  # the whole body came with the head (a phone's small JSON): no wait, no timer
-        raw = await request.read()
+    content = request.content
+    if content.is_eof():  # the whole body is in (a phone's small JSON): no wait, no timer
+        raw = content.read_nowait()  # taken at once, not chunk by chunk
+        most = request.client_max_size  # as request.read() refuses it (0: no limit)
+        if most and len(raw) > most:
+            raise web.HTTPRequestEntityTooLarge(max_size=most, actual_size=len(raw))
     else:
         try:
             async with asyncio.timeout(request.app.get(BODY_TIMEOUT, BODY_SECONDS)):
@@ -110,8 +114,9 @@ async def read_json(request: web.Request, *, allowed: set[str] | None, empty_ok:
 
 def well_formed(request: web.Request) -> None:
     """The path's parameters and the query string hold only text that can be stored (else a 400)."""
-    values = list(request.match_info.values())
-    if request.query_string:  # most requests have none: no query parsed for them
+    params = request.match_info
+    values = list(params.values()) if params else []  # most addresses have no parameter ...
+    if request.query_string:  # ... and no query: nothing parsed for them
         values += [*request.query.keys(), *request.query.values()]
     for value in values:
         if check_value(value) is not None:

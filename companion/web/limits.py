@@ -29,10 +29,14 @@ class Bucket:
         self.stamp = now
 
     def take(self, now: float, n: float = 1.0) -> bool:
-        self._fill(now)
-        if self.level >= n:
-            self.level -= n
+        level = self.level
+        if now > self.stamp:  # _fill, written out: every request of every phone takes one
+            level = min(self.capacity, level + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if level >= n:
+            self.level = level - n
             return True
+        self.level = level
         return False
 
     def empty(self, now: float) -> bool:
@@ -51,52 +55,52 @@ class Bucket:
 
 
 class Limiter:
-    """Buckets by key, forgetting the full ones now and then so memory stays small."""
+    """Buckets by key, forgetting the full ones now and then so memory stays small.
+
+    ``buckets``: the keys that used something lately (a key not in it has its whole budget); read it,
+    never change it."""
 
     def __init__(self, capacity: float, per_second: float, clock: Callable[[], float] = time.monotonic) -> None:
         self.capacity = capacity
         self.rate = per_second
         self.clock = clock
-        self._buckets: dict[str, Bucket] = {}
+        self.buckets: dict[str, Bucket] = {}
         self._last_sweep = clock()
-
-    def _bucket(self, key: str) -> Bucket:
-        now = self.clock()
-        if now - self._last_sweep > 60:
-            self._sweep(now)
-        bucket = self._buckets.get(key)
-        if bucket is None:
-            bucket = self._buckets[key] = Bucket(self.capacity, self.rate, self.capacity, now)
-        return bucket
 
     def _sweep(self, now: float) -> None:
         self._last_sweep = now
-        for key, b in list(self._buckets.items()):
+        for key, b in list(self.buckets.items()):
             b._fill(now)
             if b.level >= b.capacity:
-                del self._buckets[key]
+                del self.buckets[key]
 
     def allow(self, key: str) -> bool:
         """Take one from ``key``'s bucket; False when it is empty (answer 429)."""
-        return self._bucket(key).take(self.clock())
+        now = self.clock()
+        if now - self._last_sweep > 60:
+            self._sweep(now)
+        bucket = self.buckets.get(key)
+        if bucket is None:
+            bucket = self.buckets[key] = Bucket(self.capacity, self.rate, self.capacity, now)
+        return bucket.take(now)
 
     def blocked(self, key: str) -> bool:
         """True while ``key``'s bucket is empty, without taking anything."""
-        bucket = self._buckets.get(key)
+        bucket = self.buckets.get(key)
         return bucket is not None and bucket.empty(self.clock())
 
     def retry_after(self, key: str) -> int:
-        bucket = self._buckets.get(key)
+        bucket = self.buckets.get(key)
         return max(1, round(bucket.wait(self.clock()))) if bucket else 1
 
     def used(self, key: str) -> bool:
         """True while ``key``'s bucket is not full: it took something within the refill time."""
-        bucket = self._buckets.get(key)
+        bucket = self.buckets.get(key)
         return bucket is not None and bucket.until_full(self.clock()) > 0
 
     def until_full(self, key: str) -> int:
         """Whole seconds until ``key``'s bucket is full again (at least 1)."""
-        bucket = self._buckets.get(key)
+        bucket = self.buckets.get(key)
         return max(1, round(bucket.until_full(self.clock()))) if bucket else 1
 
 
@@ -165,6 +169,9 @@ class Guessing:
         self.by_address = Limiter(limits.bad_tokens, limits.bad_token_refill, limits.clock)
         self.game = Limiter(limits.game_bad_tokens, limits.game_bad_token_refill, limits.clock)
         self.every_game = limits.every_game if limits.every_game is not None else EVERY_GAME
+        #: The addresses that guessed wrong lately: only they may have to wait (:meth:`wait` is None
+        #: for any other), so a right token from anyone else is tried without asking.
+        self.suspects = self.by_address.buckets
 
     def spent(self) -> bool:
         """True while this game's or every game's budget of wrong tokens is used up."""

@@ -339,16 +339,43 @@ async def test_static_files_cannot_escape_their_folder(phones, path):
 
 
 # -- headers and the page itself -------------------------------------------------------------------
+EVERY_RESPONSE = {
+    "Server": "Table Banker",
+    "Content-Security-Policy": CSP,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+    "Cross-Origin-Opener-Policy": "same-origin",
+    "Cross-Origin-Resource-Policy": "same-origin",
+    "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=()",
+}
+
+
+def carries_every_header(r, what) -> None:
+    for name, value in EVERY_RESPONSE.items():
+        assert r.headers.getall(name) == [value], (what, name)
+
+
 @ASYNC
 async def test_every_response_carries_the_content_security_policy(phones):
+    assert "default-src 'self'" in CSP and "frame-ancestors 'none'" in CSP
     ann = await phones.phone("Ann")
     for path in ("/", "/static/phone.js", "/static/phone.css", "/api/v1/state", "/api/v1/nothing", "/j/x"):
         r = await ann.get(path, allow_redirects=False)
-        assert r.headers["Content-Security-Policy"] == CSP, path
-        assert "default-src 'self'" in CSP and "frame-ancestors 'none'" in CSP
-        assert r.headers["X-Content-Type-Options"] == "nosniff"
-        assert r.headers["Referrer-Policy"] == "no-referrer"
+        carries_every_header(r, path)
     assert (await ann.get("/api/v1/state")).headers["Cache-Control"] == "no-store"
+    banker = await phones.phone("banker")
+    paid = await banker.post("/api/v1/actions", {"action": "transfer", "from": "Ann", "to": "Bob", "amount": 5})
+    assert paid.status == 201 and paid.headers["Cache-Control"] == "no-store"
+    assert paid.headers["Content-Type"] == "application/json"
+    carries_every_header(paid, "the banker's action")
+    refused = await banker.post("/api/v1/actions", {"action": "transfer", "from": "Ann", "to": "Bob", "amount": 10**6})
+    assert refused.status == 409
+    carries_every_header(refused, "a refused action")
+    async with ann.client.get("/api/v1/events") as live:
+        assert live.status == 200
+        carries_every_header(live, "a live page")
+        assert live.headers["Cache-Control"] == "no-store"
 
 
 class _Inline(HTMLParser):

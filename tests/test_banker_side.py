@@ -1,0 +1,157 @@
+"""The Banker's own work for one action, made smaller, decides and records exactly as before.
+
+Under the write lock the Banker reads other programs' entries only when the file's data version says
+one committed; the chain's head is recorded by a job the lull keeps rather than one asked for at every
+commit; the new entry and its outcome are made in one step each.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from companion.core import engine
+from companion.core.errors import Refused
+from companion.lull import Lull
+from companion.service import Banker, Outcome
+from companion.store import Entry
+
+
+def pay(payer: str, payee: str, amount: int) -> dict:
+    return {"action": "transfer", "from": payer, "to": payee, "amount": amount}
+
+
+@pytest.fixture
+def game(tmp_path):
+    path = tmp_path / "friday.game"
+    Banker.create(path, "classic", ["Ann", "Bob"], backup_every=0).close()
+    return path
+
+
+def test_bob_pays_ann_from_the_terminal_right_after_the_table_looked_and_the_table_knows(game):
+    with Banker.open(game) as table, Banker.open(game) as terminal:
+        table.do(pay("Ann", "bank", 1400))  # Ann keeps $100
+        assert not table.refresh()  # the table has just looked: nothing new
+        terminal.refresh()
+        terminal.do(pay("Bob", "Ann", 500))  # written by another program after that look
+        outcome = table.do(pay("Ann", "Bob", 550))  # decided on $600, not on the $100 it last saw
+        assert table.table["accounts"]["Ann"] == 50
+        assert [entry.seq for entry in table.log()] == [1, 2, 3, 4]
+        assert outcome.entry.seq == 4
+
+
+def test_ann_is_refused_on_the_table_as_it_stands_when_the_terminal_took_her_money(game):
+    with Banker.open(game) as table, Banker.open(game) as terminal:
+        terminal.do(pay("Ann", "bank", 1400))
+        with pytest.raises(Refused, match=r"Ann has \$100 but needs \$500"):
+            table.do(pay("Ann", "Bob", 500))
+        assert table.version == 2 and table.table["accounts"]["Ann"] == 100
+
+
+def test_ann_pays_bob_at_the_table_just_after_the_terminal_paid_her_and_both_payments_stand(game):
+    told: list[tuple[int, bool]] = []
+    with Banker.open(game) as table, Banker.open(game) as terminal:
+        table.subscribe(lambda outcome: told.append((outcome.version, outcome.elsewhere)))
+        terminal.do(pay("Bob", "Ann", 500))  # entry 2, which the table has not read yet
+        outcome = table.do(pay("Ann", "Bob", 10))  # yes on either table: its number tells it to read first
+        assert outcome.entry.seq == 3 and table.version == 3
+        assert table.table["accounts"] == table.replay()["accounts"]
+        assert table.table["accounts"]["Ann"] == 1500 + 500 - 10
+    assert told == [(2, True), (3, False)]  # the terminal's entry is told first, as another program's
+
+
+def test_a_catch_up_cut_short_is_read_again_before_the_next_decision(game, monkeypatch):
+    with Banker.open(game) as table, Banker.open(game) as terminal:
+        terminal.do(pay("Bob", "Ann", 500))
+        fold = engine.fold
+        broken = {"once": True}
+
+        def fails_once(t, events):
+            if broken.pop("once", False):
+                raise OSError("the disk hiccuped")
+            return fold(t, events)
+
+        monkeypatch.setattr(engine, "fold", fails_once)
+        with pytest.raises(OSError):
+            table.refresh()  # the file's version was read, its entries not folded in
+        assert table.version == 1
+        table.do(pay("Ann", "Bob", 1800))  # $2,000 only with Bob's $500 taken into account
+        assert table.table["accounts"]["Ann"] == 200 and table.version == 3
+
+
+def test_the_new_entry_and_its_outcome_are_the_ones_the_constructors_make():
+    made = Entry.appended(7, "do", None, pay("Ann", "Bob", 5), [], "Ann paid Bob $5", None, "2026-11-27T14:05:25+00:00")
+    assert made == Entry(7, "do", None, pay("Ann", "Bob", 5), [], "Ann paid Bob $5", None, "2026-11-27T14:05:25+00:00")
+    assert made.hash is None and made.said is None and made.kept is None
+    with pytest.raises(AttributeError):
+        made.seq = 8  # type: ignore[misc]
+    assert Outcome.of(made) == Outcome(made, 7)
+    assert Outcome.of(made).as_json() == Outcome(made, 7).as_json()
+
+
+def test_a_phone_that_stops_listening_while_an_entry_is_told_leaves_the_others_told(game):
+    heard: list[str] = []
+    with Banker.open(game) as table:
+        stop_first = None
+
+        def first(outcome):
+            heard.append("first")
+            assert stop_first is not None
+            stop_first()
+
+        stop_first = table.subscribe(first)
+        table.subscribe(lambda outcome: heard.append("second"))
+        table.do(pay("Ann", "Bob", 1))
+        table.do(pay("Ann", "Bob", 1))
+    assert heard == ["first", "second", "second"]
+
+
+def test_the_chain_head_is_recorded_in_the_lull_after_ann_pays_bob(game):
+    from companion.head_record import read_head
+
+    with Banker.open(game, backup_quiet=0.05) as table:
+        table.do(pay("Ann", "Bob", 10))
+        table.do(pay("Ann", "Bob", 10))
+        table.lull.flush()
+        assert read_head(game) == (3, table.store.stored_hash(3))
+
+
+def test_a_kept_job_runs_once_in_the_lull_after_touches_and_never_without_one():
+    runs: list[int] = []
+    ran = threading.Event()
+    lull = Lull(quiet=0.05)
+    try:
+        lull.keep("head", lambda: (runs.append(1), ran.set()))
+        assert not ran.wait(0.2)  # nothing was committed: nothing to record
+        for _ in range(5):
+            lull.touch()
+        lull.flush()
+        assert runs == [1]  # five commits, one record in the lull after them
+        lull.touch()
+        lull.flush()
+        assert runs == [1, 1]
+    finally:
+        lull.close()
+
+
+def test_a_kept_job_touched_and_then_closed_runs_at_close():
+    runs: list[int] = []
+    lull = Lull(quiet=60)  # no lull would come for a minute
+    lull.keep("head", lambda: runs.append(1))
+    lull.touch()
+    lull.close()
+    assert runs == [1]
+    lull.touch()  # closed: a touch now runs it here
+    assert runs == [1, 1]
+
+
+def test_a_kept_job_with_no_quiet_runs_at_once_after_a_touch():
+    ran = threading.Event()
+    lull = Lull(quiet=0)
+    try:
+        lull.keep("head", ran.set)
+        lull.touch()
+        assert ran.wait(5)
+    finally:
+        lull.close()
