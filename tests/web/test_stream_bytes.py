@@ -117,3 +117,26 @@ async def test_a_phone_gone_away_is_not_written_to_and_the_others_still_hear(pho
     phones.table.do("salary", player="Bob")
     assert b'"cash":1700' in await staying.state()
     staying.close()
+
+
+@ASYNC
+async def test_a_phone_speaking_http_1_0_gets_its_pages_unchunked_through_aiohttps_own_writes(phones):
+    desk = phones.server.desk
+    ann_pass = desk.authorise(phones.server.tokens.for_player("Ann"))
+    ann = await phones.phone("Ann")
+    jar = ann.client.session.cookie_jar.filter_cookies(ann.client.make_url("/"))
+    cookie = "; ".join(f"{name}={morsel.value}" for name, morsel in jar.items())
+    reader, writer = await asyncio.open_connection("127.0.0.1", phones.port)
+    writer.write(f"GET /api/v1/events HTTP/1.0\r\nHost: 127.0.0.1:{phones.port}\r\nCookie: {cookie}\r\n\r\n".encode())
+    head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 5)
+    assert head.startswith(b"HTTP/1.0 200") and b"transfer-encoding" not in head.lower()
+    page = desk.message(ann_pass)
+    assert await asyncio.wait_for(reader.readexactly(len(b"retry: 2000\n\n") + len(page)), 5) == b"retry: 2000\n\n" + page
+    await streams_waiting(phones, 1)
+    assert [feed.writer for feed in feeds(phones)] == [None]  # not a chunked body: aiohttp writes it
+
+    phones.table.do("salary", player="Ann")
+    page = desk.message(ann_pass)
+    assert b'"cash":1700' in page
+    assert await asyncio.wait_for(reader.readexactly(len(page)), 5) == page
+    writer.close()
