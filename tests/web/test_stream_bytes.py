@@ -103,7 +103,7 @@ async def test_what_the_broadcast_hands_over_is_counted_as_aiohttp_counts_its_ow
 
 
 @ASYNC
-async def test_a_phone_gone_away_is_not_written_to_and_the_others_still_hear(phones):
+async def test_when_anns_phone_goes_away_bob_still_hears_his_salary(phones):
     ann = await phones.phone("Ann")
     bob = await phones.phone("Bob")
     gone, staying = await Wire.open(phones, ann), await Wire.open(phones, bob)
