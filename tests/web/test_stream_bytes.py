@@ -131,7 +131,9 @@ async def test_a_phone_speaking_http_1_0_gets_its_pages_unchunked_through_aiohtt
     head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 5)
     assert head.startswith(b"HTTP/1.0 200") and b"transfer-encoding" not in head.lower()
     page = desk.message(ann_pass)
-    assert await asyncio.wait_for(reader.readexactly(len(b"retry: 2000\n\n") + len(page)), 5) == b"retry: 2000\n\n" + page
+    assert (
+        await asyncio.wait_for(reader.readexactly(len(b"retry: 2000\n\n") + len(page)), 5) == b"retry: 2000\n\n" + page
+    )
     await streams_waiting(phones, 1)
     assert [feed.writer for feed in feeds(phones)] == [None]  # not a chunked body: aiohttp writes it
 
