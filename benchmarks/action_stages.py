@@ -64,6 +64,7 @@ TIMED: dict[str, list[tuple[str, str | None, str, bool]]] = {
     "streams' answers": [("companion.web.desk", "PhoneDesk", "live_page", False)],
     "pages": [("companion.web.desk", "PhoneDesk", "_page", False)],
     "writes": [("aiohttp.web_response", "StreamResponse", "write", True)],
+    "fan-out": [("companion.web.sse", "Feed", "serve", False)],
 }
 SHOWN = {
     "Banker.do": "Banker.do's own work (catch-up read, history, the lull's note, the outcome)",
@@ -71,6 +72,8 @@ SHOWN = {
     "commit": "COMMIT, the durable one: the -wal written and fsynced (Store.writing)",
     "publish": "Banker._committed's own work (the subscribers' but the watch's and the chronicle's)",
     "staging": "PhoneDesk._on_stage's own work (before the COMMIT: the pages made there are counted as pages)",
+    "writes": "writes through aiohttp (StreamResponse.write: a stream's own task, the 201 is not one)",
+    "fan-out": "fan-out writes (Feed.serve's own: each page framed once, handed to each transport)",
 }
 
 
@@ -187,6 +190,7 @@ def report(spent: dict, calls: dict, actions: int, cpu: float, echo_cpu: float |
         "pages",
         "streams' answers",
         "writes",
+        "fan-out",
     ]
     for stage in order:
         where = TIMED.get(stage, [("companion.store", "Store", "writing", False)])
