@@ -444,7 +444,8 @@ def load_json(raw: str | bytes) -> Any:
             raise BadAction("the action is not UTF-8 text") from None
     if len(raw) > MAX_JSON:
         raise BadAction(f"the action is {len(raw):,} characters; at most {MAX_JSON:,} are allowed")
-    if raw.count("[") + raw.count("{") > MAX_DEPTH:  # else it cannot nest too deep: no scan needed
+    brackets = raw.count("[") + raw.count("{")
+    if brackets > MAX_DEPTH:  # else it cannot nest too deep: no scan needed
         _check_depth(raw)
     try:
         if raw.startswith("\ufeff"):  # as json.loads says it
@@ -452,6 +453,11 @@ def load_json(raw: str | bytes) -> Any:
         value = _DECODER.decode(raw)
     except json.JSONDecodeError as e:
         raise BadAction(f"not valid JSON ({e.msg} at character {e.pos})") from None
+    if brackets < MAX_DEPTH and raw.isascii() and "\\" not in raw:
+        # Nothing left for the walk to find: a lone surrogate comes only from an escape, every whole
+        # number was read within 18 digits (_number), and fewer brackets than MAX_DEPTH cannot put a
+        # value deeper than it (an action's body, nearly always)
+        return value
     problem = check_json(value)
     if problem:
         raise BadAction(problem)
