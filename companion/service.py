@@ -114,7 +114,7 @@ class Outcome:
         return {
             "seq": entry.seq,
             "kind": entry.kind,
-            "summary": f"{entry.summary} (since undone)" if self.undone else entry.summary,  # as .summary
+            "summary": self.summary,
             "events": entry.events,
             "version": self.version,
             "repeated": self.repeated,

@@ -513,7 +513,7 @@ class Store:
     def changed_elsewhere(self) -> bool:
         """True when another connection committed since we last looked (cheap: no table read). Exact
         inside a write transaction: no other connection can commit while it is open."""
-        version = self.con.execute("PRAGMA data_version").fetchone()[0]
+        version = self._read_data_version()
         if version != self._data_version:
             self._data_version = version
             return True
@@ -585,8 +585,7 @@ class Store:
         slots (:class:`Said`) is kept with its parts, so it is told to each player it names as logged."""
         if seq is None:
             seq = self.last_seq() + 1
-        head = self._head  # the chain's head after this connection's last commit, as a rule
-        previous = head[1] if head is not None and head[0] == seq - 1 else self.stored_hash(seq - 1)
+        previous = self.stored_hash(seq - 1)  # as a rule the head this connection committed last
         if previous is None:  # the entry before is gone, or the file was never upgraded: never chain onto nothing
             raise self.damage(f"entry {seq - 1} is missing from the log")
         said = summary.as_log() if isinstance(summary, Said) else None

@@ -194,12 +194,7 @@ class Chronicle:
         biggest part of a player's page to encode, and only its last point is new)."""
         cached = self._series_text.get(player)
         if cached is None or cached[0] != self.seq:
-            points = self.worth_json.get(player, [])
-            if len(points) > CHART_POINTS:  # thin(), straight into the text
-                text = "[%s]" % ",".join(map(points.__getitem__, _spread(len(points), CHART_POINTS)))
-            else:
-                text = "[%s]" % ",".join(points)  # the points copied once
-            cached = self._series_text[player] = (self.seq, text)
+            cached = self._series_text[player] = (self.seq, array(thin(self.worth_json.get(player, []))))
         return cached[1]
 
     def first_worth(self, player: str) -> list[list[int]]:

@@ -29,14 +29,10 @@ class Bucket:
         self.stamp = now
 
     def take(self, now: float, n: float = 1.0) -> bool:
-        level = self.level
-        if now > self.stamp:  # _fill, written out: every request of every phone takes one
-            level = min(self.capacity, level + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if level >= n:
-            self.level = level - n
+        self._fill(now)
+        if self.level >= n:
+            self.level -= n
             return True
-        self.level = level
         return False
 
     def empty(self, now: float) -> bool:

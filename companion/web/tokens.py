@@ -153,8 +153,7 @@ class JoinTokens:
         """Look for tokens issued or withdrawn (by this process, or another: heard from the kernel, or
         at most :attr:`RECHECK` seconds ago); how many times they changed so far, to tell whether an
         answer still holds."""
-        if self._stale or self._writes is None:
-            self._reload()
+        self._reload()
         return self.changes
 
     # -- reading -----------------------------------------------------------------------------------
@@ -162,8 +161,7 @@ class JoinTokens:
         """The pass a presented token grants, or None (unknown, revoked, or not even token-shaped)."""
         if not isinstance(token, str) or not 16 <= len(token) <= _MAX_TOKEN:
             return None
-        if self._stale or self._writes is None:
-            self._reload()
+        self._reload()
         return self._by_token.get(token)
 
     def withdrawn(self, token: object) -> bool:
