@@ -100,20 +100,19 @@ def build_app(desk: PhoneDesk, *, hosts: frozenset[str], join_url: Callable[[str
     ``hosts``: the Host names it answers to; ``join_url(player)``: the link a player's QR code holds.
     """
     door = Door(desk.limits)
-    app = web.Application(
-        client_max_size=desk.limits.request_bytes, middlewares=(guard_for(desk, hosts, door),)
-    )  # one layer for every request: the guard tells the door, checks, then squeezes the answer
+    guard = guard_for(desk, hosts, door)
+    app = web.Application(client_max_size=desk.limits.request_bytes)  # no middleware: the guard is at each route
     app[DOOR] = door
     app[DESK] = desk
     app[HOSTS] = hosts
     app[api.JOIN_URL] = join_url
     app[BODY_TIMEOUT] = desk.limits.body_seconds
-    app.router.add_get("/", index)
-    app.router.add_get("/j/{token}", join)
-    app.router.add_get("/static/{name}", static)
-    app.router.add_get("/manifest.webmanifest", manifest)
-    app.add_routes(api.routes)
-    app.add_routes(plays_api.routes)
+    pages = web.RouteTableDef()
+    pages.get("/")(index)
+    pages.get("/j/{token}")(join)
+    pages.get("/static/{name}")(static)
+    pages.get("/manifest.webmanifest")(manifest)
+    guard.install(app, *pages, *api.routes, *plays_api.routes)  # each handler behind the guard, then the rest
     app.on_response_prepare.append(security_headers)
 
     async def expire_plays() -> None:

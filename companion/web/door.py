@@ -94,7 +94,9 @@ class Door:
         self.total = 0  # places held: connections let in and not yet gone
         self._addresses: dict[object, str] = {}  # handler -> the address its place is counted against
         self._arriving: dict[object, str] = {}  # handler made at the door, its connection not made yet
-        self._timers: dict[object, asyncio.TimerHandle] = {}  # handler -> its head timer
+        #: handler -> its head timer: the connections whose first request head has not arrived yet
+        #: (read it, never change it: the guard asks :meth:`arrived` only while there is one)
+        self.heads: dict[object, asyncio.TimerHandle] = {}
         self._logged: dict[str, float] = {}
 
     # -- aiohttp hooks -----------------------------------------------------------------------------
@@ -124,9 +126,7 @@ class Door:
 
     def arrived(self, request: web.Request) -> None:
         """A whole request head arrived on this connection: the head timer has done its work."""
-        if not self._timers:  # every connection sent its first head already (the phones' usual case)
-            return
-        timer = self._timers.pop(request.protocol, None)
+        timer = self.heads.pop(request.protocol, None)
         if timer is not None:
             timer.cancel()
 
@@ -219,7 +219,7 @@ class Door:
             self._take_place(address)
         self._addresses[handler] = address
         loop = asyncio.get_running_loop()
-        self._timers[handler] = loop.call_later(self.limits.header_seconds, self._too_slow, handler, transport)
+        self.heads[handler] = loop.call_later(self.limits.header_seconds, self._too_slow, handler, transport)
         return True
 
     def _refused(self, address: str, answer: bytes, who: str) -> bytes:
@@ -239,12 +239,12 @@ class Door:
 
     def _too_slow(self, handler, transport) -> None:
         """No whole request head within ``header_seconds``: hang up (connection_lost follows)."""
-        if self._timers.pop(handler, None) is not None and not transport.is_closing():
+        if self.heads.pop(handler, None) is not None and not transport.is_closing():
             transport.close()
 
     def _gone(self, handler) -> None:
         """The connection of ``handler`` is closed, whoever closed it: release what it held, once."""
-        timer = self._timers.pop(handler, None)
+        timer = self.heads.pop(handler, None)
         if timer is not None:
             timer.cancel()
         address = self._addresses.pop(handler, None)

@@ -71,15 +71,6 @@ def refuse(status: int, message: str, *, kind: str | None = None, **headers: str
     return Refusal(status, message, {k.replace("_", "-"): v for k, v in headers.items()}, kind=kind)
 
 
-def decode(raw: bytes) -> object:
-    """The JSON value of a body, or a 400 refusal saying what is wrong with it: the contract's own reading
-    (:func:`companion.core.contract.load_json`), the same as the command line's."""
-    try:
-        return load_json(raw)
-    except BadAction as e:
-        raise refuse(400, str(e), kind="not-json") from None
-
-
 async def read_json(request: web.Request, *, allowed: set[str] | None, empty_ok: bool = False) -> dict:
     """The request's JSON object, or a refusal that says what is wrong with it.
 
@@ -101,7 +92,10 @@ async def read_json(request: web.Request, *, allowed: set[str] | None, empty_ok:
             raise Refusal(408, "the body did not arrive in time", close=True, kind="body-timeout") from None
     if empty_ok and not raw.strip():
         return {}
-    body = decode(raw)
+    try:  # the contract's own reading (companion.core.contract.load_json), the same as the command line's
+        body = load_json(raw)
+    except BadAction as e:
+        raise refuse(400, str(e), kind="not-json") from None
     if not isinstance(body, dict):
         raise refuse(400, "the body is a JSON object", kind="not-json")
     if allowed is not None:
@@ -112,10 +106,13 @@ async def read_json(request: web.Request, *, allowed: set[str] | None, empty_ok:
     return body
 
 
-def well_formed(request: web.Request) -> None:
-    """The path's parameters and the query string hold only text that can be stored (else a 400)."""
+def well_formed(request: web.Request, routed: bool = True) -> None:
+    """The path's parameters and the query string hold only text that can be stored (else a 400).
+
+    ``routed``: False for the route that answers an address no other route takes (its one parameter is
+    the whole path, answered 404 or 405 as it is)."""
     params = request.match_info
-    values = list(params.values()) if params else []  # most addresses have no parameter ...
+    values = list(params.values()) if params and routed else []  # most addresses have no parameter ...
     if request.query_string:  # ... and no query: nothing parsed for them
         values += [*request.query.keys(), *request.query.values()]
     for value in values:
