@@ -41,6 +41,7 @@ from companion.core.model import find_player
 from companion.qr import qr_svg
 
 from . import sse
+from .answer import Heads, answer
 from .desk import dumps_safe
 from .intake import read_json
 from .openapi import openapi_document
@@ -56,20 +57,20 @@ routes = web.RouteTableDef()
 JOIN_URL = web.AppKey[Callable[[str], str]]("join_url")
 
 
-#: Every JSON answer's headers, the security headers among them (copied into each answer in one go).
-_JSON = json_headers()
+#: Every JSON answer's headers, the security headers among them, and their bytes (companion.web.answer).
+_JSON = Heads(json_headers())
 
 
-def _json(data, status: int = 200) -> web.Response:
-    return web.Response(body=dumps_safe(data), status=status, headers=_JSON)
+def _json(request: web.Request, data, status: int = 200) -> web.StreamResponse:
+    return answer(request, _JSON, dumps_safe(data), status)
 
 
 # -- every role ------------------------------------------------------------------------------------
 @routes.get("/api/v1/state")
-async def get_state(request: web.Request) -> web.Response:
+async def get_state(request: web.Request) -> web.StreamResponse:
     holder = caller(request)
     body, _ = request.app[DESK].page(holder)
-    return web.Response(body=body, headers=_JSON)
+    return answer(request, _JSON, body)
 
 
 @routes.get("/api/v1/events")
@@ -91,7 +92,7 @@ async def get_events(request: web.Request) -> web.StreamResponse:
 
 
 @routes.get("/api/v1/requests")
-async def list_requests(request: web.Request) -> web.Response:
+async def list_requests(request: web.Request) -> web.StreamResponse:
     holder = caller(request)
     desk = request.app[DESK]
     currency = desk.banker.currency
@@ -99,36 +100,37 @@ async def list_requests(request: web.Request) -> web.Response:
         items = desk.requests.pending() + desk.requests.recent(20)
     else:
         items = desk.requests.of_player(holder.player, 20)
-    return _json({"requests": [r.as_json(currency) for r in items]})
+    return _json(request, {"requests": [r.as_json(currency) for r in items]})
 
 
 @routes.get("/api/v1/openapi.json")
-async def openapi(request: web.Request) -> web.Response:
+async def openapi(request: web.Request) -> web.StreamResponse:
     desk = request.app[DESK]
     rules = desk.banker.rules
     return _json(
+        request,
         openapi_document(
             desk.cookie_name,
             desk.banker.actions(),
             family=rules.family,
             deed_fields=rules.extras.get("deed_fields", {}),
-        )
+        ),
     )
 
 
 @routes.get(PROBLEMS_PATH + "{kind}")
-async def problem_type(request: web.Request) -> web.Response:
+async def problem_type(request: web.Request) -> web.StreamResponse:
     """What one kind of refusal means: the ``type`` of a problem, dereferenced (RFC 9457)."""
     try:
         found = by_kind(request.match_info["kind"])
     except KeyError:
         raise refuse(404, "there is no such kind of problem", kind="not-found") from None
-    return _json(found.as_json())
+    return _json(request, found.as_json())
 
 
 # -- players ---------------------------------------------------------------------------------------
 @routes.post("/api/v1/requests")
-async def ask(request: web.Request) -> web.Response:
+async def ask(request: web.Request) -> web.StreamResponse:
     holder = caller(request)
     if holder.role != "player":
         raise refuse(403, "the banker moves money with actions, not requests", kind="wrong-role")
@@ -152,21 +154,21 @@ async def ask(request: web.Request) -> web.Response:
     made = desk.requests.ask(holder.player, body.get("to"), body.get("amount"), body.get("memo", ""), body.get("id"))
     if desk.requests.changes != before:  # only a request made counts: not a refused one, not a retried id
         desk.asks.allow(holder.player)
-    return _json({"request": made.as_json(desk.banker.currency)}, status=201)
+    return _json(request, {"request": made.as_json(desk.banker.currency)}, status=201)
 
 
 @routes.post("/api/v1/requests/{id}/cancel")
-async def cancel(request: web.Request) -> web.Response:
+async def cancel(request: web.Request) -> web.StreamResponse:
     desk = request.app[DESK]
     done = await withdraw_own(
         request, desk.requests.cancel, "no such request", unknown_kind="no-such-request", others_kind="not-yours"
     )
-    return _json({"request": done.as_json(desk.banker.currency)})
+    return _json(request, {"request": done.as_json(desk.banker.currency)})
 
 
 # -- the banker ------------------------------------------------------------------------------------
 @routes.post("/api/v1/requests/{id}/approve")
-async def approve(request: web.Request) -> web.Response:
+async def approve(request: web.Request) -> web.StreamResponse:
     caller(request, "banker")
     await read_json(request, allowed=set(), empty_ok=True)
     desk = request.app[DESK]
@@ -180,11 +182,11 @@ async def approve(request: web.Request) -> web.Response:
     desk.hub.flush()  # the phones see the payment first, then the banker's phone has its answer
     approved = desk.requests.get(request_id)
     assert approved is not None, "an approved request stays on record"
-    return _json({"request": approved.as_json(desk.banker.currency), "outcome": outcome.as_json()})
+    return _json(request, {"request": approved.as_json(desk.banker.currency), "outcome": outcome.as_json()})
 
 
 @routes.post("/api/v1/requests/{id}/decline")
-async def decline(request: web.Request) -> web.Response:
+async def decline(request: web.Request) -> web.StreamResponse:
     caller(request, "banker")
     body = await read_json(request, allowed={"reason"}, empty_ok=True)
     desk = request.app[DESK]
@@ -194,17 +196,17 @@ async def decline(request: web.Request) -> web.Response:
         if isinstance(e, UnknownName):
             raise
         raise refuse(404, "no such request", kind="no-such-request") from None
-    return _json({"request": done.as_json(desk.banker.currency)})
+    return _json(request, {"request": done.as_json(desk.banker.currency)})
 
 
 @routes.post("/api/v1/actions")
-async def do_action(request: web.Request) -> web.Response:
+async def do_action(request: web.Request) -> web.StreamResponse:
     caller(request, "banker")
     body = await read_json(request, allowed=None)
     desk = request.app[DESK]
     outcome = desk.banker.do(body)  # an id already in the log answers its first outcome (repeated)
     desk.hub.flush()  # the phones see it first: the banker's phone has its answer a moment later
-    return _json(outcome.as_json(), status=200 if outcome.repeated else 201)
+    return _json(request, outcome.as_json(), status=200 if outcome.repeated else 201)
 
 
 LOG_AFTER_MAX = 2**63 - 1  # SQLite's largest integer: the schema says so too
@@ -220,19 +222,20 @@ def _int_query(request: web.Request, name: str, default: int, low: int, high: in
 
 
 @routes.get("/api/v1/log")
-async def log(request: web.Request) -> web.Response:
+async def log(request: web.Request) -> web.StreamResponse:
     caller(request, "banker")
     desk = request.app[DESK]
     after = _int_query(request, "after", 0, 0, LOG_AFTER_MAX)
     limit = _int_query(request, "limit", 100, 1, 500)
     entries = [entry.as_json() for entry in desk.banker.log_page(after, limit)]
-    return _json({"version": desk.banker.version, "entries": entries})
+    return _json(request, {"version": desk.banker.version, "entries": entries})
 
 
 @routes.get("/api/v1/story")
-async def story(request: web.Request) -> web.Response:
+async def story(request: web.Request) -> web.StreamResponse:
     holder = caller(request)
-    return _json({"version": request.app[DESK].banker.version, "lines": request.app[DESK].whole_story(holder)})
+    desk = request.app[DESK]
+    return _json(request, {"version": desk.banker.version, "lines": desk.whole_story(holder)})
 
 
 def _named_player(request: web.Request) -> str:
@@ -243,25 +246,25 @@ def _named_player(request: web.Request) -> str:
 
 
 @routes.get("/api/v1/players/{name}/join")
-async def join_link(request: web.Request) -> web.Response:
+async def join_link(request: web.Request) -> web.StreamResponse:
     caller(request, "banker")
     player = _named_player(request)
-    return _json({"player": player, "url": request.app[JOIN_URL](player)})
+    return _json(request, {"player": player, "url": request.app[JOIN_URL](player)})
 
 
 @routes.get("/api/v1/players/{name}/qr.svg")
-async def join_qr(request: web.Request) -> web.Response:
+async def join_qr(request: web.Request) -> web.StreamResponse:
     caller(request, "banker")
     player = _named_player(request)
     return web.Response(text=qr_svg(request.app[JOIN_URL](player)), content_type="image/svg+xml")
 
 
 @routes.post("/api/v1/players/{name}/revoke")
-async def revoke(request: web.Request) -> web.Response:
+async def revoke(request: web.Request) -> web.StreamResponse:
     caller(request, "banker")
     await read_json(request, allowed=set(), empty_ok=True)
     player = _named_player(request)
     desk = request.app[DESK]
     desk.tokens.revoke(player)
     desk.hub.bump()  # that player's open pages learn at once that their link is gone
-    return _json({"player": player, "url": request.app[JOIN_URL](player)})
+    return _json(request, {"player": player, "url": request.app[JOIN_URL](player)})
