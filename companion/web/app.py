@@ -113,7 +113,7 @@ def build_app(desk: PhoneDesk, *, hosts: frozenset[str], join_url: Callable[[str
     pages.get("/static/{name}")(static)
     pages.get("/manifest.webmanifest")(manifest)
     guard.install(app, *pages, *api.routes, *plays_api.routes)  # each handler behind the guard, then the rest
-    app.on_response_prepare.append(security_headers)
+    app.on_response_prepare.append(security_headers)  # not asked of an API answer written whole (web/answer.py)
 
     async def expire_plays() -> None:
         """Players' actions not approved in time expire and the phones are told (only while one waits)."""

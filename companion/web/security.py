@@ -26,7 +26,8 @@ handler last (:func:`companion.web.shelf.squeeze`).
 :func:`security_headers` then stamps every response (errors and static files too) with a strict
 Content-Security-Policy (no inline script or style, no framing), ``no-referrer`` and ``nosniff``
 (the same headers every time, made once). The API's JSON answers are made with them already
-(:func:`json_headers`), and are not stamped twice.
+(:func:`json_headers`), and are not stamped twice; a small one is written whole, its headers bytes made
+once (:mod:`companion.web.answer`), and no hook is asked.
 """
 
 from __future__ import annotations
