@@ -22,7 +22,7 @@ GET  /api/v1/openapi.json                      anyone      this API described (O
 =============================================  ==========  ==========================================
 
 Errors the game raises on purpose (:class:`~companion.core.errors.BankerError`) are answered by the
-error middleware with their status (:func:`companion.web.intake.status_of`): handlers let them rise.
+guard with their status (:func:`companion.web.intake.status_of`): handlers let them rise.
 
 Refusals: 400 malformed, 401 no or bad credential, 403 not for this role, 404 unknown, 409 a rule
 says no (the game is unchanged), 413 too large, 415 not JSON, 421 wrong host, 429 slow down, 503 the

@@ -21,8 +21,9 @@ past the caps before its handlers exist) and is handed to asyncio and aiohttp as
 
 Install with :meth:`Door.watch` on an :class:`aiohttp.web.AppRunner`'s server after ``setup()``, then
 :meth:`Door.open_on` with the site's listening sockets once it listens; keep the door in the app under
-:data:`DOOR`, where the guard (:func:`companion.web.security.guard`, the app's one middleware) tells it
-of every request head that arrived (:meth:`Door.arrived`). Loop-only, no locks.
+:data:`DOOR`, where the guard (:class:`companion.web.security.Guard`, around every route's handler)
+tells it of a request head that arrived while a connection still awaits its first (:meth:`Door.arrived`).
+Loop-only, no locks.
 """
 
 from __future__ import annotations

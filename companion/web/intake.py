@@ -9,7 +9,8 @@ Two things live here and nowhere else in the phone server:
   to judge.
 * :func:`status_of` - every :class:`~companion.core.errors.BankerError` the Banker (or a rule, or the
   payment requests) raises maps to its status here: malformed **400**, a rule says no **409**, the
-  game file busy **503**. The error middleware asks it, so no handler catches game errors itself.
+  game file busy **503**. The guard asks it (:class:`companion.web.security.Guard`), so no handler
+  catches game errors itself.
 """
 
 from __future__ import annotations

@@ -161,8 +161,7 @@ class JoinTokens:
         """The pass a presented token grants, or None (unknown, revoked, or not even token-shaped)."""
         if not isinstance(token, str) or not 16 <= len(token) <= _MAX_TOKEN:
             return None
-        if self._stale or self._writes is None:  # watched and nothing written since: the tokens held stand
-            self._reload()
+        self._reload()
         return self._by_token.get(token)
 
     def withdrawn(self, token: object) -> bool:
