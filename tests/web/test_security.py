@@ -87,6 +87,17 @@ async def test_the_pis_own_names_are_accepted(phones):
         assert r.status == 200, host
 
 
+@ASYNC
+async def test_a_guest_making_up_a_hundred_host_names_changes_no_answer(phones):
+    phone = await phones.phone("Ann")
+    own = f"127.0.0.1:{phones.port}"
+    assert (await phone.get("/api/v1/state", headers={"Host": own})).status == 200
+    for n in range(100):  # more names than the guard keeps the verdict of
+        r = await phone.get("/api/v1/state", headers={"Host": f"guest{n}.example"})
+        assert r.status == 421
+    for host, status in ((own, 200), ("localhost", 200), ("guest1.example", 421), ("guest100.example", 421)):
+        assert (await phone.get("/api/v1/state", headers={"Host": host})).status == status, host
+
 # -- authority comes from the cookie or token only --------------------------------------------------
 @ASYNC
 async def test_a_request_from_the_pi_itself_without_a_token_gets_nothing(phones):
