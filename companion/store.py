@@ -69,8 +69,27 @@ ALTER TABLE snapshots ADD COLUMN head TEXT;
 ALTER TABLE snapshots ADD COLUMN digest TEXT;
 """
 _UPGRADE_FROM_2 = "ALTER TABLE entries ADD COLUMN said TEXT"
+#: The kinds of entry the log holds (the schema's CHECK on ``entries.kind``).
+KINDS = ("start", "do", "undo", "redo")
 _COLUMNS = "seq, kind, action_id, action, events, summary, target, at"
 
+
+def _insert(*optional: str) -> str:
+    """The INSERT of an entry whose ``optional`` columns hold a value (the others are left NULL)."""
+    columns = ["seq", "kind", "action", "events", "summary", "at", "hash", *optional]
+    return f"INSERT INTO entries ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
+
+
+#: An entry's INSERT by which of action_id, target and said it has: a value bound as None (or as a str
+#: subclass) costs the sqlite3 module a failed adapter look-up, a formatted AttributeError each.
+_INSERT = {
+    (has_id, has_target, has_said): _insert(
+        *(name for name, has in (("action_id", has_id), ("target", has_target), ("said", has_said)) if has)
+    )
+    for has_id in (False, True)
+    for has_target in (False, True)
+    for has_said in (False, True)
+}
 
 _DUMPS = writer(ensure_ascii=False)  # made once: two per entry (companion.jsoncode)
 _CANONICAL = writer(ensure_ascii=False, sort_keys=True)
@@ -246,6 +265,10 @@ class Store:
         # changes once committed, so the next append (and the catch-up before it) need not read it back.
         self._head: tuple[int, str] | None = None
         self._appended: tuple[int, str] | None = None  # in the open transaction, not yet committed
+        # The one CHECK of the schema (an entry's kind) is held by :meth:`append` itself: SQLite would
+        # build a temporary index of the four kinds for every INSERT (a tenth of an action's own CPU).
+        # Other programs' connections still have SQLite check it.
+        con.execute("PRAGMA ignore_check_constraints = ON")
 
     # -- opening -----------------------------------------------------------------------------------
     @classmethod
@@ -583,6 +606,8 @@ class Store:
         """Insert one entry. With ``seq`` given, a sqlite3.IntegrityError means another writer got there
         first (or the action id is taken): the caller catches up and decides again. A summary built with
         slots (:class:`Said`) is kept with its parts, so it is told to each player it names as logged."""
+        if kind not in KINDS:  # the schema's CHECK, which this connection does not ask SQLite for
+            raise ValueError(f"an entry's kind is one of {', '.join(KINDS)}, not {kind!r}")
         if seq is None:
             seq = self.last_seq() + 1
         previous = self.stored_hash(seq - 1)  # as a rule the head this connection committed last
@@ -590,22 +615,14 @@ class Store:
             raise self.damage(f"entry {seq - 1} is missing from the log")
         said = summary.as_log() if isinstance(summary, Said) else None
         digest = entry_hash(previous, content(seq, kind, action_id, action, events, summary, target, at, said))
-        cur = self.con.execute(
-            "INSERT INTO entries (seq, kind, action_id, action, events, summary, target, at, hash, said)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                seq,
-                kind,
-                action_id,
-                _DUMPS(action),
-                _DUMPS(events),
-                summary,
-                target,
-                at,
-                digest,
-                None if said is None else _DUMPS(said),
-            ),
-        )
+        row = [seq, kind, _DUMPS(action), _DUMPS(events), str(summary), at, digest]
+        if action_id is not None:
+            row.append(action_id)
+        if target is not None:
+            row.append(target)
+        if said is not None:
+            row.append(_DUMPS(said))
+        cur = self.con.execute(_INSERT[action_id is not None, target is not None, said is not None], row)
         self._appended = (seq, digest)
         return cur.lastrowid or seq or 0  # always set: the row was inserted
 

@@ -155,3 +155,45 @@ def test_a_kept_job_with_no_quiet_runs_at_once_after_a_touch():
         assert ran.wait(5)
     finally:
         lull.close()
+
+
+def test_an_entry_of_a_kind_the_log_does_not_hold_is_refused_and_nothing_is_written(game):
+    """The schema's CHECK on an entry's kind is held by the Store itself on its own connection."""
+    with Banker.open(game) as table:
+        with pytest.raises(ValueError, match="an entry's kind is one of start, do, undo, redo"):
+            with table.store.writing():
+                table.store.append(seq=2, kind="oops", action={"action": "x"}, events=[], summary="x", at="now")
+        assert table.store.last_seq() == 1
+
+
+def test_another_program_still_has_sqlite_check_an_entrys_kind(game):
+    import sqlite3
+
+    con = sqlite3.connect(game)
+    try:
+        with pytest.raises(sqlite3.IntegrityError, match="CHECK constraint failed"):
+            con.execute(
+                "INSERT INTO entries (seq, kind, action, events, summary, at) VALUES (2, 'oops', '{}', '[]', 'x', 'now')"
+            )
+    finally:
+        con.close()
+
+
+def test_ann_pays_bob_with_and_without_an_id_and_an_undo_names_its_target_each_column_as_written(game):
+    """An entry's INSERT leaves out the columns it has no value for: they read NULL, the others as given."""
+    import sqlite3
+
+    with Banker.open(game) as table:
+        table.do(pay("Ann", "Bob", 5))
+        table.do({**pay("Ann", "Bob", 6), "id": "tap-1"})
+        table.undo()
+    con = sqlite3.connect(game)
+    try:
+        rows = con.execute("SELECT seq, kind, action_id, summary, target, said IS NULL FROM entries WHERE seq > 1").fetchall()
+    finally:
+        con.close()
+    assert rows == [
+        (2, "do", None, "Ann paid Bob $5", None, 0),
+        (3, "do", "tap-1", "Ann paid Bob $6", None, 0),
+        (4, "undo", None, "Undone: Ann paid Bob $6", 3, 1),
+    ]
