@@ -189,7 +189,9 @@ def test_ann_pays_bob_with_and_without_an_id_and_an_undo_names_its_target_each_c
         table.undo()
     con = sqlite3.connect(game)
     try:
-        rows = con.execute("SELECT seq, kind, action_id, summary, target, said IS NULL FROM entries WHERE seq > 1").fetchall()
+        rows = con.execute(
+            "SELECT seq, kind, action_id, summary, target, said IS NULL FROM entries WHERE seq > 1"
+        ).fetchall()
     finally:
         con.close()
     assert rows == [
