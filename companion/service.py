@@ -438,7 +438,9 @@ class Banker:
             if extra:
                 raise BadAction(f"{name} does not take {', '.join(map(repr, sorted(extra)))}")
             return self.undo(action.get("id")) if name == "undo" else self.redo(action.get("id"))
-        action_id = _action_id(action)
+        action_id = action.get("id")  # _action_id(action), asked at every action
+        if action_id is not None:
+            action_id = check_token(action_id, "id", 100)
 
         def decide() -> tuple[str, list, str, int | None, dict]:
             # A tap confirming its preview on the table as it still stands was decided already (the
@@ -554,7 +556,8 @@ class Banker:
             self._snapshot_later(entry.seq, table)
         self.backups.after_commit(entry.seq)
         outcome = Outcome.of(entry)
-        self._publish(outcome)
+        for callback in self._subscribers:  # self._publish(outcome), once per action
+            callback(outcome)
         return outcome
 
     def _snapshot_later(self, seq: int, table: dict) -> None:

@@ -199,3 +199,60 @@ def test_ann_pays_bob_with_and_without_an_id_and_an_undo_names_its_target_each_c
         (3, "do", "tap-1", "Ann paid Bob $6", None, 0),
         (4, "undo", None, "Undone: Ann paid Bob $6", 3, 1),
     ]
+
+
+def test_ann_pays_bob_and_the_books_are_checked_where_the_money_moved():
+    """A payment of a whole number moves as much out as in: only the two accounts it touched are looked
+    at. A rule that sets an account directly, or pays a fraction, has the whole table checked."""
+    table = {"accounts": {"bank": -3000, "Ann": 1495, "Bob": 1505, "pot:lottery": 0}}
+    paid = [{"type": "Paid", "from": "Ann", "to": "Bob", "amount": 5, "memo": ""}]
+    turn = [{"type": "Changed", "path": ["turn", "index"], "old": 0, "new": 1}]
+    engine.check_conservation(table, paid + turn)  # sound
+    overdrawn = {"accounts": {"bank": -3000, "Ann": -5, "Bob": 3005}}
+    with pytest.raises(AssertionError, match="Ann would hold -5"):
+        engine.check_conservation(overdrawn, [{**paid[0], "amount": 1500}])
+    minted = {"accounts": {"bank": -3000, "Ann": 1600, "Bob": 1500}}  # $100 from nowhere
+    set_directly = [{"type": "Changed", "path": ["accounts", "Ann"], "old": 1500, "new": 1600}]
+    with pytest.raises(AssertionError, match="money was created or destroyed"):
+        engine.check_conservation(minted, set_directly)
+    with pytest.raises(AssertionError, match="money was created or destroyed"):
+        engine.check_conservation(minted, [{**paid[0], "amount": 0.5}])
+    with pytest.raises(AssertionError, match="money was created or destroyed"):
+        engine.check_conservation(minted)  # no events: the whole table, as always
+
+
+def test_an_appended_entry_hashes_as_the_chain_checks_it():
+    """The hash made when an entry is appended is the one the chain's check makes of the stored entry,
+    with and without an action id, a target or a sentence's parts, and after a damaged head."""
+    from companion.chain import GENESIS, content, digest_of, entry_hash
+    from companion.core.said import Said, Typed, Who, named
+
+    said = Said(named("Ann"), " paid ", Who("Bob", "is"), " glad (", Typed("rent"), ")")
+    cases = [
+        (GENESIS, 2, "do", None, pay("Ann", "Bob", 5), [{"type": "Paid"}], said, None, said.as_log()),
+        ("ab" * 32, 3, "undo", "tap-1", {"action": "undo", "id": "tap-1"}, [], "Undone: x", 2, None),
+        ("not a hash", 4, "redo", None, {"action": "redo"}, [], "Redone: x", 2, None),
+    ]
+    for previous, seq, kind, action_id, action, events, summary, target, parts in cases:
+        at = "2026-11-27T14:05:25+00:00"
+        fields = content(seq, kind, action_id, action, events, summary, target, at, parts)
+        made = digest_of(previous, seq, kind, action_id, action, events, summary, target, at, parts)
+        assert made == entry_hash(previous, fields)
+
+
+def test_a_sentences_parts_written_out_are_the_logged_ones_and_a_copy_taken_is_its_own():
+    from companion.core.said import Said, Typed, Who, named
+
+    said = Said(named("Ann"), " paid ", Who("Bob", "is", whose=True), " (", Typed("rent"), ")")
+    logged = [
+        {"who": "Ann"},
+        " paid ",
+        {"who": "Bob", "verb": "is", "you": "are", "whose": True},
+        " (",
+        {"typed": "rent"},
+        ")",
+    ]
+    assert said.logged() == said.as_log() == logged
+    copy = said.as_log()
+    copy[0]["who"] = "Cy"  # a copy changed by whoever asked for it leaves the sentence as it was
+    assert said.logged()[0] == {"who": "Ann"} and named("Ann").as_log() == {"who": "Ann"}

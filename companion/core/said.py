@@ -100,6 +100,12 @@ class Who:
 
     def as_log(self) -> dict[str, Any]:
         """This slot as the game file keeps it (see :data:`LoggedPart`)."""
+        return dict(self.logged)
+
+    @cached_property
+    def logged(self) -> dict[str, Any]:
+        """:meth:`as_log`, worked out once (a slot never changes): read, never changed, by whoever
+        writes it out."""
         kept: dict[str, Any] = {"who": self.name}
         if self.verb:
             kept["verb"], kept["you"] = self.verb, self.you
@@ -115,6 +121,12 @@ class Typed:
     """Words people typed (a memo), told as they are."""
 
     text: str
+
+    @cached_property
+    def logged(self) -> dict[str, Any]:
+        """These words as the game file keeps them (see :data:`LoggedPart`), worked out once: read,
+        never changed, by whoever writes them out."""
+        return {"typed": self.text}
 
 
 Part = Union[str, Who, Typed]
@@ -170,7 +182,15 @@ class Said(str):
     def as_log(self) -> list[LoggedPart]:
         """The parts as the game file keeps them (JSON: see :data:`LoggedPart`), so the sentence can be
         told to its players as it was logged whatever the rules say later."""
-        return [part if type(part) is str else _to_log(part) for part in self.parts]
+        return [part if isinstance(part, str) else dict(part.logged) for part in self.parts]
+
+    def logged(self) -> list[LoggedPart]:
+        """:meth:`as_log` for writing out at once: its slots' parts are shared with every sentence
+        naming the same slot, so nothing may change them."""
+        kept: list[LoggedPart] = []
+        for part in self.parts:
+            kept.append(part if type(part) is str else part.logged)  # type: ignore[union-attr]  # a Who or Typed
+        return kept
 
     @classmethod
     def from_log(cls, kept: object) -> "Said":
@@ -223,14 +243,6 @@ class Said(str):
         if mark is _same:
             return str(self)
         return "".join(_third(p, mark) for p in self.parts)
-
-
-def _to_log(part: Part) -> LoggedPart:
-    if isinstance(part, Who):
-        return part.as_log()
-    if isinstance(part, Typed):
-        return {"typed": part.text}
-    return part
 
 
 _SLOT_KEYS = {"who", "verb", "you", "whose", "silent"}
