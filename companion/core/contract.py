@@ -18,7 +18,7 @@ Pure: stdlib only.
 from __future__ import annotations
 
 import json
-from functools import cached_property
+from functools import cached_property, partial as _partial
 from dataclasses import dataclass, field as _dc_field, replace
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
@@ -257,6 +257,13 @@ class ActionSpec:
     def required(self) -> tuple[str, ...]:
         """The names of its required fields, in declared order."""
         return tuple(f.name for f in self.fields if f.required)
+
+    @cached_property
+    def readers(self) -> tuple[tuple[str, Callable[[Table, Any], Any] | None, Field], ...]:
+        """Each field's name, the function :func:`parse_value` comes to for its kind, called as
+        ``read(table, value)`` (None: a kind read with the fields so far, through ``parse_value``), and
+        the field: worked out once per action kind, not at every action."""
+        return tuple((f.name, _reader(f), f) for f in self.fields)
 
     @property
     def optional(self) -> tuple[str, ...]:
@@ -585,6 +592,25 @@ def read_amount(table: Table, value: Any, what: str, *, allow_zero: bool = False
     return n
 
 
+def _reader(f: Field) -> Callable[[Table, Any], Any] | None:
+    """What :func:`parse_value` calls for ``f``'s kind, as ``read(table, value)``; None for a kind it
+    reads with the fields so far or by more than one call."""
+    kind = f.kind
+    if f.resolve is not None and kind not in ("deeds", "structured"):
+        return f.resolve
+    if kind == "player":
+        return _partial(find_player, active=False)
+    if kind == "account":
+        return find_account
+    if kind == "deed":
+        return find_deed
+    if kind == "pot":
+        return find_pot
+    if kind == "amount":
+        return _partial(read_amount, what=f.name.replace("_", " "), allow_zero=f.allow_zero)
+    return None
+
+
 def parse_value(f: Field, table: Table, value: Any, partial: Partial | None = None) -> Any:
     """One field's raw value as its kind's canonical value, or a one-line BadAction/Refused."""
     kind = f.kind
@@ -645,10 +671,10 @@ def parse(spec: ActionSpec, table: Table, raw: dict[str, Any]) -> dict[str, Any]
         if raw.get(name) is None:
             missing = [n for n in spec.required if raw.get(n) is None]
             raise BadAction(f"{spec.name} needs {', '.join(missing)}")
-    for f in spec.fields:
-        value = raw.get(f.name)
+    for name, read, f in spec.readers:  # parse_value(f, table, value, out), its kind's reader found once
+        value = raw.get(name)
         if value is not None:
-            out[f.name] = parse_value(f, table, value, out)
+            out[name] = read(table, value) if read is not None else parse_value(f, table, value, out)
     return out
 
 

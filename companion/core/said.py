@@ -166,7 +166,7 @@ class Said(str):
                 text = str(part)
                 flat.append(text)
                 texts.append(text)
-        self = super().__new__(cls, "".join(texts))
+        self = str.__new__(cls, "".join(texts))  # as super() would, without making a super object
         self.parts = tuple(flat)
         return self
 
