@@ -583,6 +583,8 @@ def _structured(f: Field, value: Any) -> Any:
 def read_amount(table: Table, value: Any, what: str, *, allow_zero: bool = False) -> int:
     """An amount of the table's money, read the one way every amount is (a field's, or one inside a
     structured value: a trade's cash, a bet's stake), or a one-line BadAction naming ``what``."""
+    if type(value) is int and 0 < value <= LIMIT:  # a whole number of money (nearly always): read as it is
+        return value
     currency = Currency.from_pack(table["pack"])
     n = currency.parse(value)
     if n < 0 or (n == 0 and not allow_zero):
