@@ -256,3 +256,26 @@ def test_a_sentences_parts_written_out_are_the_logged_ones_and_a_copy_taken_is_i
     copy = said.as_log()
     copy[0]["who"] = "Cy"  # a copy changed by whoever asked for it leaves the sentence as it was
     assert said.logged()[0] == {"who": "Ann"} and named("Ann").as_log() == {"who": "Ann"}
+
+
+def test_bobs_balance_is_written_anew_when_it_changes_and_each_currency_writes_its_own():
+    """A currency keeps what it wrote of each amount: Bob's $1,500 read again is the same text, his
+    $1,495 after paying is written for itself, and a pack writing money short keeps its own texts."""
+    from companion.core.money import Currency
+
+    dollars, short = Currency(), Currency("$", "short")
+    assert [dollars.format(1500), dollars.format(1500), dollars.format(1495)] == ["$1,500", "$1,500", "$1,495"]
+    assert [short.format(1500000), dollars.format(1500000), dollars.format(-25)] == ["$1.5M", "$1,500,000", "-$25"]
+    assert dollars.format(True) == "$1" and dollars.format(2.0) == "$2"  # as int() reads them, as before
+    assert dollars == Currency() and hash(dollars) == hash(Currency())  # what it wrote is not what it is
+
+
+def test_a_sentence_told_to_ann_and_marked_for_the_phones_reads_as_before():
+    from companion.core.said import Said, Typed, Who, named
+
+    said = Said(named("Ann"), " paid ", Who("Bob", "is", whose=True), " (", Typed("rent"), ")")
+    assert said.names == frozenset({"Ann", "Bob"}) and said.names is said.names
+    assert said.told("Ann") == "You paid Bob's is (rent)"
+    assert said.told("Bob") == "Ann paid your are (rent)"
+    assert said.told("Cy", lambda text: f"<{text}>") == "<Ann> paid <Bob>'s is (<rent>)"
+    assert said.marked(lambda text: f"[{text}]") == "[Ann] paid [Bob]'s is ([rent])"

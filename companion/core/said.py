@@ -217,11 +217,10 @@ class Said(str):
     @property
     def names(self) -> frozenset[str]:
         """The players and accounts this sentence names (worked out once: a sentence never changes)."""
-        try:
-            return self._names
-        except AttributeError:
-            self._names = frozenset(p.name for p in self.parts if isinstance(p, Who))
-            return self._names
+        found: frozenset[str] | None = self.__dict__.get("_names")  # no exception made to find it missing
+        if found is None:
+            found = self._names = frozenset([p.name for p in self.parts if isinstance(p, Who)])
+        return found
 
     def told(self, me: str, mark: Mark = _same) -> str:
         """This sentence said to ``me``: each slot naming them reads "you" (or "your"), with its verb in
@@ -231,7 +230,9 @@ class Said(str):
             return self.marked(mark)
         out: list[str] = []
         for part in self.parts:
-            if isinstance(part, Who) and part.name == me:
+            if type(part) is str:  # words: told as they are (what _third gives them)
+                out.append(part)
+            elif isinstance(part, Who) and part.name == me:
                 out.append(part.second(start=not out))
             else:
                 out.append(_third(part, mark))
@@ -242,7 +243,10 @@ class Said(str):
         (the phones isolate the ones that run right to left)."""
         if mark is _same:
             return str(self)
-        return "".join(_third(p, mark) for p in self.parts)
+        out: list[str] = []
+        for part in self.parts:
+            out.append(part if type(part) is str else _third(part, mark))  # words: as they are
+        return "".join(out)
 
 
 _SLOT_KEYS = {"who", "verb", "you", "whose", "silent"}
