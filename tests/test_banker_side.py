@@ -279,3 +279,35 @@ def test_a_sentence_told_to_ann_and_marked_for_the_phones_reads_as_before():
     assert said.told("Bob") == "Ann paid your are (rent)"
     assert said.told("Cy", lambda text: f"<{text}>") == "<Ann> paid <Bob>'s is (<rent>)"
     assert said.marked(lambda text: f"[{text}]") == "[Ann] paid [Bob]'s is ([rent])"
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        ' {"action": "transfer", "from": "Ann", "to": "Bob", "amount": 5} ',
+        '{"action": "transfer"} {"again": 1}',
+        "",
+        "   ",
+        "[1, 2,",
+        '{"amount": 1e400}',
+        '"just words"',
+        '{"a": NaN}',
+        '{"n": 1234567890123456789012}',
+    ],
+)
+def test_an_action_body_is_read_as_the_decoder_reads_it_and_refused_with_its_words(raw):
+    """The body's JSON is read by the decoder's own scanner: the same value, or the same error at the
+    same character, as ``JSONDecoder.decode``."""
+    import json
+
+    from companion.core import contract
+
+    def outcome(read):
+        try:
+            return ("value", read(raw))
+        except json.JSONDecodeError as e:
+            return ("error", e.msg, e.pos)
+        except Exception as e:  # the contract's own refusals (a number too long, a constant)
+            return ("refused", type(e).__name__, str(e))
+
+    assert outcome(contract._decode) == outcome(contract._DECODER.decode)

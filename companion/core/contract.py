@@ -438,6 +438,20 @@ def _no_constant(name: str) -> None:
 
 #: One JSON reader for every action: whole numbers of at most 18 digits, no NaN or Infinity.
 _DECODER = json.JSONDecoder(parse_int=_number, parse_constant=_no_constant)
+_SCAN = _DECODER.scan_once  # the decoder's C scanner: _decode calls it as JSONDecoder.decode would
+_SPACE = json.decoder.WHITESPACE.match
+
+
+def _decode(raw: str) -> Any:
+    """``_DECODER.decode(raw)``, the same value and the same errors, without its two Python layers."""
+    try:
+        value, end = _SCAN(raw, _SPACE(raw, 0).end())
+    except StopIteration as err:
+        raise json.JSONDecodeError("Expecting value", raw, err.value) from None
+    end = _SPACE(raw, end).end()
+    if end != len(raw):
+        raise json.JSONDecodeError("Extra data", raw, end)
+    return value
 
 
 def load_json(raw: str | bytes) -> Any:
@@ -457,7 +471,7 @@ def load_json(raw: str | bytes) -> Any:
     try:
         if raw.startswith("\ufeff"):  # as json.loads says it
             raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", raw, 0)
-        value = _DECODER.decode(raw)
+        value = _decode(raw)
     except json.JSONDecodeError as e:
         raise BadAction(f"not valid JSON ({e.msg} at character {e.pos})") from None
     if brackets < MAX_DEPTH and raw.isascii() and "\\" not in raw:
