@@ -311,3 +311,42 @@ def test_an_action_body_is_read_as_the_decoder_reads_it_and_refused_with_its_wor
             return ("refused", type(e).__name__, str(e))
 
     assert outcome(contract._decode) == outcome(contract._DECODER.decode)
+
+
+def test_the_watch_reads_the_tables_own_commit_as_names_would_and_a_lost_queue_is_looked_at():
+    """What the kernel queued at the commit, read without making the list of names: the game's -wal
+    written, another file of the folder, a lost queue (the kernel dropped events), nothing at all."""
+    import os
+    import struct
+
+    from companion.watch import IN_MODIFY, IN_Q_OVERFLOW, Inotify
+
+    def event(mask: int, name: str = "") -> bytes:
+        raw = name.encode() + b"\0" * (16 - len(name)) if name else b""
+        return struct.pack("iIII", 1, mask, 0, len(raw)) + raw
+
+    files = {"friday.game", "friday.game-wal"}
+    queued = {
+        "the -wal": event(IN_MODIFY, "phones.json") + event(IN_MODIFY, "friday.game-wal"),
+        "another file": event(IN_MODIFY, "phones.json"),
+        "a lost queue": event(IN_MODIFY, "friday.game-wal") + event(IN_Q_OVERFLOW),
+        "nothing": b"",
+    }
+    read = {}
+    for what, data in queued.items():
+        for way in ("written", "names"):
+            inotify = Inotify.__new__(Inotify)  # the kernel's queue stood in for by a pipe
+            inotify._buffer, inotify._names = bytearray(64 * 1024), {}
+            inotify.fd, writer = os.pipe()
+            os.set_blocking(inotify.fd, False)
+            os.write(writer, data)
+            read[what, way] = inotify.written(files) if way == "written" else inotify.names()
+            os.close(writer)
+            inotify.close()
+    assert [read[what, "written"] for what in queued] == [True, False, None, False]
+    assert [read[what, "names"] for what in queued] == [
+        ["phones.json", "friday.game-wal"],
+        ["phones.json"],
+        ["friday.game-wal", None],
+        [],
+    ]

@@ -438,8 +438,9 @@ def _no_constant(name: str) -> None:
 
 #: One JSON reader for every action: whole numbers of at most 18 digits, no NaN or Infinity.
 _DECODER = json.JSONDecoder(parse_int=_number, parse_constant=_no_constant)
-_SCAN = _DECODER.scan_once  # the decoder's C scanner: _decode calls it as JSONDecoder.decode would
-_SPACE = json.decoder.WHITESPACE.match
+# The decoder's C scanner (not in the stubs): _decode calls it as JSONDecoder.decode would.
+_SCAN: Callable[[str, int], tuple[Any, int]] = _DECODER.scan_once  # type: ignore[attr-defined]
+_SPACE: Callable[[str, int], Any] = json.decoder.WHITESPACE.match  # type: ignore[attr-defined]
 
 
 def _decode(raw: str) -> Any:

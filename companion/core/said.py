@@ -122,10 +122,10 @@ class Typed:
 
     text: str
 
-    @cached_property
+    @property
     def logged(self) -> dict[str, Any]:
-        """These words as the game file keeps them (see :data:`LoggedPart`), worked out once: read,
-        never changed, by whoever writes them out."""
+        """These words as the game file keeps them (see :data:`LoggedPart`): made when asked (typed
+        words are a sentence's own, asked for once)."""
         return {"typed": self.text}
 
 
