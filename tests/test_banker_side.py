@@ -350,3 +350,22 @@ def test_the_watch_reads_the_tables_own_commit_as_names_would_and_a_lost_queue_i
         ["friday.game-wal", None],
         [],
     ]
+
+
+def test_ann_pays_bob_and_her_sentence_is_the_one_its_parts_make():
+    """A transfer's sentence made with its text at hand is the one ``Said(*parts)`` makes."""
+    from companion.core.said import Said, named
+
+    made = Said.made((named("Ann"), " paid ", named("the bank"), " $5"), "Ann paid the bank $5")
+    said = Said(named("Ann"), " paid ", named("the bank"), " $5")
+    assert (made, made.parts, made.told("Ann")) == (said, said.parts, said.told("Ann"))
+
+
+def test_a_transfer_at_the_table_says_its_sentence_with_its_slots(game):
+    from companion.core.said import Who
+
+    with Banker.open(game) as table:
+        plain = table.do(pay("Ann", "bank", 5)).entry.summary
+        noted = table.do({**pay("Bob", "Ann", 7), "memo": "rent"}).entry.summary
+    assert (plain, plain.parts) == ("Ann paid the bank $5", (Who("Ann"), " paid ", Who("the bank"), " $5"))
+    assert noted == "Bob paid Ann $7 (rent)" and noted.told("Ann") == "Bob paid you $7 (rent)"

@@ -91,7 +91,8 @@ def transfer(tx: Tx, a: dict[str, Any]) -> str:
     paid = f" {tx.currency.format(amount)}"
     if memo:
         return Said(_slot(payer), " paid ", _slot(payee), paid, " (", Typed(memo), ")")
-    return Said(_slot(payer), " paid ", _slot(payee), paid)
+    by, to = _slot(payer), _slot(payee)
+    return Said.made((by, " paid ", to, paid), f"{by.plain} paid {to.plain}{paid}")
 
 
 _SLOTS: dict[str, Who] = {}
