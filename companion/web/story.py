@@ -117,7 +117,7 @@ def touched_by(events: Iterable[Any]) -> set[str]:
                     touched.add(path[1])
                 elif path[0] == "deeds" and path[-1] == "owner":
                     touched.update((e.get("old"), e.get("new")))  # type: ignore[arg-type]
-    touched.discard(None)  # type: ignore[arg-type]
+    touched.discard(None)
     return touched
 
 
