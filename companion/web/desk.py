@@ -58,6 +58,26 @@ class _Written:
         self.me = ""
 
 
+class _Head:
+    """The common members of every page (:func:`~.roleview.common`) as JSON text without the closing
+    brace. An action moves the version; the rest (the title, the pack, the currency, the turn, whether
+    it is over, the pots) is written again only when it reads different (compared by value)."""
+
+    __slots__ = ("key", "rest")
+
+    def __init__(self) -> None:
+        self.key: tuple | None = None
+        self.rest = ""  # the members after the version, with the comma before them
+
+    def text(self, state: dict) -> str:
+        key = (state["title"], state["rules"], state["currency"], state["turn"], state.get("over"), state["pots"])
+        if key != self.key:
+            whole = safe_text(common(state))  # the version first: '{"version":N,...}'
+            self.rest = whole[whole.index(",") : -1]
+            self.key = key
+        return '{"version":%d%s' % (state["version"], self.rest)
+
+
 class _Shared:
     """What every player's page shares after one change, written once: the common members (the head of
     every page), and each player's row as the other players see it (the same whoever looks)."""
@@ -75,9 +95,9 @@ class _Shared:
         "rows_of",
     )
 
-    def __init__(self, state: dict, rules, table: dict, written: dict[str, _Written]) -> None:
+    def __init__(self, state: dict, rules, table: dict, written: dict[str, _Written], head: _Head) -> None:
         self.state = state
-        self.head = safe_text(common(state))[:-1]  # without its closing brace: more members follow
+        self.head = head.text(state)
         self.public = frozenset(rules.extras.get("phone_public", DEFAULT_PUBLIC))
         self.currency = currency_of(state)
         self.to_play = state["turn"]["player"]
@@ -106,7 +126,7 @@ class _Shared:
     def rows(self, me: str) -> str:
         """The list of players on ``me``'s page, as JSON text: their own row, and every other player's
         as the others see it."""
-        rows_of = self.parts()
+        rows_of = self.rows_of or self.parts()
         mine = rows_of[me]
         if mine.own is None:
             mine.own = safe_text(player_row(self.mine[me], me, self.to_play, self.public, self.currency))
@@ -116,7 +136,7 @@ class _Shared:
         """Player's ``me`` (:func:`~.roleview.player_me`) as JSON text without its closing brace (the
         chart and the story follow), written again only when what it is made of changed: their public
         row, the deeds' lines, the turn's number (a loan's due date), where their chart starts."""
-        state, mine, written = self.state, self.mine[player], self.parts()[player]
+        state, mine, written = self.state, self.mine[player], (self.rows_of or self.parts())[player]
         key = (mine, state["deeds"], state["turn"]["number"], first_worth, self.currency, self.deed_fields)
         if written.me_key != key:
             written.me = safe_text(player_me(state, mine, self.currency, first_worth, self.deed_fields))[:-1]
@@ -158,6 +178,7 @@ class PhoneDesk:
         self._shared: _Shared | None = None
         self._payees: tuple[list | None, dict[str, str]] = (None, {})
         self._written: dict[str, _Written] = {}  # each player's parts of the pages, kept while they read the same
+        self._head = _Head()  # the common members but the version, kept while they read the same
         self._unsubscribe: list = []
 
     # -- lifetime ----------------------------------------------------------------------------------
@@ -261,10 +282,15 @@ class PhoneDesk:
         """The public state of the game at the current generation (:func:`companion.views.public_state`;
         its worth is the count the chronicle made for the same entry, :func:`companion.views.worth`)."""
         self._refresh_cache()
-        if self._state is None:
+        return self._state or self._public_state()
+
+    def _public_state(self) -> dict:
+        """:meth:`state`, the cache known to be fresh (a page is being made)."""
+        state = self._state
+        if state is None:
             banker = self.banker
-            self._state = public_state(banker.table, banker.rules, banker.version)
-        return self._state
+            state = self._state = public_state(banker.table, banker.rules, banker.version)
+        return state
 
     def _refresh_cache(self) -> None:
         # a waiting play's seconds left: a phone that comes later gets a page made later
@@ -308,7 +334,7 @@ class PhoneDesk:
         shared = self._shared
         if shared is None:
             banker = self.banker
-            shared = self._shared = _Shared(self.state(), banker.rules, banker.table, self._written)
+            shared = self._shared = _Shared(self._public_state(), banker.rules, banker.table, self._written, self._head)
         state, chronicle = shared.state, self.chronicle
         mine = shared.mine[player]
         text = "".join(
@@ -323,7 +349,7 @@ class PhoneDesk:
                 ',"payees":',
                 self._payees_text(state, player),
                 ',"plays":',
-                self.plays.page_text(player),
+                self.plays.page_text(player, self._pages_generation),
                 ',"me":',
                 shared.me(player, chronicle.first_worth(player)),  # then ME_LAST, as the chronicle wrote them
                 ',"worth_series":',
