@@ -319,18 +319,20 @@ class PhoneDesk:
         if cached is None:
             if holder.role == "player":
                 assert holder.player is not None, "a player's pass names the player"
-                body = self._player_page(holder.player)
+                body = self._player_page(holder.player, "", "}}")
             else:
                 body = dumps_safe(self.page_data(holder))
             cached = (body, self.banker.version)
             self._pages[key] = cached
         return cached
 
-    def _player_page(self, player: str) -> bytes:
+    def _player_page(self, player: str, before: str, end: str) -> bytes:
         """A player's page (:func:`~.roleview.player_view` with its plays) as JSON text, put together from
         parts: the common members and the other players' rows written once for every player's page, the
         chart and the story as the chronicle wrote them, the plays as :meth:`Plays.page_text` wrote them,
-        the requests once per change of the requests. ``me`` comes last."""
+        the requests once per change of the requests. ``me`` comes last. ``before`` and ``end``: what the
+        bytes begin with before the page and end with ("}}" closes it): a stream's event is made in the
+        same step (:meth:`_message`)."""
         shared = self._shared
         if shared is None:
             banker = self.banker
@@ -339,6 +341,7 @@ class PhoneDesk:
         mine = shared.mine[player]
         text = "".join(
             (
+                before,
                 shared.head,
                 ',"role":"player","players":[',
                 shared.rows(player),
@@ -356,7 +359,7 @@ class PhoneDesk:
                 chronicle.worth_series_json(player),
                 ',"story":',
                 chronicle.story_json(player),
-                "}}",
+                end,
             )
         )
         return text.encode("ascii")
@@ -430,8 +433,14 @@ class PhoneDesk:
         key = (holder.role, holder.player)
         made = self._messages.get(key)
         if made is None:
-            body, version = self._page(holder)
-            made = self._messages[key] = sse_message("state", body, version)
+            if holder.role == "player":
+                assert holder.player is not None, "a player's pass names the player"
+                # sse_message's bytes, the page joined into them (no copy of the page's bytes)
+                made = self._player_page(holder.player, "id: %d\nevent: state\ndata: " % self.banker.version, "}}\n\n")
+            else:
+                body, version = self._page(holder)
+                made = sse_message("state", body, version)
+            self._messages[key] = made
         return made
 
     def _requests(self, which: str, *args) -> list[dict]:
@@ -465,7 +474,8 @@ class PhoneDesk:
         """For a stream: ``(state event, reason)``; a reason means this is the last message (the
         game ended: the final page still goes out; the link was withdrawn: no page). Every stream
         asks after every change: the answer is worked out once per token and change."""
-        self._refresh_cache()
+        if self._pages_generation != (self.hub.generation, self.plays.freshness()):
+            self._refresh_cache()
         live = self._live.get(holder.token)
         if live is None:
             reason = self._expired(holder)
