@@ -339,6 +339,9 @@ class PhoneDesk:
             shared = self._shared = _Shared(self._public_state(), banker.rules, banker.table, self._written, self._head)
         state, chronicle = shared.state, self.chronicle
         mine = shared.mine[player]
+        # the requests' and the payees' texts as _requests_text and _payees_text keep them, looked up here
+        requests = self._asked_text.get(("of_player", player, 6)) if self._asked_at == self.requests.changes else None
+        payees = self._payees[1].get(player) if self._payees[0] == state["active"] else None
         text = "".join(
             (
                 before,
@@ -346,11 +349,11 @@ class PhoneDesk:
                 ',"role":"player","players":[',
                 shared.rows(player),
                 '],"requests":',
-                self._requests_text("of_player", player, 6),
+                requests or self._requests_text("of_player", player, 6),
                 ',"can_request":',
                 "true" if may_request(state, mine, shared.can_request) else "false",
                 ',"payees":',
-                self._payees_text(state, player),
+                payees or self._payees_text(state, player),
                 ',"plays":',
                 self.plays.page_text(player, self._pages_generation),
                 ',"me":',
