@@ -93,6 +93,8 @@ class _Shared:
         "deed_fields",
         "written",
         "rows_of",
+        "others",
+        "places",
     )
 
     def __init__(self, state: dict, rules, table: dict, written: dict[str, _Written], head: _Head) -> None:
@@ -106,6 +108,8 @@ class _Shared:
         self.deed_fields = rules.extras.get("deed_fields")
         self.written = written  # the desk's, from the changes before: each player's parts by name
         self.rows_of: dict[str, _Written] | None = None  # every player's, checked against this change
+        self.others: list[str] = []  # every player's row as the others see it, in the players' order
+        self.places: dict[str, int] = {}  # each player's place in that order
 
     def parts(self) -> dict[str, _Written]:
         """Every player's :class:`_Written`, their row as the others see it written again only if the
@@ -113,6 +117,7 @@ class _Shared:
         rows_of = self.rows_of
         if rows_of is None:
             rows_of = self.rows_of = {}
+            others, places = self.others, self.places
             written, to_play, public, currency = self.written, self.to_play, self.public, self.currency
             for p in self.state["players"]:
                 name = p["name"]
@@ -121,16 +126,19 @@ class _Shared:
                 if kept is None or kept.row_key != key:
                     kept = written[name] = _Written(key, safe_text(player_row(p, None, to_play, public, currency)))
                 rows_of[name] = kept
+                places[name] = len(others)
+                others.append(kept.others)
         return rows_of
 
     def rows(self, me: str) -> str:
         """The list of players on ``me``'s page, as JSON text: their own row, and every other player's
         as the others see it."""
-        rows_of = self.rows_of or self.parts()
-        mine = rows_of[me]
+        mine = (self.rows_of or self.parts())[me]
         if mine.own is None:
             mine.own = safe_text(player_row(self.mine[me], me, self.to_play, self.public, self.currency))
-        return ",".join([mine.own if name == me else w.others for name, w in rows_of.items()])
+        rows = self.others.copy()
+        rows[self.places[me]] = mine.own
+        return ",".join(rows)
 
     def me(self, player: str, first_worth: list) -> str:
         """Player's ``me`` (:func:`~.roleview.player_me`) as JSON text without its closing brace (the
@@ -481,7 +489,10 @@ class PhoneDesk:
             self._refresh_cache()
         live = self._live.get(holder.token)
         if live is None:
-            reason = self._expired(holder)
+            try:
+                reason = self._expiry[holder.token]  # as _expired() finds it, while it stands
+            except KeyError:
+                reason = self._expired(holder)
             if reason and (
                 holder.role != "player" or not self.banker.table.get("over") or self.tokens.check(holder.token) is None
             ):

@@ -167,7 +167,10 @@ class Broadcast:
         fed, now = self._fed()
         for _waiter, feed in fed:
             key = feed.key
-            if key in made or not feed.ready(now):
+            if key in made or now - feed.sent_at < feed.coalesce:
+                continue
+            transport = feed.transport  # as Feed.ready(), written out: once per stream and change
+            if transport is None or transport.is_closing() or transport.get_write_buffer_size():
                 continue
             try:
                 answer = feed.page()
