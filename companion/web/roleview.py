@@ -126,6 +126,8 @@ def loan_line(loan: Any, currency: Currency, turn: int) -> dict[str, Any]:
 
 
 def _deeds_of(state: dict, name: str, fields: Mapping[str, dict] | None) -> list[dict]:
+    if not state["deeds"]:
+        return []  # nobody holds a deed (yet)
     owned = {d["name"]: d for d in state["deeds"] if d.get("owner") == name}
     return [deed_line(owned[n], fields) for n in owned]
 
@@ -173,6 +175,7 @@ def player_me(
     state: dict, mine: dict, currency: Currency, worth: list[list[int]], deed_fields: Mapping[str, dict] | None
 ) -> dict[str, Any]:
     """The part of player ``mine``'s page about themselves, but their chart and story (:data:`ME_LAST`)."""
+    loans = mine.get("loans")
     return {
         "name": mine["name"],
         "colour": mine["colour"],
@@ -184,7 +187,7 @@ def player_me(
         "in_jail": mine["in_jail"],
         "turns_to_miss": mine.get("turns_to_miss", 0),
         "deeds": _deeds_of(state, mine["name"], deed_fields),
-        "loans": [loan_line(loan, currency, state["turn"]["number"]) for loan in mine.get("loans", [])],
+        "loans": [loan_line(loan, currency, state["turn"]["number"]) for loan in loans] if loans else [],
         "worth_start_text": currency.format(worth[0][1]) if worth else "",
     }
 

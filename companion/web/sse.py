@@ -230,10 +230,12 @@ class Broadcast:
         generation = self.generation
         answers: dict = {}  # each key's page, asked once
         prepared, self._prepared = self._prepared, None
-        if prepared is not None and prepared[0] == generation:
-            stamped = self._stamped(answers)
-            if stamped is not None and stamped[1] == prepared[1]:  # the pages prepare() asked still stand
-                answers = prepared[2]
+        if prepared is not None and prepared[0] == generation and self.stamp is not None:
+            try:
+                if self.stamp() == prepared[1]:  # the pages prepare() asked still stand
+                    answers = prepared[2]
+            except Exception:  # the pages are asked again and say what went wrong
+                pass
         fed, now = self._fed()
         chunks: dict = {}
         for waiter, feed in fed:
