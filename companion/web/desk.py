@@ -300,9 +300,10 @@ class PhoneDesk:
             state = self._state = public_state(banker.table, banker.rules, banker.version)
         return state
 
-    def _refresh_cache(self) -> None:
+    def _refresh_cache(self, generation: tuple[int, int | None] | None = None) -> None:
         # a waiting play's seconds left: a phone that comes later gets a page made later
-        generation = (self.hub.generation, self.plays.freshness())
+        if generation is None:
+            generation = (self.hub.generation, self.plays.freshness())
         if self._pages_generation != generation:
             self._pages.clear()
             self._messages.clear()
@@ -485,8 +486,9 @@ class PhoneDesk:
         """For a stream: ``(state event, reason)``; a reason means this is the last message (the
         game ended: the final page still goes out; the link was withdrawn: no page). Every stream
         asks after every change: the answer is worked out once per token and change."""
-        if self._pages_generation != (self.hub.generation, self.plays.freshness()):
-            self._refresh_cache()
+        generation = (self.hub.generation, self.plays.freshness())
+        if self._pages_generation != generation:
+            self._refresh_cache(generation)
         live = self._live.get(holder.token)
         if live is None:
             try:
