@@ -126,8 +126,6 @@ def loan_line(loan: Any, currency: Currency, turn: int) -> dict[str, Any]:
 
 
 def _deeds_of(state: dict, name: str, fields: Mapping[str, dict] | None) -> list[dict]:
-    if not state["deeds"]:
-        return []  # nobody holds a deed (yet)
     owned = {d["name"]: d for d in state["deeds"] if d.get("owner") == name}
     return [deed_line(owned[n], fields) for n in owned]
 
@@ -186,7 +184,7 @@ def player_me(
         "bankrupt": mine["bankrupt"],
         "in_jail": mine["in_jail"],
         "turns_to_miss": mine.get("turns_to_miss", 0),
-        "deeds": _deeds_of(state, mine["name"], deed_fields),
+        "deeds": _deeds_of(state, mine["name"], deed_fields) if state["deeds"] else [],  # else nobody holds one
         "loans": [loan_line(loan, currency, state["turn"]["number"]) for loan in loans] if loans else [],
         "worth_start_text": currency.format(worth[0][1]) if worth else "",
     }
