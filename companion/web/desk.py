@@ -97,14 +97,14 @@ class _Shared:
         "places",
     )
 
-    def __init__(self, state: dict, rules, table: dict, written: dict[str, _Written], head: _Head) -> None:
+    def __init__(self, state: dict, rules, can_request: bool, written: dict[str, _Written], head: _Head) -> None:
         self.state = state
         self.head = head.text(state)
         self.public = frozenset(rules.extras.get("phone_public", DEFAULT_PUBLIC))
         self.currency = currency_of(state)
         self.to_play = state["turn"]["player"]
         self.mine = {p["name"]: p for p in state["players"]}
-        self.can_request = requests_allowed(table)
+        self.can_request = can_request
         self.deed_fields = rules.extras.get("deed_fields")
         self.written = written  # the desk's, from the changes before: each player's parts by name
         self.rows_of: dict[str, _Written] | None = None  # every player's, checked against this change
@@ -187,6 +187,7 @@ class PhoneDesk:
         self._payees: tuple[list | None, dict[str, str]] = (None, {})
         self._written: dict[str, _Written] = {}  # each player's parts of the pages, kept while they read the same
         self._head = _Head()  # the common members but the version, kept while they read the same
+        self._allowed: tuple[object, bool] = (None, False)  # the options read, whether players may ask
         self._unsubscribe: list = []
 
     # -- lifetime ----------------------------------------------------------------------------------
@@ -345,7 +346,11 @@ class PhoneDesk:
         shared = self._shared
         if shared is None:
             banker = self.banker
-            shared = self._shared = _Shared(self._public_state(), banker.rules, banker.table, self._written, self._head)
+            table = banker.table
+            options = table.get("options")  # whether players may ask, read again only when the options changed
+            if options is None or options is not self._allowed[0]:  # (a table is never changed in place)
+                self._allowed = (options, requests_allowed(table))
+            shared = self._shared = _Shared(self._public_state(), banker.rules, self._allowed[1], self._written, self._head)
         state, chronicle = shared.state, self.chronicle
         mine = shared.mine[player]
         # the requests' and the payees' texts as _requests_text and _payees_text keep them, looked up here

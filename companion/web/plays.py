@@ -436,7 +436,7 @@ class Plays:
                 self.paused,
                 fresh,
                 None if fresh is None else self.banker.version,
-                self.offered(),
+                table["pack"],  # with the options: what is offered (offered() is worked out from these two)
                 table.get("options"),
                 table.get("over"),
                 table["players"],

@@ -243,3 +243,13 @@ def test_cy_asks_for_his_salary_from_his_phone_and_every_page_made_after_shows_i
     table.do("set_option", option="phone_actions", on=False)
     for player, page in every_page(desk).items():
         assert page["plays"]["why_not"] == desk.plays.why_not(player) is not None
+
+
+def test_the_banker_turns_phone_requests_off_and_on_and_every_page_says_whether_players_may_ask(table, desk):
+    assert all(page["can_request"] for page in every_page(desk).values())
+    table.do("set_option", option="phone_requests", on=False)
+    assert not any(page["can_request"] for page in every_page(desk).values())
+    table.do("transfer", **{"from": "Ann", "to": "Bob", "amount": 5})  # the options stay as they were
+    assert not any(page["can_request"] for page in every_page(desk).values())
+    table.do("set_option", option="phone_requests", on=True)
+    assert all(page["can_request"] for page in every_page(desk).values())
