@@ -350,7 +350,9 @@ class PhoneDesk:
             options = table.get("options")  # whether players may ask, read again only when the options changed
             if options is None or options is not self._allowed[0]:  # (a table is never changed in place)
                 self._allowed = (options, requests_allowed(table))
-            shared = self._shared = _Shared(self._public_state(), banker.rules, self._allowed[1], self._written, self._head)
+            shared = self._shared = _Shared(
+                self._public_state(), banker.rules, self._allowed[1], self._written, self._head
+            )
         state, chronicle = shared.state, self.chronicle
         mine = shared.mine[player]
         # the requests' and the payees' texts as _requests_text and _payees_text keep them, looked up here
