@@ -16,9 +16,9 @@ import hashlib
 import importlib
 from typing import Any, Callable
 
-from .jsoncode import writer
+from .jsoncode import chunks, writer
 
-__all__ = ["GENESIS", "content", "entry_hash", "snapshot_digest"]
+__all__ = ["GENESIS", "content", "entry_hash", "digest_of", "snapshot_digest"]
 
 GENESIS = "0" * 64  # the head of a chain with no entry yet
 
@@ -39,6 +39,7 @@ def _sha256_of_python() -> Callable[[bytes], Any]:
 
 _sha256 = _sha256_of_python()
 _canonical = writer(ensure_ascii=False, sort_keys=True)  # made once: cheap per entry
+_canonical_chunks = chunks(ensure_ascii=False, sort_keys=True)
 
 
 def content(
@@ -74,6 +75,41 @@ def entry_hash(previous: str, fields: dict) -> str:
     """SHA-256 of the previous entry's hash and this entry's canonical JSON, as 64 hex digits."""
     text = _canonical(fields)
     return _sha256(_raw(previous) + text.encode("utf-8")).hexdigest()
+
+
+def digest_of(
+    previous: str,
+    seq: int,
+    kind: str,
+    action_id: str | None,
+    action: Any,
+    events: Any,
+    summary: str,
+    target: int | None,
+    at: str,
+    said: Any = None,
+) -> str:
+    """``entry_hash(previous, content(...))`` in one call, for the entry being appended (one per
+    action): the same fields (the chain's tests hold the two to the same hash), the same text."""
+    fields = {
+        "seq": seq,
+        "kind": kind,
+        "id": action_id,
+        "action": action,
+        "events": events,
+        "summary": summary,
+        "target": target,
+        "at": at,
+    }
+    if said is not None:
+        fields["said"] = said
+    try:
+        raw = bytes.fromhex(previous)
+    except (TypeError, ValueError):
+        raw = b""
+    if len(raw) != 32:
+        raw = _raw(previous)
+    return _sha256(raw + "".join(_canonical_chunks(fields, 0)).encode("utf-8")).hexdigest()
 
 
 def snapshot_digest(head: str, state_text: str) -> str:

@@ -35,6 +35,7 @@ from .lull import Lull
 from .rules import load_pack, pack_names, resolve_options, rules_for
 from .rules.pack import option_specs
 from .store import Entry, Store, canonical, save_snapshot
+from .wal_room import make_room
 
 __all__ = [
     "Banker",
@@ -194,6 +195,7 @@ class Banker:
     ) -> None:
         self.store = store
         self.clock = clock
+        self._closing = False
         # Tuples, made again when one is added or removed: telling them needs no copy first.
         self._subscribers: tuple[Callable[[Outcome], None], ...] = ()
         self._stagers: tuple[tuple[Callable[[Entry], None], Callable[[Entry], None]], ...] = ()
@@ -243,7 +245,19 @@ class Banker:
     def open(cls, path: str | Path, **kwargs: Any) -> "Banker":
         return cls(Store.open(path), **kwargs)
 
+    def settle_in(self) -> None:
+        """This table stays open for the evening (the touchscreen, ``companion serve``; not a one-off
+        command): in the first lull, the game's -wal is given room for the evening's entries, so that
+        each COMMIT's sync writes its page alone instead of growing the file (:mod:`companion.wal_room`).
+        Not made when the table closes first."""
+        self.lull.submit("room", self._make_room, rank=-1)
+
+    def _make_room(self) -> None:
+        if not self._closing:
+            make_room(self.store.path)
+
     def close(self) -> None:
+        self._closing = True  # a -wal's room still waiting is not made for nothing
         self.lull.close()  # the backup copy and the snapshot still waiting for a lull are made now
         self.store.close()
 
@@ -438,7 +452,9 @@ class Banker:
             if extra:
                 raise BadAction(f"{name} does not take {', '.join(map(repr, sorted(extra)))}")
             return self.undo(action.get("id")) if name == "undo" else self.redo(action.get("id"))
-        action_id = _action_id(action)
+        action_id = action.get("id")  # _action_id(action), asked at every action
+        if action_id is not None:
+            action_id = check_token(action_id, "id", 100)
 
         def decide() -> tuple[str, list, str, int | None, dict]:
             # A tap confirming its preview on the table as it still stands was decided already (the
@@ -554,7 +570,8 @@ class Banker:
             self._snapshot_later(entry.seq, table)
         self.backups.after_commit(entry.seq)
         outcome = Outcome.of(entry)
-        self._publish(outcome)
+        for callback in self._subscribers:  # self._publish(outcome), once per action
+            callback(outcome)
         return outcome
 
     def _snapshot_later(self, seq: int, table: dict) -> None:

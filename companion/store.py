@@ -16,10 +16,10 @@ import os
 import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterator, NoReturn
 
-from .chain import GENESIS, content, entry_hash, snapshot_digest
-from .jsoncode import writer
+from .chain import GENESIS, digest_of, entry_hash, content, snapshot_digest
+from .jsoncode import chunks, writer
 from .core.errors import GameBusy, GameFileError
 from .core.said import Said
 
@@ -69,10 +69,30 @@ ALTER TABLE snapshots ADD COLUMN head TEXT;
 ALTER TABLE snapshots ADD COLUMN digest TEXT;
 """
 _UPGRADE_FROM_2 = "ALTER TABLE entries ADD COLUMN said TEXT"
+#: The kinds of entry the log holds (the schema's CHECK on ``entries.kind``).
+KINDS = ("start", "do", "undo", "redo")
 _COLUMNS = "seq, kind, action_id, action, events, summary, target, at"
 
 
+def _insert(*optional: str) -> str:
+    """The INSERT of an entry whose ``optional`` columns hold a value (the others are left NULL)."""
+    columns = ["seq", "kind", "action", "events", "summary", "at", "hash", *optional]
+    return f"INSERT INTO entries ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
+
+
+#: An entry's INSERT by which of action_id, target and said it has: a value bound as None (or as a str
+#: subclass) costs the sqlite3 module a failed adapter look-up, a formatted AttributeError each.
+_INSERT = {
+    (has_id, has_target, has_said): _insert(
+        *(name for name, has in (("action_id", has_id), ("target", has_target), ("said", has_said)) if has)
+    )
+    for has_id in (False, True)
+    for has_target in (False, True)
+    for has_said in (False, True)
+}
+
 _DUMPS = writer(ensure_ascii=False)  # made once: two per entry (companion.jsoncode)
+_DUMPS_CHUNKS = chunks(ensure_ascii=False)  # _DUMPS's pieces: "".join(_DUMPS_CHUNKS(value, 0)) is _DUMPS(value)
 _CANONICAL = writer(ensure_ascii=False, sort_keys=True)
 
 
@@ -246,6 +266,11 @@ class Store:
         # changes once committed, so the next append (and the catch-up before it) need not read it back.
         self._head: tuple[int, str] | None = None
         self._appended: tuple[int, str] | None = None  # in the open transaction, not yet committed
+        # The one CHECK of the schema (an entry's kind) is held by :meth:`append` itself: SQLite would
+        # build a temporary index of the four kinds for every INSERT (a tenth of an action's own CPU).
+        # Other programs' connections still have SQLite check it.
+        con.execute("PRAGMA ignore_check_constraints = ON")
+        self._writing = _Writing(self)  # it holds nothing of one transaction: made once
 
     # -- opening -----------------------------------------------------------------------------------
     @classmethod
@@ -531,16 +556,13 @@ class Store:
     def writing(self) -> "_Writing":
         """One write transaction (BEGIN IMMEDIATE ... COMMIT), as a ``with`` block. Durable when the
         block exits."""
-        return _Writing(self)
+        return self._writing
 
-    def _begin(self) -> None:
-        self._appended = None
-        try:
-            self.con.execute("BEGIN IMMEDIATE")
-        except sqlite3.OperationalError as e:
-            if e.sqlite_errorcode & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
-                raise GameBusy("another program is writing to this game right now; try again in a moment") from None
-            raise GameFileError(f"cannot write to {self.path}: {e}") from None
+    def _not_begun(self, e: sqlite3.OperationalError) -> NoReturn:
+        """BEGIN IMMEDIATE failed with ``e``: why, in one line (the write lock held, the file unwritable)."""
+        if e.sqlite_errorcode & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+            raise GameBusy("another program is writing to this game right now; try again in a moment") from None
+        raise GameFileError(f"cannot write to {self.path}: {e}") from None
 
     def _abandon(self, error: BaseException) -> None:
         """The block raised ``error``: nothing of it stands; a file that cannot be written says why."""
@@ -555,18 +577,13 @@ class Store:
             if error.sqlite_errorcode & 0xFF == sqlite3.SQLITE_FULL:
                 raise GameFileError(f"the disk is full; nothing was changed: {self.path.name}") from None
 
-    def _commit(self) -> None:
-        try:
-            self.con.execute("COMMIT")
-        except sqlite3.Error as e:
-            if self.con.in_transaction:
-                self.con.execute("ROLLBACK")
-            if e.sqlite_errorcode & 0xFF == sqlite3.SQLITE_FULL:
-                raise GameFileError(f"the disk is full; nothing was changed: {self.path.name}") from None
-            raise GameFileError(f"could not save to {self.path.name}: {e}") from None
-        if self._appended is not None:  # committed: the chain's head is known without reading it back
-            self._head, self._appended = self._appended, None
-        # PRAGMA data_version does not move for this connection's own commits: nothing to record.
+    def _not_committed(self, e: sqlite3.Error) -> NoReturn:
+        """COMMIT failed with ``e``: nothing of the transaction stands; why, in one line."""
+        if self.con.in_transaction:
+            self.con.execute("ROLLBACK")
+        if e.sqlite_errorcode & 0xFF == sqlite3.SQLITE_FULL:
+            raise GameFileError(f"the disk is full; nothing was changed: {self.path.name}") from None
+        raise GameFileError(f"could not save to {self.path.name}: {e}") from None
 
     def append(
         self,
@@ -583,29 +600,25 @@ class Store:
         """Insert one entry. With ``seq`` given, a sqlite3.IntegrityError means another writer got there
         first (or the action id is taken): the caller catches up and decides again. A summary built with
         slots (:class:`Said`) is kept with its parts, so it is told to each player it names as logged."""
+        if kind not in KINDS:  # the schema's CHECK, which this connection does not ask SQLite for
+            raise ValueError(f"an entry's kind is one of {', '.join(KINDS)}, not {kind!r}")
         if seq is None:
             seq = self.last_seq() + 1
-        previous = self.stored_hash(seq - 1)  # as a rule the head this connection committed last
+        head = self._head  # as a rule the head this connection committed last (stored_hash knows it)
+        previous = head[1] if head is not None and head[0] == seq - 1 else self.stored_hash(seq - 1)
         if previous is None:  # the entry before is gone, or the file was never upgraded: never chain onto nothing
             raise self.damage(f"entry {seq - 1} is missing from the log")
-        said = summary.as_log() if isinstance(summary, Said) else None
-        digest = entry_hash(previous, content(seq, kind, action_id, action, events, summary, target, at, said))
-        cur = self.con.execute(
-            "INSERT INTO entries (seq, kind, action_id, action, events, summary, target, at, hash, said)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                seq,
-                kind,
-                action_id,
-                _DUMPS(action),
-                _DUMPS(events),
-                summary,
-                target,
-                at,
-                digest,
-                None if said is None else _DUMPS(said),
-            ),
-        )
+        said = summary.logged() if isinstance(summary, Said) else None
+        digest = digest_of(previous, seq, kind, action_id, action, events, summary, target, at, said)
+        join = "".join
+        row = [seq, kind, join(_DUMPS_CHUNKS(action, 0)), join(_DUMPS_CHUNKS(events, 0)), str(summary), at, digest]
+        if action_id is not None:
+            row.append(action_id)
+        if target is not None:
+            row.append(target)
+        if said is not None:
+            row.append(join(_DUMPS_CHUNKS(said, 0)))
+        cur = self.con.execute(_INSERT[action_id is not None, target is not None, said is not None], row)
         self._appended = (seq, digest)
         return cur.lastrowid or seq or 0  # always set: the row was inserted
 
@@ -627,14 +640,26 @@ class _Writing:
         self.store = store
 
     def __enter__(self) -> Store:
-        self.store._begin()
-        return self.store
+        store = self.store
+        store._appended = None
+        try:
+            store.con.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as e:
+            store._not_begun(e)
+        return store
 
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, trace: Any) -> None:
+        store = self.store
         if error is not None:
-            self.store._abandon(error)
+            store._abandon(error)
             return  # the block's own error goes on
-        self.store._commit()
+        try:
+            store.con.execute("COMMIT")
+        except sqlite3.Error as e:
+            store._not_committed(e)
+        if store._appended is not None:  # committed: the chain's head is known without reading it back
+            store._head, store._appended = store._appended, None
+        # PRAGMA data_version does not move for this connection's own commits: nothing to record.
 
 
 def save_snapshot(path: Path, seq: int, schema: int, state: dict) -> None:

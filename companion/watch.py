@@ -91,6 +91,36 @@ class Inotify:
         self._buffer = bytearray(_READ)
         self._names: dict[bytes, str] = {}
 
+    def written(self, files: set[str]) -> bool | None:
+        """Read what is waiting (never blocks): whether any of ``files`` was written, created or moved
+        in (None: a lost queue, look at everything). What :meth:`names` reads, without the list."""
+        data = self._buffer
+        found: bool | None = False
+        while True:
+            try:
+                size = os.readv(self.fd, (data,))
+            except BlockingIOError:
+                return found
+            if not size:
+                return found
+            at = 0
+            while at + _EVENT.size <= size:
+                _, mask, _, length = _EVENT.unpack_from(data, at)
+                at += _EVENT.size
+                if mask & IN_Q_OVERFLOW:
+                    found = None
+                elif found is False:
+                    raw = bytes(data[at : at + length])
+                    name = self._names.get(raw)
+                    if name is None:
+                        name = os.fsdecode(raw.rstrip(b"\0"))
+                        if len(self._names) < 64:
+                            self._names[raw] = name
+                    found = name in files
+                at += length
+            if size <= _READ - _LARGEST:  # the next event would have fitted: the queue was empty
+                return found
+
     def names(self) -> list[str | None]:
         names: list[str | None] = []
         data = self._buffer  # read into one buffer made once (a game's commit queues an event or two)
@@ -209,12 +239,10 @@ class GameWatch:
         if self._inotify is None:
             self._own = True
             return
-        names = self._inotify.names()
-        if not names:
-            return
-        if None in names:
+        written = self._inotify.written(self._files)  # the commit's own notifications, read now
+        if written is None:
             self._heard_write()
-        elif not self._files.isdisjoint(names):
+        elif written:
             self.own_writes += 1
 
     def nudge(self) -> None:

@@ -8,7 +8,7 @@ import json
 from hypothesis import given
 from hypothesis import strategies as st
 
-from companion.jsoncode import writer
+from companion.jsoncode import chunks, writer
 
 VALUES = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats() | st.text(),
@@ -23,6 +23,7 @@ def test_a_writer_made_once_writes_what_the_standard_encoder_writes(value):
         for sort_keys in (True, False):
             standard = json.JSONEncoder(separators=(",", ":"), ensure_ascii=ascii_only, sort_keys=sort_keys)
             assert writer(ensure_ascii=ascii_only, sort_keys=sort_keys)(value) == standard.encode(value)
+            assert "".join(chunks(ensure_ascii=ascii_only, sort_keys=sort_keys)(value, 0)) == standard.encode(value)
 
 
 def test_an_entry_hashes_as_before():

@@ -34,9 +34,9 @@ def decisions(monkeypatch):
     counted = [0]
     check = engine.check_conservation
 
-    def counting(table):
+    def counting(table, *events):
         counted[0] += 1
-        return check(table)
+        return check(table, *events)
 
     monkeypatch.setattr(engine, "check_conservation", counting)
     return counted

@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from . import contract as c
+from . import events as ev
 from .engine import Registry, Tx, may_be_empty, ranking
 from .errors import BadAction, Refused
-from .said import Said, Typed, does, joined, named, typed, who, whose
+from .said import Said, Typed, Who, does, joined, named, typed, who, whose
 from .model import (
     BANK,
     account_name,
@@ -79,15 +80,32 @@ def transfer(tx: Tx, a: dict[str, Any]) -> str:
     if payer == payee:
         raise Refused(f"{account_name(payer)} cannot pay {account_name(payee)}")
     amount = a["amount"]
-    memo = _memo(a)
-    if payer != BANK and cash(tx.table, payer) < amount:
+    memo = a.get("memo") or ""  # _memo(a)
+    if payer != BANK and tx.table["accounts"].get(payer, 0) < amount:  # cash(tx.table, payer)
         raise tx.short_of(payer, amount)
-    tx.pay(payer, payee, amount, memo)
+    if amount > 0:  # every check tx.pay makes is made above: its event, recorded directly
+        tx.record(ev.paid(payer, payee, amount, memo))
+    else:
+        tx.pay(payer, payee, amount, memo)
     # who(payer) + " paid " + who(payee) + " $1" (+ " (" + typed(memo) + ")"), made in one step
-    paid = f" {tx.fmt(amount)}"
+    paid = f" {tx.currency.format(amount)}"
     if memo:
-        return Said(named(account_name(payer)), " paid ", named(account_name(payee)), paid, " (", Typed(memo), ")")
-    return Said(named(account_name(payer)), " paid ", named(account_name(payee)), paid)
+        return Said(_slot(payer), " paid ", _slot(payee), paid, " (", Typed(memo), ")")
+    by, to = _slot(payer), _slot(payee)
+    return Said.made((by, " paid ", to, paid), f"{by.plain} paid {to.plain}{paid}")
+
+
+_SLOTS: dict[str, Who] = {}
+
+
+def _slot(account: str) -> Who:
+    """``named(account_name(account))``, made once per account (a slot never changes)."""
+    found = _SLOTS.get(account)
+    if found is None:
+        found = named(account_name(account))
+        if len(_SLOTS) < 1024:
+            _SLOTS[account] = found
+    return found
 
 
 def _round_the_table(says: str, each: str) -> tuple[c.Field, ...]:

@@ -18,7 +18,7 @@ Pure: stdlib only.
 from __future__ import annotations
 
 import json
-from functools import cached_property
+from functools import cached_property, partial as _partial
 from dataclasses import dataclass, field as _dc_field, replace
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
@@ -258,6 +258,13 @@ class ActionSpec:
         """The names of its required fields, in declared order."""
         return tuple(f.name for f in self.fields if f.required)
 
+    @cached_property
+    def readers(self) -> tuple[tuple[str, Callable[[Table, Any], Any] | None, Field], ...]:
+        """Each field's name, the function :func:`parse_value` comes to for its kind, called as
+        ``read(table, value)`` (None: a kind read with the fields so far, through ``parse_value``), and
+        the field: worked out once per action kind, not at every action."""
+        return tuple((f.name, _reader(f), f) for f in self.fields)
+
     @property
     def optional(self) -> tuple[str, ...]:
         return tuple(f.name for f in self.fields if not f.required)
@@ -431,6 +438,21 @@ def _no_constant(name: str) -> None:
 
 #: One JSON reader for every action: whole numbers of at most 18 digits, no NaN or Infinity.
 _DECODER = json.JSONDecoder(parse_int=_number, parse_constant=_no_constant)
+# The decoder's C scanner (not in the stubs): _decode calls it as JSONDecoder.decode would.
+_SCAN: Callable[[str, int], tuple[Any, int]] = _DECODER.scan_once  # type: ignore[attr-defined]
+_SPACE: Callable[[str, int], Any] = json.decoder.WHITESPACE.match  # type: ignore[attr-defined]
+
+
+def _decode(raw: str) -> Any:
+    """``_DECODER.decode(raw)``, the same value and the same errors, without its two Python layers."""
+    try:
+        value, end = _SCAN(raw, _SPACE(raw, 0).end())
+    except StopIteration as err:
+        raise json.JSONDecodeError("Expecting value", raw, err.value) from None
+    end = _SPACE(raw, end).end()
+    if end != len(raw):
+        raise json.JSONDecodeError("Extra data", raw, end)
+    return value
 
 
 def load_json(raw: str | bytes) -> Any:
@@ -450,7 +472,7 @@ def load_json(raw: str | bytes) -> Any:
     try:
         if raw.startswith("\ufeff"):  # as json.loads says it
             raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", raw, 0)
-        value = _DECODER.decode(raw)
+        value = _decode(raw)
     except json.JSONDecodeError as e:
         raise BadAction(f"not valid JSON ({e.msg} at character {e.pos})") from None
     if brackets < MAX_DEPTH and raw.isascii() and "\\" not in raw:
@@ -576,6 +598,8 @@ def _structured(f: Field, value: Any) -> Any:
 def read_amount(table: Table, value: Any, what: str, *, allow_zero: bool = False) -> int:
     """An amount of the table's money, read the one way every amount is (a field's, or one inside a
     structured value: a trade's cash, a bet's stake), or a one-line BadAction naming ``what``."""
+    if type(value) is int and 0 < value <= LIMIT:  # a whole number of money (nearly always): read as it is
+        return value
     currency = Currency.from_pack(table["pack"])
     n = currency.parse(value)
     if n < 0 or (n == 0 and not allow_zero):
@@ -583,6 +607,25 @@ def read_amount(table: Table, value: Any, what: str, *, allow_zero: bool = False
             f"{what} must be {'zero or more' if allow_zero else 'more than zero'}, not {currency.format(n)}"
         )
     return n
+
+
+def _reader(f: Field) -> Callable[[Table, Any], Any] | None:
+    """What :func:`parse_value` calls for ``f``'s kind, as ``read(table, value)``; None for a kind it
+    reads with the fields so far or by more than one call."""
+    kind = f.kind
+    if f.resolve is not None and kind not in ("deeds", "structured"):
+        return f.resolve
+    if kind == "player":
+        return _partial(find_player, active=False)
+    if kind == "account":
+        return find_account
+    if kind == "deed":
+        return find_deed
+    if kind == "pot":
+        return find_pot
+    if kind == "amount":
+        return _partial(read_amount, what=f.name.replace("_", " "), allow_zero=f.allow_zero)
+    return None
 
 
 def parse_value(f: Field, table: Table, value: Any, partial: Partial | None = None) -> Any:
@@ -645,10 +688,10 @@ def parse(spec: ActionSpec, table: Table, raw: dict[str, Any]) -> dict[str, Any]
         if raw.get(name) is None:
             missing = [n for n in spec.required if raw.get(n) is None]
             raise BadAction(f"{spec.name} needs {', '.join(missing)}")
-    for f in spec.fields:
-        value = raw.get(f.name)
+    for name, read, f in spec.readers:  # parse_value(f, table, value, out), its kind's reader found once
+        value = raw.get(name)
         if value is not None:
-            out[f.name] = parse_value(f, table, value, out)
+            out[name] = read(table, value) if read is not None else parse_value(f, table, value, out)
     return out
 
 

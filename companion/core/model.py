@@ -229,6 +229,9 @@ def find_pot(table: Table, name: object) -> str:
 
 def find_account(table: Table, name: object) -> str:
     """An account named in an action: "bank", "pot:NAME" or a player's name."""
+    players = table["players"]
+    if type(name) is str and name in players and not players[name]["bankrupt"]:
+        return name  # a player's name as written (never the bank's or a pot's: those are refused to players)
     if isinstance(name, str):
         key = name_key(name)
         if key == BANK:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 
 from .errors import BadAction
@@ -44,6 +44,9 @@ class Currency:
     symbol: str = "$"
     style: str = "plain"
     places: int = 2
+    #: What :meth:`format` wrote of each amount so far (the same balances and prices are written again
+    #: and again, on every page): a currency never changes, so neither does what it writes.
+    _written: dict[Any, str] = field(default_factory=dict, init=False, repr=False, compare=False, hash=False)
 
     @classmethod
     def from_pack(cls, pack: dict[str, Any]) -> "Currency":
@@ -65,6 +68,14 @@ class Currency:
 
     def format(self, amount: int) -> str:
         """Write an amount for people: "$1,500", "-$25", "$2.5M", "$500K"."""
+        written = self._written.get(amount)
+        if written is None:
+            written = self._write(amount)
+            if len(self._written) < 4096:
+                self._written[amount] = written
+        return written
+
+    def _write(self, amount: int) -> str:
         sign = "-" if amount < 0 else ""
         n = abs(int(amount))
         if self.style == "short":

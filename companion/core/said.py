@@ -100,6 +100,12 @@ class Who:
 
     def as_log(self) -> dict[str, Any]:
         """This slot as the game file keeps it (see :data:`LoggedPart`)."""
+        return dict(self.logged)
+
+    @cached_property
+    def logged(self) -> dict[str, Any]:
+        """:meth:`as_log`, worked out once (a slot never changes): read, never changed, by whoever
+        writes it out."""
         kept: dict[str, Any] = {"who": self.name}
         if self.verb:
             kept["verb"], kept["you"] = self.verb, self.you
@@ -115,6 +121,12 @@ class Typed:
     """Words people typed (a memo), told as they are."""
 
     text: str
+
+    @property
+    def logged(self) -> dict[str, Any]:
+        """These words as the game file keeps them (see :data:`LoggedPart`): made when asked (typed
+        words are a sentence's own, asked for once)."""
+        return {"typed": self.text}
 
 
 Part = Union[str, Who, Typed]
@@ -154,8 +166,16 @@ class Said(str):
                 text = str(part)
                 flat.append(text)
                 texts.append(text)
-        self = super().__new__(cls, "".join(texts))
+        self = str.__new__(cls, "".join(texts))  # as super() would, without making a super object
         self.parts = tuple(flat)
+        return self
+
+    @classmethod
+    def made(cls, parts: tuple[Part, ...], text: str) -> "Said":
+        """What ``Said(*parts)`` makes, for a rule that has the sentence's ``text`` (as the table reads
+        it) at hand: ``parts`` are words (none empty) and slots, and ``text`` is theirs joined."""
+        self = str.__new__(cls, text)
+        self.parts = parts
         return self
 
     def __add__(self, other: str) -> "Said":
@@ -170,7 +190,15 @@ class Said(str):
     def as_log(self) -> list[LoggedPart]:
         """The parts as the game file keeps them (JSON: see :data:`LoggedPart`), so the sentence can be
         told to its players as it was logged whatever the rules say later."""
-        return [part if type(part) is str else _to_log(part) for part in self.parts]
+        return [part if isinstance(part, str) else dict(part.logged) for part in self.parts]
+
+    def logged(self) -> list[LoggedPart]:
+        """:meth:`as_log` for writing out at once: its slots' parts are shared with every sentence
+        naming the same slot, so nothing may change them."""
+        kept: list[LoggedPart] = []
+        for part in self.parts:
+            kept.append(part if type(part) is str else part.logged)  # type: ignore[union-attr]  # a Who or Typed
+        return kept
 
     @classmethod
     def from_log(cls, kept: object) -> "Said":
@@ -197,11 +225,10 @@ class Said(str):
     @property
     def names(self) -> frozenset[str]:
         """The players and accounts this sentence names (worked out once: a sentence never changes)."""
-        try:
-            return self._names
-        except AttributeError:
-            self._names = frozenset(p.name for p in self.parts if isinstance(p, Who))
-            return self._names
+        found: frozenset[str] | None = self.__dict__.get("_names")  # no exception made to find it missing
+        if found is None:
+            found = self._names = frozenset([p.name for p in self.parts if isinstance(p, Who)])
+        return found
 
     def told(self, me: str, mark: Mark = _same) -> str:
         """This sentence said to ``me``: each slot naming them reads "you" (or "your"), with its verb in
@@ -211,7 +238,9 @@ class Said(str):
             return self.marked(mark)
         out: list[str] = []
         for part in self.parts:
-            if isinstance(part, Who) and part.name == me:
+            if type(part) is str:  # words: told as they are (what _third gives them)
+                out.append(part)
+            elif isinstance(part, Who) and part.name == me:
                 out.append(part.second(start=not out))
             else:
                 out.append(_third(part, mark))
@@ -222,15 +251,10 @@ class Said(str):
         (the phones isolate the ones that run right to left)."""
         if mark is _same:
             return str(self)
-        return "".join(_third(p, mark) for p in self.parts)
-
-
-def _to_log(part: Part) -> LoggedPart:
-    if isinstance(part, Who):
-        return part.as_log()
-    if isinstance(part, Typed):
-        return {"typed": part.text}
-    return part
+        out: list[str] = []
+        for part in self.parts:
+            out.append(part if type(part) is str else _third(part, mark))  # words: as they are
+        return "".join(out)
 
 
 _SLOT_KEYS = {"who", "verb", "you", "whose", "silent"}

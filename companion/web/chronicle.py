@@ -11,7 +11,6 @@ them instead of encoding them again after every action.
 from __future__ import annotations
 
 from collections import deque
-from functools import lru_cache
 
 from companion.core import engine
 from companion.core.money import Currency
@@ -19,9 +18,9 @@ from companion.views import worth as worth_at
 
 from .jsontext import array, safe_text
 from .roleview import signed
-from .story import Reading, entry_lines, isolated
+from .story import Reading, entry_lines, isolated, touched_by
 
-__all__ = ["Chronicle", "story_reading", "thin", "whole_story"]
+__all__ = ["Chronicle", "story_reading", "stride", "thin", "whole_story"]
 
 STORY_LINES = 25
 STORY_SHOWN = 15
@@ -29,18 +28,25 @@ BANKER_LINES = 25
 CHART_POINTS = 60
 
 
-@lru_cache(maxsize=8)
-def _spread(length: int, most: int) -> tuple[int, ...]:
-    """Which ``most`` of ``length`` points a chart keeps: evenly spread, the first and the last always."""
-    step = (length - 1) / (most - 1)
-    return tuple(map(round, map(step.__mul__, range(most))))  # round(i * step) for each i, in C
+def stride(length: int, most: int = CHART_POINTS) -> int:
+    """Every how many points a chart of ``length`` points keeps one: the smallest power of two that
+    leaves at most ``most`` points, the last one included."""
+    step = 1
+    while step < length and (length - 2) // step + 2 > most:
+        step *= 2
+    return step
 
 
 def thin(points: list, most: int = CHART_POINTS) -> list:
-    """At most ``most`` points spread evenly along the series, always keeping the first and the last."""
+    """At most ``most`` points of the series, always the first and the last: every :func:`stride`-th
+    point from the first, then the last. A new point leaves the points before it where they were (the
+    chart does not shift under the players' eyes as the game goes on); only when the series has grown
+    twice as long does every other one go."""
     if len(points) <= most:
         return list(points)
-    return list(map(points.__getitem__, _spread(len(points), most)))
+    kept = points[: len(points) - 1 : stride(len(points), most)]
+    kept.append(points[-1])
+    return kept
 
 
 def _turn_of(table: dict) -> int | None:
@@ -153,6 +159,7 @@ class Chronicle:
         counted = worth_at(self.table, rules)
         told = self.reading.of(entry, before)  # what the entry's action declares, read once for every player
         sentence = self.reading.sentence(entry)
+        touched = touched_by(entry.events)  # whom the entry can tell something: read once for every player
         for name in self.table["order"]:
             worth = counted[name]
             if entry.kind == "undo" and entry.target is not None:
@@ -160,7 +167,7 @@ class Chronicle:
             else:
                 self.worth[name].append([entry.seq, worth])
                 self.worth_json[name].append(f"[{int(entry.seq)},{worth}]")
-            for line in entry_lines(entry, name, fmt, told, sentence):
+            for line in entry_lines(entry, name, fmt, told, sentence, touched):
                 line = {**line, "change_text": signed(currency, line["change"]), "turn": turn}
                 self.stories[name].append(line)
                 self.stories_json[name].append(safe_text(line))

@@ -58,6 +58,26 @@ class _Written:
         self.me = ""
 
 
+class _Head:
+    """The common members of every page (:func:`~.roleview.common`) as JSON text without the closing
+    brace. An action moves the version; the rest (the title, the pack, the currency, the turn, whether
+    it is over, the pots) is written again only when it reads different (compared by value)."""
+
+    __slots__ = ("key", "rest")
+
+    def __init__(self) -> None:
+        self.key: tuple | None = None
+        self.rest = ""  # the members after the version, with the comma before them
+
+    def text(self, state: dict) -> str:
+        key = (state["title"], state["rules"], state["currency"], state["turn"], state.get("over"), state["pots"])
+        if key != self.key:
+            whole = safe_text(common(state))  # the version first: '{"version":N,...}'
+            self.rest = whole[whole.index(",") : -1]
+            self.key = key
+        return '{"version":%d%s' % (state["version"], self.rest)
+
+
 class _Shared:
     """What every player's page shares after one change, written once: the common members (the head of
     every page), and each player's row as the other players see it (the same whoever looks)."""
@@ -73,19 +93,23 @@ class _Shared:
         "deed_fields",
         "written",
         "rows_of",
+        "others",
+        "places",
     )
 
-    def __init__(self, state: dict, rules, table: dict, written: dict[str, _Written]) -> None:
+    def __init__(self, state: dict, rules, can_request: bool, written: dict[str, _Written], head: _Head) -> None:
         self.state = state
-        self.head = safe_text(common(state))[:-1]  # without its closing brace: more members follow
+        self.head = head.text(state)
         self.public = frozenset(rules.extras.get("phone_public", DEFAULT_PUBLIC))
         self.currency = currency_of(state)
         self.to_play = state["turn"]["player"]
         self.mine = {p["name"]: p for p in state["players"]}
-        self.can_request = requests_allowed(table)
+        self.can_request = can_request
         self.deed_fields = rules.extras.get("deed_fields")
         self.written = written  # the desk's, from the changes before: each player's parts by name
         self.rows_of: dict[str, _Written] | None = None  # every player's, checked against this change
+        self.others: list[str] = []  # every player's row as the others see it, in the players' order
+        self.places: dict[str, int] = {}  # each player's place in that order
 
     def parts(self) -> dict[str, _Written]:
         """Every player's :class:`_Written`, their row as the others see it written again only if the
@@ -93,6 +117,7 @@ class _Shared:
         rows_of = self.rows_of
         if rows_of is None:
             rows_of = self.rows_of = {}
+            others, places = self.others, self.places
             written, to_play, public, currency = self.written, self.to_play, self.public, self.currency
             for p in self.state["players"]:
                 name = p["name"]
@@ -101,22 +126,25 @@ class _Shared:
                 if kept is None or kept.row_key != key:
                     kept = written[name] = _Written(key, safe_text(player_row(p, None, to_play, public, currency)))
                 rows_of[name] = kept
+                places[name] = len(others)
+                others.append(kept.others)
         return rows_of
 
     def rows(self, me: str) -> str:
         """The list of players on ``me``'s page, as JSON text: their own row, and every other player's
         as the others see it."""
-        rows_of = self.parts()
-        mine = rows_of[me]
+        mine = (self.rows_of or self.parts())[me]
         if mine.own is None:
             mine.own = safe_text(player_row(self.mine[me], me, self.to_play, self.public, self.currency))
-        return ",".join([mine.own if name == me else w.others for name, w in rows_of.items()])
+        rows = self.others.copy()
+        rows[self.places[me]] = mine.own
+        return ",".join(rows)
 
     def me(self, player: str, first_worth: list) -> str:
         """Player's ``me`` (:func:`~.roleview.player_me`) as JSON text without its closing brace (the
         chart and the story follow), written again only when what it is made of changed: their public
         row, the deeds' lines, the turn's number (a loan's due date), where their chart starts."""
-        state, mine, written = self.state, self.mine[player], self.parts()[player]
+        state, mine, written = self.state, self.mine[player], (self.rows_of or self.parts())[player]
         key = (mine, state["deeds"], state["turn"]["number"], first_worth, self.currency, self.deed_fields)
         if written.me_key != key:
             written.me = safe_text(player_me(state, mine, self.currency, first_worth, self.deed_fields))[:-1]
@@ -158,6 +186,8 @@ class PhoneDesk:
         self._shared: _Shared | None = None
         self._payees: tuple[list | None, dict[str, str]] = (None, {})
         self._written: dict[str, _Written] = {}  # each player's parts of the pages, kept while they read the same
+        self._head = _Head()  # the common members but the version, kept while they read the same
+        self._allowed: tuple[object, bool] = (None, False)  # the options read, whether players may ask
         self._unsubscribe: list = []
 
     # -- lifetime ----------------------------------------------------------------------------------
@@ -261,14 +291,20 @@ class PhoneDesk:
         """The public state of the game at the current generation (:func:`companion.views.public_state`;
         its worth is the count the chronicle made for the same entry, :func:`companion.views.worth`)."""
         self._refresh_cache()
-        if self._state is None:
-            banker = self.banker
-            self._state = public_state(banker.table, banker.rules, banker.version)
-        return self._state
+        return self._state or self._public_state()
 
-    def _refresh_cache(self) -> None:
+    def _public_state(self) -> dict:
+        """:meth:`state`, the cache known to be fresh (a page is being made)."""
+        state = self._state
+        if state is None:
+            banker = self.banker
+            state = self._state = public_state(banker.table, banker.rules, banker.version)
+        return state
+
+    def _refresh_cache(self, generation: tuple[int, int | None] | None = None) -> None:
         # a waiting play's seconds left: a phone that comes later gets a page made later
-        generation = (self.hub.generation, self.plays.freshness())
+        if generation is None:
+            generation = (self.hub.generation, self.plays.freshness())
         if self._pages_generation != generation:
             self._pages.clear()
             self._messages.clear()
@@ -293,44 +329,56 @@ class PhoneDesk:
         if cached is None:
             if holder.role == "player":
                 assert holder.player is not None, "a player's pass names the player"
-                body = self._player_page(holder.player)
+                body = self._player_page(holder.player, "", "}}")
             else:
                 body = dumps_safe(self.page_data(holder))
             cached = (body, self.banker.version)
             self._pages[key] = cached
         return cached
 
-    def _player_page(self, player: str) -> bytes:
+    def _player_page(self, player: str, before: str, end: str) -> bytes:
         """A player's page (:func:`~.roleview.player_view` with its plays) as JSON text, put together from
         parts: the common members and the other players' rows written once for every player's page, the
         chart and the story as the chronicle wrote them, the plays as :meth:`Plays.page_text` wrote them,
-        the requests once per change of the requests. ``me`` comes last."""
+        the requests once per change of the requests. ``me`` comes last. ``before`` and ``end``: what the
+        bytes begin with before the page and end with ("}}" closes it): a stream's event is made in the
+        same step (:meth:`_message`)."""
         shared = self._shared
         if shared is None:
             banker = self.banker
-            shared = self._shared = _Shared(self.state(), banker.rules, banker.table, self._written)
+            table = banker.table
+            options = table.get("options")  # whether players may ask, read again only when the options changed
+            if options is None or options is not self._allowed[0]:  # (a table is never changed in place)
+                self._allowed = (options, requests_allowed(table))
+            shared = self._shared = _Shared(
+                self._public_state(), banker.rules, self._allowed[1], self._written, self._head
+            )
         state, chronicle = shared.state, self.chronicle
         mine = shared.mine[player]
+        # the requests' and the payees' texts as _requests_text and _payees_text keep them, looked up here
+        requests = self._asked_text.get(("of_player", player, 6)) if self._asked_at == self.requests.changes else None
+        payees = self._payees[1].get(player) if self._payees[0] == state["active"] else None
         text = "".join(
             (
+                before,
                 shared.head,
                 ',"role":"player","players":[',
                 shared.rows(player),
                 '],"requests":',
-                self._requests_text("of_player", player, 6),
+                requests or self._requests_text("of_player", player, 6),
                 ',"can_request":',
                 "true" if may_request(state, mine, shared.can_request) else "false",
                 ',"payees":',
-                self._payees_text(state, player),
+                payees or self._payees_text(state, player),
                 ',"plays":',
-                self.plays.page_text(player),
+                self.plays.page_text(player, self._pages_generation),
                 ',"me":',
                 shared.me(player, chronicle.first_worth(player)),  # then ME_LAST, as the chronicle wrote them
                 ',"worth_series":',
                 chronicle.worth_series_json(player),
                 ',"story":',
                 chronicle.story_json(player),
-                "}}",
+                end,
             )
         )
         return text.encode("ascii")
@@ -404,8 +452,14 @@ class PhoneDesk:
         key = (holder.role, holder.player)
         made = self._messages.get(key)
         if made is None:
-            body, version = self._page(holder)
-            made = self._messages[key] = sse_message("state", body, version)
+            if holder.role == "player":
+                assert holder.player is not None, "a player's pass names the player"
+                # sse_message's bytes, the page joined into them (no copy of the page's bytes)
+                made = self._player_page(holder.player, "id: %d\nevent: state\ndata: " % self.banker.version, "}}\n\n")
+            else:
+                body, version = self._page(holder)
+                made = sse_message("state", body, version)
+            self._messages[key] = made
         return made
 
     def _requests(self, which: str, *args) -> list[dict]:
@@ -439,10 +493,15 @@ class PhoneDesk:
         """For a stream: ``(state event, reason)``; a reason means this is the last message (the
         game ended: the final page still goes out; the link was withdrawn: no page). Every stream
         asks after every change: the answer is worked out once per token and change."""
-        self._refresh_cache()
+        generation = (self.hub.generation, self.plays.freshness())
+        if self._pages_generation != generation:
+            self._refresh_cache(generation)
         live = self._live.get(holder.token)
         if live is None:
-            reason = self._expired(holder)
+            try:
+                reason = self._expiry[holder.token]  # as _expired() finds it, while it stands
+            except KeyError:
+                reason = self._expired(holder)
             if reason and (
                 holder.role != "player" or not self.banker.table.get("over") or self.tokens.check(holder.token) is None
             ):

@@ -32,7 +32,7 @@ import math
 import secrets
 import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -204,6 +204,7 @@ class Plays:
         self._lists_text: dict[str, tuple[dict, str]] = {}  # held lists (so their ids stay theirs), their text
         self._texts: dict[str, str] = {}  # each player's page_text while _texts_key holds
         self._texts_key: tuple = ()
+        self._texts_round: Hashable = None  # the round in which _texts_key was last found to hold
 
     # -- subscribers -------------------------------------------------------------------------------
     def subscribe(self, callback: Callable[[Play | None], None]) -> Callable[[], None]:
@@ -417,26 +418,32 @@ class Plays:
             made = self._pages[player] = (self.why_not(player), self._lists_of(player))
         return made
 
-    def page_text(self, player: str) -> str:
+    def page_text(self, player: str, round: Hashable = None) -> str:
         """:meth:`page` as JSON text (as :func:`~companion.web.jsontext.safe_text` writes it), written once
         while what it is made of stays: the plays, the pause, what is offered, and what ``why_not`` reads
         of the table (its options, whether it is over, the players' records); while a play waits, once
         per game version and :meth:`freshness` as :meth:`page` is. Its lists are written once while they
-        stay the same lists (the biggest part of a player's page to encode)."""
-        fresh = self.freshness()  # marks the plays not approved in time first
-        table = self.banker.table
-        key = (
-            self.changes,
-            self.paused,
-            fresh,
-            None if fresh is None else self.banker.version,
-            self.offered(),
-            table.get("options"),
-            table.get("over"),
-            table["players"],
-        )
-        if key != self._texts_key:
-            self._texts, self._texts_key = {}, key
+        stay the same lists (the biggest part of a player's page to encode).
+
+        ``round``: a value that reads the same only while none of that changes (the phones' desk passes
+        the generation of its pages, which moves at every change of the game and of the plays and with
+        :meth:`freshness`): the check is made once per round, not once per player. None: every call checks."""
+        if round is None or round != self._texts_round:
+            fresh = self.freshness()  # marks the plays not approved in time first
+            table = self.banker.table
+            key = (
+                self.changes,
+                self.paused,
+                fresh,
+                None if fresh is None else self.banker.version,
+                table["pack"],  # with the options: what is offered (offered() is worked out from these two)
+                table.get("options"),
+                table.get("over"),
+                table["players"],
+            )
+            if key != self._texts_key:
+                self._texts, self._texts_key = {}, key
+            self._texts_round = round
         text = self._texts.get(player)
         if text is None:
             why, lists = self._page_parts(player)

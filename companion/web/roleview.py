@@ -173,6 +173,7 @@ def player_me(
     state: dict, mine: dict, currency: Currency, worth: list[list[int]], deed_fields: Mapping[str, dict] | None
 ) -> dict[str, Any]:
     """The part of player ``mine``'s page about themselves, but their chart and story (:data:`ME_LAST`)."""
+    loans = mine.get("loans")
     return {
         "name": mine["name"],
         "colour": mine["colour"],
@@ -183,8 +184,8 @@ def player_me(
         "bankrupt": mine["bankrupt"],
         "in_jail": mine["in_jail"],
         "turns_to_miss": mine.get("turns_to_miss", 0),
-        "deeds": _deeds_of(state, mine["name"], deed_fields),
-        "loans": [loan_line(loan, currency, state["turn"]["number"]) for loan in mine.get("loans", [])],
+        "deeds": _deeds_of(state, mine["name"], deed_fields) if state["deeds"] else [],  # else nobody holds one
+        "loans": [loan_line(loan, currency, state["turn"]["number"]) for loan in loans] if loans else [],
         "worth_start_text": currency.format(worth[0][1]) if worth else "",
     }
 

@@ -46,6 +46,7 @@ __all__ = [
     "isolated",
     "money_change",
     "paid_sentence",
+    "touched_by",
     "trade_sentence",
 ]
 
@@ -99,20 +100,25 @@ def paid_sentence(event: dict, me: str, fmt: Fmt, words: Iterable[str] = ()) -> 
     return f"{isolated(account_name(event['from'], start=True))} paid you {money}{tail}", amount
 
 
-def _touches(events: Iterable[Any], me: str) -> bool:
-    """Whether ``events`` move ``me``'s money, change their record, or hand them a deed or take one."""
+def touched_by(events: Iterable[Any]) -> set[str]:
+    """The names whose money ``events`` move, whose record they change, or who are handed a deed or lose
+    one: the players an entry can tell something without naming them (and the bank or pots it paid)."""
+    touched: set[str] = set()
     for e in events:
         if not isinstance(e, dict):
             continue
-        if e.get("type") == "Paid" and me in (e.get("from"), e.get("to")):
-            return True
-        path: list[Any] = e.get("path") or []
-        if e.get("type") == "Changed" and len(path) >= 2:
-            if path[0] == "players" and path[1] == me:
-                return True
-            if path[0] == "deeds" and path[-1] == "owner" and me in (e.get("old"), e.get("new")):
-                return True
-    return False
+        kind = e.get("type")
+        if kind == "Paid":
+            touched.update((e.get("from"), e.get("to")))  # type: ignore[arg-type]
+        elif kind == "Changed":
+            path: list[Any] = e.get("path") or []
+            if len(path) >= 2:
+                if path[0] == "players" and isinstance(path[1], str):
+                    touched.add(path[1])
+                elif path[0] == "deeds" and path[-1] == "owner":
+                    touched.update((e.get("old"), e.get("new")))  # type: ignore[arg-type]
+    touched.discard(None)
+    return touched
 
 
 def _owner_moves(events: list, me: str) -> tuple[list[str], list[str], set[str]]:
@@ -267,13 +273,25 @@ class Reading:
         return told
 
 
-def entry_lines(entry: Any, me: str, fmt: Fmt, told: Told = Told(), sentence: Said | None = None) -> list[dict]:
+def entry_lines(
+    entry: Any,
+    me: str,
+    fmt: Fmt,
+    told: Told = Told(),
+    sentence: Said | None = None,
+    touched: set[str] | None = None,
+) -> list[dict]:
     """What one log entry means to ``me``: a list of ``{"seq", "text", "change"}`` (empty when it does
     not concern them). ``told``: what :class:`Reading` read of the entry's action; ``sentence``: the
     rule's sentence with its slots (:meth:`Reading.sentence`; an undo's is the sentence of what it takes
     back), told to ``me`` in the second person. Without it, a summary built with slots is told from
     them, and plain text as it was logged. Names and memos that run right to left are isolated where
-    each line is built (:func:`isolated`)."""
+    each line is built (:func:`isolated`). ``touched``: :func:`touched_by` of the entry's events when the
+    caller reads it for every player (worked out here otherwise)."""
+    if touched is None:
+        touched = touched_by(entry.events)
+    if not told.trade and me not in told.named and me not in touched:
+        return []  # nothing moved of theirs and the sentence does not name them
     change = money_change(entry.events, me)
     prefix = {"undo": "Undone: ", "redo": "Redone: "}.get(entry.kind, "")
     original = entry.events
@@ -283,7 +301,7 @@ def entry_lines(entry: Any, me: str, fmt: Fmt, told: Told = Told(), sentence: Sa
         traded = trade_sentence(original, me, fmt)
         if traded is not None:
             return [{"seq": entry.seq, "text": prefix + traded[0], "change": change}]
-    if me in told.named or (not change and _touches(entry.events, me)):
+    if me in told.named or (not change and me in touched):
         if sentence is not None:
             text = sentence.told(me, isolated)
             text = prefix + text[:1].upper() + text[1:]

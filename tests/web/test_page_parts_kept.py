@@ -12,7 +12,7 @@ import pytest
 import companion.web.desk as desk_module
 from companion.web.desk import PhoneDesk
 from companion.web.jsontext import safe_text
-from companion.web.sse import Broadcast
+from companion.web.sse import Broadcast, sse_message
 from tests.web.test_fan_out import feed_of, one_turn, waiting
 
 ASYNC = pytest.mark.asyncio
@@ -186,3 +186,70 @@ async def test_ann_pays_bob_and_her_four_phones_page_is_asked_once(table, desk, 
     assert [json.loads(screen.sent[0].split(b"data: ")[1])["me"]["cash"] for _, screen in phones] == [1425] * 4
     desk.hub.close()
     await asyncio.gather(*tasks)
+
+
+def test_the_head_of_every_page_follows_the_version_the_turn_and_the_pot(new_game):
+    """Ann pays a luxury tax into Free Parking, then the turn passes: every page's head (the common
+    members, kept while they read the same) shows the new version, the pot's new amount and the turn."""
+    t = new_game("classic", "Ann", "Bob", "Cy", free_parking=True)
+    desk = PhoneDesk(t.banker)
+    desk.open()
+    try:
+        before = every_page(desk)
+        t.do("transfer", **{"from": "Ann", "to": "Bob", "amount": 5})
+        moved = every_page(desk)
+        for player, page in moved.items():
+            assert page["version"] == before[player]["version"] + 1 == t.banker.version
+            assert page["pots"] == before[player]["pots"] and page["turn"] == before[player]["turn"]
+        t.do("tax", player="Ann", tax="luxury")
+        taxed = every_page(desk)
+        pot = next(p for p in desk.state()["pots"] if p["name"] == "free parking")
+        assert pot["amount"] > 0
+        assert all(next(p for p in page["pots"] if p["name"] == "free parking") == pot for page in taxed.values())
+        t.do("next_turn")
+        for page in every_page(desk).values():
+            assert page["turn"] == {"player": "Bob", "number": desk.state()["turn"]["number"]}
+            assert page["version"] == t.banker.version
+    finally:
+        desk.close_file()
+
+
+def test_a_phones_stream_is_sent_the_page_a_phone_asking_gets(table, desk):
+    """After each change the state event a stream sends (made in one step with its page) carries the
+    very bytes of the page asked on its own, with the version as its id."""
+    holders = {p: desk.authorise(desk.tokens.for_player(p)) for p in ("Ann", "Bob", "Cy")}
+    for step in (
+        lambda: table.do("transfer", **{"from": "Ann", "to": "Bob", "amount": 75}),
+        lambda: desk.plays.start("Cy", "salary", {}, "tap-1"),
+        lambda: table.do("next_turn"),
+    ):
+        step()
+        for player, holder in holders.items():
+            message = desk.live_page(holder)[0]  # the stream asks first: the event is made before the page
+            body, version = desk.page(holder)
+            assert message == desk.message(holder) == sse_message("state", body, version)
+            assert version == table.banker.version and json.loads(body)["me"]["name"] == player
+
+
+def test_cy_asks_for_his_salary_from_his_phone_and_every_page_made_after_shows_it(table, desk):
+    """The plays' part is checked once per change for every page: Cy's play, started after the pages of
+    the change before were made, is on his page, and the banker's turning phones off is on everyone's."""
+    every_page(desk)
+    play, _ = desk.plays.start("Cy", "salary", {}, "tap-1")  # waits for the banker
+    pages = every_page(desk)
+    assert [p["id"] for p in pages["Cy"]["plays"]["mine"]] == [play.id]
+    for player, page in pages.items():
+        assert page["plays"] == json.loads(safe_text(desk.plays.page(player)))
+    table.do("set_option", option="phone_actions", on=False)
+    for player, page in every_page(desk).items():
+        assert page["plays"]["why_not"] == desk.plays.why_not(player) is not None
+
+
+def test_the_banker_turns_phone_requests_off_and_on_and_every_page_says_whether_players_may_ask(table, desk):
+    assert all(page["can_request"] for page in every_page(desk).values())
+    table.do("set_option", option="phone_requests", on=False)
+    assert not any(page["can_request"] for page in every_page(desk).values())
+    table.do("transfer", **{"from": "Ann", "to": "Bob", "amount": 5})  # the options stay as they were
+    assert not any(page["can_request"] for page in every_page(desk).values())
+    table.do("set_option", option="phone_requests", on=True)
+    assert all(page["can_request"] for page in every_page(desk).values())

@@ -38,14 +38,14 @@ async def test_ann_pays_bob_her_page_is_made_before_the_commit_and_sent_after_it
     feed, screen = feed_of(lambda: desk.live_page(ann))
     stream = await waiting(desk.hub, feed)
     seen_at_commit = []
-    banker.store.con = Disk(banker.store.con, lambda: seen_at_commit.append((list(screen.sent), dict(desk._pages))))
+    banker.store.con = Disk(banker.store.con, lambda: seen_at_commit.append((list(screen.sent), dict(desk._messages))))
 
     banker.do({"action": "transfer", "from": "Ann", "to": "Bob", "amount": 50})
     desk.hub.flush()
 
     ((sent_then, pages_then),) = seen_at_commit
     assert sent_then == []  # nothing reached the phone before the entry was durable
-    assert json.loads(pages_then[("player", "Ann")][0])["me"]["cash"] == 1450  # made before the fsync
+    assert cash_on(pages_then[("player", "Ann")]) == 1450  # made before the fsync
     assert [cash_on(page) for page in screen.sent] == [1450]  # sent once it was committed
     assert not stream.done()  # handed out by the broadcast: the stream's task slept on
     desk.hub.close()
@@ -60,7 +60,7 @@ async def test_the_disk_fails_the_commit_and_no_phone_ever_sees_ann_paying(table
     page_before = desk.page(ann)[0]
     story_before = desk.chronicle.story_json("Ann")
     made = []
-    disk = Disk(banker.store.con, lambda: made.append(desk._pages.get(("player", "Ann"))))
+    disk = Disk(banker.store.con, lambda: made.append(desk._messages.get(("player", "Ann"))))
     banker.store.con = disk
     disk.fail = True
 
@@ -69,7 +69,7 @@ async def test_the_disk_fails_the_commit_and_no_phone_ever_sees_ann_paying(table
     await asyncio.sleep(0)
     desk.hub.flush()
 
-    assert json.loads(made[0][0])["me"]["cash"] == 1450  # her page had been made before the COMMIT failed
+    assert cash_on(made[0]) == 1450  # her page had been made before the COMMIT failed
 
     assert banker.version == 1 and banker.table["accounts"]["Ann"] == 1500 and not banker.can_undo
     assert all(cash_on(page) == 1500 for page in screen.sent)  # at most the same page again
@@ -111,7 +111,7 @@ async def test_in_a_burst_no_page_is_made_before_the_commit_for_a_phone_that_mus
     feed, screen = feed_of(lambda: desk.live_page(ann), coalesce=30)  # one page per 30 s at most
     stream = await waiting(desk.hub, feed)
     made = []
-    made_for_ann = lambda: json.loads(desk._pages[("player", "Ann")][0])["me"]["cash"]  # noqa: E731
+    made_for_ann = lambda: cash_on(desk._messages[("player", "Ann")])  # noqa: E731
     banker.store.con = Disk(banker.store.con, lambda: made.append(made_for_ann()))
 
     banker.do({"action": "transfer", "from": "Ann", "to": "Bob", "amount": 50})

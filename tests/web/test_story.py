@@ -8,13 +8,15 @@ import shutil
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from companion.core import engine
 from companion.core.money import Currency
 from companion.core.said import Said, does, typed, who, whose
 from companion.service import Banker
 from companion.store import Entry
-from companion.web.chronicle import Chronicle, story_reading, thin, whole_story
+from companion.web.chronicle import Chronicle, story_reading, stride, thin, whole_story
 from companion.web.story import Reading, entry_lines
 from tests.random_actions import GENERATORS, game_name, long_evening, players_for, variants
 from tests.table import AtTheTable
@@ -278,8 +280,26 @@ def test_the_whole_story_and_the_chronicle_tell_the_same_lines(new_game):
 def test_thin_keeps_the_first_and_last_points():
     points = [[i, i * 10] for i in range(1, 1001)]
     kept = thin(points, 60)
-    assert len(kept) == 60 and kept[0] == [1, 10] and kept[-1] == [1000, 10000]
+    assert 30 < len(kept) <= 60 and kept[0] == [1, 10] and kept[-1] == [1000, 10000]
     assert thin(points[:5], 60) == points[:5]
+    assert thin(points[:60], 60) == points[:60]
+
+
+@settings(max_examples=200)
+@given(st.integers(min_value=2, max_value=5000), st.integers(min_value=3, max_value=80))
+def test_a_new_point_leaves_the_chart_before_it_where_it_was(length, most):
+    """An evening's chart grows by a point after every entry: the points drawn before stay, evenly
+    spaced from the first; only when the series has doubled does every other one go."""
+    points = list(range(length))
+    before, after = thin(points, most), thin([*points, length], most)
+    assert len(after) <= most and after[0] == 0 and after[-1] == length
+    gaps = {b - a for a, b in zip(after, after[1:-1])}
+    assert len(gaps) <= 1  # evenly spaced up to the newest point
+    if stride(length + 1, most) == stride(length, most):
+        assert after[:-1] == before[:-1] or after[:-2] == before[:-1]  # one more kept at most
+    else:
+        assert stride(length + 1, most) == 2 * stride(length, most)
+        assert after[:-1] == before[:-1][::2] or after[:-2] == before[:-1][::2]
 
 
 def test_worth_follows_the_game_from_the_first_entry(table):
