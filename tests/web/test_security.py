@@ -98,6 +98,7 @@ async def test_a_guest_making_up_a_hundred_host_names_changes_no_answer(phones):
     for host, status in ((own, 200), ("localhost", 200), ("guest1.example", 421), ("guest100.example", 421)):
         assert (await phone.get("/api/v1/state", headers={"Host": host})).status == status, host
 
+
 # -- authority comes from the cookie or token only --------------------------------------------------
 @ASYNC
 async def test_a_request_from_the_pi_itself_without_a_token_gets_nothing(phones):
