@@ -604,8 +604,7 @@ class Store:
             raise ValueError(f"an entry's kind is one of {', '.join(KINDS)}, not {kind!r}")
         if seq is None:
             seq = self.last_seq() + 1
-        head = self._head  # as a rule the head this connection committed last (stored_hash knows it)
-        previous = head[1] if head is not None and head[0] == seq - 1 else self.stored_hash(seq - 1)
+        previous = self.stored_hash(seq - 1)  # as a rule the head this connection committed last
         if previous is None:  # the entry before is gone, or the file was never upgraded: never chain onto nothing
             raise self.damage(f"entry {seq - 1} is missing from the log")
         said = summary.logged() if isinstance(summary, Said) else None
