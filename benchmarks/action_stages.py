@@ -63,7 +63,11 @@ TIMED: dict[str, list[tuple[str, str | None, str, bool]]] = {
     "staging": [("companion.web.desk", "PhoneDesk", "_on_stage", False)],
     "chronicle": [("companion.web.chronicle", "Chronicle", "see", False)],
     "streams' answers": [("companion.web.desk", "PhoneDesk", "live_page", False)],
-    "pages": [("companion.web.desk", "PhoneDesk", "_page", False)],
+    # a player's page: made inside _page, or (newer builds) straight into the stream's event by _message
+    "pages": [
+        ("companion.web.desk", "PhoneDesk", "_page", False),
+        ("companion.web.desk", "PhoneDesk", "_player_page", False),
+    ],
     "writes": [("aiohttp.web_response", "StreamResponse", "write", True)],
     "fan-out": [("companion.web.sse", "Feed", "serve", False)],
 }
