@@ -89,27 +89,8 @@ def digest_of(
     at: str,
     said: Any = None,
 ) -> str:
-    """``entry_hash(previous, content(...))`` in one call, for the entry being appended (one per
-    action): the same fields (the chain's tests hold the two to the same hash), the same text."""
-    fields = {
-        "seq": seq,
-        "kind": kind,
-        "id": action_id,
-        "action": action,
-        "events": events,
-        "summary": summary,
-        "target": target,
-        "at": at,
-    }
-    if said is not None:
-        fields["said"] = said
-    try:
-        raw = bytes.fromhex(previous)
-    except (TypeError, ValueError):
-        raw = b""
-    if len(raw) != 32:
-        raw = _raw(previous)
-    return _sha256(raw + "".join(_canonical_chunks(fields, 0)).encode("utf-8")).hexdigest()
+    """``entry_hash(previous, content(...))``: the hash of the entry being appended (one per action)."""
+    return entry_hash(previous, content(seq, kind, action_id, action, events, summary, target, at, said))
 
 
 def snapshot_digest(head: str, state_text: str) -> str:

@@ -93,33 +93,11 @@ class Inotify:
 
     def written(self, files: set[str]) -> bool | None:
         """Read what is waiting (never blocks): whether any of ``files`` was written, created or moved
-        in (None: a lost queue, look at everything). What :meth:`names` reads, without the list."""
-        data = self._buffer
-        found: bool | None = False
-        while True:
-            try:
-                size = os.readv(self.fd, (data,))
-            except BlockingIOError:
-                return found
-            if not size:
-                return found
-            at = 0
-            while at + _EVENT.size <= size:
-                _, mask, _, length = _EVENT.unpack_from(data, at)
-                at += _EVENT.size
-                if mask & IN_Q_OVERFLOW:
-                    found = None
-                elif found is False:
-                    raw = bytes(data[at : at + length])
-                    name = self._names.get(raw)
-                    if name is None:
-                        name = os.fsdecode(raw.rstrip(b"\0"))
-                        if len(self._names) < 64:
-                            self._names[raw] = name
-                    found = name in files
-                at += length
-            if size <= _READ - _LARGEST:  # the next event would have fitted: the queue was empty
-                return found
+        in (None: a lost queue, look at everything)."""
+        names = self.names()
+        if None in names:
+            return None
+        return not files.isdisjoint(names)
 
     def names(self) -> list[str | None]:
         names: list[str | None] = []

@@ -164,17 +164,10 @@ class Broadcast:
         is made for a change no stream will send. The fan-out hands out what was asked here, as long as
         the generation and the :attr:`stamp` read the same then."""
         made: dict = {}  # each key's answer
-        now = None  # the loop's time, read once
-        for waiter, feed in list(self._waiters.items()):
-            if feed is None or waiter.done():
-                continue
-            if now is None:
-                now = waiter.get_loop().time()
+        fed, now = self._fed()
+        for _waiter, feed in fed:
             key = feed.key
-            if key in made or now - feed.sent_at < feed.coalesce:
-                continue
-            transport = feed.transport  # as Feed.ready(), written out: once per stream and change
-            if transport is None or transport.is_closing() or transport.get_write_buffer_size():
+            if key in made or not feed.ready(now):
                 continue
             try:
                 answer = feed.page()
@@ -234,19 +227,13 @@ class Broadcast:
         generation = self.generation
         answers: dict = {}  # each key's page, asked once
         prepared, self._prepared = self._prepared, None
-        if prepared is not None and prepared[0] == generation and self.stamp is not None:
-            try:
-                if self.stamp() == prepared[1]:  # the pages prepare() asked still stand
-                    answers = prepared[2]
-            except Exception:  # the pages are asked again and say what went wrong
-                pass
+        if prepared is not None and prepared[0] == generation:
+            stamped = self._stamped(answers)
+            if stamped is not None and stamped[1] == prepared[1]:  # the pages prepare() asked still stand
+                answers = prepared[2]
+        fed, now = self._fed()
         chunks: dict = {}
-        now = None  # the loop's time, read once
-        for waiter, feed in list(self._waiters.items()):
-            if feed is None or waiter.done():
-                continue
-            if now is None:
-                now = waiter.get_loop().time()
+        for waiter, feed in fed:
             try:
                 served = feed.serve(generation, now, answers, chunks)
             except Exception:  # the stream's task meets the same when it makes its page, and says so
@@ -254,6 +241,12 @@ class Broadcast:
             if not served:
                 del self._waiters[waiter]
                 _settle(waiter, True)
+
+    def _fed(self) -> tuple[list[tuple[asyncio.Future, Feed]], float]:
+        """The streams waiting with a feed the broadcast can hand a page to (a copy: the caller may take
+        one out), and the loop's time, read once."""
+        fed = [(waiter, feed) for waiter, feed in self._waiters.items() if feed is not None and not waiter.done()]
+        return fed, fed[0][0].get_loop().time() if fed else 0.0
 
     def _quiet_spell(self) -> None:
         self._quiet = None
