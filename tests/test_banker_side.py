@@ -352,15 +352,6 @@ def test_the_watch_reads_the_tables_own_commit_as_names_would_and_a_lost_queue_i
     ]
 
 
-def test_ann_pays_bob_and_her_sentence_is_the_one_its_parts_make():
-    """A transfer's sentence made with its text at hand is the one ``Said(*parts)`` makes."""
-    from companion.core.said import Said, named
-
-    made = Said.made((named("Ann"), " paid ", named("the bank"), " $5"), "Ann paid the bank $5")
-    said = Said(named("Ann"), " paid ", named("the bank"), " $5")
-    assert (made, made.parts, made.told("Ann")) == (said, said.parts, said.told("Ann"))
-
-
 def test_a_transfer_at_the_table_says_its_sentence_with_its_slots(game):
     from companion.core.said import Who
 

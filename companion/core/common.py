@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from . import contract as c
-from . import events as ev
 from .engine import Registry, Tx, may_be_empty, ranking
 from .errors import BadAction, Refused
 from .said import Said, Typed, Who, does, joined, named, typed, who, whose
@@ -80,19 +79,15 @@ def transfer(tx: Tx, a: dict[str, Any]) -> str:
     if payer == payee:
         raise Refused(f"{account_name(payer)} cannot pay {account_name(payee)}")
     amount = a["amount"]
-    memo = a.get("memo") or ""  # _memo(a)
-    if payer != BANK and tx.table["accounts"].get(payer, 0) < amount:  # cash(tx.table, payer)
+    memo = _memo(a)
+    if payer != BANK and cash(tx.table, payer) < amount:
         raise tx.short_of(payer, amount)
-    if amount > 0:  # every check tx.pay makes is made above: its event, recorded directly
-        tx.record(ev.paid(payer, payee, amount, memo))
-    else:
-        tx.pay(payer, payee, amount, memo)
+    tx.pay(payer, payee, amount, memo)
     # who(payer) + " paid " + who(payee) + " $1" (+ " (" + typed(memo) + ")"), made in one step
     paid = f" {tx.currency.format(amount)}"
     if memo:
         return Said(_slot(payer), " paid ", _slot(payee), paid, " (", Typed(memo), ")")
-    by, to = _slot(payer), _slot(payee)
-    return Said.made((by, " paid ", to, paid), f"{by.plain} paid {to.plain}{paid}")
+    return Said(_slot(payer), " paid ", _slot(payee), paid)
 
 
 _SLOTS: dict[str, Who] = {}

@@ -624,21 +624,17 @@ def _reader(f: Field) -> Callable[[Table, Any], Any] | None:
     if kind == "pot":
         return find_pot
     if kind == "amount":
+        # the field's name in words ("per hotel"): a screen shows it, and the API's callers know the field
         return _partial(read_amount, what=f.name.replace("_", " "), allow_zero=f.allow_zero)
     return None
 
 
 def parse_value(f: Field, table: Table, value: Any, partial: Partial | None = None) -> Any:
     """One field's raw value as its kind's canonical value, or a one-line BadAction/Refused."""
+    read = _reader(f)  # a name's finder, an amount's reader, or a field's own resolver
+    if read is not None:
+        return read(table, value)
     kind = f.kind
-    if f.resolve is not None and kind not in ("deeds", "structured"):
-        return f.resolve(table, value)
-    if kind == "player":
-        return find_player(table, value, active=False)
-    if kind == "account":
-        return find_account(table, value)
-    if kind == "deed":
-        return find_deed(table, value)
     if kind == "deeds":
         if isinstance(value, str):
             value = [v for v in value.split(",") if v.strip()]
@@ -650,11 +646,6 @@ def parse_value(f: Field, table: Table, value: Any, partial: Partial | None = No
         if len(set(found)) != len(found):
             raise BadAction(f"{f.name} names a deed twice")
         return found
-    if kind == "pot":
-        return find_pot(table, value)
-    if kind == "amount":
-        # the field's name in words ("per hotel"): a screen shows it, and the API's callers know the field
-        return read_amount(table, value, f.name.replace("_", " "), allow_zero=f.allow_zero)
     if kind in ("count", "dice", "square"):
         return _whole(f, value)
     if kind == "choice":

@@ -38,9 +38,6 @@ __all__ = [
 
 Handler = Callable[["Tx", dict[str, Any]], str]
 
-_new = object.__new__
-_set = object.__setattr__
-
 
 class Registry:
     """A set of declared actions. A family is the registries it lists, later ones overriding earlier.
@@ -226,8 +223,9 @@ def decide_full(table: Table, action: dict[str, Any], rules: Rules) -> Preview:
 def decide_typed(table: Table, spec: ActionSpec, typed: dict[str, Any], rules: Rules) -> Preview:
     """Decide an action the contract has already read (``typed``: what :func:`contract.parse` returns,
     every name found and every amount read): the rule runs on those values without reading them again."""
-    if table.get("over") and spec.name != ENDING:  # closed(table, spec.name), asked at every action
-        raise Refused(GAME_OVER)
+    why = closed(table, spec.name)
+    if why is not None:
+        raise Refused(why)
     if spec.own_turn:
         require_own_turn(table, spec, typed)
     check_in_game(spec, table, typed)
@@ -237,10 +235,7 @@ def decide_typed(table: Table, spec: ActionSpec, typed: dict[str, Any], rules: R
     if not events and not getattr(spec.handler, "may_be_empty", False):
         raise Refused(f"{spec.name} would change nothing")
     check_conservation(tx.table, events)
-    # What Preview(typed, text, tuple(events), tx.table) makes, its fields set in one step (one per action)
-    preview = _new(Preview)
-    _set(preview, "__dict__", {"action": typed, "summary": text, "events": tuple(events), "table": tx.table})
-    return preview
+    return Preview(typed, text, tuple(events), tx.table)
 
 
 def require_own_turn(table: Table, spec: ActionSpec, typed: dict[str, Any]) -> None:

@@ -170,14 +170,6 @@ class Said(str):
         self.parts = tuple(flat)
         return self
 
-    @classmethod
-    def made(cls, parts: tuple[Part, ...], text: str) -> "Said":
-        """What ``Said(*parts)`` makes, for a rule that has the sentence's ``text`` (as the table reads
-        it) at hand: ``parts`` are words (none empty) and slots, and ``text`` is theirs joined."""
-        self = str.__new__(cls, text)
-        self.parts = parts
-        return self
-
     def __add__(self, other: str) -> "Said":
         return Said(self, other)
 

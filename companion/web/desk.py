@@ -36,7 +36,7 @@ from .roleview import (
     player_view,
 )
 from .sidecar import open_sidecar
-from .sse import Broadcast, sse_message
+from .sse import Broadcast, event_frame, sse_message
 from .tokens import WITHDRAWN, JoinTokens, Pass
 
 __all__ = ["PhoneDesk", "dumps_safe"]
@@ -133,7 +133,7 @@ class _Shared:
     def rows(self, me: str) -> str:
         """The list of players on ``me``'s page, as JSON text: their own row, and every other player's
         as the others see it."""
-        mine = (self.rows_of or self.parts())[me]
+        mine = self.parts()[me]
         if mine.own is None:
             mine.own = safe_text(player_row(self.mine[me], me, self.to_play, self.public, self.currency))
         rows = self.others.copy()
@@ -144,7 +144,7 @@ class _Shared:
         """Player's ``me`` (:func:`~.roleview.player_me`) as JSON text without its closing brace (the
         chart and the story follow), written again only when what it is made of changed: their public
         row, the deeds' lines, the turn's number (a loan's due date), where their chart starts."""
-        state, mine, written = self.state, self.mine[player], (self.rows_of or self.parts())[player]
+        state, mine, written = self.state, self.mine[player], self.parts()[player]
         key = (mine, state["deeds"], state["turn"]["number"], first_worth, self.currency, self.deed_fields)
         if written.me_key != key:
             written.me = safe_text(player_me(state, mine, self.currency, first_worth, self.deed_fields))[:-1]
@@ -301,10 +301,9 @@ class PhoneDesk:
             state = self._state = public_state(banker.table, banker.rules, banker.version)
         return state
 
-    def _refresh_cache(self, generation: tuple[int, int | None] | None = None) -> None:
+    def _refresh_cache(self) -> None:
         # a waiting play's seconds left: a phone that comes later gets a page made later
-        if generation is None:
-            generation = (self.hub.generation, self.plays.freshness())
+        generation = (self.hub.generation, self.plays.freshness())
         if self._pages_generation != generation:
             self._pages.clear()
             self._messages.clear()
@@ -355,9 +354,6 @@ class PhoneDesk:
             )
         state, chronicle = shared.state, self.chronicle
         mine = shared.mine[player]
-        # the requests' and the payees' texts as _requests_text and _payees_text keep them, looked up here
-        requests = self._asked_text.get(("of_player", player, 6)) if self._asked_at == self.requests.changes else None
-        payees = self._payees[1].get(player) if self._payees[0] == state["active"] else None
         text = "".join(
             (
                 before,
@@ -365,11 +361,11 @@ class PhoneDesk:
                 ',"role":"player","players":[',
                 shared.rows(player),
                 '],"requests":',
-                requests or self._requests_text("of_player", player, 6),
+                self._requests_text("of_player", player, 6),
                 ',"can_request":',
                 "true" if may_request(state, mine, shared.can_request) else "false",
                 ',"payees":',
-                payees or self._payees_text(state, player),
+                self._payees_text(state, player),
                 ',"plays":',
                 self.plays.page_text(player, self._pages_generation),
                 ',"me":',
@@ -455,7 +451,8 @@ class PhoneDesk:
             if holder.role == "player":
                 assert holder.player is not None, "a player's pass names the player"
                 # sse_message's bytes, the page joined into them (no copy of the page's bytes)
-                made = self._player_page(holder.player, "id: %d\nevent: state\ndata: " % self.banker.version, "}}\n\n")
+                before, after = event_frame("state", self.banker.version)
+                made = self._player_page(holder.player, before, "}}" + after)
             else:
                 body, version = self._page(holder)
                 made = sse_message("state", body, version)
@@ -493,15 +490,10 @@ class PhoneDesk:
         """For a stream: ``(state event, reason)``; a reason means this is the last message (the
         game ended: the final page still goes out; the link was withdrawn: no page). Every stream
         asks after every change: the answer is worked out once per token and change."""
-        generation = (self.hub.generation, self.plays.freshness())
-        if self._pages_generation != generation:
-            self._refresh_cache(generation)
+        self._refresh_cache()
         live = self._live.get(holder.token)
         if live is None:
-            try:
-                reason = self._expiry[holder.token]  # as _expired() finds it, while it stands
-            except KeyError:
-                reason = self._expired(holder)
+            reason = self._expired(holder)
             if reason and (
                 holder.role != "player" or not self.banker.table.get("over") or self.tokens.check(holder.token) is None
             ):

@@ -25,7 +25,7 @@ from typing import Callable
 from aiohttp import web
 from aiohttp.http_writer import StreamWriter
 
-__all__ = ["Broadcast", "Feed", "stream", "PING_SECONDS", "COALESCE_SECONDS", "sse_message"]
+__all__ = ["Broadcast", "Feed", "stream", "PING_SECONDS", "COALESCE_SECONDS", "event_frame", "sse_message"]
 
 PING_SECONDS = 15.0
 COALESCE_SECONDS = 0.1
@@ -305,11 +305,17 @@ def _settle(waiter: asyncio.Future, changed: bool) -> None:
         waiter.set_result(changed)
 
 
+def event_frame(event: str, id_: int | None = None) -> tuple[str, str]:
+    """What comes before an event's data line in the text/event-stream format, and after it."""
+    if id_ is None:
+        return f"event: {event}\ndata: ", "\n\n"
+    return f"id: {id_}\nevent: {event}\ndata: ", "\n\n"
+
+
 def sse_message(event: str, data: bytes, id_: int | None = None) -> bytes:
     """One event in the text/event-stream format (``data`` is one line of JSON)."""
-    if id_ is None:
-        return b"event: %s\ndata: %s\n\n" % (event.encode(), data)
-    return b"id: %d\nevent: %s\ndata: %s\n\n" % (id_, event.encode(), data)  # the page copied once
+    before, after = event_frame(event, id_)
+    return b"%s%s%s" % (before.encode(), data, after.encode())  # the page copied once
 
 
 async def stream(
