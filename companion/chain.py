@@ -16,9 +16,9 @@ import hashlib
 import importlib
 from typing import Any, Callable
 
-from .jsoncode import chunks, writer
+from .jsoncode import writer
 
-__all__ = ["GENESIS", "content", "entry_hash", "digest_of", "snapshot_digest"]
+__all__ = ["GENESIS", "content", "entry_hash", "snapshot_digest"]
 
 GENESIS = "0" * 64  # the head of a chain with no entry yet
 
@@ -39,7 +39,6 @@ def _sha256_of_python() -> Callable[[bytes], Any]:
 
 _sha256 = _sha256_of_python()
 _canonical = writer(ensure_ascii=False, sort_keys=True)  # made once: cheap per entry
-_canonical_chunks = chunks(ensure_ascii=False, sort_keys=True)
 
 
 def content(
@@ -75,22 +74,6 @@ def entry_hash(previous: str, fields: dict) -> str:
     """SHA-256 of the previous entry's hash and this entry's canonical JSON, as 64 hex digits."""
     text = _canonical(fields)
     return _sha256(_raw(previous) + text.encode("utf-8")).hexdigest()
-
-
-def digest_of(
-    previous: str,
-    seq: int,
-    kind: str,
-    action_id: str | None,
-    action: Any,
-    events: Any,
-    summary: str,
-    target: int | None,
-    at: str,
-    said: Any = None,
-) -> str:
-    """``entry_hash(previous, content(...))``: the hash of the entry being appended (one per action)."""
-    return entry_hash(previous, content(seq, kind, action_id, action, events, summary, target, at, said))
 
 
 def snapshot_digest(head: str, state_text: str) -> str:

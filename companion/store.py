@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator, NoReturn
 
-from .chain import GENESIS, digest_of, entry_hash, content, snapshot_digest
-from .jsoncode import chunks, writer
+from .chain import GENESIS, content, entry_hash, snapshot_digest
+from .jsoncode import writer
 from .core.errors import GameBusy, GameFileError
 from .core.said import Said
 
@@ -92,7 +92,6 @@ _INSERT = {
 }
 
 _DUMPS = writer(ensure_ascii=False)  # made once: two per entry (companion.jsoncode)
-_DUMPS_CHUNKS = chunks(ensure_ascii=False)  # _DUMPS's pieces: "".join(_DUMPS_CHUNKS(value, 0)) is _DUMPS(value)
 _CANONICAL = writer(ensure_ascii=False, sort_keys=True)
 
 
@@ -608,15 +607,14 @@ class Store:
         if previous is None:  # the entry before is gone, or the file was never upgraded: never chain onto nothing
             raise self.damage(f"entry {seq - 1} is missing from the log")
         said = summary.logged() if isinstance(summary, Said) else None
-        digest = digest_of(previous, seq, kind, action_id, action, events, summary, target, at, said)
-        join = "".join
-        row = [seq, kind, join(_DUMPS_CHUNKS(action, 0)), join(_DUMPS_CHUNKS(events, 0)), str(summary), at, digest]
+        digest = entry_hash(previous, content(seq, kind, action_id, action, events, summary, target, at, said))
+        row = [seq, kind, _DUMPS(action), _DUMPS(events), str(summary), at, digest]
         if action_id is not None:
             row.append(action_id)
         if target is not None:
             row.append(target)
         if said is not None:
-            row.append(join(_DUMPS_CHUNKS(said, 0)))
+            row.append(_DUMPS(said))
         cur = self.con.execute(_INSERT[action_id is not None, target is not None, said is not None], row)
         self._appended = (seq, digest)
         return cur.lastrowid or seq or 0  # always set: the row was inserted

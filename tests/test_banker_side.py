@@ -221,25 +221,6 @@ def test_ann_pays_bob_and_the_books_are_checked_where_the_money_moved():
         engine.check_conservation(minted)  # no events: the whole table, as always
 
 
-def test_an_appended_entry_hashes_as_the_chain_checks_it():
-    """The hash made when an entry is appended is the one the chain's check makes of the stored entry,
-    with and without an action id, a target or a sentence's parts, and after a damaged head."""
-    from companion.chain import GENESIS, content, digest_of, entry_hash
-    from companion.core.said import Said, Typed, Who, named
-
-    said = Said(named("Ann"), " paid ", Who("Bob", "is"), " glad (", Typed("rent"), ")")
-    cases = [
-        (GENESIS, 2, "do", None, pay("Ann", "Bob", 5), [{"type": "Paid"}], said, None, said.as_log()),
-        ("ab" * 32, 3, "undo", "tap-1", {"action": "undo", "id": "tap-1"}, [], "Undone: x", 2, None),
-        ("not a hash", 4, "redo", None, {"action": "redo"}, [], "Redone: x", 2, None),
-    ]
-    for previous, seq, kind, action_id, action, events, summary, target, parts in cases:
-        at = "2026-11-27T14:05:25+00:00"
-        fields = content(seq, kind, action_id, action, events, summary, target, at, parts)
-        made = digest_of(previous, seq, kind, action_id, action, events, summary, target, at, parts)
-        assert made == entry_hash(previous, fields)
-
-
 def test_a_sentences_parts_written_out_are_the_logged_ones_and_a_copy_taken_is_its_own():
     from companion.core.said import Said, Typed, Who, named
 
