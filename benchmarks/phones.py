@@ -119,14 +119,16 @@ async def serve_table(folder: str) -> None:
         "player_rate": 100_000,
     }
     roomy = Limits(**{k: v for k, v in wanted.items() if k in Limits.__dataclass_fields__})  # older builds too
+    settling = hasattr(banker, "settle_in")  # as `companion serve` does before its watch starts (older builds: not yet)
+    if settling:
+        banker.settle_in()
     # watching the game file for other programs' writes, as `companion serve` does (older builds: a 50 ms poll)
     server = PhoneServer(
         banker, "127.0.0.1", 0, advertise=False, lan_address="127.0.0.1", limits=roomy, poll_interval=WATCH_SECONDS
     )
     await server.start()
-    if hasattr(banker, "settle_in"):  # as `companion serve` does once it listens (older builds: not yet)
-        banker.settle_in()
-        banker.lull.flush()  # the -wal's room is made in the first lull: before the idle figure, not in it
+    if settling:
+        banker.lull.flush()  # the -wal's room is synced in the first lull: before the idle figure, not in it
     tokens = {p: server.tokens.for_player(p) for p in PLAYERS} | {"banker": server.tokens.for_banker()}
     size = len(server.desk.page(server.desk.authorise(tokens["Ann"]))[0])
     settle()  # as `companion serve` does once it listens (see the module's docstring)

@@ -35,7 +35,7 @@ from .lull import Lull
 from .rules import load_pack, pack_names, resolve_options, rules_for
 from .rules.pack import option_specs
 from .store import Entry, Store, canonical, save_snapshot
-from .wal_room import make_room
+from .wal_room import make_room, sync_room
 
 __all__ = [
     "Banker",
@@ -60,6 +60,10 @@ SNAPSHOT_EVERY = 200
 #: (:mod:`companion.watch`), and poll at this pace only where it cannot (and the touchscreen when
 #: Kivy runs without its asyncio loop).
 WATCH_SECONDS = 0.05
+
+#: How long a table settling in waits for another program's commit before it leaves the -wal's room
+#: to its first lull (:meth:`Banker.settle_in`): a commit takes milliseconds.
+ROOM_WAIT_SECONDS = 0.05
 
 Clock = Callable[[], str]
 
@@ -247,10 +251,19 @@ class Banker:
 
     def settle_in(self) -> None:
         """This table stays open for the evening (the touchscreen, ``companion serve``; not a one-off
-        command): in the first lull, the game's -wal is given room for the evening's entries, so that
-        each COMMIT's sync writes its page alone instead of growing the file (:mod:`companion.wal_room`).
-        Not made when the table closes first."""
-        self.lull.submit("room", self._make_room, rank=-1)
+        command): the game's -wal is given room for the evening's entries now, synced in the first
+        lull, so that each COMMIT's sync writes its page alone instead of growing the file
+        (:mod:`companion.wal_room`). Call it before the table's watch starts: the room's writes then
+        wake no watch of this table. When another program holds the write lock, the room is made in
+        the first lull instead; neither happens once the table closes."""
+        if make_room(self.store.path, busy_seconds=ROOM_WAIT_SECONDS, sync=False):
+            self.lull.submit("room", self._sync_room, rank=-1)
+        else:
+            self.lull.submit("room", self._make_room, rank=-1)
+
+    def _sync_room(self) -> None:
+        if not self._closing:
+            sync_room(self.store.path)
 
     def _make_room(self) -> None:
         if not self._closing:

@@ -7,12 +7,17 @@ entry counts as saved. SQLite reuses the ``-wal`` from its start after each chec
 ~1,000 pages) but never makes it bigger than it has been, and deletes it when the last connection
 closes: so a session's first thousand entries each grow the file.
 
-A table kept open for an evening (the touchscreen, ``companion serve``) gives the file its room at
-once, in the first lull after it opens (:meth:`companion.service.Banker.settle_in`): zeros written
-past its end up to :data:`ROOM_PAGES` pages, synced once. After that a commit overwrites blocks the
-file already owns, and its sync writes the page alone. On this project's 2-core test machine, a
-commit after a pause costs about 55 us less CPU that way (``benchmarks/README.md``), and on a Pi's SD
-card the journal's writes per entry are spared.
+A table kept open for an evening (the touchscreen, ``companion serve``) gives the file its room as it
+opens (:meth:`companion.service.Banker.settle_in`): zeros written past its end up to :data:`ROOM_PAGES`
+pages, handed to the kernel at once (a few milliseconds) and synced once in the first lull after it
+(:func:`sync_room`). After that a commit overwrites blocks the file already owns, and its sync writes
+the page alone. On this project's 2-core test machine, a commit after a pause costs about 55 us less
+CPU that way (``benchmarks/README.md``), and on a Pi's SD card the journal's writes per entry are spared.
+
+The zeros are written before the table's own :class:`companion.watch.GameWatch` starts: the kernel's
+notifications of them reach no watch of this table, so they wake nothing (a sync makes none). Only
+when another program holds the write lock at that moment is the room made later, in a lull, where the
+watch hears it once as a write it did not make and looks along its tail.
 
 Safe with SQLite's own reading of the file: a frame counts only when its salt and running checksum
 follow from the header and the frames before it, so zeros past the last frame are read as the log's
@@ -28,7 +33,7 @@ import os
 import sqlite3
 from pathlib import Path
 
-__all__ = ["ROOM_PAGES", "make_room", "wal_of"]
+__all__ = ["ROOM_PAGES", "make_room", "sync_room", "wal_of"]
 
 log = logging.getLogger(__name__)
 
@@ -42,11 +47,12 @@ def wal_of(game: Path) -> Path:
     return game.with_name(game.name + "-wal")
 
 
-def make_room(game: Path, *, pages: int = ROOM_PAGES, busy_seconds: float = 0.25) -> int:
+def make_room(game: Path, *, pages: int = ROOM_PAGES, busy_seconds: float = 0.25, sync: bool = True) -> int:
     """Give ``game``'s -wal room for ``pages`` pages; the bytes added (0 when it had the room already,
     when the game is not open in WAL mode, or when another program holds the write lock longer than
-    ``busy_seconds``: the next session tries again). Runs on a connection of its own; the write lock
-    is held while the zeros are handed to the kernel, not while they are synced."""
+    ``busy_seconds``). Runs on a connection of its own; the write lock is held while the zeros are
+    handed to the kernel, not while they are synced. ``sync=False`` leaves the sync to the caller
+    (:func:`sync_room`, in a lull)."""
     try:
         fd = os.open(wal_of(Path(game)), os.O_WRONLY)  # never created here: no -wal, no WAL mode
     except OSError:
@@ -64,7 +70,7 @@ def make_room(game: Path, *, pages: int = ROOM_PAGES, busy_seconds: float = 0.25
                 con.execute("ROLLBACK")
         finally:
             con.close()
-        if added:
+        if added and sync:
             os.fdatasync(fd)
         return added
     except sqlite3.OperationalError as e:  # another program is writing, or the file is not a database
@@ -73,6 +79,21 @@ def make_room(game: Path, *, pages: int = ROOM_PAGES, busy_seconds: float = 0.25
     except (sqlite3.Error, OSError) as e:
         log.info("no room made in %s's -wal: %s", game, e)
         return 0
+    finally:
+        os.close(fd)
+
+
+def sync_room(game: Path) -> None:
+    """Sync the room :func:`make_room` wrote with ``sync=False`` (nothing when the -wal is gone: the
+    last connection closed and SQLite deleted it)."""
+    try:
+        fd = os.open(wal_of(Path(game)), os.O_WRONLY)
+    except OSError:
+        return
+    try:
+        os.fdatasync(fd)
+    except OSError as e:
+        log.info("the room in %s's -wal was not synced: %s", game, e)
     finally:
         os.close(fd)
 

@@ -1,6 +1,7 @@
 """The game's -wal gets its room for the evening once, when a table settles in (companion/wal_room.py):
 the evening's commits overwrite blocks the file owns instead of growing it, and nothing about what a
-pulled plug or a flipped bit leaves behind changes."""
+pulled plug or a flipped bit leaves behind changes. (That the table's own watch hears none of it:
+tests/web/test_watch.py.)"""
 
 from __future__ import annotations
 
@@ -23,7 +24,8 @@ def pay_ann(b: Banker, times: int) -> None:
 
 
 def settled(path: Path) -> Banker:
-    """Ann and Bob's table, opened for the evening: the room is made before the first payment."""
+    """Ann and Bob's table, opened for the evening: the room is made as it opens and synced in its
+    first lull, before the first payment."""
     b = Banker.open(path, backup_every=0)
     b.settle_in()
     b.lull.flush()
@@ -84,28 +86,46 @@ def test_a_flipped_bit_among_the_evenings_frames_still_names_the_lost_payments(t
     assert code == 2 and out == "" and err.count("\n") == 1 and "-31 are lost" in err, err
 
 
-def test_a_table_closed_before_its_first_lull_makes_no_room(tmp_path, monkeypatch):
+def test_the_room_is_written_as_the_table_settles_in_and_synced_in_its_first_lull(tmp_path, monkeypatch):
     path = tmp_path / "friday.game"
-    made: list[Path] = []
-    monkeypatch.setattr(service, "make_room", lambda game: made.append(game))
+    synced: list[Path] = []
+    monkeypatch.setattr(service, "sync_room", synced.append)
+    Banker.create(path, "classic", ["Ann", "Bob"], backup_every=0).close()
+    with Banker.open(path, backup_every=0, backup_quiet=60) as b:
+        b.settle_in()
+        assert wal_of(path).stat().st_size == ROOM and synced == []  # written now; the lull syncs it
+        b.lull.quiet = 0  # the taps stop: the lull comes
+        b.lull.flush()
+        assert synced == [path]
+
+
+def test_a_table_closed_before_its_first_lull_leaves_the_room_unsynced(tmp_path, monkeypatch):
+    """Closing folds the -wal into the game and deletes it: a sync of the room then is for nothing."""
+    path = tmp_path / "friday.game"
+    synced: list[Path] = []
+    monkeypatch.setattr(service, "sync_room", synced.append)
     with Banker.create(path, "classic", ["Ann", "Bob"], backup_every=0, backup_quiet=60) as b:
         b.settle_in()
         pay_ann(b, 1)
-    assert made == []  # closing ran the lull's jobs at once, but not this one
+    assert synced == []  # closing ran the lull's jobs at once, but not this one
+    assert not wal_of(path).exists()
 
 
-def test_no_room_is_made_while_another_program_writes_and_it_is_made_after(tmp_path):
+def test_no_room_is_made_while_another_program_writes_and_the_first_lull_makes_it(tmp_path):
     path = tmp_path / "friday.game"
-    with Banker.create(path, "classic", ["Ann", "Bob"], backup_every=0) as b:
+    with Banker.create(path, "classic", ["Ann", "Bob"], backup_every=0, backup_quiet=60) as b:
         other = sqlite3.connect(path, isolation_level=None)
-        other.execute("BEGIN IMMEDIATE")  # the touchscreen's commit, under way
+        other.execute("BEGIN IMMEDIATE")  # a phones' server's commit in another process, under way
         try:
             assert make_room(path, busy_seconds=0.05) == 0
+            b.settle_in()  # waits a moment for the lock, then leaves the room to its first lull
             assert wal_of(path).stat().st_size < ROOM
         finally:
             other.execute("ROLLBACK")
             other.close()
-        assert make_room(path) > 0 and wal_of(path).stat().st_size == ROOM
+        b.lull.quiet = 0  # the taps stop: the lull comes
+        b.lull.flush()
+        assert wal_of(path).stat().st_size == ROOM
         pay_ann(b, 3)
         assert b.version == 4
 

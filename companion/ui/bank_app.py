@@ -458,7 +458,7 @@ class TableBankerApp(Taps, App):
         if self._let_go_trigger is not None:
             self._let_go_trigger()  # even where the table stays on show
         self.desk = desk
-        desk.banker.settle_in()  # open for the evening: its -wal gets its room in the first lull
+        desk.banker.settle_in()  # open for the evening: its -wal's room, made before its watch starts
         self._unsubscribe = desk.subscribe(self._committed)
         self._watch_game(desk)
         self.last_text = ""

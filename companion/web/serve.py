@@ -85,6 +85,7 @@ async def serve(
 
     host, port, advertise = settings_for(args)
     banker = Banker.open(args.game)
+    banker.settle_in()  # served for the evening: the -wal's room, made before the server's watch starts
     server = PhoneServer(
         banker,
         host,
@@ -102,7 +103,6 @@ async def serve(
             loop.add_signal_handler(sig, stop.set)
     try:
         await server.start()
-        banker.settle_in()  # served for the evening: the game's -wal gets its room in the first lull
         out = sys.stdout
         print(f"Serving {banker.meta.get('title', banker.path.name)} at {server.url} (Ctrl-C to stop)", file=out)
         links = [("banker", server.banker_url())] + [(p, server.join_url(p)) for p in banker.table["order"]]

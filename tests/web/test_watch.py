@@ -99,6 +99,22 @@ async def test_with_nothing_happening_the_watch_never_looks(table):
 
 @LINUX
 @ASYNC
+async def test_a_table_settling_in_for_the_evening_wakes_no_watch_of_its_own(table):
+    """The table settles in (the -wal's room, as the touchscreen and `companion serve` do before their
+    watch starts) and the room is synced in its first lull: its own watch hears none of it, then
+    Bob's $20 to Ann costs no look either."""
+    banker = table.banker
+    banker.settle_in()
+    with watching(banker, safety=0) as watch:
+        banker.lull.flush()  # the first lull: the room's sync
+        await asyncio.sleep(0.1)  # a loop that runs: nothing is waiting for it
+        banker.do({"action": "transfer", "from": "Bob", "to": "Ann", "amount": 20})
+        await asyncio.sleep(0.1)
+        assert watch.looks == 0 and watch.wakeups == 0 and table.cash("Ann") == 1520
+
+
+@LINUX
+@ASYNC
 async def test_a_write_heard_before_its_commit_shows_is_looked_at_again(tmp_path):
     """The kernel tells of the first page written to the -wal, before the commit is visible: the watch
     looks at once and again a little later, and does not look for writes to other files beside it."""
