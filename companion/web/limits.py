@@ -175,6 +175,8 @@ class Guessing:
 
     def wait(self, address: str) -> int | None:
         """Seconds ``address`` must wait before a token it sends is tried; None: try it now."""
+        if address not in self.suspects:  # it has not guessed wrong lately
+            return None
         if self.by_address.blocked(address):
             return self.by_address.retry_after(address)
         if self.by_address.used(address) and self.spent():

@@ -219,8 +219,7 @@ class Guard:
             token = cookie
         guessing = desk.guessing
         if guessing.suspects:  # only an address that guessed wrong lately may have to wait
-            address = request.remote or "unknown"
-            wait = guessing.wait(address) if address in guessing.suspects else None
+            wait = guessing.wait(request.remote or "unknown")
             if wait is not None:
                 raise refuse(
                     429,
